@@ -1,0 +1,6 @@
+// Marks the package's executables as executable after tsc, which does not preserve modes.
+import { chmodSync, existsSync } from 'node:fs';
+
+for (const file of ['dist/testing/simulator/main.js', 'dist/process/supervisor.js', 'dist/runtime/relay.js']) {
+  if (existsSync(file)) chmodSync(file, 0o755);
+}

@@ -1,0 +1,58 @@
+/**
+ * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
+ */
+import type { BadLine } from '../connection/stream-json/parse-line.js';
+import type { SystemInstructions } from '../runtime/rules.js';
+import type { ResponseSchemaInput } from '../structured/response-schema.js';
+
+/** Everything an `Agent` can be configured with. All fields are optional. */
+export interface AgentConfig {
+  /** Path of the agy binary. Otherwise `AGY_PATH`, then PATH. */
+  agyPath?: string;
+  /** Environment overrides, merged over `process.env` (a value of `undefined` removes the variable). */
+  env?: Record<string, string | undefined>;
+  /** Working directory of agy. Default: the first workspace, else `process.cwd()`. */
+  cwd?: string;
+  /**
+   * Tool workspaces, each passed with `--add-dir`. Absolute, existing, and without a hidden segment (agy
+   * silently ignores those). Default: `[process.cwd()]`.
+   */
+  workspaces?: string[];
+  /** The model (`--model`). */
+  model?: string;
+  /** Reasoning effort (`--effort`). */
+  effort?: 'low' | 'medium' | 'high';
+  /** Resume this conversation (`--conversation`). */
+  conversationId?: string;
+  /** System instructions, appended to agy's defaults as an always-on rule. At most 24,000 bytes. */
+  systemInstructions?: SystemInstructions;
+  /** Structured output: a zod schema or a JSON Schema. Passed as `--json-schema`; results are validated. */
+  responseSchema?: ResponseSchemaInput;
+  /**
+   * Pass `--dangerously-skip-permissions` (agy's `always-proceed`). Without it, headless agy soft-denies
+   * actions that need approval, and those turns end `denied`.
+   */
+  dangerouslySkipPermissions?: boolean;
+  /** Extra agy flags, appended verbatim. */
+  extraArgs?: string[];
+  /** Parent of the per-session directory. Default: see `defaultDataDir()`. */
+  dataDir?: string;
+  /** How long to wait for agy's `init`. Default 60 s. */
+  startTimeoutMs?: number;
+  /** End a turn `timeout` when agy writes nothing for this long. Off by default. */
+  idleTimeoutMs?: number;
+  /** End a turn `timeout` when it runs longer than this. Off by default. */
+  turnTimeoutMs?: number;
+  /** After an interrupt or a watchdog SIGINT, how long before agy's tree is killed. Default 5 s. */
+  interruptGraceMs?: number;
+  /** On close: how long agy gets after stdin EOF before SIGTERM. Default 3 s (then 2 s to SIGKILL). */
+  closeGraceMs?: number;
+  /** Longest stdout line accepted, in bytes. Default 64 MiB. */
+  maxLineBytes?: number;
+  /** Steps kept in `conversation.history`. Default 10,000. */
+  historyLimit?: number;
+  /** Lines agy wrote that were not understood (not JSON, unknown event, too long, truncated). Never thrown. */
+  onBadLine?: (bad: BadLine) => void;
+  /** Every line agy writes to stderr. */
+  onStderr?: (line: string) => void;
+}

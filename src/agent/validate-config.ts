@@ -1,0 +1,76 @@
+/** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { hiddenSegment } from '../runtime/hidden-path.js';
+import type { AgentConfig } from './config.js';
+
+const EFFORTS = new Set(['low', 'medium', 'high']);
+
+function positiveNumber(config: AgentConfig, key: keyof AgentConfig): void {
+  const v = config[key];
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)) {
+    throw new ConfigError(key, `must be a positive number, got ${JSON.stringify(v)}`);
+  }
+}
+
+/** Checks one workspace directory. */
+export function validateWorkspace(path: unknown, field: string): string {
+  if (typeof path !== 'string' || !isAbsolute(path)) {
+    throw new ConfigError(field, `must be an absolute path, got ${JSON.stringify(path)}`);
+  }
+  const hidden = hiddenSegment(path);
+  if (hidden) {
+    throw new ConfigError(
+      field,
+      `${path} has a hidden segment (${hidden}); agy would silently ignore it as a workspace ("is hidden: ignore uri")`,
+    );
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new ConfigError(field, `${path} does not exist`);
+  }
+  if (!isDir) throw new ConfigError(field, `${path} is not a directory`);
+  return path;
+}
+
+/** Returns the validated workspaces (default `[process.cwd()]`). */
+export function validateConfig(config: AgentConfig): { workspaces: string[] } {
+  if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'must be an object');
+  const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) => validateWorkspace(w, `workspaces[${i}]`));
+  if (!Array.isArray(config.workspaces) && config.workspaces !== undefined) {
+    throw new ConfigError('workspaces', 'must be an array of absolute paths');
+  }
+  if (config.cwd !== undefined) validateWorkspace(config.cwd, 'cwd');
+  for (const key of ['model', 'conversationId', 'agyPath', 'dataDir'] as const) {
+    const v = config[key];
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
+      throw new ConfigError(key, `must be a non-empty string, got ${JSON.stringify(v)}`);
+    }
+  }
+  if (config.effort !== undefined && !EFFORTS.has(config.effort)) {
+    throw new ConfigError('effort', `must be one of low, medium, high; got ${JSON.stringify(config.effort)}`);
+  }
+  for (const key of [
+    'startTimeoutMs',
+    'idleTimeoutMs',
+    'turnTimeoutMs',
+    'interruptGraceMs',
+    'closeGraceMs',
+    'maxLineBytes',
+    'historyLimit',
+  ] as const) {
+    positiveNumber(config, key);
+  }
+  if (config.env !== undefined) {
+    for (const [k, v] of Object.entries(config.env)) {
+      if (v !== undefined && typeof v !== 'string') throw new ConfigError(`env.${k}`, 'values must be strings');
+    }
+  }
+  if (config.extraArgs !== undefined && !config.extraArgs.every((a) => typeof a === 'string')) {
+    throw new ConfigError('extraArgs', 'must be an array of strings');
+  }
+  return { workspaces };
+}

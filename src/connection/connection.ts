@@ -1,0 +1,58 @@
+/**
+ * Layer 3: a transport to an agent backend. The first implementation drives agy over stream-json
+ * (`stream-json/stream-json-connection.ts`); others (ACP, a remote agy) can follow behind the same interface.
+ */
+import type { Step } from '../conversation/step.js';
+import type { TurnResult } from '../conversation/turn-result.js';
+
+/** What the connection knows about the backend once started. */
+export interface ConnectionInfo {
+  /** The backend's version (`agy --version`), or null when it could not be probed. */
+  version: string | null;
+  /** The conversation id the backend reported. */
+  conversationId: string | undefined;
+  /** The model, when known. */
+  model: string | undefined;
+  /** Built-in tools the backend offers. */
+  tools: string[];
+  /** The backend's permission mode, e.g. `always-proceed`. */
+  permissionMode: string | undefined;
+  /** The backend's working directory. */
+  cwd: string | undefined;
+  /** The backend process id, when there is a local process. */
+  pid: number | undefined;
+}
+
+/** One user message, already reduced to what the backend accepts (text blocks). */
+export interface TurnRequest {
+  /** Text blocks, in order. */
+  text: string[];
+}
+
+/** Receives a turn's steps as they arrive. */
+export interface TurnSink {
+  onStep(step: Step): void;
+}
+
+/** A transport. At most one turn runs at a time; callers (the Conversation) queue. */
+export interface Connection {
+  /** The conversation id, once known. */
+  readonly conversationId: string | undefined;
+  /** Backend facts; complete after `start()`. */
+  readonly info: ConnectionInfo;
+  /** True when no turn is running. */
+  readonly isIdle: boolean;
+  /** Starts the backend and waits until it is ready. */
+  start(): Promise<ConnectionInfo>;
+  /**
+   * Runs one turn. Always resolves with a fail-closed `TurnResult`, whatever happened (crash, timeout, …);
+   * rejects only on misuse (a turn already running, or the connection closed).
+   */
+  runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult>;
+  /** Stops the running turn (`interrupted` or `canceled`) and keeps the conversation usable. No-op when idle. */
+  interrupt(reason?: 'interrupted' | 'canceled'): Promise<void>;
+  /** Switches the model for later turns. Must be called while idle. */
+  setModel(model: string): Promise<void>;
+  /** Shuts the backend down, bounded in time. Idempotent. */
+  close(): Promise<void>;
+}

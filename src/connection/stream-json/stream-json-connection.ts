@@ -1,0 +1,563 @@
+/**
+ * The agy stream-json transport: one long-lived `agy --input-format stream-json --output-format stream-json`
+ * process per conversation, one user line per turn, one `result` per turn (seed 000; agy-cli.md §D.3).
+ *
+ * Guarantees:
+ * - every turn ends in a fail-closed `TurnResult` (see `outcome.ts`), never a hang or an unhandled rejection;
+ * - an interrupt, a watchdog timeout or a crash leaves the conversation usable: the next turn runs in a fresh
+ *   process started with `--conversation <same id>`;
+ * - agy and its children never outlive the host (see `process/supervisor.ts`).
+ */
+import type { Step } from '../../conversation/step.js';
+import type { TurnResult } from '../../conversation/turn-result.js';
+import { ClosedError, LineTooLongError, ProcessExitError, StartError, WatchdogTimeoutError } from '../../errors.js';
+import type { AgySdkError } from '../../errors.js';
+import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
+import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
+import { probeAgyVersion, resolveAgyBinary } from './binary.js';
+import { LineSplitter } from './framing.js';
+import { buildAgyArgs, buildAgyEnv } from './launch.js';
+import { deniedFromWire, usageFromWire } from './normalize.js';
+import { classifyStartFailure, classifyTurn, type TurnRequestedEnd } from './outcome.js';
+import { type AgyEvent, type BadLine, parseLine } from './parse-line.js';
+import { TurnTracker } from './turn-tracker.js';
+import type { WireUserLine } from './wire.js';
+
+/** Default line limit: 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Options of the stream-json transport. Paths must be absolute and already validated. */
+export interface StreamJsonConnectionOptions {
+  /** Path of the agy binary; otherwise `AGY_PATH`, then PATH. */
+  agyPath?: string | undefined;
+  /** Environment overrides, merged over `process.env` (`undefined` removes a variable). */
+  env?: Record<string, string | undefined> | undefined;
+  /** Working directory of the agy process. */
+  cwd: string;
+  /** Directories passed with `--add-dir` (workspaces and the session directory). */
+  addDirs: string[];
+  model?: string | undefined;
+  effort?: 'low' | 'medium' | 'high' | undefined;
+  /** Resume this conversation. */
+  conversationId?: string | undefined;
+  /** JSON Schema file for `--json-schema`. */
+  jsonSchemaFile?: string | undefined;
+  /** Pass `--dangerously-skip-permissions`. */
+  skipPermissions?: boolean | undefined;
+  /** Extra agy flags, appended verbatim. */
+  extraArgs?: readonly string[] | undefined;
+  /** How long to wait for `init`. Default 60 s. */
+  startTimeoutMs?: number | undefined;
+  /** Fail the turn with `timeout` when agy writes nothing for this long. Off by default. */
+  idleTimeoutMs?: number | undefined;
+  /** Fail the turn with `timeout` when it runs longer than this. Off by default. */
+  turnTimeoutMs?: number | undefined;
+  /** After SIGINT, how long agy gets to end the turn before its tree is killed. Default 5 s. */
+  interruptGraceMs?: number | undefined;
+  /** On close, how long agy gets after stdin EOF before SIGTERM. Default 3 s. */
+  closeGraceMs?: number | undefined;
+  /** On close, how long after SIGTERM before SIGKILL. Default 2 s. */
+  termGraceMs?: number | undefined;
+  /** Longest stdout line accepted. Default 64 MiB. */
+  maxLineBytes?: number | undefined;
+  /** Lines that are not JSON, not objects, or carry an unknown event. They never throw. */
+  onBadLine?: ((bad: BadLine) => void) | undefined;
+  /** Every `command_result` event (slash commands). */
+  onCommandResult?: ((payload: Record<string, unknown>) => void) | undefined;
+  /** Every stderr line of agy. */
+  onStderr?: ((line: string) => void) | undefined;
+  /** Called with the pid of each agy process started (restarts included). */
+  onSpawn?: ((pid: number) => void) | undefined;
+}
+
+/** Counters, for diagnostics and tests. */
+export interface ConnectionStats {
+  /** stdout lines received. */
+  lines: number;
+  /** Lines that were not understood (all reasons). */
+  badLines: number;
+  /** Of which: JSON objects with an event name this SDK does not know. */
+  unknownEvents: number;
+  /** agy processes started. */
+  processesStarted: number;
+}
+
+interface ActiveTurn {
+  tracker: TurnTracker;
+  sink: TurnSink;
+  requested: TurnRequestedEnd;
+  /** The user line has been written to agy. */
+  sent: boolean;
+  error: AgySdkError | undefined;
+  finish: (exit: ExitInfo | null) => void;
+  timers: NodeJS.Timeout[];
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+interface Launch {
+  proc: AgyProcess;
+  /** Resolves with the init info; rejects with StartError. */
+  ready: Promise<ConnectionInfo>;
+}
+
+export class StreamJsonConnection implements Connection {
+  readonly #opts: StreamJsonConnectionOptions;
+  readonly #maxLineBytes: number;
+  readonly #countedSteps = new Set<string>();
+  #binary: string | undefined;
+  #env: NodeJS.ProcessEnv | undefined;
+  #model: string | undefined;
+  #conversationId: string | undefined;
+  /** True once this connection has run (or resumed) a conversation, so result-only usage is not trusted. */
+  #resumed: boolean;
+  #launch: Launch | undefined;
+  /** A restart in progress (after an interrupt, timeout, crash or model switch). */
+  #restarting: Promise<void> | undefined;
+  #turn: ActiveTurn | undefined;
+  #closed = false;
+  #info: ConnectionInfo = {
+    version: null,
+    conversationId: undefined,
+    model: undefined,
+    tools: [],
+    permissionMode: undefined,
+    cwd: undefined,
+    pid: undefined,
+  };
+  readonly stats: ConnectionStats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0 };
+
+  constructor(opts: StreamJsonConnectionOptions) {
+    this.#opts = opts;
+    this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#model = opts.model;
+    this.#conversationId = opts.conversationId;
+    this.#resumed = opts.conversationId !== undefined;
+  }
+
+  get conversationId(): string | undefined {
+    return this.#conversationId;
+  }
+
+  get info(): ConnectionInfo {
+    return this.#info;
+  }
+
+  get isIdle(): boolean {
+    return this.#turn === undefined;
+  }
+
+  /** The running agy process's pid, if any. */
+  get pid(): number | undefined {
+    return this.#launch?.proc.pid;
+  }
+
+  async start(): Promise<ConnectionInfo> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#launch) {
+      await this.#launch.ready;
+      return this.#info;
+    }
+    this.#env = buildAgyEnv(this.#opts.env);
+    this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
+    const [version] = await Promise.all([probeAgyVersion(this.#binary, this.#env), this.#spawn().ready]);
+    this.#info = { ...this.#info, version };
+    return this.#info;
+  }
+
+  async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#turn) throw new Error('runTurn: a turn is already running (the Conversation queues turns)');
+    const tracker = new TurnTracker(this.#countedSteps);
+    // Claim the turn slot before any await, so a concurrent misuse is caught.
+    const placeholder: ActiveTurn = {
+      tracker,
+      sink,
+      requested: null,
+      sent: false,
+      error: undefined,
+      finish: () => {},
+      timers: [],
+      idleTimer: undefined,
+    };
+    this.#turn = placeholder;
+    try {
+      await this.#ensureProcess();
+    } catch (err) {
+      this.#turn = undefined;
+      return this.#startFailureResult(err, tracker);
+    }
+    const launch = this.#launch!;
+    const done = new Promise<ExitInfo | null>((resolve) => {
+      placeholder.finish = resolve;
+    });
+    if (placeholder.requested) {
+      // Canceled while the process was (re)starting: never send the message.
+      this.#turn = undefined;
+      return this.#buildResult(placeholder, null, launch.proc);
+    }
+    placeholder.sent = true;
+    this.#armWatchdog(placeholder);
+    const line: WireUserLine = {
+      event: 'user',
+      message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
+    };
+    launch.proc.write(`${JSON.stringify(line)}\n`).catch(() => {
+      // agy died before reading the message; the exit path ends the turn.
+    });
+    const exit = await done;
+    for (const t of placeholder.timers) clearTimeout(t);
+    if (placeholder.idleTimer) clearTimeout(placeholder.idleTimer);
+    this.#turn = undefined;
+    const result = this.#buildResult(placeholder, exit, launch.proc);
+    // A process that was interrupted, timed out or died is replaced before the next turn.
+    if (exit || placeholder.requested) this.#restartLater(launch);
+    return result;
+  }
+
+  async interrupt(reason: 'interrupted' | 'canceled' = 'interrupted'): Promise<void> {
+    const turn = this.#turn;
+    if (!turn || turn.requested) return;
+    turn.requested = reason;
+    this.#stopTurnProcess(turn);
+  }
+
+  async setModel(model: string): Promise<void> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#turn) throw new Error('setModel: wait until the turn ends (the Conversation queues this)');
+    this.#model = model;
+    if (this.#restarting) await this.#restarting.catch(() => {});
+    const launch = this.#launch;
+    if (!launch) return;
+    // There is no way to switch the model of a running agy: close the idle process and resume in a new one.
+    this.#restarting = this.#replace(launch);
+    await this.#restarting;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
+    await this.#restarting?.catch(() => {});
+    const launch = this.#launch;
+    this.#launch = undefined;
+    if (launch) await launch.proc.close(this.#closeTimings());
+  }
+
+  #closeTimings() {
+    return { graceMs: this.#opts.closeGraceMs ?? 3000, termGraceMs: this.#opts.termGraceMs ?? 2000 };
+  }
+
+  async #ensureProcess(): Promise<void> {
+    if (this.#restarting) await this.#restarting;
+    if (!this.#launch) {
+      if (!this.#binary) {
+        await this.start();
+        return;
+      }
+      this.#spawn();
+    }
+    await this.#launch!.ready;
+  }
+
+  #restartLater(old: Launch): void {
+    if (this.#closed) return;
+    this.#restarting = this.#replace(old);
+    // A failed restart surfaces on the next turn (as a start failure); it must not be unhandled here.
+    this.#restarting.catch(() => {});
+  }
+
+  /** Closes `old` (bounded) and starts a fresh process on the same conversation. */
+  async #replace(old: Launch): Promise<void> {
+    if (this.#launch === old) this.#launch = undefined;
+    await old.proc.close(this.#closeTimings());
+    if (this.#closed) return;
+    if (this.#conversationId) this.#resumed = true;
+    await this.#spawn().ready;
+  }
+
+  #spawn(): Launch {
+    const binary = this.#binary!;
+    const o = this.#opts;
+    const args = buildAgyArgs({
+      addDirs: o.addDirs,
+      model: this.#model,
+      effort: o.effort,
+      conversationId: this.#conversationId,
+      jsonSchemaFile: o.jsonSchemaFile,
+      skipPermissions: o.skipPermissions,
+      extraArgs: o.extraArgs,
+    });
+    let onInit!: (info: ConnectionInfo) => void;
+    let onStartFailure!: (err: StartError) => void;
+    const ready = new Promise<ConnectionInfo>((res, rej) => {
+      onInit = res;
+      onStartFailure = rej;
+    });
+    ready.catch(() => {});
+    let initialized = false;
+    let preInitResult: { reason: string } | undefined;
+    const preInitStderr: string[] = [];
+
+    const handleEvent = (event: AgyEvent, raw: string): void => {
+      if (event.type === 'init') {
+        if (event.init.conversationId) this.#conversationId = event.init.conversationId;
+        this.#info = {
+          ...this.#info,
+          conversationId: this.#conversationId,
+          model: event.init.model ?? this.#model,
+          tools: event.init.tools,
+          permissionMode: event.init.permissionMode,
+          cwd: event.init.cwd,
+          pid: proc.pid,
+        };
+        initialized = true;
+        onInit(this.#info);
+        return;
+      }
+      if (!initialized) {
+        if (event.type === 'result') {
+          const err = event.result.error;
+          preInitResult = { reason: typeof err === 'string' && err ? err : `status ${event.result.status}` };
+        }
+        return;
+      }
+      const turn = this.#turn;
+      if (!turn) return;
+      turn.tracker.lastLine = raw;
+      if (event.type === 'step') {
+        turn.tracker.onStep(event.step);
+        this.#deliver(turn.sink, event.step);
+      } else if (event.type === 'result') {
+        if (event.conversationId) this.#conversationId = event.conversationId;
+        turn.tracker.result = event.result;
+        turn.finish(null);
+      } else if (event.type === 'command_result') {
+        o.onCommandResult?.(event.payload);
+      }
+    };
+
+    const reportBad = (bad: BadLine): void => {
+      this.stats.badLines++;
+      if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+      o.onBadLine?.(bad);
+    };
+
+    const onLine = (line: string): void => {
+      this.stats.lines++;
+      const turn = this.#turn;
+      if (turn?.idleTimer) turn.idleTimer.refresh();
+      if (line.length === 0) return;
+      const parsed = parseLine(line);
+      if (parsed.ok) handleEvent(parsed.event, line);
+      else reportBad(parsed.bad);
+    };
+
+    const splitter = new LineSplitter({
+      maxLineBytes: this.#maxLineBytes,
+      onLine,
+      onOverflow: () => {
+        const turn = this.#turn;
+        if (turn) {
+          turn.tracker.lineTooLong = true;
+          turn.error ??= new LineTooLongError(this.#maxLineBytes);
+        }
+        reportBad({ reason: 'too_long', line: '' });
+      },
+    });
+
+    const proc = new AgyProcess({
+      binary,
+      args,
+      env: this.#env!,
+      cwd: o.cwd,
+      onStdout: (chunk) => splitter.push(chunk),
+      onStdoutEnd: () => {
+        const last = splitter.end();
+        if (last === undefined || last.trim() === '') return;
+        const parsed = parseLine(last);
+        // A truncated last line that still parses is delivered; otherwise it is reported, never thrown.
+        if (parsed.ok) handleEvent(parsed.event, last);
+        else reportBad({ ...parsed.bad, reason: 'truncated' });
+      },
+      onStderrLine: (line) => {
+        if (!initialized) preInitStderr.push(line);
+        this.#turn?.tracker.stderrLines.push(line);
+        o.onStderr?.(line);
+      },
+      onSpawn: (pid) => {
+        this.stats.processesStarted++;
+        o.onSpawn?.(pid);
+      },
+    });
+    const launch: Launch = { proc, ready };
+    this.#launch = launch;
+
+    const startTimeoutMs = o.startTimeoutMs ?? 60_000;
+    const startTimer = setTimeout(() => {
+      if (initialized) return;
+      proc.killTree();
+      onStartFailure(
+        new StartError(`agy did not send init within ${startTimeoutMs} ms`, {
+          exitCode: null,
+          signal: null,
+          stderrTail: proc.stderrTail,
+        }),
+      );
+    }, startTimeoutMs);
+    ready.then(
+      () => clearTimeout(startTimer),
+      () => clearTimeout(startTimer),
+    );
+
+    proc.spawned.catch((err: Error) => {
+      onStartFailure(
+        new StartError(`could not start agy (${binary}): ${err.message}`, {
+          exitCode: null,
+          signal: null,
+          stderrTail: proc.stderrTail,
+        }),
+      );
+    });
+
+    void proc.exited.then((exit) => {
+      if (this.#launch === launch) this.#launch = undefined;
+      if (!initialized) {
+        const reason = preInitResult?.reason ?? `agy exited before init`;
+        const how = exit.signal ? `signal ${exit.signal}` : `exit ${exit.code}`;
+        const err = new StartError(`agy failed to start: ${reason} (${how})`, {
+          exitCode: exit.code,
+          signal: exit.signal,
+          stderrTail: proc.stderrTail,
+          reason: preInitResult?.reason,
+          status: classifyStartFailure(preInitResult?.reason ?? '', exit, preInitStderr),
+        });
+        onStartFailure(err);
+        return;
+      }
+      const turn = this.#turn;
+      if (turn && !turn.tracker.result) {
+        if (!turn.requested) {
+          turn.error ??= new ProcessExitError(
+            exit.signal ? `agy was killed by ${exit.signal} during the turn` : `agy exited with code ${exit.code} during the turn`,
+            { exitCode: exit.code, signal: exit.signal, stderrTail: proc.stderrTail },
+          );
+        }
+        turn.finish(exit);
+      }
+    });
+    return launch;
+  }
+
+  #deliver(sink: TurnSink, step: Step): void {
+    try {
+      sink.onStep(step);
+    } catch {
+      // A consumer's bug must not break the transport; the Conversation's sink does not throw.
+    }
+  }
+
+  #armWatchdog(turn: ActiveTurn): void {
+    const { idleTimeoutMs, turnTimeoutMs } = this.#opts;
+    const fire = (kind: 'idle' | 'turn', limit: number) => () => {
+      if (turn.requested) return;
+      turn.requested = 'timeout';
+      turn.error = new WatchdogTimeoutError(
+        kind,
+        limit,
+        Date.now() - turn.tracker.startedAt,
+        turn.tracker.lastLine,
+        this.#launch?.proc.stderrTail ?? '',
+      );
+      this.#stopTurnProcess(turn);
+    };
+    if (idleTimeoutMs && idleTimeoutMs > 0) {
+      turn.idleTimer = setTimeout(fire('idle', idleTimeoutMs), idleTimeoutMs);
+    }
+    if (turnTimeoutMs && turnTimeoutMs > 0) {
+      turn.timers.push(setTimeout(fire('turn', turnTimeoutMs), turnTimeoutMs));
+    }
+  }
+
+  /** SIGINT, then kill the tree if the turn has not ended within the grace period. */
+  #stopTurnProcess(turn: ActiveTurn): void {
+    if (turn.idleTimer) {
+      clearTimeout(turn.idleTimer);
+      turn.idleTimer = undefined;
+    }
+    const proc = this.#launch?.proc;
+    // Not sent yet: runTurn sees `requested` and never sends the message; the starting process is left alone.
+    if (!proc || !turn.sent) return;
+    proc.signal('SIGINT');
+    const grace = this.#opts.interruptGraceMs ?? 5000;
+    turn.timers.push(
+      setTimeout(() => {
+        if (this.#turn === turn) proc.killTree();
+      }, grace),
+    );
+  }
+
+  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
+    const { tracker } = turn;
+    const result = tracker.result;
+    const deniedActions = result ? deniedFromWire(result) : [];
+    const outcome = classifyTurn({
+      result,
+      exit,
+      stderrLines: tracker.stderrLines,
+      deniedActions,
+      agentResponseError: tracker.agentResponseError,
+      requested: turn.requested,
+      lineTooLong: tracker.lineTooLong,
+    });
+    const totalUsage = result ? usageFromWire(result.usage) : null;
+    let usage = tracker.stepUsage;
+    // Result-only usage is trusted only for the first turn of a fresh conversation, where it equals the turn.
+    if (!usage && !this.#resumed && result?.num_turns === 1) usage = totalUsage;
+    const text = tracker.text || (typeof result?.response === 'string' ? result.response : '');
+    const turnResult: TurnResult = {
+      status: outcome.status,
+      text,
+      usage,
+      totalUsage,
+      deniedActions,
+      toolCalls: tracker.toolCalls,
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stderrTail: proc.stderrTail,
+      result,
+      structuredOutput: undefined,
+      conversationId: this.#conversationId,
+      durationMs: Date.now() - tracker.startedAt,
+      errorMessage: outcome.message,
+    };
+    const error =
+      outcome.status === 'success'
+        ? undefined
+        : (turn.error ?? (exit ? new ProcessExitError(outcome.message, { exitCode: exit.code, signal: exit.signal, stderrTail: proc.stderrTail }) : undefined));
+    if (error) turnResult.error = error;
+    return turnResult;
+  }
+
+  #startFailureResult(err: unknown, tracker: TurnTracker): TurnResult {
+    const start = err instanceof StartError ? err : undefined;
+    const status = start?.status ?? 'error';
+    const result: TurnResult = {
+      status: this.#closed ? 'canceled' : status,
+      text: '',
+      usage: null,
+      totalUsage: null,
+      deniedActions: [],
+      toolCalls: [],
+      exitCode: start?.exitCode ?? null,
+      signal: start?.signal ?? null,
+      stderrTail: start?.stderrTail ?? '',
+      result: null,
+      structuredOutput: undefined,
+      conversationId: this.#conversationId,
+      durationMs: Date.now() - tracker.startedAt,
+      errorMessage: err instanceof Error ? err.message.split('\n')[0]! : String(err),
+    };
+    if (start) result.error = start;
+    return result;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * agy's stdin accepts only text blocks: an image block fails the whole line (seed 000 "Messages"). So each
+ * media part is written to a private file in the session directory and replaced by a text block naming it.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import mime from 'mime-types';
+import { type ContentPart, isMediaContent } from './content.js';
+
+let sequence = 0;
+
+/** A file name that cannot escape the attachments directory and has no hidden segment. */
+export function safeFileName(name: string | undefined, mimeType: string): string {
+  const ext = mime.extension(mimeType) || 'bin';
+  const base = (name ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^[.]+/, '')
+    .slice(0, 80);
+  return base ? (base.includes('.') ? base : `${base}.${ext}`) : `attachment.${ext}`;
+}
+
+/**
+ * Converts parts to agy text blocks, writing media parts (mode 0600) under `attachmentsDir`.
+ * @param ensureDir Creates the attachments directory (0700) on first use.
+ */
+export async function materialize(
+  parts: readonly ContentPart[],
+  attachmentsDir: () => Promise<string>,
+): Promise<string[]> {
+  const blocks: string[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      blocks.push(part);
+      continue;
+    }
+    if (!isMediaContent(part)) continue;
+    const dir = await attachmentsDir();
+    const file = join(dir, `${++sequence}-${safeFileName(part.name, part.mimeType)}`);
+    await writeFile(file, part.data, { mode: 0o600, flag: 'wx' });
+    const desc = part.description ? ` — ${part.description}` : '';
+    blocks.push(`[Attached ${part.kind} (${part.mimeType}) at ${file}${desc}. Read it with view_file.]`);
+  }
+  return blocks;
+}

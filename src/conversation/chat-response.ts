@@ -1,0 +1,126 @@
+/**
+ * The streamed answer to one `chat()` call. Every iterator is an independent cursor over one shared buffer:
+ * text deltas, steps and tool calls can be consumed sequentially or concurrently, started early or late, and
+ * each sees everything from the start.
+ */
+import { TurnError } from '../errors.js';
+import { ReplayBuffer } from './replay-buffer.js';
+import type { Step, ToolCall, Usage } from './step.js';
+import type { TurnResult } from './turn-result.js';
+
+/** @internal How the Conversation drives a response. */
+export interface ChatResponseControl {
+  /** Cancels this turn (queued or running). */
+  cancel(): Promise<void>;
+}
+
+export class ChatResponse implements AsyncIterable<string> {
+  readonly #steps = new ReplayBuffer<Step>();
+  readonly #result: Promise<TurnResult>;
+  #settle!: (result: TurnResult) => void;
+  #final: TurnResult | undefined;
+  readonly #control: ChatResponseControl;
+
+  /** @internal Created by `Conversation.chat()`. */
+  constructor(control: ChatResponseControl) {
+    this.#control = control;
+    this.#result = new Promise((resolve) => {
+      this.#settle = resolve;
+    });
+  }
+
+  /** @internal Appends a step. */
+  pushStep(step: Step): void {
+    this.#steps.push(step);
+  }
+
+  /** @internal Ends the response with its result. */
+  finish(result: TurnResult): void {
+    if (this.#final) return;
+    this.#final = result;
+    this.#steps.close();
+    this.#settle(result);
+  }
+
+  /** Text deltas of the model's responses, in order. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
+    for await (const step of this.#steps.cursor()) {
+      if (step.type === 'agent_response' && step.textDelta) yield step.textDelta;
+    }
+  }
+
+  /** Every normalized step of the turn (each `step_update`, in arrival order). */
+  steps(): AsyncGenerator<Step, void, undefined> {
+    return this.#steps.cursor();
+  }
+
+  /** Tool calls, each once (by id), as soon as agy reports them; arguments as sent. */
+  async *toolCalls(): AsyncGenerator<ToolCall, void, undefined> {
+    const seen = new Set<string>();
+    for await (const step of this.#steps.cursor()) {
+      if (step.tool && !seen.has(step.tool.id)) {
+        seen.add(step.tool.id);
+        yield step.tool;
+      }
+    }
+  }
+
+  /** Tool calls, each once, when they end (DONE with `output`, or ERROR with `error`). */
+  async *toolResults(): AsyncGenerator<ToolCall, void, undefined> {
+    const seen = new Set<string>();
+    for await (const step of this.#steps.cursor()) {
+      const call = step.tool;
+      if (call && (call.state === 'DONE' || call.state === 'ERROR') && !seen.has(call.id)) {
+        seen.add(call.id);
+        yield call;
+      }
+    }
+  }
+
+  /**
+   * Thinking text. Always empty with agy: agy counts thinking tokens but never streams thinking
+   * (seed 000 "Messages"). Kept for API parity with the Python SDK; it completes when the turn ends.
+   */
+  async *thoughts(): AsyncGenerator<string, void, undefined> {
+    for await (const _ of this.#steps.cursor()) {
+      // Nothing to yield: agy does not stream thoughts.
+    }
+  }
+
+  /** The turn's outcome, whatever its status. Never rejects. */
+  result(): Promise<TurnResult> {
+    return this.#result;
+  }
+
+  /** The full text when the turn succeeded; otherwise rejects with a `TurnError` carrying the `TurnResult`. */
+  async text(): Promise<string> {
+    const result = await this.#result;
+    if (result.status !== 'success') throw new TurnError(result);
+    return result.text;
+  }
+
+  /**
+   * The validated structured output (with `responseSchema` set). Rejects with a `TurnError` when the turn did
+   * not succeed — including when the output was missing or did not match the schema.
+   */
+  async structuredOutput<T = unknown>(): Promise<T> {
+    const result = await this.#result;
+    if (result.status !== 'success') throw new TurnError(result);
+    return result.structuredOutput as T;
+  }
+
+  /** Cancels the turn: a queued turn never runs; a running one is interrupted. It ends `canceled`. */
+  cancel(): Promise<void> {
+    return this.#control.cancel();
+  }
+
+  /** True once the turn has ended. */
+  get done(): boolean {
+    return this.#final !== undefined;
+  }
+
+  /** This turn's usage once it has ended (`null` when unknown), `undefined` before. */
+  get usage(): Usage | null | undefined {
+    return this.#final?.usage;
+  }
+}

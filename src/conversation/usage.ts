@@ -1,0 +1,30 @@
+/**
+ * Usage arithmetic. agy's rules (agy-cli.md §0.5, §F.4): `total = input + output`, thinking is part of output,
+ * cache reads are separate from input, and an all-zero usage object means "unknown", never zero.
+ */
+import type { Usage } from './step.js';
+
+/** A usage value with every count at zero. Internal: callers must see `null` for unknown usage. */
+export function zeroUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+}
+
+/** True when every count is zero (agy's way of saying it does not know). */
+export function isZeroUsage(u: Usage): boolean {
+  return u.inputTokens === 0 && u.outputTokens === 0 && u.thinkingTokens === 0 && u.cacheReadTokens === 0;
+}
+
+/** Adds `b` into `a` in place and returns `a`. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  a.inputTokens += b.inputTokens;
+  a.outputTokens += b.outputTokens;
+  a.thinkingTokens += b.thinkingTokens;
+  a.cacheReadTokens += b.cacheReadTokens;
+  a.totalTokens = a.inputTokens + a.outputTokens;
+  return a;
+}
+
+/** `null` for an all-zero value, the value otherwise. */
+export function knownUsage(u: Usage): Usage | null {
+  return isZeroUsage(u) ? null : u;
+}

@@ -1,0 +1,171 @@
+/**
+ * Typed errors. Every error the SDK raises extends `AgySdkError` and carries a stable `code`, so callers can
+ * branch on `err.code` (or `instanceof`) instead of parsing messages.
+ */
+import type { TurnResult } from './conversation/turn-result.js';
+
+/** Base class of every error agy-sdk raises. */
+export class AgySdkError extends Error {
+  /** A stable, machine-readable code. */
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Bad configuration or arguments. `field` names what was wrong. */
+export class ConfigError extends AgySdkError {
+  /** The config field or argument that was wrong, e.g. `workspaces[1]`. */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super('config_invalid', `${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+/** The agy binary could not be found. `tried` lists every place looked at, in order. */
+export class AgyNotFoundError extends AgySdkError {
+  /** Every path tried, in order. */
+  readonly tried: string[];
+  constructor(tried: string[]) {
+    super(
+      'agy_not_found',
+      `agy binary not found. Tried (in order): ${tried.length ? tried.join(', ') : '(nothing)'}. ` +
+        'Set the agyPath option or the AGY_PATH environment variable, or put agy on PATH.',
+    );
+    this.tried = tried;
+  }
+}
+
+/** What an exited or failing agy process left behind. */
+export interface ProcessDiagnostics {
+  /** Exit code, or null if the process was killed by a signal or has not exited. */
+  exitCode: number | null;
+  /** Terminating signal, if any. */
+  signal: NodeJS.Signals | null;
+  /** The last lines agy wrote to stderr. */
+  stderrTail: string;
+}
+
+/** agy failed before it was ready (before `init`): sign-in failure, bad flags, crash, or start timeout. */
+export class StartError extends AgySdkError implements ProcessDiagnostics {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderrTail: string;
+  /** The reason agy gave in a `result` line before `init`, if any (e.g. `authentication failed or timed out`). */
+  readonly reason: string | undefined;
+  /** The turn status a turn that needed this start ends with. */
+  readonly status: 'auth_failed' | 'quota_exhausted' | 'error';
+  constructor(
+    message: string,
+    diag: ProcessDiagnostics & { reason?: string | undefined; status?: 'auth_failed' | 'quota_exhausted' | 'error' },
+    options?: { cause?: unknown },
+  ) {
+    super('start_failed', withStderr(message, diag.stderrTail), options);
+    this.exitCode = diag.exitCode;
+    this.signal = diag.signal;
+    this.stderrTail = diag.stderrTail;
+    this.reason = diag.reason;
+    this.status = diag.status ?? 'error';
+  }
+}
+
+/** agy exited when it was not asked to, failing the turn in flight. */
+export class ProcessExitError extends AgySdkError implements ProcessDiagnostics {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderrTail: string;
+  constructor(message: string, diag: ProcessDiagnostics) {
+    super('process_exited', withStderr(message, diag.stderrTail));
+    this.exitCode = diag.exitCode;
+    this.signal = diag.signal;
+    this.stderrTail = diag.stderrTail;
+  }
+}
+
+/** The watchdog fired: no event for `idleTimeoutMs`, or the turn ran past `turnTimeoutMs`. */
+export class WatchdogTimeoutError extends AgySdkError {
+  /** Which limit fired. */
+  readonly kind: 'idle' | 'turn';
+  /** The limit, in ms. */
+  readonly limitMs: number;
+  /** Time since the turn started, in ms. */
+  readonly elapsedMs: number;
+  /** The last stdout line agy wrote before the stall (raw), if any. */
+  readonly lastEvent: string | undefined;
+  readonly stderrTail: string;
+  constructor(kind: 'idle' | 'turn', limitMs: number, elapsedMs: number, lastEvent: string | undefined, stderrTail: string) {
+    super(
+      'watchdog_timeout',
+      withStderr(
+        kind === 'idle'
+          ? `agy sent no event for ${limitMs} ms (turn running ${elapsedMs} ms)`
+          : `turn exceeded ${limitMs} ms`,
+        stderrTail,
+      ),
+    );
+    this.kind = kind;
+    this.limitMs = limitMs;
+    this.elapsedMs = elapsedMs;
+    this.lastEvent = lastEvent;
+    this.stderrTail = stderrTail;
+  }
+}
+
+/** agy wrote a line longer than `maxLineBytes`. The line was dropped and the turn fails closed. */
+export class LineTooLongError extends AgySdkError {
+  /** The configured limit, in bytes. */
+  readonly limitBytes: number;
+  constructor(limitBytes: number) {
+    super('line_too_long', `agy wrote a line longer than maxLineBytes (${limitBytes} bytes); it was dropped`);
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** The structured output was missing or did not match `responseSchema`. */
+export class StructuredOutputError extends AgySdkError {
+  /** What agy returned in `result.structured_output` (undefined when missing). */
+  readonly raw: unknown;
+  /** Validation issues, one line each. */
+  readonly issues: string[];
+  constructor(message: string, raw: unknown, issues: string[] = []) {
+    super('structured_output_invalid', issues.length ? `${message}: ${issues.join('; ')}` : message);
+    this.raw = raw;
+    this.issues = issues;
+  }
+}
+
+/** A turn did not end in `success`. Carries the full, fail-closed `TurnResult`. */
+export class TurnError extends AgySdkError {
+  /** The turn's outcome, whatever its status. */
+  readonly result: TurnResult;
+  constructor(result: TurnResult) {
+    super(
+      `turn_${result.status}`,
+      `turn ended ${result.status}${result.errorMessage ? `: ${result.errorMessage}` : ''}`,
+      result.error ? { cause: result.error } : undefined,
+    );
+    this.result = result;
+  }
+}
+
+/** The agent or conversation is closed (or was never started). */
+export class ClosedError extends AgySdkError {
+  constructor(message = 'the agent is closed') {
+    super('closed', message);
+  }
+}
+
+/** A prompt part could not be used (unsupported MIME type, unreadable file, empty prompt). */
+export class ContentError extends AgySdkError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('content_invalid', message, options);
+  }
+}
+
+function withStderr(message: string, stderrTail: string): string {
+  const tail = stderrTail.trim();
+  return tail ? `${message}\n--- agy stderr (tail) ---\n${tail}` : message;
+}

@@ -1,0 +1,226 @@
+/**
+ * One agy process, started through the supervisor (see `supervisor.ts`) so that it can never outlive the host.
+ * Owns spawning, stdin writes with backpressure, signals, bounded shutdown and the stderr tail.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { scriptPath } from '../internal/script-path.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** How an agy process ended. */
+export interface ExitInfo {
+  /** Exit code, or null when killed by a signal (or when the supervisor itself died). */
+  code: number | null;
+  /** The terminating signal, if any. */
+  signal: NodeJS.Signals | null;
+}
+
+/** What to start and where to send its output. */
+export interface AgyProcessOptions {
+  binary: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Raw stdout chunks, in order. */
+  onStdout: (chunk: Buffer) => void;
+  /** End of stdout. */
+  onStdoutEnd: () => void;
+  /** Each complete stderr line. */
+  onStderrLine: (line: string) => void;
+  /** Called once with the agy pid when it has started. */
+  onSpawn?: ((pid: number) => void) | undefined;
+}
+
+/** Shutdown timings. */
+export interface CloseTimings {
+  /** How long agy gets to exit after stdin EOF before SIGTERM. */
+  graceMs: number;
+  /** How long after SIGTERM before SIGKILL. */
+  termGraceMs: number;
+}
+
+const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
+
+export class AgyProcess {
+  readonly #supervisor: ChildProcess;
+  readonly #stdin: Writable;
+  readonly #control: Socket;
+  readonly #stderr = new StderrTail();
+  #pid: number | undefined;
+  #exitInfo: ExitInfo | undefined;
+  #stdinEnded = false;
+  /** Resolves with agy's pid, or rejects when it could not be started. */
+  readonly spawned: Promise<number>;
+  /** Resolves once agy has exited and its stdout has been fully read. */
+  readonly exited: Promise<ExitInfo>;
+
+  constructor(opts: AgyProcessOptions) {
+    this.#supervisor = spawn(process.execPath, [SUPERVISOR, opts.binary, ...opts.args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const sup = this.#supervisor;
+    this.#stdin = sup.stdin!;
+    this.#control = sup.stdio[3] as Socket;
+    // EPIPE on a dead process is expected; the exit path reports it.
+    this.#stdin.on('error', () => {});
+    this.#control.on('error', () => {});
+
+    let resolveSpawned!: (pid: number) => void;
+    let rejectSpawned!: (err: Error) => void;
+    this.spawned = new Promise((res, rej) => {
+      resolveSpawned = res;
+      rejectSpawned = rej;
+    });
+    // Callers that never await `spawned` must not see an unhandled rejection.
+    this.spawned.catch(() => {});
+
+    const stdout = sup.stdout as Readable;
+    const stdoutEnded = new Promise<void>((res) => {
+      stdout.on('data', opts.onStdout);
+      stdout.on('end', () => {
+        opts.onStdoutEnd();
+        res();
+      });
+      stdout.on('error', () => res());
+    });
+    (sup.stderr as Readable).setEncoding('utf8');
+    (sup.stderr as Readable).on('data', (chunk: string) => {
+      for (const line of this.#stderr.push(chunk)) opts.onStderrLine(line);
+    });
+
+    let controlBuffer = '';
+    let reported: ExitInfo | undefined;
+    this.#control.setEncoding('utf8');
+    this.#control.on('data', (chunk: string) => {
+      controlBuffer += chunk;
+      for (let nl = controlBuffer.indexOf('\n'); nl !== -1; nl = controlBuffer.indexOf('\n')) {
+        const line = controlBuffer.slice(0, nl);
+        controlBuffer = controlBuffer.slice(nl + 1);
+        let msg: { type?: string; pid?: number; code?: number | null; signal?: NodeJS.Signals | null; message?: string };
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.type === 'spawned' && typeof msg.pid === 'number') {
+          this.#pid = msg.pid;
+          opts.onSpawn?.(msg.pid);
+          resolveSpawned(msg.pid);
+        } else if (msg.type === 'exit') {
+          reported = { code: msg.code ?? null, signal: msg.signal ?? null };
+        } else if (msg.type === 'error') {
+          rejectSpawned(new Error(msg.message ?? 'spawn failed'));
+        }
+      }
+    });
+
+    const supervisorExit = new Promise<ExitInfo>((res) => {
+      sup.on('error', (err) => {
+        rejectSpawned(err);
+        res({ code: null, signal: null });
+      });
+      sup.on('exit', (code, signal) => res({ code, signal }));
+    });
+
+    this.exited = supervisorExit.then(async (supExit) => {
+      rejectSpawned(new Error('agy exited before it started'));
+      // A grandchild that kept stdout open must not hold the exit forever.
+      await settlesWithin(stdoutEnded, 1000);
+      stdout.destroy();
+      for (const line of this.#stderr.end()) opts.onStderrLine(line);
+      this.#exitInfo = reported ?? supExit;
+      return this.#exitInfo;
+    });
+  }
+
+  /** agy's pid, once started. */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
+
+  /** Set once agy has exited. */
+  get exitInfo(): ExitInfo | undefined {
+    return this.#exitInfo;
+  }
+
+  /** The last lines agy wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderr.toString();
+  }
+
+  /** Writes to agy's stdin, waiting for the pipe to drain (backpressure). Rejects if stdin is closed. */
+  write(data: string): Promise<void> {
+    if (this.#stdinEnded || this.#exitInfo || this.#stdin.destroyed) {
+      return Promise.reject(new Error('agy stdin is closed'));
+    }
+    return new Promise((res, rej) => {
+      const ok = this.#stdin.write(data, (err) => (err ? rej(err) : ok && res()));
+      if (!ok) this.#stdin.once('drain', () => res());
+    });
+  }
+
+  /** Closes agy's stdin (EOF): agy finishes the running turn and exits. */
+  endStdin(): void {
+    if (this.#stdinEnded) return;
+    this.#stdinEnded = true;
+    this.#stdin.end();
+  }
+
+  /** Sends a signal to agy alone (SIGINT interrupts the turn; agy handles its own children). */
+  signal(signal: NodeJS.Signals): void {
+    if (this.#pid === undefined || this.#exitInfo) return;
+    try {
+      process.kill(this.#pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Sends a signal to agy's whole process group. */
+  signalGroup(signal: NodeJS.Signals): void {
+    if (this.#pid === undefined) return;
+    try {
+      process.kill(process.platform === 'win32' ? this.#pid : -this.#pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Kills agy's whole tree at once (group and /proc descendants), through the supervisor. */
+  killTree(): void {
+    this.signalGroup('SIGKILL');
+    if (!this.#control.destroyed) this.#control.write('kill-tree\n');
+  }
+
+  /**
+   * Bounded shutdown: stdin EOF, wait `graceMs`, SIGTERM the group, wait `termGraceMs`, SIGKILL the tree.
+   * Resolves when agy has exited.
+   */
+  async close(t: CloseTimings): Promise<ExitInfo> {
+    this.endStdin();
+    if (await settlesWithin(this.exited, t.graceMs)) return this.exited;
+    this.signalGroup('SIGTERM');
+    if (await settlesWithin(this.exited, t.termGraceMs)) return this.exited;
+    this.killTree();
+    if (await settlesWithin(this.exited, 5000)) return this.exited;
+    // The supervisor itself is stuck: take it down; agy's group was already SIGKILLed.
+    this.#supervisor.kill('SIGKILL');
+    return this.exited;
+  }
+}
+
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((res) => {
+    timer = setTimeout(() => res(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

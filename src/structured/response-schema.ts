@@ -1,0 +1,91 @@
+/**
+ * Structured output. `responseSchema` is a zod schema or a JSON Schema object. It is written to a file and
+ * passed as `--json-schema <file>`; agy returns `result.structured_output`, which is validated here. A missing
+ * value or a mismatch is a typed failure, never `success` with nothing (landscape §8 R8).
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { z } from 'zod';
+import { ConfigError, StructuredOutputError } from '../errors.js';
+
+/** A JSON Schema object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What `responseSchema` accepts. */
+export type ResponseSchemaInput = z.ZodType | JsonSchema;
+
+function isZod(v: unknown): v is z.ZodType {
+  return v instanceof z.ZodType;
+}
+
+export class ResponseSchema {
+  /** The JSON Schema agy receives. */
+  readonly jsonSchema: JsonSchema;
+  readonly #validate: (value: unknown) => { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+  private constructor(jsonSchema: JsonSchema, validate: ResponseSchema['validateValue']) {
+    this.jsonSchema = jsonSchema;
+    this.#validate = validate;
+  }
+
+  /** Builds from a zod schema or a JSON Schema; throws `ConfigError` for anything else. */
+  static from(input: ResponseSchemaInput): ResponseSchema {
+    if (isZod(input)) {
+      let jsonSchema: JsonSchema;
+      try {
+        jsonSchema = z.toJSONSchema(input, { target: 'draft-7' }) as JsonSchema;
+      } catch (err) {
+        throw new ConfigError('responseSchema', `cannot convert the zod schema to JSON Schema: ${(err as Error).message}`);
+      }
+      return new ResponseSchema(jsonSchema, (value) => {
+        const parsed = input.safeParse(value);
+        return parsed.success
+          ? { ok: true, value: parsed.data }
+          : { ok: false, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+      });
+    }
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new ConfigError('responseSchema', 'must be a zod schema or a JSON Schema object');
+    }
+    let validate: ValidateFunction;
+    try {
+      validate = new Ajv({ allErrors: true, strict: false }).compile(input);
+    } catch (err) {
+      throw new ConfigError('responseSchema', `invalid JSON Schema: ${(err as Error).message}`);
+    }
+    return new ResponseSchema(input, (value) =>
+      validate(value)
+        ? { ok: true, value }
+        : {
+            ok: false,
+            issues: (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'}: ${e.message ?? 'invalid'}`),
+          },
+    );
+  }
+
+  /** Validates a value (already parsed). */
+  validateValue(value: unknown): { ok: true; value: unknown } | { ok: false; issues: string[] } {
+    return this.#validate(value);
+  }
+
+  /**
+   * Checks `result.structured_output`. agy may send the value as JSON text; that is parsed first.
+   * Returns the validated value, or a `StructuredOutputError`.
+   */
+  check(raw: unknown): { ok: true; value: unknown } | { ok: false; error: StructuredOutputError } {
+    if (raw === undefined || raw === null) {
+      return { ok: false, error: new StructuredOutputError('agy returned no structured_output', raw) };
+    }
+    let value = raw;
+    if (typeof raw === 'string') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return { ok: false, error: new StructuredOutputError('structured_output is not valid JSON', raw) };
+      }
+    }
+    const verdict = this.#validate(value);
+    return verdict.ok
+      ? verdict
+      : { ok: false, error: new StructuredOutputError('structured_output does not match responseSchema', raw, verdict.issues) };
+  }
+}
