@@ -60,7 +60,10 @@ export class StartError extends AgySdkError implements ProcessDiagnostics {
   readonly status: 'auth_failed' | 'quota_exhausted' | 'error';
   constructor(
     message: string,
-    diag: ProcessDiagnostics & { reason?: string | undefined; status?: 'auth_failed' | 'quota_exhausted' | 'error' },
+    diag: ProcessDiagnostics & {
+      reason?: string | undefined;
+      status?: 'auth_failed' | 'quota_exhausted' | 'error';
+    },
     options?: { cause?: unknown },
   ) {
     super('start_failed', withStderr(message, diag.stderrTail), options);
@@ -96,7 +99,13 @@ export class WatchdogTimeoutError extends AgySdkError {
   /** The last stdout line agy wrote before the stall (raw), if any. */
   readonly lastEvent: string | undefined;
   readonly stderrTail: string;
-  constructor(kind: 'idle' | 'turn', limitMs: number, elapsedMs: number, lastEvent: string | undefined, stderrTail: string) {
+  constructor(
+    kind: 'idle' | 'turn',
+    limitMs: number,
+    elapsedMs: number,
+    lastEvent: string | undefined,
+    stderrTail: string,
+  ) {
     super(
       'watchdog_timeout',
       withStderr(

@@ -3,7 +3,10 @@
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import { StreamJsonConnection, type ConnectionStats } from '../connection/stream-json/stream-json-connection.js';
+import {
+  type ConnectionStats,
+  StreamJsonConnection,
+} from '../connection/stream-json/stream-json-connection.js';
 import { type Content, contentParts } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
@@ -37,9 +40,14 @@ export class Agent implements AsyncDisposable {
     const { workspaces } = validateConfig(config);
     this.#config = { ...config };
     this.#workspaces = workspaces;
-    this.#schema = config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
+    this.#schema =
+      config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
     if (config.systemInstructions !== undefined) {
-      alwaysOnRule('systemInstructions', 'agy-sdk system instructions', renderInstructions(config.systemInstructions));
+      alwaysOnRule(
+        'systemInstructions',
+        'agy-sdk system instructions',
+        renderInstructions(config.systemInstructions),
+      );
     }
   }
 
@@ -59,10 +67,17 @@ export class Agent implements AsyncDisposable {
     const session = await SessionDir.create({ dataDir: config.dataDir });
     this.#session = session;
     if (config.systemInstructions !== undefined) {
-      await session.writePrivate(`.agents/plugins/${PLUGIN_NAME}/plugin.json`, JSON.stringify({ name: PLUGIN_NAME }));
+      await session.writePrivate(
+        `.agents/plugins/${PLUGIN_NAME}/plugin.json`,
+        JSON.stringify({ name: PLUGIN_NAME }),
+      );
       await session.writePrivate(
         `.agents/plugins/${PLUGIN_NAME}/rules/system-instructions.md`,
-        alwaysOnRule('systemInstructions', 'agy-sdk system instructions', renderInstructions(config.systemInstructions)),
+        alwaysOnRule(
+          'systemInstructions',
+          'agy-sdk system instructions',
+          renderInstructions(config.systemInstructions),
+        ),
       );
     }
     const jsonSchemaFile = this.#schema
@@ -130,7 +145,8 @@ export class Agent implements AsyncDisposable {
    * conversation with `--model`.
    */
   async setModel(model: string): Promise<void> {
-    if (typeof model !== 'string' || model.trim() === '') throw new ConfigError('model', 'must be a non-empty string');
+    if (typeof model !== 'string' || model.trim() === '')
+      throw new ConfigError('model', 'must be a non-empty string');
     await this.start();
     const connection = this.#connection!;
     await this.#requireConversation().whenIdle(() => connection.setModel(model));
@@ -209,4 +225,3 @@ export class Agent implements AsyncDisposable {
     return this.#conversation;
   }
 }
-

@@ -39,7 +39,9 @@ export function validateWorkspace(path: unknown, field: string): string {
 /** Returns the validated workspaces (default `[process.cwd()]`). */
 export function validateConfig(config: AgentConfig): { workspaces: string[] } {
   if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'must be an object');
-  const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) => validateWorkspace(w, `workspaces[${i}]`));
+  const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) =>
+    validateWorkspace(w, `workspaces[${i}]`),
+  );
   if (!Array.isArray(config.workspaces) && config.workspaces !== undefined) {
     throw new ConfigError('workspaces', 'must be an array of absolute paths');
   }
@@ -66,7 +68,8 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
   }
   if (config.env !== undefined) {
     for (const [k, v] of Object.entries(config.env)) {
-      if (v !== undefined && typeof v !== 'string') throw new ConfigError(`env.${k}`, 'values must be strings');
+      if (v !== undefined && typeof v !== 'string')
+        throw new ConfigError(`env.${k}`, 'values must be strings');
     }
   }
   if (config.extraArgs !== undefined && !config.extraArgs.every((a) => typeof a === 'string')) {

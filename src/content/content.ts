@@ -9,7 +9,13 @@ import mime from 'mime-types';
 import { ContentError } from '../errors.js';
 
 /** Image MIME types accepted (as in the Python SDK). */
-export const SUPPORTED_IMAGE_MIMES: ReadonlySet<string> = new Set(['image/bmp', 'image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+export const SUPPORTED_IMAGE_MIMES: ReadonlySet<string> = new Set([
+  'image/bmp',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+]);
 /** Audio MIME types accepted. */
 export const SUPPORTED_AUDIO_MIMES: ReadonlySet<string> = new Set([
   'audio/wav',
@@ -45,7 +51,8 @@ abstract class MediaPart {
   readonly name: string | undefined;
 
   constructor(init: { data: Uint8Array; mimeType: string; description?: string; name?: string }) {
-    if (!(init.data instanceof Uint8Array)) throw new ContentError('media part: data must be a Uint8Array or Buffer');
+    if (!(init.data instanceof Uint8Array))
+      throw new ContentError('media part: data must be a Uint8Array or Buffer');
     if (typeof init.mimeType !== 'string' || !init.mimeType.includes('/')) {
       throw new ContentError(`media part: invalid mimeType ${JSON.stringify(init.mimeType)}`);
     }
@@ -95,18 +102,27 @@ function isDocumentMime(m: string): boolean {
 }
 
 /** Builds the right part for bytes of a MIME type, or throws `ContentError` for an unsupported type. */
-export function fromBytes(data: Uint8Array, mimeType: string, opts: { description?: string; name?: string } = {}): MediaContent {
+export function fromBytes(
+  data: Uint8Array,
+  mimeType: string,
+  opts: { description?: string; name?: string } = {},
+): MediaContent {
   const m = mimeType.toLowerCase();
   const init = { data, mimeType: m, ...opts };
   if (SUPPORTED_IMAGE_MIMES.has(m)) return new Image(init);
   if (SUPPORTED_AUDIO_MIMES.has(m)) return new Audio(init);
   if (SUPPORTED_VIDEO_MIMES.has(m)) return new Video(init);
   if (isDocumentMime(m)) return new Document(init);
-  throw new ContentError(`unsupported MIME type ${JSON.stringify(mimeType)}${opts.name ? ` (${opts.name})` : ''}`);
+  throw new ContentError(
+    `unsupported MIME type ${JSON.stringify(mimeType)}${opts.name ? ` (${opts.name})` : ''}`,
+  );
 }
 
 /** Reads a file and picks the part type from its MIME type (by extension). */
-export async function fromFile(path: string, opts: { description?: string; mimeType?: string } = {}): Promise<MediaContent> {
+export async function fromFile(
+  path: string,
+  opts: { description?: string; mimeType?: string } = {},
+): Promise<MediaContent> {
   const mimeType = opts.mimeType ?? mime.lookup(path);
   if (!mimeType) throw new ContentError(`cannot tell the MIME type of ${path}; pass { mimeType }`);
   let data: Buffer;
@@ -115,7 +131,10 @@ export async function fromFile(path: string, opts: { description?: string; mimeT
   } catch (err) {
     throw new ContentError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
-  return fromBytes(data, mimeType, { name: basename(path), ...(opts.description !== undefined && { description: opts.description }) });
+  return fromBytes(data, mimeType, {
+    name: basename(path),
+    ...(opts.description !== undefined && { description: opts.description }),
+  });
 }
 
 /** True for a media part. */
@@ -125,12 +144,18 @@ export function isMediaContent(v: unknown): v is MediaContent {
 
 /** Normalizes a prompt to a list of parts and rejects empty or malformed prompts. */
 export function contentParts(content: Content): ContentPart[] {
-  const parts: ContentPart[] = typeof content === 'string' || isMediaContent(content) ? [content] : Array.isArray(content) ? [...content] : [];
+  const parts: ContentPart[] =
+    typeof content === 'string' || isMediaContent(content)
+      ? [content]
+      : Array.isArray(content)
+        ? [...content]
+        : [];
   if (!Array.isArray(content) && typeof content !== 'string' && !isMediaContent(content)) {
     throw new ContentError('prompt must be a string, a media part, or a list of them');
   }
   parts.forEach((p, i) => {
-    if (typeof p !== 'string' && !isMediaContent(p)) throw new ContentError(`prompt part ${i} is neither text nor a media part`);
+    if (typeof p !== 'string' && !isMediaContent(p))
+      throw new ContentError(`prompt part ${i} is neither text nor a media part`);
   });
   const hasContent = parts.some((p) => (typeof p === 'string' ? p.trim().length > 0 : p.data.length > 0));
   if (!hasContent) throw new ContentError('prompt is empty');

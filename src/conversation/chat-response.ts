@@ -81,10 +81,17 @@ export class ChatResponse implements AsyncIterable<string> {
    * Thinking text. Always empty with agy: agy counts thinking tokens but never streams thinking
    * (seed 000 "Messages"). Kept for API parity with the Python SDK; it completes when the turn ends.
    */
-  async *thoughts(): AsyncGenerator<string, void, undefined> {
-    for await (const _ of this.#steps.cursor()) {
-      // Nothing to yield: agy does not stream thoughts.
-    }
+  thoughts(): AsyncIterableIterator<string> {
+    const ended = this.#result;
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next(): Promise<IteratorResult<string>> {
+        await ended;
+        return { done: true, value: undefined };
+      },
+    };
   }
 
   /** The turn's outcome, whatever its status. Never rejects. */

@@ -105,7 +105,12 @@ export class Conversation<P = unknown> {
     });
     const run = async (): Promise<void> => {
       if (canceled || this.#closed) {
-        response.finish(canceledResult(this.conversationId, this.#closed ? 'the agent was closed' : 'canceled before it ran'));
+        response.finish(
+          canceledResult(
+            this.conversationId,
+            this.#closed ? 'the agent was closed' : 'canceled before it ran',
+          ),
+        );
         return;
       }
       this.#turnCount++;

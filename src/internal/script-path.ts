@@ -11,5 +11,7 @@ export function scriptPath(relative: string, importMetaUrl: string): string {
   if (existsSync(path)) return path;
   const fromDist = path.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, '$1dist$2');
   if (existsSync(fromDist)) return fromDist;
-  throw new Error(`agy-sdk: script not found: ${path} (run \`npm run build\` when using the SDK from source)`);
+  throw new Error(
+    `agy-sdk: script not found: ${path} (run \`npm run build\` when using the SDK from source)`,
+  );
 }

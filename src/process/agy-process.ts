@@ -100,7 +100,13 @@ export class AgyProcess {
       for (let nl = controlBuffer.indexOf('\n'); nl !== -1; nl = controlBuffer.indexOf('\n')) {
         const line = controlBuffer.slice(0, nl);
         controlBuffer = controlBuffer.slice(nl + 1);
-        let msg: { type?: string; pid?: number; code?: number | null; signal?: NodeJS.Signals | null; message?: string };
+        let msg: {
+          type?: string;
+          pid?: number;
+          code?: number | null;
+          signal?: NodeJS.Signals | null;
+          message?: string;
+        };
         try {
           msg = JSON.parse(line);
         } catch {

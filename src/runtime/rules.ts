@@ -36,7 +36,10 @@ export function alwaysOnRule(field: string, description: string, body: string): 
   const text = `---\ntrigger: always_on\ndescription: ${JSON.stringify(description)}\n---\n\n${body.trim()}\n`;
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_RULE_BYTES) {
-    throw new ConfigError(field, `is ${bytes} bytes as a rule file; agy cuts rule files at ${MAX_RULE_BYTES} bytes`);
+    throw new ConfigError(
+      field,
+      `is ${bytes} bytes as a rule file; agy cuts rule files at ${MAX_RULE_BYTES} bytes`,
+    );
   }
   return text;
 }

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { hiddenSegment } from './hidden-path.js';
 
@@ -63,7 +63,8 @@ export class SessionDir {
   /** Creates a fresh session directory under `dataDir` (default: see module doc), sweeping stale ones. */
   static async create(opts: { dataDir?: string | undefined } = {}): Promise<SessionDir> {
     const dataDir = opts.dataDir ?? defaultDataDir();
-    if (!isAbsolute(dataDir)) throw new ConfigError('dataDir', `must be an absolute path, got ${JSON.stringify(dataDir)}`);
+    if (!isAbsolute(dataDir))
+      throw new ConfigError('dataDir', `must be an absolute path, got ${JSON.stringify(dataDir)}`);
     const sessions = join(dataDir, 'sessions');
     const hidden = hiddenSegment(sessions);
     if (hidden) {
@@ -79,7 +80,10 @@ export class SessionDir {
     const path = join(sessions, id);
     await mkdir(path, { mode: 0o700 });
     const dir = new SessionDir(path, id);
-    await dir.writePrivate(OWNER_FILE, JSON.stringify({ pid: process.pid, createdAt: new Date().toISOString() }));
+    await dir.writePrivate(
+      OWNER_FILE,
+      JSON.stringify({ pid: process.pid, createdAt: new Date().toISOString() }),
+    );
     return dir;
   }
 
@@ -112,7 +116,7 @@ export class SessionDir {
   /** Writes a private file (0600) at a path relative to the session directory, creating 0700 parents. */
   async writePrivate(relative: string, content: string | Uint8Array): Promise<string> {
     const file = join(this.path, relative);
-    if (!file.startsWith(this.path + '/') && !file.startsWith(this.path + '\\')) {
+    if (!file.startsWith(`${this.path}${sep}`)) {
       throw new ConfigError('path', `${relative} escapes the session directory`);
     }
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });

@@ -34,13 +34,19 @@ export class ResponseSchema {
       try {
         jsonSchema = z.toJSONSchema(input, { target: 'draft-7' }) as JsonSchema;
       } catch (err) {
-        throw new ConfigError('responseSchema', `cannot convert the zod schema to JSON Schema: ${(err as Error).message}`);
+        throw new ConfigError(
+          'responseSchema',
+          `cannot convert the zod schema to JSON Schema: ${(err as Error).message}`,
+        );
       }
       return new ResponseSchema(jsonSchema, (value) => {
         const parsed = input.safeParse(value);
         return parsed.success
           ? { ok: true, value: parsed.data }
-          : { ok: false, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+          : {
+              ok: false,
+              issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+            };
       });
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -57,7 +63,9 @@ export class ResponseSchema {
         ? { ok: true, value }
         : {
             ok: false,
-            issues: (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'}: ${e.message ?? 'invalid'}`),
+            issues: (validate.errors ?? []).map(
+              (e) => `${e.instancePath || '(root)'}: ${e.message ?? 'invalid'}`,
+            ),
           },
     );
   }
@@ -86,6 +94,13 @@ export class ResponseSchema {
     const verdict = this.#validate(value);
     return verdict.ok
       ? verdict
-      : { ok: false, error: new StructuredOutputError('structured_output does not match responseSchema', raw, verdict.issues) };
+      : {
+          ok: false,
+          error: new StructuredOutputError(
+            'structured_output does not match responseSchema',
+            raw,
+            verdict.issues,
+          ),
+        };
   }
 }

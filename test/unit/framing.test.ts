@@ -5,7 +5,11 @@ import { LineSplitter } from '../../src/connection/stream-json/framing.js';
 function collect(max = 1024) {
   const lines: string[] = [];
   let overflows = 0;
-  const splitter = new LineSplitter({ maxLineBytes: max, onLine: (l) => lines.push(l), onOverflow: () => overflows++ });
+  const splitter = new LineSplitter({
+    maxLineBytes: max,
+    onLine: (l) => lines.push(l),
+    onOverflow: () => overflows++,
+  });
   return { splitter, lines, overflows: () => overflows };
 }
 

@@ -29,33 +29,65 @@ describe('parseLine', () => {
     const events = CAPTURE.map(parseLine);
     expect(events.every((e) => e.ok)).toBe(true);
     const [init, , active, done, result] = events.map((e) => (e.ok ? e.event : undefined));
-    expect(init).toMatchObject({ type: 'init', init: { conversationId: '4eeb7dfd-1', tools: ['run_command', 'view_file'], permissionMode: 'always-proceed' } });
-    expect(active).toMatchObject({ type: 'step', step: { stepIndex: 1, state: 'ACTIVE', type: 'agent_response', textDelta: 'OK' } });
+    expect(init).toMatchObject({
+      type: 'init',
+      init: {
+        conversationId: '4eeb7dfd-1',
+        tools: ['run_command', 'view_file'],
+        permissionMode: 'always-proceed',
+      },
+    });
+    expect(active).toMatchObject({
+      type: 'step',
+      step: { stepIndex: 1, state: 'ACTIVE', type: 'agent_response', textDelta: 'OK' },
+    });
     expect(done).toMatchObject({
       type: 'step',
       step: {
         textDelta: '\n',
-        usage: { inputTokens: 13823, outputTokens: 91, thinkingTokens: 90, cacheReadTokens: 0, totalTokens: 13914 },
+        usage: {
+          inputTokens: 13823,
+          outputTokens: 91,
+          thinkingTokens: 90,
+          cacheReadTokens: 0,
+          totalTokens: 13914,
+        },
       },
     });
-    expect(result).toMatchObject({ type: 'result', conversationId: '4eeb7dfd-1', result: { status: 'SUCCESS', response: 'OK\n' } });
+    expect(result).toMatchObject({
+      type: 'result',
+      conversationId: '4eeb7dfd-1',
+      result: { status: 'SUCCESS', response: 'OK\n' },
+    });
   });
 
   it('normalizes tool steps: PascalCase parameters kept, output, error {type,message}, id = conversation:step', () => {
-    const [active, done, failed] = TOOL_LINES.map(parseLine).map((e) => (e.ok && e.event.type === 'step' ? e.event.step : undefined));
-    expect(active?.tool).toEqual({ id: ':4', name: 'run_command', args: { CommandLine: 'ls' }, stepIndex: 4, state: 'ACTIVE' });
+    const [active, done, failed] = TOOL_LINES.map(parseLine).map((e) =>
+      e.ok && e.event.type === 'step' ? e.event.step : undefined,
+    );
+    expect(active?.tool).toEqual({
+      id: ':4',
+      name: 'run_command',
+      args: { CommandLine: 'ls' },
+      stepIndex: 4,
+      state: 'ACTIVE',
+    });
     expect(done?.tool?.output).toBe('a\nb');
     expect(failed?.tool?.error).toEqual({ type: 'TOOL_ERROR', message: 'exit status 1' });
     expect(failed?.state).toBe('ERROR');
   });
 
   it('takes conversation_id from the top level when the payload lacks it', () => {
-    const e = parseLine('{"event":"step_update","conversation_id":"c1","step_update":{"step_index":2,"state":"DONE","step_type":"checkpoint"}}');
+    const e = parseLine(
+      '{"event":"step_update","conversation_id":"c1","step_update":{"step_index":2,"state":"DONE","step_type":"checkpoint"}}',
+    );
     expect(e.ok && e.event.type === 'step' && e.event.step.conversationId).toBe('c1');
   });
 
   it('keeps unknown step types, states and fields as sent', () => {
-    const e = parseLine('{"event":"step_update","step_update":{"step_index":9,"state":"WAITING_FOR_USER","step_type":"brand_new","novel":{"x":1}}}');
+    const e = parseLine(
+      '{"event":"step_update","step_update":{"step_index":9,"state":"WAITING_FOR_USER","step_type":"brand_new","novel":{"x":1}}}',
+    );
     expect(e.ok).toBe(true);
     if (e.ok && e.event.type === 'step') {
       expect(e.event.step.type).toBe('brand_new');
@@ -65,20 +97,36 @@ describe('parseLine', () => {
   });
 
   it('treats all-zero usage as unknown (null), never zero', () => {
-    const e = parseLine('{"event":"step_update","step_update":{"step_index":1,"state":"DONE","step_type":"agent_response","usage":{"input_tokens":0,"output_tokens":0,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":0}}}');
+    const e = parseLine(
+      '{"event":"step_update","step_update":{"step_index":1,"state":"DONE","step_type":"agent_response","usage":{"input_tokens":0,"output_tokens":0,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":0}}}',
+    );
     expect(e.ok && e.event.type === 'step' && e.event.step.usage).toBeNull();
   });
 
   it('reads subagent_info', () => {
-    const e = parseLine('{"event":"step_update","step_update":{"step_index":3,"state":"ACTIVE","step_type":"subagent","tool_name":"invoke_subagent","subagent_info":{"subagents":[{"type_name":"research","role":"helper","conversation_id":"c2"}]}}}');
+    const e = parseLine(
+      '{"event":"step_update","step_update":{"step_index":3,"state":"ACTIVE","step_type":"subagent","tool_name":"invoke_subagent","subagent_info":{"subagents":[{"type_name":"research","role":"helper","conversation_id":"c2"}]}}}',
+    );
     expect(e.ok && e.event.type === 'step' && e.event.step.subagents).toEqual([
-      { typeName: 'research', role: 'helper', conversationId: 'c2', logUri: undefined, workspaceUris: undefined },
+      {
+        typeName: 'research',
+        role: 'helper',
+        conversationId: 'c2',
+        logUri: undefined,
+        workspaceUris: undefined,
+      },
     ]);
   });
 
   it('recognizes command_result and the --output-format json result without envelope', () => {
-    expect(parseLine('{"event":"command_result","command_result":{"text":"x"}}')).toMatchObject({ ok: true, event: { type: 'command_result' } });
-    expect(parseLine('{"status":"SUCCESS","response":"hi"}')).toMatchObject({ ok: true, event: { type: 'result', result: { response: 'hi' } } });
+    expect(parseLine('{"event":"command_result","command_result":{"text":"x"}}')).toMatchObject({
+      ok: true,
+      event: { type: 'command_result' },
+    });
+    expect(parseLine('{"status":"SUCCESS","response":"hi"}')).toMatchObject({
+      ok: true,
+      event: { type: 'result', result: { response: 'hi' } },
+    });
   });
 
   it.each([

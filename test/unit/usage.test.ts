@@ -7,7 +7,13 @@ import type { Step } from '../../src/conversation/step.js';
 function step(index: number, usage: Record<string, number>, state = 'DONE', conversation = 'c'): Step {
   const line = JSON.stringify({
     event: 'step_update',
-    step_update: { conversation_id: conversation, step_index: index, state, step_type: 'agent_response', usage },
+    step_update: {
+      conversation_id: conversation,
+      step_index: index,
+      state,
+      step_type: 'agent_response',
+      usage,
+    },
   });
   const parsed = parseLine(line);
   if (!parsed.ok || parsed.event.type !== 'step') throw new Error('bad fixture');
@@ -27,7 +33,13 @@ describe('per-turn usage', () => {
     const t = new TurnTracker(new Set());
     t.onStep(step(1, u(100, 20, 5, 50)));
     t.onStep(step(3, u(200, 30, 10, 0)));
-    expect(t.stepUsage).toEqual({ inputTokens: 300, outputTokens: 50, thinkingTokens: 15, cacheReadTokens: 50, totalTokens: 350 });
+    expect(t.stepUsage).toEqual({
+      inputTokens: 300,
+      outputTokens: 50,
+      thinkingTokens: 15,
+      cacheReadTokens: 50,
+      totalTokens: 350,
+    });
   });
 
   it('counts a repeated DONE for the same (conversation, step) once', () => {

@@ -54,14 +54,23 @@ const versionCache = new Map<string, Promise<string | null>>();
  * Runs `agy --version` once per binary path and returns the first `x.y.z` it prints, or null when the probe
  * fails. Cached for the life of the process.
  */
-export function probeAgyVersion(binary: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<string | null> {
+export function probeAgyVersion(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 15_000,
+): Promise<string | null> {
   let cached = versionCache.get(binary);
   if (!cached) {
     cached = new Promise((done) => {
-      execFile(binary, ['--version'], { env, timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-        const match = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(`${stdout}\n${stderr}`);
-        done(err && !match ? null : (match?.[1] ?? null));
-      });
+      execFile(
+        binary,
+        ['--version'],
+        { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
+        (err, stdout, stderr) => {
+          const match = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(`${stdout}\n${stderr}`);
+          done(err && !match ? null : (match?.[1] ?? null));
+        },
+      );
     });
     versionCache.set(binary, cached);
   }

@@ -2,8 +2,9 @@
  * The one place where agy's snake_case wire objects become the SDK's camelCase public types.
  * Tolerant by design: missing or mistyped fields yield `undefined`, never a throw.
  */
-import type { DeniedAction } from '../../conversation/turn-result.js';
+
 import type { Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../conversation/step.js';
+import type { DeniedAction } from '../../conversation/turn-result.js';
 import type { WireInit, WireResult, WireStepUpdate, WireUsage } from './wire.js';
 
 /** Public view of agy's `init` event. */
@@ -33,7 +34,13 @@ export function usageFromWire(w: WireUsage | undefined): Usage | null {
   const thinkingTokens = num(w.thinking_tokens);
   const cacheReadTokens = num(w.cache_read_tokens);
   if (inputTokens === 0 && outputTokens === 0 && thinkingTokens === 0 && cacheReadTokens === 0) return null;
-  return { inputTokens, outputTokens, thinkingTokens, cacheReadTokens, totalTokens: inputTokens + outputTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    thinkingTokens,
+    cacheReadTokens,
+    totalTokens: inputTokens + outputTokens,
+  };
 }
 
 export function initFromWire(w: WireInit, topLevelConversationId: unknown): InitInfo {
@@ -63,7 +70,9 @@ function subagentsFromWire(w: unknown): SubagentInfo[] | undefined {
     role: str(s.role),
     conversationId: str(s.conversation_id),
     logUri: str(s.log_uri),
-    workspaceUris: Array.isArray(s.workspace_uris) ? s.workspace_uris.filter((u) => typeof u === 'string') : undefined,
+    workspaceUris: Array.isArray(s.workspace_uris)
+      ? s.workspace_uris.filter((u) => typeof u === 'string')
+      : undefined,
   }));
 }
 

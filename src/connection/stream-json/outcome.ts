@@ -8,8 +8,8 @@
  */
 import type { DeniedAction, TurnStatus } from '../../conversation/turn-result.js';
 import type { ExitInfo } from '../../process/agy-process.js';
-import type { WireResult } from './wire.js';
 import { resultErrorText } from './normalize.js';
+import type { WireResult } from './wire.js';
 
 /** What the SDK itself asked for during the turn. */
 export type TurnRequestedEnd = 'interrupted' | 'canceled' | 'timeout' | null;
@@ -58,12 +58,18 @@ export function classifyTurn(i: OutcomeInput): Outcome {
     stoppedByUs &&
     (status === undefined || status === 'INTERRUPTED' || status === 'CANCELED' || INTERRUPTED.test(errorText))
   ) {
-    return { status: requested, message: requested === 'canceled' ? 'the turn was canceled' : 'the turn was interrupted' };
+    return {
+      status: requested,
+      message: requested === 'canceled' ? 'the turn was canceled' : 'the turn was interrupted',
+    };
   }
 
   const quota = quotaLine(i.stderrLines);
   if (i.exit?.code === 3 || quota) {
-    return { status: 'quota_exhausted', message: quota?.trim() || errorText || 'agy exited with code 3 (quota exhausted)' };
+    return {
+      status: 'quota_exhausted',
+      message: quota?.trim() || errorText || 'agy exited with code 3 (quota exhausted)',
+    };
   }
   const printTimeout = i.stderrLines.find((l) => PRINT_TIMEOUT.test(l.trim()));
   if (printTimeout) return { status: 'timeout', message: printTimeout.trim() };
@@ -97,11 +103,15 @@ export function classifyTurn(i: OutcomeInput): Outcome {
     case 'ERROR':
       if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message: errorText };
       if (AUTH.test(errorText)) return { status: 'auth_failed', message: errorText };
-      if (/quota|RESOURCE_EXHAUSTED/i.test(errorText)) return { status: 'quota_exhausted', message: errorText };
+      if (/quota|RESOURCE_EXHAUSTED/i.test(errorText))
+        return { status: 'quota_exhausted', message: errorText };
       if (/timeout waiting for response/i.test(errorText)) return { status: 'timeout', message: errorText };
       return { status: 'error', message: errorText || 'agy reported ERROR' };
     default:
-      return { status: 'error', message: `agy: status ${status ?? '(missing)'}${errorText ? `: ${errorText}` : ''}` };
+      return {
+        status: 'error',
+        message: `agy: status ${status ?? '(missing)'}${errorText ? `: ${errorText}` : ''}`,
+      };
   }
 }
 

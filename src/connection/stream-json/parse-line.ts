@@ -14,7 +14,13 @@ export type AgyEvent =
   | { type: 'command_result'; conversationId: string | undefined; payload: Record<string, unknown> };
 
 /** Why a line was not delivered as an event. */
-export type BadLineReason = 'not_json' | 'not_object' | 'unknown_event' | 'malformed_event' | 'too_long' | 'truncated';
+export type BadLineReason =
+  | 'not_json'
+  | 'not_object'
+  | 'unknown_event'
+  | 'malformed_event'
+  | 'too_long'
+  | 'truncated';
 
 /** A line that was not understood; passed to `onBadLine` and counted. */
 export interface BadLine {
@@ -44,13 +50,19 @@ export function parseLine(line: string): ParsedLine {
   const name = value.event;
   if (name === undefined && typeof value.status === 'string') {
     // `--output-format json` writes the result object alone, without an envelope (agy-cli.md §B, §D.2).
-    return { ok: true, event: { type: 'result', conversationId: topConversationId, result: value as WireResult } };
+    return {
+      ok: true,
+      event: { type: 'result', conversationId: topConversationId, result: value as WireResult },
+    };
   }
   const payload = typeof name === 'string' ? value[name] : undefined;
   switch (name) {
     case 'step_update':
       if (isRecord(payload) && typeof payload.step_index === 'number') {
-        return { ok: true, event: { type: 'step', step: stepFromWire(payload as WireStepUpdate, topConversationId) } };
+        return {
+          ok: true,
+          event: { type: 'step', step: stepFromWire(payload as WireStepUpdate, topConversationId) },
+        };
       }
       break;
     case 'result':
@@ -66,14 +78,22 @@ export function parseLine(line: string): ParsedLine {
       if (isRecord(payload)) {
         return {
           ok: true,
-          event: { type: 'init', init: initFromWire(payload as WireInit, topConversationId), raw: payload as WireInit },
+          event: {
+            type: 'init',
+            init: initFromWire(payload as WireInit, topConversationId),
+            raw: payload as WireInit,
+          },
         };
       }
       break;
     case 'command_result':
       return {
         ok: true,
-        event: { type: 'command_result', conversationId: topConversationId, payload: isRecord(payload) ? payload : {} },
+        event: {
+          type: 'command_result',
+          conversationId: topConversationId,
+          payload: isRecord(payload) ? payload : {},
+        },
       };
     default:
       return { ok: false, bad: { reason: 'unknown_event', line: preview(line), value } };

@@ -10,8 +10,14 @@
  */
 import type { Step } from '../../conversation/step.js';
 import type { TurnResult } from '../../conversation/turn-result.js';
-import { ClosedError, LineTooLongError, ProcessExitError, StartError, WatchdogTimeoutError } from '../../errors.js';
 import type { AgySdkError } from '../../errors.js';
+import {
+  ClosedError,
+  LineTooLongError,
+  ProcessExitError,
+  StartError,
+  WatchdogTimeoutError,
+} from '../../errors.js';
 import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
@@ -180,23 +186,43 @@ export class StreamJsonConnection implements Connection {
       idleTimer: undefined,
     };
     this.#turn = placeholder;
-    try {
-      await this.#ensureProcess();
-    } catch (err) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#ensureProcess();
+      } catch (err) {
+        this.#turn = undefined;
+        return this.#startFailureResult(err, tracker);
+      }
+      const launch = this.#launch!;
+      if (placeholder.requested) {
+        // Canceled while the process was (re)starting: never send the message.
+        this.#turn = undefined;
+        return this.#buildResult(placeholder, null, launch.proc);
+      }
+      const exit = await this.#send(placeholder, launch, request);
+      // agy may exit right after a `result` (quota, errors, #947-style exits). If the process died before it
+      // wrote a single line for this turn, it never started the turn: run it once more in a fresh process.
+      if (exit && tracker.lines === 0 && !placeholder.requested && attempt === 0 && !this.#closed) {
+        placeholder.error = undefined;
+        placeholder.sent = false;
+        await this.#replace(launch).catch(() => {});
+        continue;
+      }
       this.#turn = undefined;
-      return this.#startFailureResult(err, tracker);
+      const result = this.#buildResult(placeholder, exit, launch.proc);
+      // A process that was interrupted, timed out or died is replaced before the next turn.
+      if (exit || placeholder.requested) this.#restartLater(launch);
+      return result;
     }
-    const launch = this.#launch!;
+  }
+
+  /** Writes the user line and waits for the turn's end: its `result` (null) or the process exit. */
+  async #send(turn: ActiveTurn, launch: Launch, request: TurnRequest): Promise<ExitInfo | null> {
     const done = new Promise<ExitInfo | null>((resolve) => {
-      placeholder.finish = resolve;
+      turn.finish = resolve;
     });
-    if (placeholder.requested) {
-      // Canceled while the process was (re)starting: never send the message.
-      this.#turn = undefined;
-      return this.#buildResult(placeholder, null, launch.proc);
-    }
-    placeholder.sent = true;
-    this.#armWatchdog(placeholder);
+    turn.sent = true;
+    this.#armWatchdog(turn);
     const line: WireUserLine = {
       event: 'user',
       message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
@@ -205,13 +231,11 @@ export class StreamJsonConnection implements Connection {
       // agy died before reading the message; the exit path ends the turn.
     });
     const exit = await done;
-    for (const t of placeholder.timers) clearTimeout(t);
-    if (placeholder.idleTimer) clearTimeout(placeholder.idleTimer);
-    this.#turn = undefined;
-    const result = this.#buildResult(placeholder, exit, launch.proc);
-    // A process that was interrupted, timed out or died is replaced before the next turn.
-    if (exit || placeholder.requested) this.#restartLater(launch);
-    return result;
+    for (const t of turn.timers) clearTimeout(t);
+    turn.timers = [];
+    if (turn.idleTimer) clearTimeout(turn.idleTimer);
+    turn.idleTimer = undefined;
+    return exit;
   }
 
   async interrupt(reason: 'interrupted' | 'canceled' = 'interrupted'): Promise<void> {
@@ -345,6 +369,7 @@ export class StreamJsonConnection implements Connection {
     const onLine = (line: string): void => {
       this.stats.lines++;
       const turn = this.#turn;
+      if (turn?.sent) turn.tracker.lines++;
       if (turn?.idleTimer) turn.idleTimer.refresh();
       if (line.length === 0) return;
       const parsed = parseLine(line);
@@ -438,7 +463,9 @@ export class StreamJsonConnection implements Connection {
       if (turn && !turn.tracker.result) {
         if (!turn.requested) {
           turn.error ??= new ProcessExitError(
-            exit.signal ? `agy was killed by ${exit.signal} during the turn` : `agy exited with code ${exit.code} during the turn`,
+            exit.signal
+              ? `agy was killed by ${exit.signal} during the turn`
+              : `agy exited with code ${exit.code} during the turn`,
             { exitCode: exit.code, signal: exit.signal, stderrTail: proc.stderrTail },
           );
         }
@@ -533,7 +560,14 @@ export class StreamJsonConnection implements Connection {
     const error =
       outcome.status === 'success'
         ? undefined
-        : (turn.error ?? (exit ? new ProcessExitError(outcome.message, { exitCode: exit.code, signal: exit.signal, stderrTail: proc.stderrTail }) : undefined));
+        : (turn.error ??
+          (exit
+            ? new ProcessExitError(outcome.message, {
+                exitCode: exit.code,
+                signal: exit.signal,
+                stderrTail: proc.stderrTail,
+              })
+            : undefined));
     if (error) turnResult.error = error;
     return turnResult;
   }

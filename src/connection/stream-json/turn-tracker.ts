@@ -16,6 +16,8 @@ export class TurnTracker {
   agentResponseError: string | undefined;
   result: WireResult | null = null;
   lineTooLong = false;
+  /** stdout lines received since the user line was written. */
+  lines = 0;
   /** The last stdout line (raw), for watchdog diagnostics. */
   lastLine: string | undefined;
 
@@ -37,7 +39,8 @@ export class TurnTracker {
         }
       } else if (step.state === 'ERROR') {
         const err = step.raw.error;
-        this.agentResponseError = typeof err === 'string' ? err : err !== undefined ? JSON.stringify(err) : '';
+        this.agentResponseError =
+          typeof err === 'string' ? err : err !== undefined ? JSON.stringify(err) : '';
       }
     }
     if (step.tool) this.#toolCalls.set(step.tool.id, step.tool);

@@ -112,7 +112,9 @@ export const WireResultSchema = z.looseObject({
   status: z.string(),
   response: z.string().optional(),
   /** Normally a string; one parser also accepts `{type, message}`. */
-  error: z.union([z.string(), z.looseObject({ type: z.string().optional(), message: z.string().optional() })]).optional(),
+  error: z
+    .union([z.string(), z.looseObject({ type: z.string().optional(), message: z.string().optional() })])
+    .optional(),
   duration_seconds: z.number().optional(),
   num_turns: z.number().optional(),
   usage: WireUsageSchema.optional(),
@@ -134,7 +136,11 @@ export const WireEnvelopeSchema = z.discriminatedUnion('event', [
     conversation_id: z.string().optional(),
     step_update: WireStepUpdateSchema,
   }),
-  z.looseObject({ event: z.literal('result'), conversation_id: z.string().optional(), result: WireResultSchema }),
+  z.looseObject({
+    event: z.literal('result'),
+    conversation_id: z.string().optional(),
+    result: WireResultSchema,
+  }),
   z.looseObject({
     event: z.literal('command_result'),
     conversation_id: z.string().optional(),

@@ -188,6 +188,8 @@ export interface ScenarioInterrupt {
   status?: 'INTERRUPTED' | 'ERROR';
   /** Exit code after the interrupted `result`. Default 0. */
   exitCode?: number;
+  /** Ignore SIGINT entirely (a wedged agy), so only SIGTERM/SIGKILL end it. */
+  ignore?: boolean;
 }
 
 export interface Scenario {

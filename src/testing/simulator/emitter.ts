@@ -1,0 +1,58 @@
+/**
+ * Ordered, backpressure-respecting writes to stdout and stderr.
+ *
+ * Every write waits for the previous one's callback, which Node calls only once the chunk has been handed to
+ * the OS, so a slow reader throttles the simulator instead of growing its buffers, a 16 MiB line arrives
+ * whole, and `flush()` before `process.exit` loses nothing.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** Writes envelopes and raw bytes to stdout, and text to stderr, in call order. */
+export class Emitter {
+  private stdoutTail: Promise<void> = Promise.resolve();
+  private stderrTail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly out: NodeJS.WritableStream = process.stdout,
+    private readonly err: NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  /** Writes one JSON object as one line. `JSON.stringify` leaves U+2028/U+0085 raw, as agy's encoder does. */
+  line(value: object): Promise<void> {
+    return this.raw(`${JSON.stringify(value)}\n`);
+  }
+
+  /** Writes text or bytes to stdout verbatim. */
+  raw(chunk: string | Uint8Array): Promise<void> {
+    const done = this.stdoutTail.then(() => writeChunk(this.out, chunk));
+    this.stdoutTail = done.catch(() => {});
+    return done;
+  }
+
+  /** Writes each chunk separately, yielding to the event loop between them, so readers see split bytes. */
+  async rawChunks(chunks: readonly Uint8Array[]): Promise<void> {
+    for (const chunk of chunks) {
+      await this.raw(chunk);
+      await nextTurn();
+    }
+  }
+
+  /** Writes one line to stderr (a newline is added unless present). */
+  stderr(text: string): Promise<void> {
+    const chunk = text.endsWith('\n') ? text : `${text}\n`;
+    const done = this.stderrTail.then(() => writeChunk(this.err, chunk));
+    this.stderrTail = done.catch(() => {});
+    return done;
+  }
+
+  /** Resolves once everything written so far has reached the OS. */
+  async flush(): Promise<void> {
+    await Promise.all([this.stdoutTail, this.stderrTail]);
+  }
+}
+
+function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(chunk, (error?: Error | null) => (error ? reject(error) : resolve()));
+  });
+}

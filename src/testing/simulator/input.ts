@@ -1,0 +1,107 @@
+/**
+ * stdin: JSON lines split on `\n` only (a trailing `\r` is dropped), decoded as UTF-8 across chunk boundaries,
+ * then classified by the rules of agy's headless doc (agy-cli.md §D.3 "Input").
+ */
+import { StringDecoder } from 'node:string_decoder';
+
+/** What one stdin line asks for. */
+export type InputLine =
+  /** Run a turn with this prompt. */
+  | { kind: 'user'; prompt: string }
+  /** Bad input: a `result` ERROR with this error, then exit 1. */
+  | { kind: 'fatal'; error: string }
+  /** Unsupported input (control messages, slash commands): this stderr error, then exit 2. */
+  | { kind: 'unsupported'; error: string }
+  /** An unknown event: a stderr warning, and the line is skipped. */
+  | { kind: 'skip'; warning: string }
+  /** An empty line: ignored silently. */
+  | { kind: 'blank' };
+
+/** Splits a byte stream into lines; the caller gets each complete line, and the unterminated rest at the end. */
+export class LineSplitter {
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+
+  /** Feeds a chunk; returns the lines it completed. */
+  push(chunk: Buffer | string): string[] {
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const parts = this.pending.split('\n');
+    this.pending = parts.pop() as string;
+    return parts.map(stripCr);
+  }
+
+  /** Ends the stream; returns a last line that had no newline, if any. */
+  end(): string[] {
+    const last = this.pending + this.decoder.end();
+    this.pending = '';
+    return last === '' ? [] : [stripCr(last)];
+  }
+}
+
+function stripCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** Events agy refuses on stdin with exit 2 (Claude-style control messages have no equivalent). */
+const CONTROL_EVENTS = new Set(['control_request', 'control_response']);
+
+/**
+ * Classifies one stdin line.
+ *
+ * @param slashCommands whether a prompt starting with `/` is a (refused) slash command; false with
+ *   `--disable-slash-commands`, which makes such a prompt plain text.
+ */
+export function classifyLine(line: string, slashCommands: boolean): InputLine {
+  if (line.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { kind: 'fatal', error: `failed to parse stream input line: ${(err as Error).message}` };
+  }
+  if (!isObj(value) || typeof value.event !== 'string' || value.event === '') {
+    return { kind: 'fatal', error: 'stream input line is missing "event"' };
+  }
+  const event = value.event;
+  if (CONTROL_EVENTS.has(event)) {
+    return { kind: 'unsupported', error: `stream input event "${event}" is not supported yet` };
+  }
+  if (event !== 'user') {
+    return { kind: 'skip', warning: `warning: ignoring unknown stream input event "${event}"` };
+  }
+  const message = value.message;
+  if (!isObj(message)) return { kind: 'fatal', error: 'stream input "user" event has no "message"' };
+  const prompt = promptOf(message.content);
+  if (typeof prompt !== 'string') return prompt;
+  if (slashCommands && prompt.trimStart().startsWith('/')) {
+    const command = prompt.trimStart().split(/\s/, 1)[0];
+    return { kind: 'unsupported', error: `slash commands are not supported in stream input: ${command}` };
+  }
+  return { kind: 'user', prompt };
+}
+
+/** The prompt text of a message's content, or the fatal error the content earns. */
+function promptOf(content: unknown): string | InputLine {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) {
+    return {
+      kind: 'fatal',
+      error: 'stream input message content must be a string or an array of content blocks',
+    };
+  }
+  const texts: string[] = [];
+  for (const block of content) {
+    const type = isObj(block) && typeof block.type === 'string' ? block.type : '';
+    if (type !== 'text') {
+      return { kind: 'fatal', error: `stream input content block type "${type}" is not supported` };
+    }
+    const text = (block as Record<string, unknown>).text;
+    if (typeof text !== 'string') return { kind: 'fatal', error: 'stream input text block has no "text"' };
+    texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+function isObj(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

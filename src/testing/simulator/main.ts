@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+/**
+ * agy-sim: an offline stand-in for Google's `agy` CLI in stream-json mode, faithful to the wire shapes, flags,
+ * exit codes and quirks in `shared/reference/agy-cli.md` (§0, §1, §D.2, §D.3). A scenario file named by
+ * `AGY_SIM_SCENARIO` scripts what each turn does; without one a small echo script runs.
+ *
+ * Exit codes: 0 success (also soft denials, print timeout, stdin EOF), 1 pre-turn failure or bad input,
+ * 2 flag errors and unsupported input, 3 quota, 130 SIGINT while idle, 143 SIGTERM.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FlagError, HELP_TEXT, parseArgs, type SimArgs } from './args.js';
+import { Conversation } from './conversation.js';
+import { Emitter } from './emitter.js';
+import { initEnvelope, preTurnFailure } from './envelopes.js';
+import { JsonSchemaError, loadJsonSchema } from './json-schema.js';
+import type { Scenario } from './scenario.js';
+import { loadScenario, ScenarioError } from './scenario-file.js';
+import { Session } from './session.js';
+import { fresh, isValidConversationId, StateError, StateStore, stateDirFromEnv } from './state.js';
+import { TurnRunner } from './turn-runner.js';
+import { usableWorkspaces } from './workspace.js';
+
+/** What `--version` reports without a scenario. */
+const DEFAULT_VERSION = '1.2.17';
+
+const emitter = new Emitter();
+let conversation: Conversation | undefined;
+let runner: TurnRunner | undefined;
+
+/** Saves state, flushes stdout/stderr, then exits: nothing written is lost. */
+async function exit(code: number): Promise<never> {
+  conversation?.save();
+  await emitter.flush().catch(() => {});
+  process.exit(code);
+}
+
+/** Reports a failure that is not part of agy's behaviour (a simulator bug) and exits 1. */
+function crash(err: unknown): void {
+  process.stderr.write(`error: agy simulator internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+}
+
+async function fail(code: number, message: string): Promise<never> {
+  await emitter.stderr(`error: ${message}`);
+  return exit(code);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  // The reader went away: a Go program would die of SIGPIPE; 141 is how a shell reports that.
+  process.stdout.on('error', () => process.exit(141));
+  process.stderr.on('error', () => {});
+
+  let args: SimArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof FlagError) return fail(2, err.message);
+    throw err;
+  }
+  let scenario: Scenario | undefined;
+  try {
+    scenario = loadScenario(process.env.AGY_SIM_SCENARIO);
+  } catch (err) {
+    if (err instanceof ScenarioError) return fail(1, err.message);
+    throw err;
+  }
+  if (args.help) {
+    await emitter.raw(HELP_TEXT);
+    return exit(0);
+  }
+  if (args.version) {
+    await emitter.raw(`agy version ${scenario?.version ?? DEFAULT_VERSION}\n`);
+    return exit(0);
+  }
+  if (args.inputFormat === 'stream-json' && args.outputFormat !== 'stream-json') {
+    return fail(2, '--input-format stream-json requires --output-format stream-json');
+  }
+  if (args.inputFormat !== 'stream-json' || args.outputFormat !== 'stream-json') {
+    return fail(2, 'the agy simulator supports only --input-format stream-json --output-format stream-json');
+  }
+  if (args.jsonSchema !== undefined) {
+    try {
+      loadJsonSchema(args.jsonSchema);
+    } catch (err) {
+      if (err instanceof JsonSchemaError) return fail(1, err.message);
+      throw err;
+    }
+  }
+  if (args.conversation !== undefined && !isValidConversationId(args.conversation)) {
+    return fail(1, `invalid conversation id ${JSON.stringify(args.conversation)}`);
+  }
+
+  // SIGINT ends a running turn as interrupted; with nothing running it is a plain Ctrl-C. SIGTERM is immediate.
+  process.on('SIGINT', () => {
+    if (scenario?.interrupt?.ignore) return;
+    if (runner?.interrupt()) return;
+    conversation?.save();
+    process.exit(130);
+  });
+  process.on('SIGTERM', () => {
+    conversation?.save();
+    process.exit(143);
+  });
+
+  const startup = scenario?.startup ?? {};
+  if (startup.delayMs) await sleep(startup.delayMs);
+  if (startup.exitBeforeInit) {
+    if (startup.exitBeforeInit.stderr !== undefined) await emitter.stderr(startup.exitBeforeInit.stderr);
+    return exit(startup.exitBeforeInit.code);
+  }
+  // Pre-turn failures write one lone `result` (empty conversation id) and exit 1 (agy-cli.md §D.3).
+  if (startup.authFail) {
+    await emitter.line(preTurnFailure('authentication failed or timed out'));
+    return exit(1);
+  }
+  if (args.model?.toLowerCase().includes('invalid')) {
+    await emitter.line(preTurnFailure('invalid model selection'));
+    return exit(1);
+  }
+
+  try {
+    conversation = openConversation(args);
+  } catch (err) {
+    if (err instanceof StateError) return fail(1, err.message);
+    throw err;
+  }
+  if (!startup.noInit) {
+    await emitter.line(
+      initEnvelope(conversation.id, {
+        cwd: process.cwd(),
+        model: args.model,
+        permissionMode: args.skipPermissions ? 'always-proceed' : 'request-review',
+      }),
+    );
+  }
+
+  runner = new TurnRunner({
+    conv: conversation,
+    emitter,
+    scenario,
+    printTimeoutMs: args.printTimeoutMs,
+    structured: args.jsonSchema !== undefined,
+    workspace: usableWorkspaces(args.addDirs, process.cwd())[0],
+    exit,
+  });
+  new Session({
+    conv: conversation,
+    emitter,
+    runner,
+    slashCommands: !args.disableSlashCommands,
+    exit,
+    crash,
+  }).start();
+}
+
+/**
+ * Resumes `--conversation <id>` (or, with `--continue`, the latest one) from the state directory. An unknown id
+ * starts a fresh conversation under that id, as agy creates it; only a real resume says "Conversation resumed".
+ */
+function openConversation(args: SimArgs): Conversation {
+  const dir = stateDirFromEnv(process.env);
+  const store = StateStore.open(dir, !process.env.AGY_SIM_STATE_DIR);
+  const id = args.conversation ?? (args.continueLatest ? store.latest() : undefined) ?? randomUUID();
+  const saved = store.load(id);
+  const conv = new Conversation(store, saved ?? fresh(id), saved !== undefined);
+  conv.save();
+  return conv;
+}
+
+main(process.argv.slice(2)).catch(crash);

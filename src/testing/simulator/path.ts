@@ -1,0 +1,38 @@
+/**
+ * Where the simulator executable lives, and how to hand it a scenario. Kept free of heavy imports: SDK users
+ * load this from `agy-sdk/testing` to point their agent at the simulator.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Scenario } from './scenario.js';
+
+/**
+ * The absolute path of the compiled simulator, `dist/testing/simulator/main.js`. It is an executable Node
+ * script (`#!/usr/bin/env node`), usable wherever an `agy` binary path is expected.
+ *
+ * Resolved next to this module, so it works from an installed package; when this module runs from TypeScript
+ * sources (tests), it points at the same file in the project's `dist/`, which must have been built.
+ */
+export function simulatorPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) return resolve(here, '../../../../dist/testing/simulator/main.js');
+  return resolve(here, '../main.js');
+}
+
+/**
+ * Writes a scenario to a private JSON file (mode 0600) for the `AGY_SIM_SCENARIO` environment variable.
+ *
+ * @param dir where to write it; by default a fresh private temp directory (mode 0700), which the caller
+ *   should remove (`dirname` of the returned path) when done.
+ * @returns the file's absolute path.
+ */
+export async function writeScenario(scenario: Scenario, dir?: string): Promise<string> {
+  const target = dir ?? (await mkdtemp(join(tmpdir(), 'agy-sim-scenario-')));
+  const file = resolve(target, dir === undefined ? 'scenario.json' : `scenario-${randomUUID()}.json`);
+  // `wx`: never follow or overwrite a file someone else put there.
+  await writeFile(file, `${JSON.stringify(scenario, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
+}

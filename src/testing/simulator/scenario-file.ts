@@ -1,0 +1,192 @@
+/**
+ * Loads and checks the scenario named by `AGY_SIM_SCENARIO`. The checks are plain code (no zod) so the
+ * simulator starts fast; they catch typos in hand-written scenarios with a path to the bad field.
+ */
+import { readFileSync } from 'node:fs';
+import type { Scenario, ScenarioAction } from './scenario.js';
+
+/** A scenario that cannot be read or does not fit the format: the simulator reports it and exits 1. */
+export class ScenarioError extends Error {}
+
+/**
+ * Reads and validates a scenario file.
+ *
+ * @returns the scenario, or `undefined` when `file` is unset or empty (the default script runs).
+ * @throws ScenarioError when the file is unreadable, not JSON, or not a valid scenario.
+ */
+export function loadScenario(file: string | undefined): Scenario | undefined {
+  if (file === undefined || file === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ScenarioError(`cannot read simulator scenario ${file}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ScenarioError(`simulator scenario ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const problem = checkScenario(value);
+  if (problem !== undefined) throw new ScenarioError(`invalid simulator scenario ${file}: ${problem}`);
+  return value as Scenario;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonNegInt(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/** Returns a description of the first problem, or `undefined` when the scenario is valid. */
+export function checkScenario(value: unknown): string | undefined {
+  if (!isObj(value)) return 'the top level must be an object';
+  if (value.version !== undefined && typeof value.version !== 'string') return 'version must be a string';
+  if (value.afterTurns !== undefined && value.afterTurns !== 'echo' && value.afterTurns !== 'error') {
+    return 'afterTurns must be "echo" or "error"';
+  }
+  const startup = value.startup;
+  if (startup !== undefined) {
+    if (!isObj(startup)) return 'startup must be an object';
+    if (startup.delayMs !== undefined && !isNonNegInt(startup.delayMs))
+      return 'startup.delayMs must be an integer ≥ 0';
+    const ebi = startup.exitBeforeInit;
+    if (ebi !== undefined && (!isObj(ebi) || !isNonNegInt(ebi.code))) {
+      return 'startup.exitBeforeInit must be {code: integer, stderr?: string}';
+    }
+  }
+  const interrupt = value.interrupt;
+  if (interrupt !== undefined) {
+    if (!isObj(interrupt)) return 'interrupt must be an object';
+    if (
+      interrupt.status !== undefined &&
+      interrupt.status !== 'INTERRUPTED' &&
+      interrupt.status !== 'ERROR'
+    ) {
+      return 'interrupt.status must be "INTERRUPTED" or "ERROR"';
+    }
+    if (interrupt.ignore !== undefined && typeof interrupt.ignore !== 'boolean')
+      return 'interrupt.ignore must be a boolean';
+    if (interrupt.exitCode !== undefined && !isNonNegInt(interrupt.exitCode)) {
+      return 'interrupt.exitCode must be an integer ≥ 0';
+    }
+  }
+  if (value.turns === undefined) return undefined;
+  if (!Array.isArray(value.turns)) return 'turns must be an array';
+  for (const [t, turn] of value.turns.entries()) {
+    const where = `turns[${t}]`;
+    if (!isObj(turn)) return `${where} must be an object`;
+    if (!Array.isArray(turn.actions)) return `${where}.actions must be an array`;
+    if (turn.expectPrompt !== undefined && typeof turn.expectPrompt !== 'string') {
+      return `${where}.expectPrompt must be a string`;
+    }
+    for (const [a, action] of turn.actions.entries()) {
+      const problem = checkAction(action);
+      if (problem !== undefined) return `${where}.actions[${a}]: ${problem}`;
+    }
+    if (turn.end !== undefined) {
+      if (!isObj(turn.end)) return `${where}.end must be an object`;
+      const end = turn.end;
+      for (const key of ['status', 'error', 'response'] as const) {
+        if (end[key] !== undefined && typeof end[key] !== 'string')
+          return `${where}.end.${key} must be a string`;
+      }
+      if (end.exitAfter !== undefined && !isNonNegInt(end.exitAfter)) {
+        return `${where}.end.exitAfter must be an integer ≥ 0`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The key that names each action kind; exactly one must be present. */
+const ACTION_KEYS = [
+  'text',
+  'tool',
+  'deny',
+  'systemMessage',
+  'step',
+  'sleep',
+  'stall',
+  'stderr',
+  'raw',
+  'rawBytes',
+  'hugeText',
+  'exit',
+  'killSelf',
+  'spawnChild',
+  'unknownEvent',
+] as const;
+
+/** The kind of an action, from its distinguishing key. */
+export type ActionKind = (typeof ACTION_KEYS)[number];
+
+/** Which kind an action is (the scenario was validated, so exactly one key matches). */
+export function actionKind(action: ScenarioAction): ActionKind {
+  for (const key of ACTION_KEYS) if (key in action) return key;
+  throw new ScenarioError(`unknown action ${JSON.stringify(action)}`);
+}
+
+function checkAction(action: unknown): string | undefined {
+  if (!isObj(action)) return 'an action must be an object';
+  const kinds = ACTION_KEYS.filter((key) => key in action);
+  if (kinds.length !== 1) {
+    return kinds.length === 0
+      ? `unknown action ${JSON.stringify(action)} (expected one of ${ACTION_KEYS.join(', ')})`
+      : `ambiguous action with keys ${kinds.join(', ')}`;
+  }
+  const kind = kinds[0] as ActionKind;
+  const v = action[kind];
+  switch (kind) {
+    case 'text':
+      if (typeof v !== 'string') return 'text must be a string';
+      if (action.chunks !== undefined && (!isNonNegInt(action.chunks) || (action.chunks as number) < 1)) {
+        return 'chunks must be an integer ≥ 1';
+      }
+      if (action.usage !== undefined && action.usage !== null && !isObj(action.usage)) {
+        return 'usage must be an object or null';
+      }
+      if (action.duplicateDone !== undefined && !isNonNegInt(action.duplicateDone)) {
+        return 'duplicateDone must be an integer ≥ 0';
+      }
+      if (action.delayMs !== undefined && !isNonNegInt(action.delayMs))
+        return 'delayMs must be an integer ≥ 0';
+      return undefined;
+    case 'tool':
+      if (!isObj(v) || typeof v.name !== 'string') return 'tool must be {name: string, …}';
+      if (v.parameters !== undefined && !isObj(v.parameters)) return 'tool.parameters must be an object';
+      if (v.error !== undefined && !isObj(v.error)) return 'tool.error must be an object';
+      return undefined;
+    case 'deny':
+      if (!isObj(v) || typeof v.action !== 'string') return 'deny must be {action: string, …}';
+      return undefined;
+    case 'systemMessage':
+    case 'stderr':
+    case 'raw':
+    case 'unknownEvent':
+      return typeof v === 'string' ? undefined : `${kind} must be a string`;
+    case 'step':
+      return isObj(v) ? undefined : 'step must be an object';
+    case 'sleep':
+    case 'hugeText':
+    case 'exit':
+      return isNonNegInt(v) ? undefined : `${kind} must be an integer ≥ 0`;
+    case 'stall':
+      return v === true ? undefined : 'stall must be true';
+    case 'rawBytes':
+      return Array.isArray(v) && v.every((chunk) => typeof chunk === 'string')
+        ? undefined
+        : 'rawBytes must be an array of base64 strings';
+    case 'killSelf':
+      return v === 'SIGKILL' || v === 'SIGSEGV' || v === 'SIGTERM'
+        ? undefined
+        : 'killSelf must be "SIGKILL", "SIGSEGV" or "SIGTERM"';
+    case 'spawnChild':
+      return isObj(v) ? undefined : 'spawnChild must be an object';
+  }
+}

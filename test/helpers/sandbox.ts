@@ -1,0 +1,80 @@
+/**
+ * A private temp tree per test: a workspace, the SDK's data dir, the simulator's state dir, and scenario
+ * files. `agentConfig()` points an Agent at the real simulator executable through the real spawn path.
+ */
+
+import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentConfig } from '../../src/agent/config.js';
+import { simulatorPath, writeScenario } from '../../src/testing/simulator/path.js';
+import type { Scenario } from '../../src/testing/simulator/scenario.js';
+
+export interface Sandbox {
+  root: string;
+  workspace: string;
+  dataDir: string;
+  stateDir: string;
+  /** An AgentConfig running the simulator with `scenario` (if any) and private dirs. */
+  agentConfig(scenario?: Scenario, extra?: AgentConfig): Promise<AgentConfig>;
+  /** Session directories currently present under the data dir. */
+  sessionDirs(): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+export async function sandbox(): Promise<Sandbox> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'agy-sdk-test-')));
+  const workspace = join(root, 'workspace');
+  const dataDir = join(root, 'data');
+  const stateDir = join(root, 'sim-state');
+  mkdirSync(workspace);
+  return {
+    root,
+    workspace,
+    dataDir,
+    stateDir,
+    async agentConfig(scenario, extra = {}) {
+      const env: Record<string, string | undefined> = { AGY_SIM_STATE_DIR: stateDir, ...extra.env };
+      if (scenario) env.AGY_SIM_SCENARIO = await writeScenario(scenario, root);
+      return { agyPath: simulatorPath(), workspaces: [workspace], dataDir, ...extra, env };
+    },
+    async sessionDirs() {
+      try {
+        return await readdir(join(dataDir, 'sessions'));
+      } catch {
+        return [];
+      }
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** True while a process exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until none of `pids` exists; returns the survivors. */
+export async function waitGone(pids: number[], timeoutMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = pids.filter(alive).filter((pid) => !isZombie(pid));
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,340 @@
+// End to end through real spawns of the simulator (agy-cli.md §D.3 shapes, seed 000 launch and messages).
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/agent.js';
+import { AgyNotFoundError, ConfigError, ContentError, StartError, TurnError } from '../../src/errors.js';
+import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+
+let box: Sandbox;
+const agents: Agent[] = [];
+async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
+  const agent = new Agent(await box.agentConfig(...args));
+  agents.push(agent);
+  return agent;
+}
+
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+  await box.cleanup();
+});
+
+describe('launch (agy-cli.md §D.2, §F.5)', () => {
+  it('passes the stream-json flags, never -p, one --add-dir per workspace plus the session dir; env merged', async () => {
+    const agent = await agentWith(undefined, {
+      model: 'gemini-test',
+      effort: 'low',
+      env: { MY_VAR: 'kept' },
+    });
+    await agent.start();
+    const argv = readFileSync(`/proc/${agent.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+    const args = argv.slice(argv.indexOf('--input-format'));
+    expect(args.slice(0, 6)).toEqual([
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--print-timeout',
+      '0',
+    ]);
+    expect(args).not.toContain('-p');
+    expect(args).not.toContain('--print');
+    const addDirs = args.flatMap((a, i) => (a === '--add-dir' ? [args[i + 1]] : []));
+    expect(addDirs).toEqual([box.workspace, agent.sessionDir]);
+    expect(args).toEqual(expect.arrayContaining(['--model', 'gemini-test', '--effort', 'low']));
+    expect(args).not.toContain('--dangerously-skip-permissions');
+    const env = readFileSync(`/proc/${agent.pid}/environ`, 'utf8').split('\0');
+    expect(env).toContain('AGY_CLI_DISABLE_AUTO_UPDATE=1');
+    expect(env).toContain('MY_VAR=kept');
+    expect(env.some((e) => e.startsWith('PATH='))).toBe(true);
+    expect(agent.agyVersion).toBe('1.2.17');
+    expect(agent.info?.permissionMode).toBe('request-review');
+  });
+
+  it('reports init facts and the conversation id', async () => {
+    const agent = await agentWith(undefined, { dangerouslySkipPermissions: true });
+    await agent.start();
+    expect(agent.conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(agent.info?.permissionMode).toBe('always-proceed');
+    expect(agent.info?.tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe('chat', () => {
+  it('runs several turns in one process: per-turn usage from steps, cumulative totals from result', async () => {
+    const agent = await agentWith({
+      turns: [
+        { actions: [{ text: 'one', usage: { input_tokens: 100, output_tokens: 10, thinking_tokens: 4 } }] },
+        {
+          actions: [{ text: 'two', usage: { input_tokens: 200, output_tokens: 20, cache_read_tokens: 50 } }],
+        },
+      ],
+    });
+    const r1 = await agent.chat('first');
+    expect(await r1.text()).toBe('one');
+    expect(r1.usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 10,
+      thinkingTokens: 4,
+      cacheReadTokens: 0,
+      totalTokens: 110,
+    });
+    const pid = agent.pid;
+    const r2 = await agent.chat('second');
+    expect(await r2.text()).toBe('two');
+    expect(r2.usage).toEqual({
+      inputTokens: 200,
+      outputTokens: 20,
+      thinkingTokens: 0,
+      cacheReadTokens: 50,
+      totalTokens: 220,
+    });
+    expect(agent.pid).toBe(pid);
+    expect(agent.conversation.turnCount).toBe(2);
+    expect(agent.conversation.lastTurnUsage?.totalTokens).toBe(220);
+    expect(agent.conversation.totalUsage).toEqual({
+      inputTokens: 300,
+      outputTokens: 30,
+      thinkingTokens: 4,
+      cacheReadTokens: 50,
+      totalTokens: 330,
+    });
+    expect((await r2.result()).result?.num_turns).toBe(2);
+  });
+
+  it('counts a repeated DONE once', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ text: 'x', duplicateDone: 3, usage: { input_tokens: 10, output_tokens: 2 } }] }],
+    });
+    const r = await agent.chat('go');
+    expect((await r.result()).usage?.totalTokens).toBe(12);
+  });
+
+  it('queues a chat sent while a turn runs and runs it next, in order', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ text: 'slow', chunks: 4, delayMs: 30 }] }, { actions: [{ text: 'next' }] }],
+    });
+    const order: string[] = [];
+    const [a, b] = await Promise.all([agent.chat('a'), agent.chat('b')]);
+    const record = (name: string) => (t: string) => {
+      order.push(name);
+      return t;
+    };
+    const [ta, tb] = await Promise.all([a.text().then(record('a')), b.text().then(record('b'))]);
+    expect([ta, tb]).toEqual(['slow', 'next']);
+    expect(order).toEqual(['a', 'b']);
+  });
+
+  it('gives every iterator an independent cursor over the whole turn, even when started late', async () => {
+    const agent = await agentWith({
+      turns: [
+        {
+          actions: [
+            { tool: { name: 'run_command', parameters: { CommandLine: 'ls' }, output: 'a\nb' } },
+            { text: 'hello world', chunks: 3 },
+          ],
+        },
+      ],
+    });
+    const r = await agent.chat('go');
+    const collect = async <T>(it: AsyncIterable<T>) => {
+      const out: T[] = [];
+      for await (const x of it) out.push(x);
+      return out;
+    };
+    const [early1, early2] = await Promise.all([collect(r), collect(r)]);
+    await r.result();
+    const late = await collect(r);
+    expect(early1.join('')).toBe('hello world');
+    expect(early2).toEqual(early1);
+    expect(late).toEqual(early1);
+    expect(early1.length).toBe(3);
+    const calls = await collect(r.toolCalls());
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ name: 'run_command', args: { CommandLine: 'ls' } });
+    const results = await collect(r.toolResults());
+    expect(results[0]).toMatchObject({ state: 'DONE', output: 'a\nb' });
+    expect(await collect(r.thoughts())).toEqual([]);
+    const steps = await collect(r.steps());
+    expect(steps.map((s) => s.type)).toEqual(
+      expect.arrayContaining(['user_input', 'tool', 'agent_response']),
+    );
+    expect(agent.conversation.history.length).toBe(steps.length);
+    agent.conversation.clearHistory();
+    expect(agent.conversation.history).toHaveLength(0);
+  });
+
+  it('rejects an empty prompt with ContentError', async () => {
+    const agent = await agentWith();
+    await expect(agent.chat('')).rejects.toBeInstanceOf(ContentError);
+    await expect(agent.chat('   ')).rejects.toBeInstanceOf(ContentError);
+    await expect(agent.chat([])).rejects.toBeInstanceOf(ContentError);
+  });
+});
+
+describe('fail-closed outcomes through real processes', () => {
+  it('denied: SUCCESS with denied_actions ends `denied`; text() rejects with TurnError carrying the result', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ deny: { action: 'write_file', display_name: 'Write file' } }] }],
+    });
+    const r = await agent.chat('write');
+    const result = await r.result();
+    expect(result.status).toBe('denied');
+    expect(result.deniedActions).toEqual([{ action: 'write_file', displayName: 'Write file' }]);
+    expect(result.result?.status).toBe('SUCCESS');
+    const err = await r.text().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TurnError);
+    expect((err as TurnError).result).toBe(result);
+  });
+
+  it('quota: exit 3 with the markers → quota_exhausted; the next turn runs in a new process', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ text: 'partial' }], end: { quota: true } }, { actions: [{ text: 'back' }] }],
+    });
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('quota_exhausted');
+    expect(result.stderrTail).toMatch(/quota/i);
+    expect(await (await agent.chat('again')).text()).toBe('back');
+  });
+
+  it('print timeout (1.2.17: exit 0, SUCCESS, zero usage) → timeout, usage unknown', async () => {
+    const agent = await agentWith({ turns: [{ actions: [{ text: 'part' }], end: { printTimeout: true } }] });
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('timeout');
+    expect(result.totalUsage).toBeNull();
+  });
+
+  it('agent_response step in ERROR → error', async () => {
+    const agent = await agentWith({ turns: [{ actions: [{ text: 'oops', error: true }] }] });
+    expect((await (await agent.chat('x')).result()).status).toBe('error');
+  });
+
+  it('an unknown status → error', async () => {
+    const agent = await agentWith({ turns: [{ actions: [{ text: 'w' }], end: { status: 'WAITING' } }] });
+    const result = await (await agent.chat('x')).result();
+    expect(result).toMatchObject({ status: 'error', errorMessage: 'agy: status WAITING' });
+  });
+
+  it('exit 0 with no result → error', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ text: 'cut' }], end: { noResult: true } }, { actions: [{ text: 'ok' }] }],
+    });
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('error');
+    expect(result.exitCode).toBe(0);
+    expect(result.text).toBe('cut');
+    expect(await (await agent.chat('y')).text()).toBe('ok');
+  });
+});
+
+describe('start failures', () => {
+  it('a result before init (not signed in) rejects start() with the cause, exit code and stderr tail', async () => {
+    const agent = await agentWith({ startup: { authFail: true } });
+    const err = (await agent.start().catch((e: unknown) => e)) as StartError;
+    expect(err).toBeInstanceOf(StartError);
+    expect(err.reason).toBe('authentication failed or timed out');
+    expect(err.exitCode).toBe(1);
+    expect(err.status).toBe('auth_failed');
+    expect(err.message).toMatch(/authentication failed or timed out \(exit 1\)/);
+    expect(await box.sessionDirs()).toEqual([]);
+  });
+
+  it('an exit before init rejects with the exit code and stderr', async () => {
+    const agent = await agentWith({
+      startup: { exitBeforeInit: { code: 7, stderr: 'boom: broken install' } },
+    });
+    const err = (await agent.start().catch((e: unknown) => e)) as StartError;
+    expect(err.exitCode).toBe(7);
+    expect(err.stderrTail).toContain('boom: broken install');
+  });
+
+  it('no init within startTimeoutMs rejects and kills agy', async () => {
+    const agent = await agentWith({ startup: { noInit: true } }, { startTimeoutMs: 300 });
+    const err = (await agent.start().catch((e: unknown) => e)) as StartError;
+    expect(err).toBeInstanceOf(StartError);
+    expect(err.message).toMatch(/did not send init within 300 ms/);
+  });
+
+  it("an invalid model fails start with agy's reason", async () => {
+    const agent = await agentWith(undefined, { model: 'invalid-model' });
+    const err = (await agent.start().catch((e: unknown) => e)) as StartError;
+    expect(err.reason).toBe('invalid model selection');
+  });
+
+  it('a missing binary lists every path tried', async () => {
+    const agent = new Agent({ ...(await box.agentConfig()), agyPath: '/nonexistent/agy' });
+    const err = (await agent.start().catch((e: unknown) => e)) as AgyNotFoundError;
+    expect(err).toBeInstanceOf(AgyNotFoundError);
+    expect(err.tried).toEqual(['/nonexistent/agy']);
+    const viaPath = new Agent({
+      ...(await box.agentConfig()),
+      agyPath: undefined,
+      env: { PATH: `${box.root}:/nonexistent-dir`, AGY_PATH: undefined },
+    });
+    const err2 = (await viaPath.start().catch((e: unknown) => e)) as AgyNotFoundError;
+    expect(err2.tried).toEqual([`${box.root}/agy`, '/nonexistent-dir/agy']);
+  });
+});
+
+describe('config validation', () => {
+  it('refuses relative, missing and hidden-segment workspaces, naming the field', () => {
+    expect(() => new Agent({ workspaces: ['rel'] })).toThrow(ConfigError);
+    expect(() => new Agent({ workspaces: ['/nonexistent-x'] })).toThrow(/workspaces\[0\].*does not exist/);
+    try {
+      new Agent({ workspaces: ['/tmp', '/home/.hidden/x'] });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).field).toBe('workspaces[1]');
+      expect((err as Error).message).toMatch(/agy would silently ignore/);
+    }
+  });
+
+  it('refuses system instructions over 24,000 bytes and bad numbers', () => {
+    expect(() => new Agent({ workspaces: ['/tmp'], systemInstructions: 'x'.repeat(24_001) })).toThrow(
+      /24000 bytes/,
+    );
+    expect(() => new Agent({ workspaces: ['/tmp'], idleTimeoutMs: -1 })).toThrow(/idleTimeoutMs/);
+    expect(() => new Agent({ workspaces: ['/tmp'], effort: 'max' as 'low' })).toThrow(/effort/);
+  });
+});
+
+describe('lifecycle', () => {
+  it('close() stops agy, removes the session dir, and is idempotent; chat after close rejects', async () => {
+    const agent = await agentWith();
+    await agent.start();
+    const pid = agent.pid!;
+    const dir = agent.sessionDir!;
+    expect(await box.sessionDirs()).toHaveLength(1);
+    await agent.close();
+    await agent.close();
+    expect(await waitGone([pid])).toEqual([]);
+    expect(await box.sessionDirs()).toEqual([]);
+    expect(dir).toBeTruthy();
+    await expect(agent.chat('x')).rejects.toThrow(/closed/);
+  });
+
+  it('await using closes the agent', async () => {
+    let pid = 0;
+    {
+      await using agent = new Agent(await box.agentConfig());
+      await agent.start();
+      pid = agent.pid!;
+    }
+    expect(await waitGone([pid])).toEqual([]);
+  });
+
+  it('close() is bounded when agy ignores stdin EOF (stall) — SIGTERM/SIGKILL to the group', async () => {
+    const agent = await agentWith({ turns: [{ actions: [{ stall: true }] }] }, { closeGraceMs: 200 });
+    const r = await agent.chat('hang');
+    for await (const s of r.steps()) if (s.type === 'user_input') break;
+    const pid = agent.pid!;
+    const t0 = Date.now();
+    await agent.close();
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await waitGone([pid])).toEqual([]);
+    expect((await r.result()).status).toBe('canceled');
+  });
+});

@@ -1,0 +1,150 @@
+// Multimodal prompts become files + text blocks (seed 000 "Messages"); structured output via --json-schema
+// (agy-cli.md §A.6, §D.2); system instructions as an always-on rule (seed 000 "The session directory").
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/agent.js';
+import { Document, fromFile, Image } from '../../src/content/content.js';
+import { ContentError, StructuredOutputError, TurnError } from '../../src/errors.js';
+import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+
+let box: Sandbox;
+const agents: Agent[] = [];
+async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
+  const agent = new Agent(await box.agentConfig(...args));
+  agents.push(agent);
+  return agent;
+}
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+  await box.cleanup();
+});
+
+describe('multimodal content', () => {
+  it('writes media parts to private files and sends text blocks naming them', async () => {
+    const agent = await agentWith({
+      turns: [{ expectPrompt: 'Attached image (image/png) at ', actions: [{ text: 'seen image' }] }],
+    });
+    const png = new Image({
+      data: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+      mimeType: 'image/png',
+      description: 'a chart',
+      name: '../../evil name.png',
+    });
+    const specPath = join(box.root, 'spec.pdf');
+    await writeFile(specPath, '%PDF-1.4 fake');
+    const spec = await fromFile(specPath);
+    expect(spec).toBeInstanceOf(Document);
+    const r = await agent.chat(['Compare these:', png, spec]);
+    expect(await r.text()).toBe('seen image');
+    const dir = join(agent.sessionDir!, 'attachments');
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files.find((f) => f.endsWith('evil_name.png'))).toBeTruthy();
+    expect(files.find((f) => f.endsWith('spec.pdf'))).toBeTruthy();
+    for (const f of files) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const png2 = files.find((f) => f.endsWith('.png'))!;
+    expect(readFileSync(join(dir, png2))).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  });
+
+  it('turns parts into text blocks that name the file and its description', async () => {
+    const { materialize } = await import('../../src/content/materialize.js');
+    const blocks = await materialize(
+      ['hi', new Image({ data: Buffer.from([1]), mimeType: 'image/webp', description: 'logo' })],
+      async () => box.root,
+    );
+    expect(blocks[0]).toBe('hi');
+    expect(blocks[1]).toMatch(
+      new RegExp(
+        `^\\[Attached image \\(image/webp\\) at ${box.root}/\\d+-attachment\\.webp — logo\\. Read it with view_file\\.\\]$`,
+      ),
+    );
+  });
+
+  it('rejects unsupported MIME types and unreadable files with ContentError', async () => {
+    await expect(fromFile('/nonexistent/file.png')).rejects.toBeInstanceOf(ContentError);
+    await expect(fromFile(join(box.root, 'x.unknownext'))).rejects.toThrow(/MIME type/);
+    expect(() => new Image({ data: 'nope' as unknown as Uint8Array, mimeType: 'image/png' })).toThrow(
+      ContentError,
+    );
+  });
+});
+
+describe('structured output', () => {
+  const Schema = z.object({ summary: z.string(), risk: z.enum(['low', 'high']) });
+
+  it('passes --json-schema as a private file and returns the validated value', async () => {
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: 'done' }], end: { structuredOutput: { summary: 'ok', risk: 'low' } } }] },
+      { responseSchema: Schema },
+    );
+    const r = await agent.chat('analyze');
+    expect(await r.structuredOutput<z.infer<typeof Schema>>()).toEqual({ summary: 'ok', risk: 'low' });
+    const schemaFile = join(agent.sessionDir!, 'response-schema.json');
+    expect(statSync(schemaFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(schemaFile, 'utf8'))).toMatchObject({
+      type: 'object',
+      required: ['summary', 'risk'],
+    });
+    expect(readFileSync(`/proc/${agent.pid}/cmdline`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['--json-schema', schemaFile]),
+    );
+  });
+
+  it('a mismatch is a typed failure, never success', async () => {
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: 'done' }], end: { structuredOutput: { summary: 1, risk: 'medium' } } }] },
+      { responseSchema: Schema },
+    );
+    const r = await agent.chat('analyze');
+    const result = await r.result();
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(StructuredOutputError);
+    expect((result.error as StructuredOutputError).issues.join()).toMatch(/summary/);
+    await expect(r.structuredOutput()).rejects.toBeInstanceOf(TurnError);
+  });
+
+  it('a missing value is a typed failure', async () => {
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: 'not json' }] }] },
+      { responseSchema: { type: 'object', required: ['a'] } },
+    );
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('error');
+    expect(result.errorMessage).toMatch(/no structured_output/);
+  });
+
+  it('validates against a plain JSON Schema too', async () => {
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: '{"a":2}' }] }] },
+      { responseSchema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } },
+    );
+    expect(await (await agent.chat('x')).structuredOutput()).toEqual({ a: 2 });
+  });
+});
+
+describe('system instructions', () => {
+  it('become an always-on rule file in the session plugin, private', async () => {
+    const agent = await agentWith(undefined, {
+      systemInstructions: {
+        identity: 'You are terse.',
+        sections: [{ title: 'Style', content: 'No emojis.' }],
+      },
+    });
+    await agent.start();
+    const plugin = join(agent.sessionDir!, '.agents/plugins/agy-sdk');
+    expect(JSON.parse(readFileSync(join(plugin, 'plugin.json'), 'utf8'))).toEqual({ name: 'agy-sdk' });
+    const rule = readFileSync(join(plugin, 'rules/system-instructions.md'), 'utf8');
+    expect(rule).toMatch(/^---\ntrigger: always_on\n/);
+    expect(rule).toContain('You are terse.');
+    expect(rule).toContain('## Style\n\nNo emojis.');
+    expect(statSync(join(plugin, 'rules/system-instructions.md')).mode & 0o777).toBe(0o600);
+    expect(statSync(agent.sessionDir!).mode & 0o777).toBe(0o700);
+  });
+});

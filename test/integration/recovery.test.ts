@@ -1,0 +1,197 @@
+// Interrupts, model switches, resume, crashes and stalls through real processes (seed 000 "Interrupts and
+// model switches"; agy-cli.md §1 SIGINT row, §0.5 cumulative usage across --conversation).
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/agent.js';
+import { ProcessExitError, WatchdogTimeoutError } from '../../src/errors.js';
+import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+
+let box: Sandbox;
+const agents: Agent[] = [];
+async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
+  const agent = new Agent(await box.agentConfig(...args));
+  agents.push(agent);
+  return agent;
+}
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+  await box.cleanup();
+});
+
+const argvOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
+async function firstStep(r: Awaited<ReturnType<Agent['chat']>>, type: string): Promise<void> {
+  for await (const s of r.steps()) if (s.type === type) return;
+}
+
+describe('interrupt()', () => {
+  it.each(['INTERRUPTED', 'ERROR'] as const)(
+    'ends the turn `interrupted` (agy reports %s) and the next chat works on the same conversation',
+    async (status) => {
+      const agent = await agentWith({
+        interrupt: { status },
+        turns: [
+          {
+            actions: [
+              { text: 'working', chunks: 1 },
+              { tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true } },
+            ],
+          },
+          { actions: [{ text: 'after' }] },
+        ],
+      });
+      const r = await agent.chat('long task');
+      await firstStep(r, 'tool');
+      const oldPid = agent.pid!;
+      const conversation = agent.conversationId;
+      await agent.interrupt();
+      const result = await r.result();
+      expect(result.status).toBe('interrupted');
+      expect(result.text).toBe('working');
+      const r2 = await agent.chat('continue');
+      expect(await r2.text()).toBe('after');
+      expect(agent.conversationId).toBe(conversation);
+      expect(agent.pid).not.toBe(oldPid);
+      expect(argvOf(agent.pid!)).toEqual(expect.arrayContaining(['--conversation', conversation!]));
+      expect(await waitGone([oldPid])).toEqual([]);
+    },
+  );
+
+  it('is a no-op when idle', async () => {
+    const agent = await agentWith();
+    await agent.start();
+    const pid = agent.pid;
+    await agent.interrupt();
+    expect(agent.pid).toBe(pid);
+    expect(await (await agent.chat('hi')).text()).toMatch(/hi/);
+  });
+
+  it('cancel() on a running response ends it `canceled`; on a queued one it never runs', async () => {
+    const agent = await agentWith({
+      turns: [{ actions: [{ stall: true }] }, { actions: [{ text: 'third' }] }],
+    });
+    const running = await agent.chat('one');
+    const queued = await agent.chat('two');
+    const third = await agent.chat('three');
+    await firstStep(running, 'user_input');
+    await queued.cancel();
+    await running.cancel();
+    expect((await running.result()).status).toBe('canceled');
+    expect((await queued.result()).status).toBe('canceled');
+    expect(await third.text()).toBe('third');
+  });
+});
+
+describe('setModel()', () => {
+  it('waits for idle, restarts agy with --model on the same conversation', async () => {
+    const agent = await agentWith(undefined, { model: 'model-a' });
+    const r = await agent.chat('before');
+    const switching = agent.setModel('model-b');
+    expect(await r.text()).toMatch(/before/);
+    await switching;
+    expect(agent.info?.model).toBe('model-b');
+    const argv = argvOf(agent.pid!);
+    expect(argv).toEqual(
+      expect.arrayContaining(['--model', 'model-b', '--conversation', agent.conversationId!]),
+    );
+    expect(await (await agent.chat('after')).text()).toMatch(/after/);
+    expect(agent.conversation.turnCount).toBe(2);
+  });
+});
+
+describe('resume with conversationId', () => {
+  it('continues cumulative totals; per-turn usage still comes from steps', async () => {
+    const scenario = {
+      turns: [
+        { actions: [{ text: 'a', usage: { input_tokens: 100, output_tokens: 10 } }] },
+        { actions: [{ text: 'b', usage: { input_tokens: 300, output_tokens: 30 } }] },
+      ],
+    };
+    const first = await agentWith(scenario);
+    await (await first.chat('one')).text();
+    const id = first.conversationId!;
+    await first.close();
+
+    const second = await agentWith(scenario, { conversationId: id });
+    const r = await second.chat('two');
+    const result = await r.result();
+    expect(second.conversationId).toBe(id);
+    expect(result.usage?.totalTokens).toBe(330);
+    expect(result.totalUsage?.totalTokens).toBe(440);
+    expect(result.result?.num_turns).toBe(2);
+    expect(argvOf(second.pid!)).toEqual(expect.arrayContaining(['--conversation', id]));
+  });
+});
+
+describe('crash mid-turn', () => {
+  it('fails the turn with a typed error (exit code, stderr tail) and the next turn works', async () => {
+    const agent = await agentWith({
+      turns: [
+        { actions: [{ text: 'half' }, { stderr: 'panic: runtime error' }, { exit: 2 }] },
+        { actions: [{ text: 'recovered' }] },
+      ],
+    });
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('error');
+    expect(result.exitCode).toBe(2);
+    expect(result.error).toBeInstanceOf(ProcessExitError);
+    expect((result.error as ProcessExitError).stderrTail).toContain('panic: runtime error');
+    expect(await (await agent.chat('y')).text()).toBe('recovered');
+  });
+
+  it('a hard kill (SIGKILL) mid-turn ends `error` naming the signal', async () => {
+    const agent = await agentWith({ turns: [{ actions: [{ text: 'x' }, { killSelf: 'SIGKILL' }] }] });
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('error');
+    expect(result.signal).toBe('SIGKILL');
+  });
+});
+
+describe('watchdog', () => {
+  it('idleTimeoutMs catches a stall: interrupt, turn `timeout` with last event and stderr; session usable', async () => {
+    const agent = await agentWith(
+      {
+        turns: [
+          { actions: [{ text: 'started' }, { stderr: 'thinking hard' }, { stall: true }] },
+          { actions: [{ text: 'fine' }] },
+        ],
+      },
+      { idleTimeoutMs: 300, interruptGraceMs: 1000 },
+    );
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('timeout');
+    const err = result.error as WatchdogTimeoutError;
+    expect(err).toBeInstanceOf(WatchdogTimeoutError);
+    expect(err.kind).toBe('idle');
+    expect(err.lastEvent).toContain('agent_response');
+    expect(err.stderrTail).toContain('thinking hard');
+    expect(await (await agent.chat('y')).text()).toBe('fine');
+  });
+
+  it('turnTimeoutMs bounds a turn that keeps talking', async () => {
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: 'x'.repeat(400), chunks: 200, delayMs: 20 }] }] },
+      { turnTimeoutMs: 500 },
+    );
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('timeout');
+    expect((result.error as WatchdogTimeoutError).kind).toBe('turn');
+  });
+
+  it('kills agy when it ignores SIGINT past the grace period', async () => {
+    const agent = await agentWith(
+      { interrupt: { ignore: true }, turns: [{ actions: [{ stall: true }] }] },
+      { idleTimeoutMs: 200, interruptGraceMs: 300 },
+    );
+    const r = await agent.chat('x');
+    await firstStep(r, 'user_input');
+    const pid = agent.pid!;
+    const result = await r.result();
+    expect(result.status).toBe('timeout');
+    expect(result.signal).toBe('SIGKILL');
+    expect(await waitGone([pid])).toEqual([]);
+  });
+});

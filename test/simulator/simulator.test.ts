@@ -1,0 +1,759 @@
+/**
+ * Integration tests for the agy simulator: each test spawns the built `dist/testing/simulator/main.js` and checks
+ * its wire output, stderr and exit code against agy-cli.md §D.2/§D.3.
+ */
+import { statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { simulatorPath, writeScenario } from '../../src/testing/simulator/path.js';
+import type { Scenario } from '../../src/testing/simulator/scenario.js';
+import { ensureSimulatorBuilt, SIM_MAIN, SimHarness, type SimProcess } from '../helpers/sim-process.js';
+
+const ZERO_USAGE = {
+  input_tokens: 0,
+  output_tokens: 0,
+  thinking_tokens: 0,
+  cache_read_tokens: 0,
+  total_tokens: 0,
+};
+const KNOWN = new Set(['init', 'step_update', 'result', 'command_result']);
+
+const harness = new SimHarness();
+
+beforeAll(async () => {
+  await ensureSimulatorBuilt();
+}, 120_000);
+
+afterEach(async () => {
+  await harness.cleanup();
+});
+
+/** Every known envelope validates against the wire schema; every line is one JSON object. */
+function expectWireValid(sim: SimProcess): void {
+  for (const line of sim.lines) {
+    expect(line.json, `not JSON: ${line.raw.slice(0, 200)}`).toBeTypeOf('object');
+    const event = line.json?.event;
+    if (typeof event === 'string' && KNOWN.has(event)) {
+      const parsed = WireEnvelopeSchema.safeParse(line.json);
+      expect(parsed.success, `${line.raw.slice(0, 300)}\n${parsed.error?.message}`).toBe(true);
+    }
+  }
+}
+
+/** Sends prompts, closes stdin and waits for a clean exit. */
+async function runPrompts(sim: SimProcess, prompts: string[]): Promise<void> {
+  for (const prompt of prompts) sim.prompt(prompt);
+  sim.endInput();
+  expect(await sim.exited).toEqual({ code: 0, signal: null });
+}
+
+function conversationId(sim: SimProcess): string {
+  const init = sim.events.find((e) => e.event === 'init');
+  return init?.conversation_id as string;
+}
+
+describe('flags and startup', () => {
+  it('prints the version and exits 0', async () => {
+    const sim = await harness.start({ raw: true, args: ['--version'] });
+    expect(await sim.exited).toEqual({ code: 0, signal: null });
+    expect(sim.lines[0]?.raw).toBe('agy version 1.2.17');
+    expect(/\d+\.\d+\.\d+/.exec(sim.lines[0]?.raw ?? '')?.[0]).toBe('1.2.17');
+  });
+
+  it('prints a scenario version', async () => {
+    const sim = await harness.start({ raw: true, args: ['--version'], scenario: { version: '1.1.8' } });
+    await sim.exited;
+    expect(sim.lines[0]?.raw).toBe('agy version 1.1.8');
+  });
+
+  it('rejects an unknown flag with exit 2', async () => {
+    const sim = await harness.start({ args: ['--frobnicate'] });
+    expect((await sim.exited).code).toBe(2);
+    expect(sim.stderr).toContain('error: unknown flag: --frobnicate');
+    expect(sim.lines).toHaveLength(0);
+  });
+
+  it('requires --output-format stream-json with --input-format stream-json', async () => {
+    const sim = await harness.start({ raw: true, args: ['--input-format', 'stream-json'] });
+    expect((await sim.exited).code).toBe(2);
+    expect(sim.stderr).toMatch(/^error: .*--output-format stream-json/m);
+  });
+
+  it('rejects a flag without its value, and a bad --effort', async () => {
+    const missing = await harness.start({ args: ['--model'] });
+    expect((await missing.exited).code).toBe(2);
+    expect(missing.stderr).toContain('error: flag needs an argument: --model');
+    const effort = await harness.start({ args: ['--effort=extreme'] });
+    expect((await effort.exited).code).toBe(2);
+    expect(effort.stderr).toContain('--effort');
+  });
+
+  it('writes init with --flag=value forms, the model, and the permission mode', async () => {
+    const sim = await harness.start({
+      args: [
+        '--model=gemini-3-pro',
+        '--effort',
+        'high',
+        '--dangerously-skip-permissions',
+        '-p',
+        '',
+        '--agent',
+        'x',
+      ],
+    });
+    const init = await sim.waitForEvent('init', (e) => e.event === 'init');
+    expect(init.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(init.init).toMatchObject({
+      cwd: process.cwd(),
+      model: 'gemini-3-pro',
+      permission_mode: 'always-proceed',
+    });
+    expect((init.init as { tools: string[] }).tools).toContain('run_command');
+    await runPrompts(sim, []);
+    expectWireValid(sim);
+
+    const plain = await harness.start();
+    const plainInit = await plain.waitForEvent('init', (e) => e.event === 'init');
+    expect(plainInit.init).not.toHaveProperty('model');
+    expect(plainInit.init).toMatchObject({ permission_mode: 'request-review' });
+  });
+
+  it('fails authentication with a lone result and exit 1', async () => {
+    const sim = await harness.start({ scenario: { startup: { authFail: true } } });
+    expect(await sim.exited).toEqual({ code: 1, signal: null });
+    expect(sim.lines.map((l) => l.raw)).toEqual([
+      '{"event":"result","result":{"conversation_id":"","status":"ERROR","response":"","error":"authentication failed or timed out","duration_seconds":0,"num_turns":0,"usage":{"input_tokens":0,"output_tokens":0,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":0}}}',
+    ]);
+    expectWireValid(sim);
+  });
+
+  it('rejects an invalid model with a lone result and exit 1', async () => {
+    const sim = await harness.start({ args: ['--model', 'gemini-invalid-9'] });
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results).toEqual([
+      expect.objectContaining({ status: 'ERROR', error: 'invalid model selection' }),
+    ]);
+    expect(sim.lines).toHaveLength(1);
+  });
+
+  it('exits before init, and reports a bad scenario file with exit 1', async () => {
+    const early = await harness.start({
+      scenario: { startup: { exitBeforeInit: { code: 7, stderr: 'boom' } } },
+    });
+    expect((await early.exited).code).toBe(7);
+    expect(early.stderr).toBe('boom\n');
+    expect(early.lines).toHaveLength(0);
+
+    const bad = await harness.start({
+      scenario: { turns: [{ actions: [{ nope: 1 }] }] } as unknown as Scenario,
+    });
+    expect((await bad.exited).code).toBe(1);
+    expect(bad.stderr).toMatch(
+      /^error: invalid simulator scenario .*turns\[0\]\.actions\[0\]: unknown action/,
+    );
+  });
+});
+
+describe('the default script', () => {
+  it('lists the first --add-dir and echoes the prompt with deterministic usage', async () => {
+    const workspace = await harness.tempDir();
+    await writeFile(join(workspace, 'b.txt'), 'b');
+    await mkdir(join(workspace, 'a-dir'));
+    const sim = await harness.start({ args: ['--add-dir', workspace] });
+    await runPrompts(sim, ['hi there']);
+    expectWireValid(sim);
+
+    const steps = sim.steps;
+    expect(steps.map((s) => [s.step_index, s.step_type, s.state])).toEqual([
+      [0, 'user_input', 'DONE'],
+      [1, 'tool', 'ACTIVE'],
+      [1, 'tool', 'DONE'],
+      [2, 'agent_response', 'ACTIVE'],
+      [2, 'agent_response', 'ACTIVE'],
+      [2, 'agent_response', 'DONE'],
+    ]);
+    expect(steps[2]).toMatchObject({
+      tool_name: 'list_dir',
+      tool_info: { name: 'list_dir', parameters: { DirectoryPath: workspace }, output: 'a-dir\nb.txt' },
+    });
+    const text = 'Hello from the agy simulator (offline). You said: "hi there".';
+    const deltas = steps.filter((s) => s.step_type === 'agent_response').map((s) => s.text_delta);
+    expect(deltas.join('')).toBe(text);
+    const usage = {
+      input_tokens: 102,
+      output_tokens: Math.ceil(text.length / 4) + 8,
+      thinking_tokens: 8,
+      cache_read_tokens: 0,
+      total_tokens: 102 + Math.ceil(text.length / 4) + 8,
+    };
+    expect(steps[5]).toMatchObject({ usage });
+    expect(steps[5]?.duration_seconds).toBeTypeOf('number');
+    expect(sim.results).toEqual([
+      expect.objectContaining({
+        status: 'SUCCESS',
+        response: text,
+        num_turns: 1,
+        usage,
+        conversation_id: conversationId(sim),
+      }),
+    ]);
+  });
+
+  it('skips hidden --add-dir paths, as agy does', async () => {
+    const base = await harness.tempDir();
+    await mkdir(join(base, '.hidden'));
+    const sim = await harness.start({ args: ['--add-dir', join(base, '.hidden')] });
+    await runPrompts(sim, ['x']);
+    expect(sim.steps.some((s) => s.step_type === 'tool')).toBe(false);
+  });
+});
+
+describe('turns', () => {
+  it('runs queued turns in order with cumulative usage, num_turns and step_index', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { sleep: 30 },
+            {
+              text: 'one',
+              usage: { input_tokens: 10, output_tokens: 5, thinking_tokens: 2, cache_read_tokens: 1 },
+            },
+          ],
+        },
+        { actions: [{ text: 'two', usage: { input_tokens: 20, output_tokens: 7 } }] },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    // The second message arrives while the first turn is still running: it must wait its turn.
+    await runPrompts(sim, ['first', 'second']);
+    expectWireValid(sim);
+    const [r1, r2] = sim.results;
+    expect(r1).toMatchObject({
+      response: 'one',
+      num_turns: 1,
+      usage: {
+        input_tokens: 10,
+        output_tokens: 5,
+        thinking_tokens: 2,
+        cache_read_tokens: 1,
+        total_tokens: 15,
+      },
+    });
+    expect(r2).toMatchObject({
+      response: 'two',
+      num_turns: 2,
+      usage: {
+        input_tokens: 30,
+        output_tokens: 12,
+        thinking_tokens: 2,
+        cache_read_tokens: 1,
+        total_tokens: 42,
+      },
+    });
+    expect(r2?.duration_seconds as number).toBeGreaterThanOrEqual(r1?.duration_seconds as number);
+    const indexes = sim.steps.map((s) => s.step_index as number);
+    expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
+    // The result of turn 1 comes before turn 2's user_input.
+    const order = sim.events.map((e) =>
+      e.event === 'result' ? 'result' : (e.step_update as { step_type?: string })?.step_type,
+    );
+    expect(order.indexOf('result')).toBeLessThan(order.lastIndexOf('user_input'));
+  });
+
+  it('repeats a DONE update without counting its usage twice', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { text: 'hello', chunks: 1, duplicateDone: 2, usage: { input_tokens: 3, output_tokens: 4 } },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    const dones = sim.steps.filter((s) => s.step_type === 'agent_response' && s.state === 'DONE');
+    expect(dones).toHaveLength(3);
+    expect(new Set(dones.map((d) => d.step_index)).size).toBe(1);
+    expect(sim.results[0]?.usage).toEqual({
+      input_tokens: 3,
+      output_tokens: 4,
+      thinking_tokens: 0,
+      cache_read_tokens: 0,
+      total_tokens: 7,
+    });
+  });
+
+  it('reports tool output, tool errors and model errors', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { tool: { name: 'run_command', parameters: { CommandLine: 'ls' }, output: 'a\nb' } },
+            {
+              tool: {
+                name: 'run_command',
+                parameters: { CommandLine: 'false' },
+                error: { message: 'exit status 1' },
+              },
+            },
+            { text: 'oops', error: true },
+          ],
+          end: { status: 'ERROR', error: 'model failed' },
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    const steps = sim.steps;
+    expect(steps[2]).toMatchObject({ state: 'DONE', tool_info: { output: 'a\nb' } });
+    expect(steps[4]).toMatchObject({
+      state: 'ERROR',
+      tool_name: 'run_command',
+      tool_info: { error: { type: 'TOOL_ERROR', message: 'exit status 1' } },
+    });
+    expect(steps.at(-1)).toMatchObject({ step_type: 'agent_response', state: 'ERROR' });
+    expect(steps.at(-1)).not.toHaveProperty('usage');
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'model failed', usage: ZERO_USAGE });
+  });
+
+  it('soft-denies an action: SUCCESS, empty response, denied_actions, stderr notice', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'let me write' }, { deny: { action: 'write_file', tool: 'write_to_file' } }] },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    expect(sim.steps.at(-1)).toMatchObject({ step_type: 'tool', state: 'ERROR', tool_name: 'write_to_file' });
+    expect(sim.results[0]).toMatchObject({
+      status: 'SUCCESS',
+      response: '',
+      denied_actions: [{ action: 'write_file', display_name: 'Write file' }],
+    });
+    expect(sim.stderr).toContain('jetski: no output produced — a tool required the "write_file" permission');
+  });
+
+  it('fails a turn whose prompt misses expectPrompt, then falls back to the echo script', async () => {
+    const sim = await harness.start({
+      scenario: { turns: [{ expectPrompt: 'magic', actions: [{ text: 'no' }] }] },
+    });
+    await runPrompts(sim, ['plain', 'after']);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: expect.stringContaining('magic') });
+    expect(sim.results[1]?.response).toContain('You said: "after"');
+  });
+
+  it('writes structured_output with --json-schema from the scenario or the JSON text', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: '{"answer": 42}' }] },
+        { actions: [{ text: 'not json' }] },
+        { actions: [{ text: 'x' }], end: { structuredOutput: { ok: true } } },
+      ],
+    };
+    const sim = await harness.start({ scenario, args: ['--json-schema', '{"type":"object"}'] });
+    await runPrompts(sim, ['a', 'b', 'c']);
+    expectWireValid(sim);
+    expect(sim.results[0]?.structured_output).toEqual({ answer: 42 });
+    expect(sim.results[1]).not.toHaveProperty('structured_output');
+    expect(sim.results[2]?.structured_output).toEqual({ ok: true });
+
+    const without = await harness.start({ scenario });
+    await runPrompts(without, ['a']);
+    expect(without.results[0]).not.toHaveProperty('structured_output');
+  });
+
+  it('emits unknown events and custom steps verbatim', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { unknownEvent: 'telemetry' },
+            { step: { state: 'DONE', step_type: 'checkpoint', note: 1 } },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expect(sim.lines.map((l) => l.raw)).toContain('{"event":"telemetry","telemetry":{}}');
+    expect(sim.steps.at(-1)).toMatchObject({
+      conversation_id: conversationId(sim),
+      step_index: 1,
+      step_type: 'checkpoint',
+      note: 1,
+    });
+  });
+});
+
+describe('resume with --conversation', () => {
+  it('keeps cumulative usage, num_turns, step_index and the scenario cursor across processes', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'one', usage: { input_tokens: 10, output_tokens: 5 } }] },
+        { actions: [{ text: 'two', usage: { input_tokens: 20, output_tokens: 7, cache_read_tokens: 9 } }] },
+      ],
+    };
+    const first = await harness.start({ scenario });
+    await runPrompts(first, ['a']);
+    const id = conversationId(first);
+    const lastIndex = first.steps.at(-1)?.step_index as number;
+
+    const second = await harness.start({ scenario, args: ['--conversation', id] });
+    await runPrompts(second, ['b']);
+    expectWireValid(second);
+    expect(conversationId(second)).toBe(id);
+    const steps = second.steps;
+    expect(steps[0]).toMatchObject({
+      step_index: lastIndex + 1,
+      step_type: 'system_message',
+      state: 'DONE',
+      text_delta: 'Conversation resumed',
+    });
+    expect(steps[1]).toMatchObject({ step_index: lastIndex + 2, step_type: 'user_input' });
+    expect(second.results[0]).toMatchObject({
+      conversation_id: id,
+      response: 'two',
+      num_turns: 2,
+      usage: {
+        input_tokens: 30,
+        output_tokens: 12,
+        thinking_tokens: 0,
+        cache_read_tokens: 9,
+        total_tokens: 42,
+      },
+    });
+    expect(second.results[0]?.duration_seconds as number).toBeGreaterThanOrEqual(
+      first.results[0]?.duration_seconds as number,
+    );
+  });
+
+  it('resumes the latest conversation with --continue', async () => {
+    const first = await harness.start();
+    await runPrompts(first, ['a']);
+    const resumed = await harness.start({ args: ['-c'] });
+    await runPrompts(resumed, ['b']);
+    expect(conversationId(resumed)).toBe(conversationId(first));
+    expect(resumed.steps[0]).toMatchObject({ step_type: 'system_message' });
+    expect(resumed.results[0]?.num_turns).toBe(2);
+  });
+
+  it('starts an unknown conversation id fresh, without a resume notice', async () => {
+    const sim = await harness.start({ args: ['--conversation', 'my-new-conversation-id'] });
+    await runPrompts(sim, ['x']);
+    expect(conversationId(sim)).toBe('my-new-conversation-id');
+    expect(sim.steps[0]).toMatchObject({ step_index: 0, step_type: 'user_input' });
+    expect(sim.results[0]?.num_turns).toBe(1);
+  });
+
+  it('keeps its state files private', async () => {
+    const sim = await harness.start();
+    await runPrompts(sim, ['x']);
+    const dir = await harness.stateDir();
+    expect(statSync(join(dir, `${conversationId(sim)}.json`)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('input rules', () => {
+  it('rejects an image block with a result ERROR and exit 1', async () => {
+    const sim = await harness.start();
+    sim.send({
+      event: 'user',
+      message: { role: 'user', content: [{ type: 'image', source: { type: 'base64', data: 'AA==' } }] },
+    });
+    expect((await sim.exited).code).toBe(1);
+    expectWireValid(sim);
+    expect(sim.results).toEqual([
+      expect.objectContaining({
+        status: 'ERROR',
+        error: 'stream input content block type "image" is not supported',
+      }),
+    ]);
+  });
+
+  it('rejects malformed JSON and a missing event with exit 1', async () => {
+    const garbage = await harness.start();
+    garbage.send('{not json');
+    expect((await garbage.exited).code).toBe(1);
+    expect(garbage.results[0]?.status).toBe('ERROR');
+
+    const noEvent = await harness.start();
+    noEvent.send({ message: { content: 'hi' } });
+    expect((await noEvent.exited).code).toBe(1);
+    expect(noEvent.results[0]?.error).toContain('"event"');
+  });
+
+  it('refuses control_request and slash commands with exit 2', async () => {
+    const control = await harness.start();
+    control.send({ event: 'control_request', request: { subtype: 'interrupt' } });
+    expect((await control.exited).code).toBe(2);
+    expect(control.stderr).toContain('error: stream input event "control_request" is not supported yet');
+
+    const slash = await harness.start();
+    slash.prompt('/usage');
+    expect((await slash.exited).code).toBe(2);
+    expect(slash.stderr).toMatch(/^error: .*slash/m);
+  });
+
+  it('treats a slash prompt as text with --disable-slash-commands', async () => {
+    const sim = await harness.start({ args: ['--disable-slash-commands'] });
+    await runPrompts(sim, ['/usage please']);
+    expect(sim.results[0]?.response).toContain('You said: "/usage please"');
+  });
+
+  it('skips unknown events with a warning and keeps going', async () => {
+    const sim = await harness.start();
+    sim.send({ event: 'keepalive' });
+    await runPrompts(sim, ['x']);
+    expect(sim.stderr).toContain('keepalive');
+    expect(sim.results).toHaveLength(1);
+  });
+});
+
+describe('endings', () => {
+  it('reports quota exhaustion with stderr markers, spent usage and exit 3', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [{ text: 'partial', usage: { input_tokens: 50, output_tokens: 5 } }],
+          end: { quota: true },
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(3);
+    expectWireValid(sim);
+    expect(sim.stderr).toContain('error: Individual quota reached. Your quota resets in 2h.');
+    const agyError = /^AGY_ERROR: (.*)$/m.exec(sim.stderr)?.[1];
+    expect(JSON.parse(agyError ?? '{}')).toMatchObject({ short_error: 'RESOURCE_EXHAUSTED (code 429)' });
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', usage: { input_tokens: 50, total_tokens: 55 } });
+  });
+
+  it('reports a scripted print timeout as SUCCESS with partial text and zero usage, exit 0', async () => {
+    const scenario: Scenario = {
+      turns: [{ actions: [{ text: 'half an answer' }], end: { printTimeout: true } }],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.stderr).toContain(
+      '[agy] print timeout after 5m0s with turn in progress; returning partial output',
+    );
+    expect(sim.results[0]).toMatchObject({
+      status: 'SUCCESS',
+      response: 'half an answer',
+      usage: ZERO_USAGE,
+    });
+  });
+
+  it('enforces --print-timeout on a stalled turn', async () => {
+    const scenario: Scenario = { turns: [{ actions: [{ text: 'so far', chunks: 1 }, { stall: true }] }] };
+    const sim = await harness.start({ scenario, args: ['--print-timeout', '300ms'] });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.stderr).toContain('[agy] print timeout after 300ms with turn in progress');
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'so far', usage: ZERO_USAGE });
+  });
+
+  it('can end without a result, or exit after it', async () => {
+    const cut = await harness.start({
+      scenario: { turns: [{ actions: [{ text: 'x' }], end: { noResult: true } }] },
+    });
+    cut.prompt('x');
+    expect((await cut.exited).code).toBe(0);
+    expect(cut.results).toHaveLength(0);
+
+    const after = await harness.start({
+      scenario: { turns: [{ actions: [], end: { status: 'ERROR', error: 'bad', exitAfter: 1 } }] },
+    });
+    after.prompt('x');
+    expect((await after.exited).code).toBe(1);
+    expect(after.results[0]).toMatchObject({ status: 'ERROR', error: 'bad' });
+  });
+});
+
+describe('signals', () => {
+  it('interrupts a turn on SIGINT: stderr, INTERRUPTED result, no tool DONE, exit 0', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { text: 'working on it', chunks: 1, usage: { input_tokens: 4, output_tokens: 2 } },
+            { tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true } },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('x');
+    const tool = await sim.waitForEvent(
+      'tool ACTIVE',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'tool',
+    );
+    sim.child.kill('SIGINT');
+    expect(await sim.exited).toEqual({ code: 0, signal: null });
+    expectWireValid(sim);
+    expect(sim.stderr).toContain('error: interrupted');
+    const toolIndex = (tool.step_update as { step_index: number }).step_index;
+    expect(sim.steps.filter((s) => s.step_index === toolIndex).map((s) => s.state)).toEqual(['ACTIVE']);
+    expect(sim.results).toEqual([
+      expect.objectContaining({ status: 'INTERRUPTED', response: 'working on it', num_turns: 1 }),
+    ]);
+    expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 6 });
+  });
+
+  it('reports ERROR "interrupted" and the scenario exit code when asked', async () => {
+    const scenario: Scenario = {
+      interrupt: { status: 'ERROR', exitCode: 1 },
+      turns: [{ actions: [{ stall: true }] }],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('x');
+    await sim.waitForEvent(
+      'user_input',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
+    );
+    sim.child.kill('SIGINT');
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'interrupted' });
+  });
+
+  it('exits 130 on SIGINT while idle and 143 on SIGTERM', async () => {
+    const idle = await harness.start();
+    await idle.waitForEvent('init', (e) => e.event === 'init');
+    idle.child.kill('SIGINT');
+    expect((await idle.exited).code).toBe(130);
+    expect(idle.results).toHaveLength(0);
+
+    const busy = await harness.start({ scenario: { turns: [{ actions: [{ stall: true }] }] } });
+    busy.prompt('x');
+    await busy.waitForEvent(
+      'user_input',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
+    );
+    busy.child.kill('SIGTERM');
+    expect((await busy.exited).code).toBe(143);
+  });
+
+  it('a stall outlives stdin EOF until a signal', async () => {
+    const sim = await harness.start({ scenario: { turns: [{ actions: [{ stall: true }] }] } });
+    sim.prompt('x');
+    sim.endInput();
+    await sim.waitForEvent(
+      'user_input',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
+    );
+    sim.child.kill('SIGINT');
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.results[0]?.status).toBe('INTERRUPTED');
+  });
+});
+
+describe('crashes and raw output', () => {
+  it('kills itself with a signal', async () => {
+    for (const signal of ['SIGKILL', 'SIGSEGV', 'SIGTERM'] as const) {
+      const sim = await harness.start({
+        scenario: { turns: [{ actions: [{ text: 'bye' }, { killSelf: signal }] }] },
+      });
+      sim.prompt('x');
+      expect(await sim.exited).toEqual({ code: null, signal });
+      expect(sim.results).toHaveLength(0);
+    }
+  });
+
+  it('exits mid-turn with a code, and the next process continues the conversation', async () => {
+    const scenario: Scenario = {
+      turns: [{ actions: [{ text: 'a' }, { exit: 9 }] }, { actions: [{ text: 'b' }] }],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(9);
+    const resumed = await harness.start({ scenario, args: ['--conversation', conversationId(sim)] });
+    await runPrompts(resumed, ['y']);
+    expect(resumed.results[0]).toMatchObject({ response: 'b', num_turns: 2 });
+    expect(resumed.steps[0]?.step_index).toBe((sim.steps.at(-1)?.step_index as number) + 1);
+  });
+
+  it('writes raw bytes split inside a UTF-8 character, and raw garbage', async () => {
+    const line = Buffer.from('{"event":"x_split","x_split":{"s":"€ ok"}}\n', 'utf8');
+    const cut = line.indexOf(0xe2) + 1; // inside the 3-byte euro sign
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { rawBytes: [line.subarray(0, cut).toString('base64'), line.subarray(cut).toString('base64')] },
+            { raw: 'not json at all\n' },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expect(sim.events).toContainEqual({ event: 'x_split', x_split: { s: '€ ok' } });
+    expect(sim.lines.map((l) => l.raw)).toContain('not json at all');
+  });
+
+  it('delivers a 16 MiB line intact, and leaves U+2028 raw', async () => {
+    const size = 16 * 1024 * 1024;
+    const scenario: Scenario = {
+      turns: [{ actions: [{ text: 'a\u2028b', chunks: 1 }, { hugeText: size }] }],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    const huge = sim.steps.find((s) => typeof s.text_delta === 'string' && s.text_delta.length > 1000);
+    const hugeDelta = String(huge?.text_delta);
+    expect(hugeDelta.length).toBe(size);
+    expect(hugeDelta.slice(0, 10)).toBe('0123456789');
+    expect(sim.results[0]?.response).toHaveLength(size);
+    expect(sim.lines.some((l) => l.raw.includes('"text_delta":"a\u2028b"'))).toBe(true);
+  }, 60_000);
+
+  it('spawns a grandchild in its own session and reports its pid', async () => {
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ spawnChild: { detached: true } }] }] },
+    });
+    sim.prompt('x');
+    const pid = await sim.waitUntil('child pid', () => {
+      const match = /\[agy-sim\] child pid (\d+)/.exec(sim.stderr);
+      return match ? Number(match[1]) : undefined;
+    });
+    try {
+      sim.endInput();
+      expect((await sim.exited).code).toBe(0);
+      // The grandchild outlives the simulator.
+      expect(() => process.kill(pid, 0)).not.toThrow();
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+});
+
+describe('path helpers', () => {
+  it('points at the built simulator and writes private scenario files', async () => {
+    expect(simulatorPath()).toBe(SIM_MAIN);
+    const file = await writeScenario({ version: '9.9.9' });
+    try {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+      const sim = await harness.start({ raw: true, args: ['--version'], env: { AGY_SIM_SCENARIO: file } });
+      await sim.exited;
+      expect(sim.lines[0]?.raw).toBe('agy version 9.9.9');
+    } finally {
+      await rm(dirname(file), { recursive: true, force: true });
+    }
+    const dir = await harness.tempDir();
+    const inDir = await writeScenario({}, dir);
+    expect(dirname(inDir)).toBe(dir);
+  });
+});
