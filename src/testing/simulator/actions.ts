@@ -17,6 +17,7 @@ import type {
   ScenarioAction,
   SpawnChildAction,
   TextAction,
+  TimestampDeltasAction,
   ToolAction,
 } from './scenario.js';
 import { actionKind } from './scenario-file.js';
@@ -75,6 +76,9 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
       break;
     case 'hugeText':
       await runHugeText(ctx, action as HugeTextAction);
+      break;
+    case 'timestampDeltas':
+      await runTimestampDeltas(ctx, action as TimestampDeltasAction);
       break;
     case 'exit':
       await ctx.exit((action as { exit: number }).exit);
@@ -233,6 +237,19 @@ async function runHugeText(ctx: TurnContext, action: HugeTextAction): Promise<vo
     duration_seconds: roundSeconds((performance.now() - started) / 1000),
     usage,
   });
+}
+
+async function runTimestampDeltas(ctx: TurnContext, action: TimestampDeltasAction): Promise<void> {
+  const { count, intervalMs = 0 } = action.timestampDeltas;
+  const index = ctx.conv.nextStep();
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && intervalMs > 0) await delay(intervalMs, ctx.signal);
+    const now = String(performance.timeOrigin + performance.now());
+    await step(ctx, index, { state: 'ACTIVE', step_type: 'agent_response', text_delta: `${now}\n` });
+  }
+  const usage = deriveUsage(ctx.prompt.length, count);
+  countUsage(ctx, usage);
+  await step(ctx, index, { state: 'DONE', step_type: 'agent_response', usage });
 }
 
 async function killSelf(ctx: TurnContext, signal: NodeJS.Signals): Promise<never> {

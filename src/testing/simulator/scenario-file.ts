@@ -117,6 +117,7 @@ const ACTION_KEYS = [
   'raw',
   'rawBytes',
   'hugeText',
+  'timestampDeltas',
   'exit',
   'killSelf',
   'spawnChild',
@@ -178,6 +179,10 @@ function checkAction(action: unknown): string | undefined {
       return isNonNegInt(v) ? undefined : `${kind} must be an integer ≥ 0`;
     case 'stall':
       return v === true ? undefined : 'stall must be true';
+    case 'timestampDeltas':
+      return isObj(v) && isNonNegInt(v.count) && (v.intervalMs === undefined || isNonNegInt(v.intervalMs))
+        ? undefined
+        : 'timestampDeltas must be {count: integer, intervalMs?: integer}';
     case 'rawBytes':
       return Array.isArray(v) && v.every((chunk) => typeof chunk === 'string')
         ? undefined

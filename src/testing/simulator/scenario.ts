@@ -98,6 +98,14 @@ export interface HugeTextAction {
   hugeText: number;
 }
 
+/**
+ * Stream one `agent_response` step of `count` deltas, each the wall-clock time it was written
+ * (`performance.timeOrigin + performance.now()`, in ms, as text), `intervalMs` apart: a latency probe.
+ */
+export interface TimestampDeltasAction {
+  timestampDeltas: { count: number; intervalMs?: number };
+}
+
 /** Exit now with this code, without a `result` (a crash mid-turn). */
 export interface ExitAction {
   exit: number;
@@ -135,6 +143,7 @@ export type ScenarioAction =
   | RawAction
   | RawBytesAction
   | HugeTextAction
+  | TimestampDeltasAction
   | ExitAction
   | KillSelfAction
   | SpawnChildAction

@@ -1,0 +1,19 @@
+// `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
+// machines are noisy. Usage: node bench/run.mjs [name-filter]
+import * as latency from './latency.mjs';
+import * as parse from './parse-throughput.mjs';
+
+const benches = { parse, latency };
+const filter = process.argv[2];
+const results = [];
+for (const [name, bench] of Object.entries(benches)) {
+  if (filter && !name.includes(filter)) continue;
+  const result = await bench.run();
+  results.push({ bench: name, ...result });
+  console.log(JSON.stringify({ bench: name, ...result }));
+}
+console.log('\nSummary (ratio = ours / baseline; lower is better for times):');
+for (const r of results) {
+  const ratios = Object.entries(r).filter(([k]) => k.startsWith('ratio'));
+  console.log(`  ${r.bench.padEnd(10)} ${ratios.map(([k, v]) => `${k}=${v}`).join('  ')}`);
+}
