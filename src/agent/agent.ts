@@ -3,6 +3,7 @@
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
+import { buildAgyEnv } from '../connection/stream-json/launch.js';
 import {
   type ConnectionStats,
   StreamJsonConnection,
@@ -13,14 +14,12 @@ import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { TurnResult } from '../conversation/turn-result.js';
 import { ClosedError, ConfigError } from '../errors.js';
+import { defaultLogger, type Logger } from '../runtime/listener-logger.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
-import { SessionDir } from '../runtime/session-dir.js';
+import { SessionRuntime } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
 import type { AgentConfig } from './config.js';
 import { validateConfig } from './validate-config.js';
-
-/** Name of the plugin the SDK writes into the session directory. */
-export const PLUGIN_NAME = 'agy-sdk';
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
@@ -31,7 +30,8 @@ export class Agent implements AsyncDisposable {
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
-  #session: SessionDir | undefined;
+  #runtime: SessionRuntime | undefined;
+  readonly #logger: Logger;
   #connection: StreamJsonConnection | undefined;
   #conversation: Conversation<Content> | undefined;
 
@@ -49,6 +49,21 @@ export class Agent implements AsyncDisposable {
         renderInstructions(config.systemInstructions),
       );
     }
+    SessionRuntime.validate({
+      notes: config.notes,
+      mcpServers: config.mcpServers,
+      hooks: config.agyHooks,
+      hookPlacement: config.hookPlacement,
+      isolation: config.isolation,
+      linkNativeAuth: config.linkNativeAuth,
+      settingsOverrides: config.settingsOverrides,
+      skillsPaths: config.skillsPaths,
+      subagents: config.subagents,
+    });
+    if (config.reminder !== undefined && typeof config.reminder !== 'string') {
+      throw new ConfigError('reminder', 'must be a string');
+    }
+    this.#logger = config.logger ?? defaultLogger;
   }
 
   /** Starts agy and waits for its `init`. Idempotent; concurrent calls share one start. */
@@ -64,34 +79,43 @@ export class Agent implements AsyncDisposable {
   async #start(): Promise<void> {
     this.#state = 'starting';
     const config = this.#config;
-    const session = await SessionDir.create({ dataDir: config.dataDir });
-    this.#session = session;
-    if (config.systemInstructions !== undefined) {
-      await session.writePrivate(
-        `.agents/plugins/${PLUGIN_NAME}/plugin.json`,
-        JSON.stringify({ name: PLUGIN_NAME }),
-      );
-      await session.writePrivate(
-        `.agents/plugins/${PLUGIN_NAME}/rules/system-instructions.md`,
-        alwaysOnRule(
-          'systemInstructions',
-          'agy-sdk system instructions',
-          renderInstructions(config.systemInstructions),
-        ),
-      );
-    }
-    const jsonSchemaFile = this.#schema
-      ? await session.writePrivate('response-schema.json', JSON.stringify(this.#schema.jsonSchema))
-      : undefined;
+    const env = buildAgyEnv(config.env);
+    const runtime = await SessionRuntime.create({
+      dataDir: config.dataDir,
+      systemInstructions: config.systemInstructions,
+      notes: config.notes,
+      jsonSchema: this.#schema?.jsonSchema,
+      tools: config.tools,
+      toolTransport: config.toolTransport,
+      mcpServers: config.mcpServers,
+      hooks: config.agyHooks,
+      hookPlacement: config.hookPlacement,
+      hookTimeoutMs: config.hookTimeoutMs,
+      hookRelay: config.hookRelay,
+      isolation: config.isolation,
+      linkNativeAuth: config.linkNativeAuth,
+      settingsOverrides: config.settingsOverrides,
+      skillsPaths: config.skillsPaths,
+      subagents: config.subagents,
+      env,
+      logger: this.#logger,
+      toolContext: {
+        conversationId: () => this.conversationId,
+        send: async (message) => {
+          this.#requireConversation().chat(message);
+        },
+      },
+    });
+    this.#runtime = runtime;
     const connection = new StreamJsonConnection({
       agyPath: config.agyPath,
-      env: config.env,
+      env: { ...config.env, ...runtime.env },
       cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
-      addDirs: [...this.#workspaces, session.path],
+      addDirs: [...this.#workspaces, runtime.dir.path],
       model: config.model,
       effort: config.effort,
       conversationId: config.conversationId,
-      jsonSchemaFile,
+      jsonSchemaFile: runtime.jsonSchemaFile,
       skipPermissions: config.dangerouslySkipPermissions,
       extraArgs: config.extraArgs,
       startTimeoutMs: config.startTimeoutMs,
@@ -104,13 +128,16 @@ export class Agent implements AsyncDisposable {
       onStderr: config.onStderr,
     });
     this.#connection = connection;
+    const reminder = config.reminder;
     this.#conversation = new Conversation<Content>({
       connection,
       historyLimit: config.historyLimit,
       pipeline: {
-        prepare: async (prompt) => ({
-          text: await materialize(contentParts(prompt), () => session.subdir('attachments')),
-        }),
+        prepare: async (prompt) => {
+          const text = await materialize(contentParts(prompt), () => runtime.attachmentsDir());
+          if (reminder) text.unshift(`<system-reminder>\n${reminder}\n</system-reminder>`);
+          return { text };
+        },
         finalize: (result) => this.#finalize(result),
       },
     });
@@ -179,7 +206,12 @@ export class Agent implements AsyncDisposable {
 
   /** The session directory path, while started. */
   get sessionDir(): string | undefined {
-    return this.#session?.path;
+    return this.#runtime?.dir.path;
+  }
+
+  /** @internal The session runtime (listener, files). */
+  get runtime(): SessionRuntime | undefined {
+    return this.#runtime;
   }
 
   /** Transport counters (lines, bad lines, unknown events, processes started). */
@@ -208,7 +240,7 @@ export class Agent implements AsyncDisposable {
       try {
         await this.#connection?.close();
       } finally {
-        await this.#session?.remove();
+        await this.#runtime?.close();
         this.#state = 'closed';
       }
     })();

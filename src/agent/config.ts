@@ -2,8 +2,13 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 import type { BadLine } from '../connection/stream-json/parse-line.js';
+import type { AgyHookRegistration } from '../runtime/hook-wire.js';
+import type { Logger } from '../runtime/listener-logger.js';
+import type { McpServerConfig } from '../runtime/mcp-config.js';
 import type { SystemInstructions } from '../runtime/rules.js';
+import type { HookPlacement, Isolation, SubagentConfig } from '../runtime/session-runtime.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
+import type { ToolDefinition } from '../tools/tool.js';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {
@@ -55,4 +60,41 @@ export interface AgentConfig {
   onBadLine?: (bad: BadLine) => void;
   /** Every line agy writes to stderr. */
   onStderr?: (line: string) => void;
+
+  // Session runtime (tools, MCP, hooks, isolation).
+
+  /** In-process tools (`tool()`), served to agy over MCP on the session listener as server `agy-sdk_tools`. */
+  tools?: ToolDefinition[];
+  /** How agy reaches the tool server: `http` (default, `serverUrl`) or `stdio` (a relay agy starts). */
+  toolTransport?: 'http' | 'stdio';
+  /** The user's MCP servers (stdio or Streamable HTTP), written to the session's MCP config. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Raw agy hook handlers, run in-process through the hook relay. */
+  agyHooks?: AgyHookRegistration[];
+  /**
+   * Where the hooks file goes: `workspace` (the session dir's `.agents/hooks.json`; default without
+   * isolation), `plugin` (the session plugin's `hooks.json`), or `home` (the shadow HOME's
+   * `~/.gemini/config/hooks.json`; default with `isolation: 'shadow-home'`).
+   */
+  hookPlacement?: HookPlacement;
+  /** How long a hook handler may run before the fail-closed answer is sent. Default 30 s. */
+  hookTimeoutMs?: number;
+  /** How hook commands reach the listener: `auto` (curl if installed, else Node), `curl` or `node`. */
+  hookRelay?: 'auto' | 'curl' | 'node';
+  /** `none` (default): the user's HOME, login and settings. `shadow-home`: agy runs with a private HOME. */
+  isolation?: Isolation;
+  /** With shadow-home: link native auth/session state (and macOS keychain paths) so the login still works. */
+  linkNativeAuth?: boolean;
+  /** With shadow-home: merged over the user's `settings.json`, e.g. `{ modelProvider: 'gemini' }`. */
+  settingsOverrides?: Record<string, unknown>;
+  /** Notes: a second always-on rule (at most 24,000 bytes). */
+  notes?: string;
+  /** Prepended to every user message as a `<system-reminder>` text block. */
+  reminder?: string;
+  /** Skill directories (each a skill with SKILL.md, or a directory of skills), linked into the session plugin. */
+  skillsPaths?: string[];
+  /** Custom subagents, written as `.agents/agents/<name>/agent.md`. */
+  subagents?: SubagentConfig[];
+  /** Where the SDK reports contained failures (hooks that threw, relays that failed). Default: stderr. */
+  logger?: Logger;
 }

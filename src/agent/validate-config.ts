@@ -63,6 +63,7 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
     'closeGraceMs',
     'maxLineBytes',
     'historyLimit',
+    'hookTimeoutMs',
   ] as const) {
     positiveNumber(config, key);
   }

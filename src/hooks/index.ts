@@ -1,0 +1,54 @@
+/** Typed, in-process hooks and their dispatch engine. */
+export {
+  createHookToolCall,
+  type HookToolCallInit,
+  mergeToolArgs,
+  normalizeArgKeys,
+  normalizeKey,
+  withArgs,
+} from './args.js';
+export { DecideHook, type HookOptions, InspectHook, TransformHook } from './base.js';
+export { HookContext, OperationContext, SessionContext, TurnContext } from './context.js';
+export { type HookFn, hooks } from './factories.js';
+export {
+  type Hook,
+  OnCompactionHook,
+  OnInteractionHook,
+  OnSessionEndHook,
+  OnSessionStartHook,
+  OnToolErrorHook,
+  PostToolCallHook,
+  PostTurnHook,
+  PreToolCallHook,
+  PreTurnHook,
+  StopHook,
+} from './kinds.js';
+export { consoleLogger, describeError, type Logger, silentLogger } from './logger.js';
+export {
+  HookRunner,
+  type HookRunnerOptions,
+  type InteractionOutcome,
+  type PreToolCallOutcome,
+  type PreTurnOutcome,
+  type StopOutcome,
+} from './runner.js';
+export {
+  type CompactionEvent,
+  HOOK_KINDS,
+  type HookDecision,
+  type HookKind,
+  type HookToolCall,
+  type HookToolResult,
+  type InteractionRequest,
+  type InteractionResponse,
+  type MaybePromise,
+  type Question,
+  type QuestionAnswer,
+  type QuestionOption,
+  type SessionInfo,
+  type StopDecision,
+  type StopEvent,
+  type ToolArgs,
+  type ToolCallDecision,
+  type ToolErrorEvent,
+} from './types.js';

@@ -1,0 +1,174 @@
+/**
+ * Data types the hooks see and return. They are transport-neutral: the host builds them from agy's hook
+ * payloads (PreToolUse `toolCall:{name,args}`, PostToolUse, Stop) or from stream-json steps, and maps the
+ * decisions back (`decision`/`reason`/`overwrite`).
+ */
+import type { Step, ToolError } from '../conversation/step.js';
+
+/** Every hook kind, in dispatch-lifecycle order. */
+export const HOOK_KINDS = [
+  'onSessionStart',
+  'onSessionEnd',
+  'preTurn',
+  'postTurn',
+  'preToolCall',
+  'postToolCall',
+  'onToolError',
+  'onInteraction',
+  'onCompaction',
+  'stop',
+] as const;
+
+/** A hook kind; also the name of its factory on the `hooks` namespace. */
+export type HookKind = (typeof HOOK_KINDS)[number];
+
+/** Tool arguments as a plain JSON-like object. */
+export type ToolArgs = Record<string, unknown>;
+
+/** A tool call as tool hooks and policies see it. */
+export interface HookToolCall {
+  /** Stable call id (the stream's `<conversationId>:<stepIndex>`, or whatever id the host correlates on). */
+  id: string;
+  /** agy's tool name, e.g. `run_command`; for MCP tools the tool's own name (without the server). */
+  name: string;
+  /** Arguments with agy's keys exactly as sent (PascalCase for built-in tools, e.g. `CommandLine`). */
+  args: ToolArgs;
+  /** The same arguments with camelCase keys (`CommandLine` → `commandLine`), recursively for plain objects. */
+  normalizedArgs: ToolArgs;
+  /** The MCP server the call targets, when it is an MCP tool. Policies use it for `server/tool` targets. */
+  server?: string;
+  /** The step the call belongs to, when known. */
+  stepIndex?: number;
+}
+
+/** What `postToolCall` hooks see once a tool has run. */
+export interface HookToolResult {
+  /** The call as it was executed (after any `modifiedArgs`). */
+  call: HookToolCall;
+  /** The tool's output, when it succeeded. */
+  output?: unknown;
+  /** The failure, when it failed. */
+  error?: ToolError;
+}
+
+/** What `onToolError` hooks see. */
+export interface ToolErrorEvent {
+  /** The call that failed. */
+  call: HookToolCall;
+  /** The failure as agy reported it. */
+  error: ToolError;
+}
+
+/** What session hooks see. */
+export interface SessionInfo {
+  /** agy's conversation id, once known (agy reports it in its `init` event). */
+  conversationId: string | undefined;
+}
+
+/** A decision from a decide hook (`preTurn`). `true`/`false` are accepted as shorthands. */
+export interface HookDecision {
+  /** Whether the operation may proceed. */
+  allow: boolean;
+  /** Why it was denied; shown to the model and the user. Ignored when allowed. */
+  message?: string;
+}
+
+/** A decision from a `preToolCall` hook. */
+export interface ToolCallDecision extends HookDecision {
+  /**
+   * Arguments to change, shallow-merged into the call's args (agy's keys). A camelCase key that is not an arg
+   * but is the normalized form of one (e.g. `commandLine` for `CommandLine`) updates that arg.
+   * Ignored on deny.
+   */
+  modifiedArgs?: ToolArgs;
+}
+
+/** A `stop` hook's answer: let the agent stop, or make it continue with a reason (injected as a message). */
+export type StopDecision = { decision: 'allow_stop' } | { decision: 'continue'; reason: string };
+
+/** What `stop` hooks see when the agent is about to stop. */
+export interface StopEvent {
+  /** The final response text of the turn, when known. */
+  responseText?: string;
+  /** agy's reason for stopping, e.g. `NO_TOOL_CALL`. */
+  terminationReason?: string;
+  /** How many times stop hooks already made this turn continue; use it to avoid endless loops. */
+  continuationCount?: number;
+  /** The error that ended the turn, if any. */
+  errorMessage?: string;
+}
+
+/** One option of a multiple-choice question. */
+export interface QuestionOption {
+  /** Stable id to answer with. */
+  id: string;
+  /** Text shown to the user. */
+  text: string;
+}
+
+/** One question the agent asks. */
+export interface Question {
+  /** The question text. */
+  question: string;
+  /** The choices offered (may be empty for a free-form question). */
+  options: QuestionOption[];
+  /** Whether several options may be selected. */
+  multiSelect?: boolean;
+}
+
+/** The agent needs the user: a set of questions, or a confirmation of a tool call. */
+export type InteractionRequest =
+  | {
+      /** Questions from the agent's ask-question tool. */
+      kind: 'question';
+      /** The questions, in order. */
+      questions: Question[];
+    }
+  | {
+      /** A request to confirm an action. */
+      kind: 'confirmation';
+      /** What is to be confirmed, as text for the user. */
+      message: string;
+      /** The tool call awaiting confirmation, when it is one. */
+      call?: HookToolCall;
+    };
+
+/** The answer to one question, in the order of the request's questions. */
+export interface QuestionAnswer {
+  /** Ids of the chosen options. */
+  selectedOptionIds?: string[];
+  /** A free-form answer. */
+  freeform?: string;
+  /** The user skipped the question. */
+  skipped?: boolean;
+}
+
+/** An `onInteraction` hook's answer; its `kind` must match the request's. */
+export type InteractionResponse =
+  | {
+      /** Answers to a `question` request. */
+      kind: 'question';
+      /** One answer per question. */
+      answers: QuestionAnswer[];
+      /** The user dismissed the dialog. */
+      cancelled?: boolean;
+    }
+  | {
+      /** Answer to a `confirmation` request. */
+      kind: 'confirmation';
+      /** Whether the user accepted. */
+      accepted: boolean;
+    };
+
+/** What `onCompaction` hooks see when agy compacts the context. */
+export interface CompactionEvent {
+  /** The compaction step's index, when known. */
+  stepIndex?: number;
+  /** The summary that replaced the compacted history, when agy reports one. */
+  summary?: string;
+  /** The step that reported the compaction, when it came from the stream. */
+  step?: Step;
+}
+
+/** A value or a promise of it: hook functions may be sync or async. */
+export type MaybePromise<T> = T | Promise<T>;

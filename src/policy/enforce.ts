@@ -1,0 +1,147 @@
+/**
+ * `enforce`: turns a policy list into a `preToolCall` hook. The list is validated up front, so a
+ * misconfiguration fails at startup instead of silently letting calls through.
+ */
+import { DEFAULT_ASK_USER_TIMEOUT_MS, isValidTimeout, runAskUser } from '../hitl/ask.js';
+import { hooks } from '../hooks/factories.js';
+import type { PreToolCallHook } from '../hooks/kinds.js';
+import { consoleLogger, describeError, type Logger } from '../hooks/logger.js';
+import type { ToolCallDecision } from '../hooks/types.js';
+import { PolicyConfigError } from './errors.js';
+import { evaluateSorted, flattenPolicies, policyLabel, sortPolicies } from './evaluate.js';
+import type { McpServerRef, Policy, PolicyList } from './types.js';
+
+/** Options of {@link enforce}. */
+export interface EnforceOptions {
+  /** The configured MCP servers; every `server/…` policy must name one of them. */
+  mcpServers?: ReadonlyArray<string | McpServerRef>;
+  /** How long a human has to answer an `ask_user` policy before the call is denied (default 5 min). */
+  askUserTimeoutMs?: number;
+  /** Where decisions and failures are reported. */
+  logger?: Logger;
+  /** The hook's name (default `policy`). */
+  name?: string;
+}
+
+const DECISIONS = new Set(['approve', 'deny', 'ask_user']);
+
+/** Throws a {@link PolicyConfigError} for the first policy that cannot be enforced safely. */
+export function validatePolicies(policies: readonly Policy[], mcpServers: ReadonlySet<string>): void {
+  for (const policy of policies) {
+    const label = typeof policy?.tool === 'string' ? policyLabel(policy) : String(policy?.name ?? '?');
+    if (typeof policy !== 'object' || policy === null) throw new PolicyConfigError('Not a policy', label);
+    if (typeof policy.tool !== 'string' || policy.tool === '') {
+      throw new PolicyConfigError(`Policy '${label}' has no tool target`, label);
+    }
+    if (!DECISIONS.has(policy.decision)) {
+      throw new PolicyConfigError(
+        `Policy '${label}' has an unknown decision ${JSON.stringify(policy.decision)}`,
+        label,
+      );
+    }
+    if (policy.when !== undefined && typeof policy.when !== 'function') {
+      throw new PolicyConfigError(`Policy '${label}': 'when' must be a function`, label);
+    }
+    if (policy.decision === 'ask_user' && typeof policy.askUser !== 'function') {
+      throw new PolicyConfigError(
+        `ask_user policy '${label}' has no handler; pass one: policy.askUser(tool, { handler })`,
+        label,
+      );
+    }
+    const { tool } = policy;
+    if (tool === '*') continue;
+    const slash = tool.indexOf('/');
+    if (slash === -1) {
+      if (tool.includes('*')) {
+        throw new PolicyConfigError(
+          `Policy '${label}' targets '${tool}': only '*' and 'server/*' are wildcards (it would never match)`,
+          label,
+        );
+      }
+      continue;
+    }
+    const server = tool.slice(0, slash);
+    const name = tool.slice(slash + 1);
+    if (server === '' || name === '' || name.includes('/') || (name.includes('*') && name !== '*')) {
+      throw new PolicyConfigError(`Policy '${label}' has a malformed MCP target '${tool}'`, label);
+    }
+    if (!mcpServers.has(server)) {
+      const known = [...mcpServers].map((s) => `'${s}'`).join(', ') || 'none';
+      throw new PolicyConfigError(
+        `Policy '${label}' targets MCP server '${server}', which is not configured (configured: ${known}); ` +
+          `pass it in enforce(…, { mcpServers })`,
+        label,
+      );
+    }
+  }
+}
+
+/**
+ * Returns a `preToolCall` hook that enforces `policies` (see `evaluate` for precedence). A deny carries a
+ * reason naming the policy; `ask_user` policies ask their handler under `askUserTimeoutMs`, and anything but
+ * a timely "yes" denies. Throws {@link PolicyConfigError} when the list is not enforceable.
+ */
+export function enforce(policies: PolicyList, options: EnforceOptions = {}): PreToolCallHook {
+  const logger = options.logger ?? consoleLogger;
+  const timeoutMs = options.askUserTimeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS;
+  if (!isValidTimeout(timeoutMs)) {
+    throw new PolicyConfigError(
+      `askUserTimeoutMs must be > 0 and <= 2^31-1 ms, or Infinity (got ${timeoutMs})`,
+    );
+  }
+  if (!Array.isArray(policies)) throw new PolicyConfigError('enforce() expects an array of policies');
+  const servers = new Set((options.mcpServers ?? []).map((s) => (typeof s === 'string' ? s : s.name)));
+  const flat = flattenPolicies(policies);
+  validatePolicies(flat, servers);
+  const sorted = sortPolicies(flat);
+
+  return hooks.preToolCall(
+    async (call, operation): Promise<ToolCallDecision> => {
+      const result = await evaluateSorted(sorted, call);
+      const { policy } = result;
+      if (policy === undefined) {
+        logger.debug(`policy: no policy matched tool '${call.name}'; allowing`);
+        return { allow: true };
+      }
+      const label = policyLabel(policy);
+      if ('error' in result) {
+        logger.error(
+          `policy '${label}' threw while checking tool '${call.name}'; denying (fail closed)`,
+          result.error,
+        );
+        return {
+          allow: false,
+          message: `Denied by policy '${label}': its condition failed (${describeError(result.error)}), and policies fail closed`,
+        };
+      }
+      switch (result.decision) {
+        case 'approve':
+          logger.debug(`policy '${label}' approved tool '${call.name}'`);
+          return { allow: true };
+        case 'deny':
+          logger.info(`policy '${label}' denied tool '${call.name}'`);
+          return {
+            allow: false,
+            message: `Denied by policy '${label}'${policy.message ? `: ${policy.message}` : ''}`,
+          };
+        case 'ask_user': {
+          logger.debug(`policy '${label}' asks the user about tool '${call.name}'`);
+          // validatePolicies guarantees the handler.
+          const outcome = await runAskUser(policy.askUser!, call, {
+            policy: label,
+            timeoutMs,
+            logger,
+            operation,
+            ...(policy.message === undefined ? {} : { reason: policy.message }),
+          });
+          if (outcome.allow) return { allow: true };
+          return {
+            allow: false,
+            message: `Denied by policy '${label}': ${outcome.message ?? 'not approved'}`,
+          };
+        }
+      }
+    },
+    { name: options.name ?? 'policy' },
+  );
+}

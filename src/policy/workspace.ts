@@ -1,0 +1,174 @@
+/**
+ * `workspaceOnly`: the path arguments of file tools must resolve inside the workspaces.
+ * Resolution follows symlinks the way the OS would: each existing component is realpath'd (so a symlink
+ * pointing out of the workspace is caught, and `..` applies to the real parent), a dangling symlink is
+ * followed to its target, and components that do not exist yet are joined as written.
+ */
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeKey } from '../hooks/args.js';
+import type { HookToolCall } from '../hooks/types.js';
+import { deny } from './builders.js';
+import { PolicyConfigError } from './errors.js';
+import type { Policy } from './types.js';
+
+/** The name every `workspaceOnly` policy carries (and the deny reason shows). */
+export const WORKSPACE_ONLY_POLICY_NAME = 'workspace_only';
+
+/**
+ * agy's built-in tools that take paths; checked in the specific bucket so that a specific `allow` for one of
+ * them cannot reopen paths outside the workspace. Other built-in tools are checked by a global-wildcard rule.
+ */
+export const WORKSPACE_TOOLS: readonly string[] = [
+  'view_file',
+  'view_file_outline',
+  'view_code_item',
+  'view_content_chunk',
+  'write_to_file',
+  'replace_file_content',
+  'multi_replace_file_content',
+  'list_dir',
+  'find_by_name',
+  'grep_search',
+  'codebase_search',
+  'run_command',
+];
+
+/** Options of {@link workspaceOnly}. */
+export interface WorkspaceOnlyOptions {
+  /** Directory relative path arguments are resolved against; defaults to the first workspace. */
+  baseDir?: string;
+}
+
+const MAX_SYMLINKS = 40;
+const PATH_SUFFIX = /(?:Path|Paths|File|Files|Dir|Dirs|Directory|Directories)$/;
+const PATH_WORD = /^(?:cwd|path|paths|file|files|dir|dirs|directory|directories)$/;
+
+/**
+ * Whether an argument key names a path: `Cwd`, `Path`, `File`, `Dir`, `Directory` (and plurals), or a key
+ * ending in one of them as a word (`AbsolutePath`, `TargetFile`, `DirectoryPath`, `SearchDirectory`).
+ */
+export function isPathKey(key: string): boolean {
+  const camel = normalizeKey(key);
+  return PATH_WORD.test(camel) || PATH_SUFFIX.test(camel);
+}
+
+/** The path values among a call's top-level args (strings, or arrays of strings, under path keys). */
+export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
+  const found: { key: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(call.args)) {
+    if (!isPathKey(key)) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) if (typeof v === 'string' && v.trim() !== '') found.push({ key, value: v });
+  }
+  return found;
+}
+
+/**
+ * Resolves `input` to the real path the OS would reach: relative to `baseDir`, `~` and `file://` expanded,
+ * symlinks followed (dangling ones too), `..` applied to real parents; missing components kept as written.
+ * Throws on symlink loops and on filesystem errors other than "does not exist".
+ */
+export async function resolveRealPath(input: string, baseDir: string): Promise<string> {
+  return resolveFrom(expand(input, baseDir), 0);
+}
+
+function expand(input: string, baseDir: string): string {
+  let p = input.trim();
+  if (p.startsWith('file://')) p = fileURLToPath(p);
+  else if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) p = homedir() + p.slice(1);
+  // Not path.resolve: it would apply `..` lexically, before symlinks are known.
+  return path.isAbsolute(p) ? p : `${path.resolve(baseDir)}${path.sep}${p}`;
+}
+
+async function resolveFrom(absolute: string, depth: number): Promise<string> {
+  const { root } = path.parse(absolute);
+  const parts = absolute.slice(root.length).split(path.sep === '\\' ? /[\\/]+/ : /\/+/);
+  let current = root;
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    current = await resolveComponent(path.join(current, part), depth);
+  }
+  return current;
+}
+
+async function resolveComponent(candidate: string, depth: number): Promise<string> {
+  try {
+    return await realpath(candidate);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  // Missing; but a dangling symlink would be followed on write, so resolve where it points.
+  const stats = await lstat(candidate).catch(() => undefined);
+  if (!stats?.isSymbolicLink()) return candidate;
+  if (depth >= MAX_SYMLINKS) throw new Error(`Too many levels of symbolic links at ${candidate}`);
+  const target = await readlink(candidate);
+  const absolute = path.isAbsolute(target) ? target : `${path.dirname(candidate)}${path.sep}${target}`;
+  return resolveFrom(absolute, depth + 1);
+}
+
+/** Whether `child` is `parent` or inside it (both already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** The path args of `call` that resolve outside every workspace. */
+export async function pathsOutside(
+  call: HookToolCall,
+  workspaces: readonly string[],
+  baseDir: string,
+): Promise<{ key: string; value: string; resolved: string }[]> {
+  const candidates = pathArgs(call);
+  if (candidates.length === 0) return [];
+  const roots = await Promise.all(workspaces.map((w) => resolveRealPath(w, baseDir)));
+  const outside: { key: string; value: string; resolved: string }[] = [];
+  for (const { key, value } of candidates) {
+    const resolved = await resolveRealPath(value, baseDir);
+    if (!roots.some((root) => isInside(root, resolved))) outside.push({ key, value, resolved });
+  }
+  return outside;
+}
+
+/**
+ * Denies calls whose path arguments resolve outside `workspaces` (symlinks followed, `..` and relative
+ * paths handled). Covers agy's file tools in the specific bucket and any other built-in tool with path-like
+ * args (`AbsolutePath`, `TargetFile`, `DirectoryPath`, `SearchPath`, `Cwd`, `…Path`/`…File`/`…Dir`/
+ * `…Directory`) through a global-wildcard rule. MCP tools are not checked (their paths may not be local).
+ * `run_command`'s command line is not parsed; only its `Cwd` is checked.
+ */
+export function workspaceOnly(workspaces: readonly string[], options: WorkspaceOnlyOptions = {}): Policy[] {
+  if (!Array.isArray(workspaces) || workspaces.length === 0) {
+    throw new PolicyConfigError(
+      'workspaceOnly needs at least one workspace directory',
+      WORKSPACE_ONLY_POLICY_NAME,
+    );
+  }
+  for (const w of workspaces) {
+    if (typeof w !== 'string' || w.trim() === '') {
+      throw new PolicyConfigError(
+        `Invalid workspace directory ${JSON.stringify(w)}`,
+        WORKSPACE_ONLY_POLICY_NAME,
+      );
+    }
+  }
+  // Fixed now: relative workspaces must not move if the process later changes directory.
+  const dirs = workspaces.map((w) => path.resolve(w));
+  const baseDir = options.baseDir === undefined ? dirs[0]! : path.resolve(options.baseDir);
+  const message = `path arguments must resolve inside ${dirs.map((d) => `'${d}'`).join(', ')}`;
+  const escapes = async (_args: unknown, call: HookToolCall) =>
+    call.server === undefined && (await pathsOutside(call, dirs, baseDir)).length > 0;
+  return [
+    ...WORKSPACE_TOOLS.map((tool) =>
+      deny(tool, { when: escapes, name: WORKSPACE_ONLY_POLICY_NAME, message }),
+    ),
+    deny('*', { when: escapes, name: WORKSPACE_ONLY_POLICY_NAME, message }),
+  ];
+}

@@ -1,0 +1,83 @@
+/**
+ * The absolute-path commands agy runs for our hooks. Each event gets an executable script in the session
+ * directory that posts the hook's stdin to the listener and prints the reply: `curl` when installed (fast,
+ * no Node start-up), else the Node relay (`hook-relay.ts`) run by `process.execPath`.
+ *
+ * agy may exec hook commands without a shell and without splitting arguments, so each command is a single
+ * absolute path. The listener URL carries the session token; it lives only in private (0600) config files
+ * read by `curl -K` or the relay, never in argv.
+ */
+import { accessSync, constants } from 'node:fs';
+import { chmod } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { scriptPath } from '../internal/script-path.js';
+import type { SessionDir } from './session-dir.js';
+
+/** How hook commands reach the listener. */
+export type HookRelayKind = 'curl' | 'node';
+
+/** Finds `curl` on PATH, or undefined. */
+export function findCurl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, 'curl');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+/** curl config files quote values with double quotes and backslash escapes. */
+const curlQuote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/** Options for writing one event's command. */
+export interface HookCommandOptions {
+  event: string;
+  /** The listener's hook URL for the event (contains the token). */
+  url: string;
+  /** How long the relay waits for the listener, in ms. */
+  timeoutMs: number;
+  relay: HookRelayKind;
+  /** curl's absolute path, when `relay` is `curl`. */
+  curlPath?: string | undefined;
+}
+
+/** Writes the command script (0700) and its private config (0600); returns the script's absolute path. */
+export async function writeHookCommand(session: SessionDir, o: HookCommandOptions): Promise<string> {
+  const dir = await session.subdir('hooks');
+  const script = join(dir, `${o.event}.sh`);
+  let body: string;
+  if (o.relay === 'curl') {
+    const conf = await session.writePrivate(
+      `hooks/${o.event}.curl`,
+      [
+        `url = ${curlQuote(o.url)}`,
+        'request = "POST"',
+        'header = "content-type: application/json"',
+        'data-binary = "@-"',
+        'silent',
+        'show-error',
+        'fail',
+        `max-time = ${Math.ceil(o.timeoutMs / 1000) + 1}`,
+        '',
+      ].join('\n'),
+    );
+    // `--fail` makes an HTTP error a non-zero exit with empty stdout, which agy treats as a denial for
+    // PreToolUse (agy-cli.md §D.6 table): closed, not open.
+    body = `exec ${shQuote(o.curlPath ?? 'curl')} -K ${shQuote(conf)}`;
+  } else {
+    const conf = await session.writePrivate(
+      `hooks/${o.event}.json`,
+      JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs }),
+    );
+    body = `exec ${shQuote(process.execPath)} ${shQuote(scriptPath('./hook-relay.js', import.meta.url))} ${shQuote(conf)}`;
+  }
+  await session.writePrivate(`hooks/${o.event}.sh`, `#!/bin/sh\n${body}\n`);
+  await chmod(script, 0o700);
+  return script;
+}

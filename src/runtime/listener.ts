@@ -1,0 +1,244 @@
+/**
+ * The session's listener: one loopback HTTP server per session that serves our in-process tools to agy over
+ * MCP and relays agy's hook commands to the host. agy takes no callbacks; this is how it reaches us.
+ *
+ * - `POST /<token>/mcp/<server>`: Streamable HTTP MCP (stateless, JSON responses; see `listener-mcp.ts`).
+ * - `POST /<token>/hook/<event>`: the host's hook handler on agy's hook input (see `listener-hook.ts`).
+ *
+ * It binds `127.0.0.1` only, on a port the OS picks. Every path starts with a per-session random token that
+ * only the config files the SDK writes for agy contain; anything else is a 404, a foreign `Host` or `Origin`
+ * (DNS rebinding) a 403. Those checks, the method check and the body limit all run before user code.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ToolDefinition } from '../tools/tool.js';
+import { StateStore, type ToolContextHost } from '../tools/tool-context.js';
+import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  defaultHookFallback,
+  type HookFallback,
+  type HookHandler,
+  handleHookRequest,
+} from './listener-hook.js';
+import { sendStatus } from './listener-http.js';
+import { defaultLogger, errorMessage, type Logger } from './listener-logger.js';
+import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
+import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
+import { createMcpServer } from './mcp-server.js';
+import type { BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import { ToolCatalog } from './mcp-tool-catalog.js';
+import { createToken } from './token.js';
+
+/** The address the listener binds; never a public interface. */
+export const LISTENER_HOST = '127.0.0.1';
+
+/** Options of {@link SessionListener.start}. */
+export interface SessionListenerOptions {
+  /**
+   * The MCP servers to serve, by name (`[A-Za-z0-9_-]{1,64}`): `tool()` definitions, or a factory returning
+   * an SDK `McpServer`/`Server` (called once per request, as stateless mode requires).
+   */
+  mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory>;
+  /** Handles hook calls; without it, hook paths are 404s. */
+  onHook?: HookHandler;
+  /** How long a hook may run before the fallback is answered; default 30 000 ms. */
+  hookTimeoutMs?: number;
+  /** The answer for a failed hook; default: deny for `PreToolUse`, `{}` otherwise. */
+  hookFallback?: HookFallback;
+  /** The largest request body accepted; default 4 MiB. Larger bodies get 413 without being buffered. */
+  maxBodyBytes?: number;
+  /** Where failures are reported; default prints warnings and errors. The token is never logged. */
+  logger?: Logger;
+  /** Sees each call to a `tool()` (not to factory-built servers). */
+  observer?: ToolCallObserver;
+  /** Decides whether each validated `tool()` call may run. */
+  beforeCall?: BeforeToolCall;
+  /** Conversation id and `send` for tool contexts. */
+  toolContext?: ToolContextHost;
+  /** The session's tool state; a fresh store when omitted. */
+  state?: StateStore;
+}
+
+/** A running listener. Start with {@link SessionListener.start}; always {@link SessionListener.close}. */
+export class SessionListener {
+  readonly #server: Server;
+  readonly #token: string;
+  readonly #port: number;
+  readonly #hosts: Set<string>;
+  readonly #factories: Map<string, McpServerFactory>;
+  readonly #catalogs: Map<string, ToolCatalog>;
+  readonly #options: SessionListenerOptions;
+  readonly #logger: Logger;
+  readonly #state: StateStore;
+  readonly #shutdown = new AbortController();
+  readonly #inflight = new Map<string, AbortController>();
+  #closing: Promise<void> | undefined;
+
+  private constructor(
+    server: Server,
+    token: string,
+    catalogs: Map<string, ToolCatalog>,
+    factories: Map<string, McpServerFactory>,
+    options: SessionListenerOptions,
+  ) {
+    this.#server = server;
+    this.#token = token;
+    this.#port = (server.address() as AddressInfo).port;
+    this.#hosts = loopbackHosts(this.#port);
+    this.#catalogs = catalogs;
+    this.#factories = factories;
+    this.#options = options;
+    this.#logger = options.logger ?? defaultLogger;
+    this.#state = options.state ?? new StateStore();
+  }
+
+  /** Validates the options, prepares the tools and starts listening on `127.0.0.1`, port chosen by the OS. */
+  static async start(options: SessionListenerOptions = {}): Promise<SessionListener> {
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+      throw new RangeError('maxBodyBytes must be a positive integer');
+    if (!Number.isFinite(hookTimeoutMs) || hookTimeoutMs <= 0)
+      throw new RangeError('hookTimeoutMs must be a positive number');
+    const catalogs = new Map<string, ToolCatalog>();
+    const factories = new Map<string, McpServerFactory>();
+    for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
+      if (!ROUTE_NAME.test(name)) throw new TypeError(`MCP server name "${name}" must match ${ROUTE_NAME}`);
+      if (typeof entry === 'function') factories.set(name, entry);
+      else catalogs.set(name, new ToolCatalog(name, entry));
+    }
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, LISTENER_HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const listener = new SessionListener(server, createToken(), catalogs, factories, {
+      ...options,
+      maxBodyBytes,
+      hookTimeoutMs,
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => listener.#serve(req, res));
+    return listener;
+  }
+
+  /** The TCP port on `127.0.0.1`. */
+  get port(): number {
+    return this.#port;
+  }
+
+  /** The session token (43 base64url characters). A secret: keep it out of logs, argv and error messages. */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** The state shared by this session's tool calls. */
+  get state(): StateStore {
+    return this.#state;
+  }
+
+  /** Whether {@link SessionListener.close} has been called. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  /** `http://127.0.0.1:<port>/<token>/<path>`; `path` is relative, e.g. `mcp/tools`. Contains the token. */
+  url(path: string): string {
+    return `http://${LISTENER_HOST}:${this.#port}/${this.#token}/${path.replace(/^\/+/, '')}`;
+  }
+
+  /** The MCP endpoint of `server` (for `mcp_config.json`). Contains the token. */
+  mcpUrl(server: string): string {
+    return this.url(`mcp/${checkedName(server)}`);
+  }
+
+  /** The hook endpoint of `event` (for `hooks.json`). Contains the token. */
+  hookUrl(event: string): string {
+    return this.url(`hook/${checkedName(event)}`);
+  }
+
+  /** The `tool()` catalog of `server` (served names and their provenance); `undefined` for factories. */
+  catalog(server: string): ToolCatalog | undefined {
+    return this.#catalogs.get(server);
+  }
+
+  /**
+   * Stops listening, aborts in-flight tool calls and hooks (their `signal`s), and closes every connection.
+   * Resolves once the server is fully closed; calling it again returns the same promise.
+   */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      this.#shutdown.abort(new Error('listener closed'));
+      this.#server.close((error) => {
+        if (error) this.#logger.warn('listener close reported an error', { error: error.message });
+        resolve();
+      });
+      // close() alone waits for keep-alive and in-flight connections; a session's end should not.
+      this.#server.closeAllConnections();
+    });
+    return this.#closing;
+  }
+
+  #serve(req: IncomingMessage, res: ServerResponse): void {
+    this.#route(req, res).catch((error: unknown) => {
+      // Usually a client that went away mid-body; the URL is never logged (it holds the token).
+      this.#logger.warn('listener request failed', { method: req.method, error: errorMessage(error) });
+      if (!res.headersSent) sendStatus(res, 500, { Connection: 'close' });
+      else res.destroy();
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isLoopbackRequest(req, this.#hosts)) return sendStatus(res, 403);
+    const route = parseRoute(req.url, this.#token);
+    const known =
+      route !== undefined &&
+      (route.kind === 'mcp'
+        ? this.#catalogs.has(route.name) || this.#factories.has(route.name)
+        : !!this.#options.onHook);
+    if (!route || !known) return sendStatus(res, 404);
+    if (req.method !== 'POST') return sendStatus(res, 405, { Allow: 'POST' });
+    const options = this.#options;
+    if (route.kind === 'hook') {
+      return handleHookRequest(route.name, req, res, {
+        onHook: options.onHook!,
+        hookFallback: options.hookFallback ?? defaultHookFallback,
+        hookTimeoutMs: options.hookTimeoutMs!,
+        maxBodyBytes: options.maxBodyBytes!,
+        logger: this.#logger,
+        signal: this.#shutdown.signal,
+      });
+    }
+    return handleMcpRequest(route.name, this.#factory(route.name), req, res, {
+      maxBodyBytes: options.maxBodyBytes!,
+      logger: this.#logger,
+      signal: this.#shutdown.signal,
+      inflight: this.#inflight,
+    });
+  }
+
+  #factory(name: string): McpServerFactory {
+    const custom = this.#factories.get(name);
+    if (custom) return custom;
+    const catalog = this.#catalogs.get(name)!;
+    return ({ signal }) =>
+      createMcpServer({
+        name,
+        tools: catalog,
+        observer: this.#options.observer,
+        beforeCall: this.#options.beforeCall,
+        context: this.#options.toolContext,
+        state: this.#state,
+        signal,
+        logger: this.#logger,
+      });
+  }
+}
+
+function checkedName(name: string): string {
+  if (!ROUTE_NAME.test(name)) throw new TypeError(`"${name}" must match ${ROUTE_NAME}`);
+  return name;
+}

@@ -1,0 +1,131 @@
+/**
+ * Isolation by shadow HOME (seed 001 "Native configuration and isolation"): agy runs with HOME set to a
+ * private directory inside the session directory, so everything it reads from or writes to `~/.gemini` is
+ * ours to shape, and the user's own files are never modified.
+ *
+ * - `~/.gemini/antigravity-cli/settings.json`: the user's, copied, with our overrides merged over it.
+ * - `~/.gemini/config/mcp_config.json`: the user's servers plus ours.
+ * - `~/.gemini/config/hooks.json`: the user's bundles plus ours (agy's canonical hook location).
+ * - Skills and the user's preference files are linked (read by agy, not written).
+ * - Credentials are never copied. `linkNativeAuth` links the native auth and session state instead (and, on
+ *   macOS, the keychain paths `Library/Keychains` and `Library/Preferences/com.apple.security.plist`), so a
+ *   signed-in agy stays signed in; agy may then update that state itself.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from './agy-files.js';
+
+/** What to build the shadow HOME from. */
+export interface ShadowHomeOptions {
+  /** The user's real home directory (read only). */
+  userHome: string;
+  /** Where to build the shadow HOME (inside the session directory). */
+  shadowHome: string;
+  /** Merged over the user's `settings.json` (deep merge for plain objects). */
+  settingsOverrides?: Record<string, unknown> | undefined;
+  /** Our MCP servers, added to the user's (ours win on a name clash). */
+  mcpServers?: Record<string, McpConfigEntry> | undefined;
+  /** Our hooks bundles, added to the user's. */
+  hooks?: HooksFile | undefined;
+  /** Link native auth and session state. */
+  linkNativeAuth?: boolean | undefined;
+  /** Reports problems with the user's files (they are skipped, never modified). */
+  warn: (message: string) => void;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Deep-merges plain objects; arrays and scalars from `over` replace. */
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+async function readJsonObject(path: string, warn: (m: string) => void): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isPlainObject(value)) return value;
+    warn(`${path} is not a JSON object; ignored in the shadow HOME`);
+  } catch (err) {
+    warn(`${path} is not valid JSON (${(err as Error).message}); ignored in the shadow HOME`);
+  }
+  return {};
+}
+
+async function writePrivateJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+}
+
+async function linkIfExists(target: string, link: string): Promise<void> {
+  if (!existsSync(target) || existsSync(link)) return;
+  await mkdir(dirname(link), { recursive: true, mode: 0o700 });
+  await symlink(target, link);
+}
+
+/** Builds the shadow HOME; returns its path. */
+export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
+  const userGemini = join(o.userHome, '.gemini');
+  const gemini = join(o.shadowHome, '.gemini');
+  await mkdir(join(gemini, 'antigravity-cli'), { recursive: true, mode: 0o700 });
+  await mkdir(join(gemini, 'config'), { recursive: true, mode: 0o700 });
+
+  const settings = await readJsonObject(join(userGemini, 'antigravity-cli', 'settings.json'), o.warn);
+  await writePrivateJson(
+    join(gemini, 'antigravity-cli', 'settings.json'),
+    deepMerge(settings, o.settingsOverrides ?? {}),
+  );
+
+  const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn);
+  const userServers = isPlainObject(userMcp.mcpServers) ? userMcp.mcpServers : {};
+  const ours = validated(McpConfigSchema, { mcpServers: o.mcpServers ?? {} }, 'mcp_config.json').mcpServers;
+  await writePrivateJson(join(gemini, 'config', 'mcp_config.json'), {
+    ...userMcp,
+    mcpServers: { ...userServers, ...ours },
+  });
+
+  const userHooks = await readJsonObject(join(userGemini, 'config', 'hooks.json'), o.warn);
+  const hooks = { ...userHooks, ...(o.hooks ?? {}) };
+  if (Object.keys(hooks).length > 0) await writePrivateJson(join(gemini, 'config', 'hooks.json'), hooks);
+
+  // Read-only inputs agy loads: skills and the user's preference files.
+  for (const rel of ['config/skills', 'antigravity-cli/skills', 'config/AGENTS.md', 'GEMINI.md']) {
+    await linkIfExists(join(userGemini, rel), join(gemini, rel));
+  }
+  await linkIfExists(join(o.userHome, '.agents', 'skills'), join(o.shadowHome, '.agents', 'skills'));
+
+  if (o.linkNativeAuth) {
+    const skip = new Set(['settings.json', 'skills']);
+    for (const entry of await readdir(join(userGemini, 'antigravity-cli')).catch(() => [] as string[])) {
+      if (!skip.has(entry))
+        await linkIfExists(
+          join(userGemini, 'antigravity-cli', entry),
+          join(gemini, 'antigravity-cli', entry),
+        );
+    }
+    const skipTop = new Set(['antigravity-cli', 'config', 'GEMINI.md']);
+    for (const entry of await readdir(userGemini).catch(() => [] as string[])) {
+      if (!skipTop.has(entry)) await linkIfExists(join(userGemini, entry), join(gemini, entry));
+    }
+    // macOS: `security` needs the login keychain to find agy's credentials (seed 001, 2026-10-02 probe).
+    for (const rel of ['Library/Keychains', 'Library/Preferences/com.apple.security.plist']) {
+      await linkIfExists(join(o.userHome, rel), join(o.shadowHome, rel));
+    }
+  }
+  return o.shadowHome;
+}

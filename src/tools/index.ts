@@ -1,0 +1,33 @@
+/** In-process tools: `tool()`, their context and state, results, and provider-safe names. */
+export {
+  isProviderSafeToolName,
+  MAX_TOOL_NAME_LENGTH,
+  type NormalizedToolName,
+  normalizeToolName,
+  QUALIFIED_NAME_SEPARATOR,
+  sanitizeToolNamePart,
+  type ToolNameOptions,
+  ToolNameRegistry,
+  type ToolNameSource,
+  toolNameHash,
+  withHashSuffix,
+} from './names.js';
+export {
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolHandlerResult,
+  type ToolInputSchema,
+  type ToolOutputSchema,
+  type ToolSpec,
+  tool,
+} from './tool.js';
+export { createToolContext, StateStore, type ToolContext, type ToolContextHost } from './tool-context.js';
+export {
+  type CallToolResult,
+  type ContentBlock,
+  isCallToolResult,
+  type ToolResultOptions,
+  toolError,
+  toolResult,
+} from './tool-result.js';

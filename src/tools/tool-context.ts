@@ -1,0 +1,91 @@
+/**
+ * What a tool handler gets besides its arguments. The model never sees any of it: it lives on our side of
+ * the MCP boundary, so handlers can keep per-session state, talk back to the conversation, and stop early.
+ */
+
+/** The second argument of every tool handler. */
+export interface ToolContext {
+  /** The conversation agy is running, or `undefined` before agy has reported one. Read at access time. */
+  readonly conversationId: string | undefined;
+  /** Reads a session-scoped value stored by any tool of this session; `defaultValue` when absent. */
+  getState<T>(key: string): T | undefined;
+  getState<T>(key: string, defaultValue: T): T;
+  /** Stores a session-scoped value, visible to every later tool call of this session. */
+  setState(key: string, value: unknown): void;
+  /**
+   * Sends a user message into the conversation (delivered by the host, e.g. queued for the next turn).
+   * Rejects when no conversation is attached.
+   */
+  send(message: string): Promise<void>;
+  /** Aborted when the call is cancelled, the client went away, or the session is closing. */
+  readonly signal: AbortSignal;
+}
+
+/** Per-session key-value state shared by all tool calls of one session. Values are kept by reference. */
+export class StateStore {
+  readonly #values = new Map<string, unknown>();
+
+  /** The value stored under `key`, or `defaultValue` (not stored) when there is none. */
+  get<T>(key: string): T | undefined;
+  get<T>(key: string, defaultValue: T): T;
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.#values.has(key) ? (this.#values.get(key) as T) : defaultValue;
+  }
+
+  /** Stores `value` under `key`, replacing any previous value. */
+  set(key: string, value: unknown): void {
+    this.#values.set(key, value);
+  }
+
+  /** Whether a value is stored under `key` (even `undefined`). */
+  has(key: string): boolean {
+    return this.#values.has(key);
+  }
+
+  /** Removes `key`; returns whether it was there. */
+  delete(key: string): boolean {
+    return this.#values.delete(key);
+  }
+
+  /** Removes every value. */
+  clear(): void {
+    this.#values.clear();
+  }
+
+  /** The stored keys, in insertion order. */
+  keys(): string[] {
+    return [...this.#values.keys()];
+  }
+}
+
+/** What the host (the Conversation) provides to tool contexts. Every member is optional. */
+export interface ToolContextHost {
+  /** Returns the current conversation id; called each time a handler reads `ctx.conversationId`. */
+  conversationId?: () => string | undefined;
+  /** Delivers `ctx.send(message)`. Without it, `send` rejects. */
+  send?: (message: string) => Promise<void>;
+}
+
+/** Builds the context for one tool call. */
+export function createToolContext(
+  host: ToolContextHost,
+  state: StateStore,
+  signal: AbortSignal,
+): ToolContext {
+  return {
+    get conversationId() {
+      return host.conversationId?.();
+    },
+    getState<T>(key: string, defaultValue?: T): T | undefined {
+      return state.get<T | undefined>(key, defaultValue);
+    },
+    setState(key: string, value: unknown): void {
+      state.set(key, value);
+    },
+    async send(message: string): Promise<void> {
+      if (!host.send) throw new Error('ToolContext.send is unavailable: no conversation is attached');
+      await host.send(message);
+    },
+    signal,
+  };
+}

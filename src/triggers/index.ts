@@ -1,0 +1,12 @@
+/** Triggers: background tasks that push messages into the conversation. */
+export { type EveryOptions, every } from './every.js';
+export { type OnFileChangeOptions, onFileChange } from './on-file-change.js';
+export { TriggerRunner, type TriggerRunnerOptions } from './runner.js';
+export type {
+  FileChange,
+  FileChangeKind,
+  Trigger,
+  TriggerContext,
+  TriggerFn,
+  TriggerObject,
+} from './types.js';

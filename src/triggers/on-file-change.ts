@@ -1,0 +1,141 @@
+/** `onFileChange(path, fn)`: a chokidar-backed file watcher trigger with debounced, coalesced batches. */
+import path from 'node:path';
+import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
+import { describeError } from '../hooks/logger.js';
+import type { MaybePromise } from '../hooks/types.js';
+import type { FileChange, FileChangeKind, TriggerContext, TriggerObject } from './types.js';
+
+/** Options of {@link onFileChange}. */
+export interface OnFileChangeOptions {
+  /** Name for logs. */
+  name?: string;
+  /** Quiet time after the last change before a batch is delivered (default 50 ms). */
+  debounceMs?: number;
+  /** Longest a batch waits under a continuous stream of changes (default 1000 ms). */
+  maxWaitMs?: number;
+  /** Skip the `added` events for files that exist when watching starts (default `true`). */
+  ignoreInitial?: boolean;
+  /** Further chokidar options (`ignored`, `depth`, `usePolling`, `awaitWriteFinish`, `cwd`…). */
+  watchOptions?: Omit<ChokidarOptions, 'ignoreInitial' | 'persistent'>;
+}
+
+const EVENT_KINDS: Record<string, FileChangeKind | undefined> = {
+  add: 'added',
+  addDir: 'added',
+  change: 'modified',
+  unlink: 'deleted',
+  unlinkDir: 'deleted',
+};
+
+/**
+ * The net change of a path within one batch. A file created and removed within a batch (an editor's temp
+ * file) disappears; removed then re-created becomes `modified`.
+ */
+function coalesce(previous: FileChangeKind | undefined, next: FileChangeKind): FileChangeKind | undefined {
+  if (previous === undefined) return next;
+  if (previous === 'added') return next === 'deleted' ? undefined : 'added';
+  if (previous === 'deleted') return next === 'deleted' ? 'deleted' : 'modified';
+  return next === 'deleted' ? 'deleted' : 'modified';
+}
+
+/**
+ * Watches `paths` (files or directories, recursively) and calls `fn` with a batch of changes (absolute
+ * paths, sorted) once changes settle for `debounceMs`. Calls never overlap; changes that arrive during a call
+ * form the next batch. Errors are logged. `start()` resolves when the watcher is ready; `stop()` closes it.
+ */
+export function onFileChange(
+  paths: string | readonly string[],
+  fn: (changes: FileChange[], ctx: TriggerContext) => MaybePromise<void>,
+  options: OnFileChangeOptions = {},
+): TriggerObject {
+  const targets = (typeof paths === 'string' ? [paths] : [...paths]).map((p) => path.resolve(p));
+  if (targets.length === 0) throw new TypeError('onFileChange(): at least one path is required');
+  if (typeof fn !== 'function') throw new TypeError('onFileChange(): fn must be a function');
+  const debounceMs = options.debounceMs ?? 50;
+  const maxWaitMs = Math.max(options.maxWaitMs ?? 1000, debounceMs);
+  const name = options.name ?? `onFileChange(${targets.join(', ')})`;
+  const cwd = options.watchOptions?.cwd;
+
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let batchStartedAt: number | undefined;
+  let pending = new Map<string, FileChangeKind>();
+  let running: Promise<void> | undefined;
+  let active = false;
+  let releaseStart: (() => void) | undefined;
+
+  const schedule = (ctx: TriggerContext) => {
+    if (!active) return;
+    const now = Date.now();
+    batchStartedAt ??= now;
+    clearTimeout(timer);
+    const wait = Math.max(0, Math.min(debounceMs, batchStartedAt + maxWaitMs - now));
+    timer = setTimeout(() => flush(ctx), wait);
+  };
+
+  const flush = (ctx: TriggerContext) => {
+    timer = undefined;
+    if (running || !active) return; // the running call reschedules when it ends
+    const batch: FileChange[] = [...pending]
+      .map(([p, kind]) => ({ kind, path: p }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    pending = new Map();
+    batchStartedAt = undefined;
+    if (batch.length === 0) return;
+    running = (async () => {
+      try {
+        await fn(batch, ctx);
+      } catch (error) {
+        ctx.logger.error(`trigger '${name}' failed: ${describeError(error)}`, error);
+      }
+    })().finally(() => {
+      running = undefined;
+      if (pending.size > 0) schedule(ctx);
+    });
+  };
+
+  return {
+    name,
+    async start(ctx) {
+      if (watcher !== undefined) throw new Error(`Trigger '${name}' is already started`);
+      active = true;
+      const w = watch(targets, { ...options.watchOptions, ignoreInitial: options.ignoreInitial ?? true });
+      watcher = w;
+      w.on('all', (event, changed) => {
+        const kind = EVENT_KINDS[event];
+        if (kind === undefined || !active) return;
+        const absolute = path.resolve(cwd ?? '', changed);
+        const next = coalesce(pending.get(absolute), kind);
+        if (next === undefined) pending.delete(absolute);
+        else pending.set(absolute, next);
+        schedule(ctx);
+      });
+      w.on('error', (error) =>
+        ctx.logger.error(`trigger '${name}': watcher error: ${describeError(error)}`, error),
+      );
+      await new Promise<void>((resolve) => {
+        releaseStart = resolve; // stop() before ready must not leave start() hanging
+        w.once('ready', resolve);
+      });
+      releaseStart = undefined;
+    },
+    async stop() {
+      active = false;
+      releaseStart?.();
+      clearTimeout(timer);
+      timer = undefined;
+      pending = new Map();
+      batchStartedAt = undefined;
+      const w = watcher;
+      watcher = undefined;
+      if (w !== undefined) {
+        await w.close();
+        // fs.watch handles are released in libuv's close phase, which runs after the check phase; two
+        // setImmediate turns guarantee it ran, so nothing is left when stop() resolves.
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await running;
+    },
+  };
+}
