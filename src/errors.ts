@@ -2,7 +2,7 @@
  * Typed errors. Every error the SDK raises extends `AgySdkError` and carries a stable `code`, so callers can
  * branch on `err.code` (or `instanceof`) instead of parsing messages.
  */
-import type { TurnResult } from './conversation/turn-result.js';
+import type { BudgetName, TurnResult } from './conversation/turn-result.js';
 
 /** Base class of every error agy-sdk raises. */
 export class AgySdkError extends Error {
@@ -157,6 +157,29 @@ export class TurnError extends AgySdkError {
       result.error ? { cause: result.error } : undefined,
     );
     this.result = result;
+  }
+}
+
+/** A budget was exceeded; the turn was interrupted. */
+export class BudgetExceededError extends AgySdkError {
+  /** Which budget. */
+  readonly budget: BudgetName;
+  /** The configured limit. */
+  readonly limit: number;
+  /** The amount used when the limit was crossed. */
+  readonly used: number;
+  constructor(budget: BudgetName, limit: number, used: number) {
+    super('budget_exceeded', `${budget} exceeded: ${used} > ${limit}`);
+    this.budget = budget;
+    this.limit = limit;
+    this.used = used;
+  }
+}
+
+/** A `preTurn` hook denied the prompt; it was never sent. */
+export class TurnDeniedError extends AgySdkError {
+  constructor(message: string) {
+    super('turn_denied', message);
   }
 }
 

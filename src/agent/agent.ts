@@ -10,15 +10,19 @@ import {
 } from '../connection/stream-json/stream-json-connection.js';
 import { type Content, contentParts } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
+import { BudgetTracker, validateBudget } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { TurnResult } from '../conversation/turn-result.js';
-import { ClosedError, ConfigError } from '../errors.js';
+import { BudgetExceededError, ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { confirmRunCommand } from '../policy/presets.js';
 import { defaultLogger, type Logger } from '../runtime/listener-logger.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
 import { SessionRuntime } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
+import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
+import { ControlPlane } from './control-plane.js';
 import { validateConfig } from './validate-config.js';
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
@@ -32,6 +36,9 @@ export class Agent implements AsyncDisposable {
   #closing: Promise<void> | undefined;
   #runtime: SessionRuntime | undefined;
   readonly #logger: Logger;
+  readonly #control: ControlPlane;
+  readonly #budget: BudgetTracker | undefined;
+  #triggers: TriggerRunner | undefined;
   #connection: StreamJsonConnection | undefined;
   #conversation: Conversation<Content> | undefined;
 
@@ -64,6 +71,25 @@ export class Agent implements AsyncDisposable {
       throw new ConfigError('reminder', 'must be a string');
     }
     this.#logger = config.logger ?? defaultLogger;
+    validateBudget(config.budget);
+    const policies = config.policies ?? [confirmRunCommand()];
+    const hooks = config.hooks ?? [];
+    ControlPlane.guard({
+      policies,
+      hooks,
+      writeCapable:
+        !!config.dangerouslySkipPermissions ||
+        (config.tools?.length ?? 0) > 0 ||
+        Object.keys(config.mcpServers ?? {}).length > 0,
+    });
+    this.#control = new ControlPlane({
+      hooks,
+      policies,
+      mcpServers: config.mcpServers ?? {},
+      askUserTimeoutMs: config.askUserTimeoutMs,
+      logger: this.#logger,
+    });
+    this.#budget = config.budget ? new BudgetTracker(config.budget) : undefined;
   }
 
   /** Starts agy and waits for its `init`. Idempotent; concurrent calls share one start. */
@@ -88,7 +114,9 @@ export class Agent implements AsyncDisposable {
       tools: config.tools,
       toolTransport: config.toolTransport,
       mcpServers: config.mcpServers,
-      hooks: config.agyHooks,
+      hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
+      beforeToolCall: this.#control.beforeToolCall,
+      afterToolCall: this.#control.afterToolCall,
       hookPlacement: config.hookPlacement,
       hookTimeoutMs: config.hookTimeoutMs,
       hookRelay: config.hookRelay,
@@ -135,13 +163,35 @@ export class Agent implements AsyncDisposable {
       pipeline: {
         prepare: async (prompt) => {
           const text = await materialize(contentParts(prompt), () => runtime.attachmentsDir());
+          // Steering messages that found no model call to ride on are delivered with the next prompt.
+          text.unshift(...this.#control.takePendingSteers());
+          const gate = await this.#control.beginTurn(text.join('\n'));
+          if (!gate.allow) throw new TurnDeniedError(gate.message ?? 'denied by a preTurn hook');
+          this.#budget?.beginTurn();
           if (reminder) text.unshift(`<system-reminder>\n${reminder}\n</system-reminder>`);
           return { text };
         },
-        finalize: (result) => this.#finalize(result),
+        onStep: (step) => {
+          this.#control.onStep(step);
+          const over = this.#budget?.onStep(step);
+          if (!over) return undefined;
+          const error = new BudgetExceededError(over.budget, over.limit, over.used);
+          return { status: 'budget_exceeded', budget: over.budget, message: error.message, error };
+        },
+        finalize: (result) => this.#control.endTurn(this.#finalize(result)),
       },
     });
     await connection.start();
+    await this.#control.sessionStart(connection.conversationId);
+    if (config.triggers?.length) {
+      this.#triggers = new TriggerRunner(config.triggers, {
+        send: async (text) => {
+          this.#requireConversation().chat(text);
+        },
+        logger: this.#logger,
+      });
+      await this.#triggers.start();
+    }
     if (this.#state === 'starting') this.#state = 'started';
   }
 
@@ -235,16 +285,59 @@ export class Agent implements AsyncDisposable {
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const started = this.#state === 'started';
       this.#state = 'closing';
       this.#conversation?.markClosed();
       try {
+        await this.#triggers?.stop();
         await this.#connection?.close();
+        if (started) await this.#control.sessionEnd();
       } finally {
         await this.#runtime?.close();
         this.#state = 'closed';
       }
     })();
     return this.#closing;
+  }
+
+  /**
+   * Steers the agent, with defined delivery:
+   * - `'next-turn'` (default): queued after the current turn (and anything already queued), as its own turn.
+   * - `'now'`: interrupts the running turn and re-prompts on the same conversation at once, ahead of the queue;
+   *   steering messages still waiting for a model call are included before `text`.
+   * - `'next-step'`: injected as a user message at the next model call of the running turn (agy's
+   *   `PreInvocation` `injectSteps`). If the turn makes no further model call, it is delivered with the next
+   *   turn's prompt. With no turn running it behaves like `'next-turn'`.
+   * Returns the response of the turn it starts, or undefined for `'next-step'` during a turn.
+   */
+  async steer(
+    text: string,
+    opts: { when?: 'now' | 'next-step' | 'next-turn' } = {},
+  ): Promise<ChatResponse | undefined> {
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new ConfigError('text', 'a steering message must be a non-empty string');
+    const when = opts.when ?? 'next-turn';
+    await this.start();
+    const conversation = this.#requireConversation();
+    switch (when) {
+      case 'next-turn':
+        return conversation.chat(text);
+      case 'next-step':
+        if (!conversation.isRunning) return conversation.chat(text);
+        this.#control.steerNextStep(text);
+        return undefined;
+      case 'now': {
+        const pending = this.#control.takePendingSteers();
+        const response = conversation.chat([...pending, text].join('\n\n'), { first: true });
+        await conversation.interrupt();
+        return response;
+      }
+      default:
+        throw new ConfigError(
+          'when',
+          `must be 'now', 'next-step' or 'next-turn', got ${JSON.stringify(when)}`,
+        );
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -2,6 +2,9 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 import type { BadLine } from '../connection/stream-json/parse-line.js';
+import type { BudgetConfig } from '../conversation/budget.js';
+import type { Hook } from '../hooks/kinds.js';
+import type { PolicyList } from '../policy/types.js';
 import type { AgyHookRegistration } from '../runtime/hook-wire.js';
 import type { Logger } from '../runtime/listener-logger.js';
 import type { McpServerConfig } from '../runtime/mcp-config.js';
@@ -9,6 +12,7 @@ import type { SystemInstructions } from '../runtime/rules.js';
 import type { HookPlacement, Isolation, SubagentConfig } from '../runtime/session-runtime.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { Trigger } from '../triggers/types.js';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {
@@ -97,4 +101,20 @@ export interface AgentConfig {
   subagents?: SubagentConfig[];
   /** Where the SDK reports contained failures (hooks that threw, relays that failed). Default: stderr. */
   logger?: Logger;
+
+  // Control plane (hooks, policies, triggers, budgets).
+
+  /** Typed hooks (`hooks.preToolCall(fn)`, hook classes…). See docs/architecture.md for where each runs. */
+  hooks?: Hook[];
+  /**
+   * Tool policies (`policy.allow`, `policy.deny`, `policy.askUser`, …), enforced in-process. Default:
+   * `policy.confirmRunCommand()` (deny `run_command`, allow the rest). `[]` means no policy.
+   */
+  policies?: PolicyList;
+  /** How long an `askUser` handler has before the call is denied. Default 5 minutes. */
+  askUserTimeoutMs?: number;
+  /** Triggers (`every`, `onFileChange`, …): started with the agent, stopped on close. */
+  triggers?: Trigger[];
+  /** Budgets; exceeding one interrupts the turn, which ends `budget_exceeded`. */
+  budget?: BudgetConfig;
 }

@@ -3,18 +3,31 @@
  * keeps a bounded step history, and tracks usage per turn and for the whole conversation.
  */
 import type { Connection, TurnRequest } from '../connection/connection.js';
-import { ClosedError } from '../errors.js';
+import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
 import { ChatResponse } from './chat-response.js';
 import type { Step, Usage } from './step.js';
-import type { TurnResult } from './turn-result.js';
+import type { BudgetName, TurnResult, TurnStatus } from './turn-result.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
+/** A reason the pipeline asks to stop the running turn (e.g. a budget). */
+export interface TurnStop {
+  status: Extract<TurnStatus, 'budget_exceeded'>;
+  message: string;
+  error: AgySdkError;
+  budget?: BudgetName;
+}
+
 /** @internal Hooks the Agent plugs into the turn pipeline. */
 export interface ConversationPipeline<P> {
-  /** Turns a prompt into what the connection sends (runs when the turn's time comes, in queue order). */
+  /**
+   * Turns a prompt into what the connection sends (runs when the turn's time comes, in queue order).
+   * Throwing `TurnDeniedError` ends the turn `denied` without sending anything.
+   */
   prepare(prompt: P): Promise<TurnRequest>;
+  /** Sees each step of the running turn; returning a `TurnStop` interrupts the turn with that outcome. */
+  onStep?(step: Step): TurnStop | undefined;
   /** Post-processes a finished turn (structured output validation, post-turn hooks). */
   finalize?(result: TurnResult): Promise<TurnResult> | TurnResult;
 }
@@ -26,18 +39,32 @@ export interface ConversationOptions<P> {
   historyLimit?: number | undefined;
 }
 
+interface TurnItem<P> {
+  kind: 'turn';
+  prompt: P;
+  response: ChatResponse;
+  canceled: boolean;
+}
+type QueueItem<P> = TurnItem<P> | { kind: 'task'; run: () => Promise<void> };
+interface RunningTurn<P> {
+  item: TurnItem<P>;
+  /** Set when the pipeline stopped the turn (e.g. a budget); it decides the outcome. */
+  stop: TurnStop | undefined;
+}
+
 export class Conversation<P = unknown> {
   readonly #connection: Connection;
   readonly #pipeline: ConversationPipeline<P>;
   readonly #historyLimit: number;
   #history: Step[] = [];
-  #tail: Promise<void> = Promise.resolve();
+  readonly #queue: Array<QueueItem<P>> = [];
+  #pumping = false;
   #turnCount = 0;
   #totalUsage: Usage | null = null;
   #lastTurnUsage: Usage | null = null;
   #lastResult: TurnResult | undefined;
   #closed = false;
-  #running: { response: ChatResponse; cancel: () => Promise<void> } | undefined;
+  #running: RunningTurn<P> | undefined;
 
   /** @internal Created by the Agent. */
   constructor(opts: ConversationOptions<P>) {
@@ -82,7 +109,12 @@ export class Conversation<P = unknown> {
 
   /** True when no turn is running or queued. */
   get isIdle(): boolean {
-    return this.#running === undefined && this.#connection.isIdle;
+    return this.#running === undefined && this.#queue.length === 0 && !this.#pumping;
+  }
+
+  /** True while a turn runs. */
+  get isRunning(): boolean {
+    return this.#running !== undefined;
   }
 
   /** Drops the step history to free memory; the conversation itself goes on. */
@@ -92,68 +124,34 @@ export class Conversation<P = unknown> {
 
   /**
    * Queues a turn and returns its response at once. Turns run one at a time, in call order: a `chat` sent
-   * while a turn runs starts when that turn (and any queued before it) has ended.
+   * while a turn runs starts when that turn (and any queued before it) has ended. With `{ first: true }` the
+   * turn jumps the queue (used by `steer(..., { when: 'now' })`).
    */
-  chat(prompt: P): ChatResponse {
+  chat(prompt: P, opts: { first?: boolean } = {}): ChatResponse {
     if (this.#closed) throw new ClosedError();
-    let canceled = false;
-    const response = new ChatResponse({
-      cancel: async () => {
-        canceled = true;
-        if (this.#running?.response === response) await this.#running.cancel();
-      },
-    });
-    const run = async (): Promise<void> => {
-      if (canceled || this.#closed) {
-        response.finish(
-          canceledResult(
-            this.conversationId,
-            this.#closed ? 'the agent was closed' : 'canceled before it ran',
-          ),
-        );
-        return;
-      }
-      this.#turnCount++;
-      let request: TurnRequest;
-      try {
-        request = await this.#pipeline.prepare(prompt);
-      } catch (err) {
-        response.finish(failedResult(this.conversationId, err));
-        return;
-      }
-      this.#running = { response, cancel: () => this.#connection.interrupt('canceled') };
-      let result: TurnResult;
-      try {
-        result = await this.#connection.runTurn(request, {
-          onStep: (step) => {
-            this.#pushHistory(step);
-            response.pushStep(step);
-          },
-        });
-        if (canceled && result.status !== 'success') result = { ...result, status: 'canceled' };
-        if (this.#pipeline.finalize) result = await this.#pipeline.finalize(result);
-      } catch (err) {
-        result = failedResult(this.conversationId, err);
-      } finally {
-        this.#running = undefined;
-      }
-      this.#lastResult = result;
-      this.#lastTurnUsage = result.usage;
-      if (result.totalUsage) this.#totalUsage = result.totalUsage;
-      response.finish(result);
+    const item: TurnItem<P> = {
+      kind: 'turn',
+      prompt,
+      canceled: false,
+      response: new ChatResponse({
+        cancel: async () => {
+          item.canceled = true;
+          if (this.#running?.item === item) await this.#connection.interrupt('canceled');
+        },
+      }),
     };
-    this.#tail = this.#tail.then(run, run);
-    return response;
+    if (opts.first) this.#queue.unshift(item);
+    else this.#queue.push(item);
+    void this.#pump();
+    return item.response;
   }
 
-  /** Runs `fn` when every queued turn has ended (used for model switches). */
+  /** Runs `fn` once every turn queued before it has ended (used for model switches). */
   whenIdle<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(fn, fn);
-    this.#tail = result.then(
-      () => {},
-      () => {},
-    );
-    return result;
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ kind: 'task', run: () => fn().then(resolve, reject) });
+      void this.#pump();
+    });
   }
 
   /** Interrupts the running turn, if any (it ends `interrupted`); queued turns still run. */
@@ -161,9 +159,76 @@ export class Conversation<P = unknown> {
     if (this.#running) await this.#connection.interrupt('interrupted');
   }
 
+  /** Stops the running turn with a pipeline-chosen outcome (e.g. a budget). */
+  async stopRunning(stop: TurnStop): Promise<void> {
+    const running = this.#running;
+    if (!running || running.stop) return;
+    running.stop = stop;
+    await this.#connection.interrupt('interrupted');
+  }
+
   /** @internal Marks the conversation closed; queued turns end `canceled`. */
   markClosed(): void {
     this.#closed = true;
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      for (let item = this.#queue.shift(); item; item = this.#queue.shift()) {
+        if (item.kind === 'task') await item.run();
+        else await this.#runTurn(item);
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  async #runTurn(item: TurnItem<P>): Promise<void> {
+    const { response } = item;
+    if (item.canceled || this.#closed) {
+      response.finish(
+        canceledResult(this.conversationId, this.#closed ? 'the agent was closed' : 'canceled before it ran'),
+      );
+      return;
+    }
+    this.#turnCount++;
+    let request: TurnRequest;
+    try {
+      request = await this.#pipeline.prepare(item.prompt);
+    } catch (err) {
+      response.finish(failedResult(this.conversationId, err));
+      return;
+    }
+    const running: RunningTurn<P> = { item, stop: undefined };
+    this.#running = running;
+    let result: TurnResult;
+    try {
+      result = await this.#connection.runTurn(request, {
+        onStep: (step) => {
+          this.#pushHistory(step);
+          response.pushStep(step);
+          const stop = this.#pipeline.onStep?.(step);
+          if (stop) void this.stopRunning(stop);
+        },
+      });
+      if (item.canceled && result.status !== 'success') result = { ...result, status: 'canceled' };
+      const stop = running.stop;
+      if (stop && result.status !== 'success') {
+        result = { ...result, status: stop.status, errorMessage: stop.message, error: stop.error };
+        if (stop.budget) result.budget = stop.budget;
+      }
+      if (this.#pipeline.finalize) result = await this.#pipeline.finalize(result);
+    } catch (err) {
+      result = failedResult(this.conversationId, err);
+    } finally {
+      this.#running = undefined;
+    }
+    this.#lastResult = result;
+    this.#lastTurnUsage = result.usage;
+    if (result.totalUsage) this.#totalUsage = result.totalUsage;
+    response.finish(result);
   }
 
   #pushHistory(step: Step): void {
@@ -197,11 +262,17 @@ function canceledResult(conversationId: string | undefined, why: string): TurnRe
 }
 
 function failedResult(conversationId: string | undefined, err: unknown): TurnResult {
-  const result: TurnResult = {
-    ...baseResult(conversationId),
-    status: 'error',
-    errorMessage: err instanceof Error ? err.message : String(err),
-  };
-  if (err instanceof Error && 'code' in err) result.error = err as TurnResult['error'] & Error;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof TurnDeniedError) {
+    return {
+      ...baseResult(conversationId),
+      status: 'denied',
+      errorMessage: message,
+      error: err,
+      deniedActions: [{ action: 'turn', source: 'sdk', reason: message }],
+    };
+  }
+  const result: TurnResult = { ...baseResult(conversationId), status: 'error', errorMessage: message };
+  if (err instanceof Error && 'code' in err) result.error = err as AgySdkError;
   return result;
 }

@@ -22,15 +22,23 @@ export type TurnStatus =
   | 'interrupted'
   /** Canceled with `ChatResponse.cancel()`, before or while running. */
   | 'canceled'
+  /** A budget (`maxToolCalls`, `maxTotalTokens`, …) was exceeded; `TurnResult.budget` names it. */
+  | 'budget_exceeded'
   /** Anything else: a model error, a crash, a missing `result`, invalid structured output, a budget, … */
   | 'error';
 
 /** A permission agy soft-denied in headless mode. */
 export interface DeniedAction {
-  /** The permission, e.g. `write_file`. */
+  /** The permission agy denied (e.g. `write_file`), or the tool the SDK denied (e.g. `run_command`). */
   action: string;
   /** agy's display name for it, when given. */
   displayName?: string;
+  /** Who denied it: agy itself (headless soft-denial), or the SDK (a policy, a hook, a pre-turn hook). */
+  source?: 'agy' | 'sdk';
+  /** The reason the model was given (SDK denials). */
+  reason?: string;
+  /** The denied call's arguments, as agy sent them (SDK denials of tool calls). */
+  args?: Record<string, unknown>;
 }
 
 /** Everything known about a finished turn. */
@@ -68,4 +76,14 @@ export interface TurnResult {
   errorMessage: string;
   /** The typed error behind a non-success status, when there is one. */
   error?: AgySdkError;
+  /** With status `budget_exceeded`: which budget. */
+  budget?: BudgetName;
 }
+
+/** The budgets a turn can exceed (see `BudgetConfig`). */
+export type BudgetName =
+  | 'maxModelCalls'
+  | 'maxToolCalls'
+  | 'maxInputTokens'
+  | 'maxOutputTokens'
+  | 'maxTotalTokens';

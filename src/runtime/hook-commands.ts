@@ -40,7 +40,7 @@ export interface HookCommandOptions {
   event: string;
   /** The listener's hook URL for the event (contains the token). */
   url: string;
-  /** How long the relay waits for the listener, in ms. */
+  /** The listener's hook timeout, in ms; the relay waits a second longer. */
   timeoutMs: number;
   relay: HookRelayKind;
   /** curl's absolute path, when `relay` is `curl`. */
@@ -60,6 +60,9 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
         'request = "POST"',
         'header = "content-type: application/json"',
         'data-binary = "@-"',
+        // Never through a proxy from the environment (curl honours http_proxy/all_proxy even for 127.0.0.1):
+        // the URL carries the token, and a proxy would also fail every hook.
+        'noproxy = "*"',
         'silent',
         'show-error',
         'fail',
@@ -73,7 +76,9 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
   } else {
     const conf = await session.writePrivate(
       `hooks/${o.event}.json`,
-      JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs }),
+      // A second more than the listener's own timeout (as curl's max-time), so the listener's answer, or
+      // its fail-closed fallback, always arrives before the relay gives up.
+      JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 }),
     );
     body = `exec ${shQuote(process.execPath)} ${shQuote(scriptPath('./hook-relay.js', import.meta.url))} ${shQuote(conf)}`;
   }

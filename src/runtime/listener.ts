@@ -26,7 +26,7 @@ import { defaultLogger, errorMessage, type Logger } from './listener-logger.js';
 import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import { createMcpServer } from './mcp-server.js';
-import type { BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 import { createToken } from './token.js';
 
@@ -54,6 +54,8 @@ export interface SessionListenerOptions {
   observer?: ToolCallObserver;
   /** Decides whether each validated `tool()` call may run. */
   beforeCall?: BeforeToolCall;
+  /** May replace each `tool()` call's result. */
+  afterCall?: AfterToolCall;
   /** Conversation id and `send` for tool contexts. */
   toolContext?: ToolContextHost;
   /** The session's tool state; a fresh store when omitted. */
@@ -230,6 +232,7 @@ export class SessionListener {
         tools: catalog,
         observer: this.#options.observer,
         beforeCall: this.#options.beforeCall,
+        afterCall: this.#options.afterCall,
         context: this.#options.toolContext,
         state: this.#state,
         signal,

@@ -42,18 +42,34 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,48}$/;
 
+const isStringList = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isStringRecord = (v: unknown): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.values(v).every((x) => typeof x === 'string');
+
 /** Validates a user server config and converts it to agy's entry shape. */
 export function toAgyMcpEntry(name: string, server: McpServerConfig): McpConfigEntry {
   const field = `mcpServers.${name}`;
   if (!SERVER_NAME.test(name)) throw new ConfigError(field, 'server names must match [A-Za-z0-9_-]{1,48}');
   if (typeof server !== 'object' || server === null) throw new ConfigError(field, 'must be an object');
+  // agy silently drops an entry of the wrong shape, so every list and map is checked here, not by agy.
+  for (const key of ['args', 'disabledTools', 'enabledTools'] as const) {
+    const value = (server as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && !isStringList(value))
+      throw new ConfigError(`${field}.${key}`, 'must be an array of strings');
+  }
+  const headers = (server as unknown as Record<string, unknown>).headers;
+  if (headers !== undefined && !isStringRecord(headers))
+    throw new ConfigError(`${field}.headers`, 'values must be strings (agy requires it)');
   const common = {
     ...(server.disabled !== undefined && { disabled: server.disabled }),
     ...(server.disabledTools !== undefined && { disabledTools: [...server.disabledTools] }),
   };
   if ('command' in server && typeof server.command === 'string') {
     if (server.command.trim() === '') throw new ConfigError(`${field}.command`, 'must be a non-empty string');
-    if (server.env && Object.values(server.env).some((v) => typeof v !== 'string')) {
+    if (server.env !== undefined && !isStringRecord(server.env)) {
       throw new ConfigError(`${field}.env`, 'values must be strings (agy requires it)');
     }
     return {

@@ -11,10 +11,16 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { ToolDefinition } from '../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../tools/tool-context.js';
 import { defaultLogger, type Logger } from './listener-logger.js';
-import { type BeforeToolCall, runToolCall, type ToolCallObserver } from './mcp-tool-call.js';
+import {
+  type AfterToolCall,
+  type BeforeToolCall,
+  runToolCall,
+  type ToolCallObserver,
+} from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 
 export type {
+  AfterToolCall,
   BeforeToolCall,
   GatedToolCall,
   ToolCallDecision,
@@ -41,6 +47,8 @@ export interface McpToolServerOptions {
   observer?: ToolCallObserver;
   /** Decides whether each validated call may run; a denial becomes an error result with the reason. */
   beforeCall?: BeforeToolCall;
+  /** May replace each call's result (e.g. an `onToolError` transform). */
+  afterCall?: AfterToolCall;
   /** Conversation id and `send` for tool contexts. */
   context?: ToolContextHost;
   /** The session's tool state; a fresh store when omitted. */
@@ -71,6 +79,7 @@ export function createMcpServer(options: McpToolServerOptions): Server {
       {
         observer: options.observer,
         beforeCall: options.beforeCall,
+        afterCall: options.afterCall,
         host,
         state,
         signal: options.signal ? AbortSignal.any([extra.signal, options.signal]) : extra.signal,

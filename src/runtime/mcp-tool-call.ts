@@ -83,12 +83,22 @@ export interface GatedToolCall extends ToolCallInfo {
 /** The policy gate: runs after validation, before the handler. A gate that throws denies the call (fail closed). */
 export type BeforeToolCall = (call: GatedToolCall) => ToolCallDecision | Promise<ToolCallDecision>;
 
+/**
+ * Runs after each call with its record and may replace the result sent back (e.g. an `onToolError` hook that
+ * rewrites the error message). A hook that throws is logged; the original result stands.
+ */
+export type AfterToolCall = (
+  record: ToolCallRecord,
+) => Promise<CallToolResult | undefined> | CallToolResult | undefined;
+
 /** Everything a call needs besides the request. */
 export interface ToolCallOptions {
   /** Sees each call. */
   observer?: ToolCallObserver;
   /** Decides whether each call may run. */
   beforeCall?: BeforeToolCall;
+  /** May replace each call's result. */
+  afterCall?: AfterToolCall;
   /** Conversation id and `send` for tool contexts. */
   host: ToolContextHost;
   /** The session's state. */
@@ -118,14 +128,25 @@ export async function runToolCall(
   notify(options, 'onStart', info);
 
   let parsedArgs: Record<string, unknown> | undefined;
-  const finish = (result: CallToolResult, error?: ToolCallError): CallToolResult => {
+  const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
     const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
     if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
     if (error) record.error = error;
+    if (options.afterCall) {
+      try {
+        const replaced = await options.afterCall(record);
+        if (replaced) record.result = replaced;
+      } catch (err) {
+        options.logger.warn('tool afterCall hook threw; keeping the original result', {
+          tool: request.name,
+          error: err,
+        });
+      }
+    }
     notify(options, 'onEnd', record);
-    return result;
+    return record.result;
   };
-  const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): CallToolResult =>
+  const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
     finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
 
   const label = `tool "${request.name}"`;

@@ -42,7 +42,7 @@ import type { Logger } from './listener-logger.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
-import type { BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
 import { SessionDir } from './session-dir.js';
 import { buildShadowHome } from './shadow-home.js';
@@ -96,6 +96,7 @@ export interface SessionRuntimeOptions {
   toolContext?: ToolContextHost | undefined;
   toolObserver?: ToolCallObserver | undefined;
   beforeToolCall?: BeforeToolCall | undefined;
+  afterToolCall?: AfterToolCall | undefined;
   hookObserver?: HookObserver | undefined;
 }
 
@@ -208,6 +209,7 @@ export class SessionRuntime {
           logger: o.logger,
           observer: o.toolObserver,
           beforeCall: o.beforeToolCall,
+          afterCall: o.afterToolCall,
           toolContext: o.toolContext,
         });
       }

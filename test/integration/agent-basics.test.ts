@@ -132,7 +132,7 @@ describe('chat', () => {
       turns: [
         {
           actions: [
-            { tool: { name: 'run_command', parameters: { CommandLine: 'ls' }, output: 'a\nb' } },
+            { tool: { name: 'view_file', parameters: { AbsolutePath: '/wd/a' }, output: 'a\nb' } },
             { text: 'hello world', chunks: 3 },
           ],
         },
@@ -153,7 +153,7 @@ describe('chat', () => {
     expect(early1.length).toBe(3);
     const calls = await collect(r.toolCalls());
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ name: 'run_command', args: { CommandLine: 'ls' } });
+    expect(calls[0]).toMatchObject({ name: 'view_file', args: { AbsolutePath: '/wd/a' } });
     const results = await collect(r.toolResults());
     expect(results[0]).toMatchObject({ state: 'DONE', output: 'a\nb' });
     expect(await collect(r.thoughts())).toEqual([]);
@@ -182,7 +182,9 @@ describe('fail-closed outcomes through real processes', () => {
     const r = await agent.chat('write');
     const result = await r.result();
     expect(result.status).toBe('denied');
-    expect(result.deniedActions).toEqual([{ action: 'write_file', displayName: 'Write file' }]);
+    expect(result.deniedActions).toEqual([
+      { action: 'write_file', displayName: 'Write file', source: 'agy' },
+    ]);
     expect(result.result?.status).toBe('SUCCESS');
     const err = await r.text().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TurnError);

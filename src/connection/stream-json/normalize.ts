@@ -116,7 +116,11 @@ export function deniedFromWire(w: WireResult): DeniedAction[] {
   if (!Array.isArray(w.denied_actions)) return [];
   return w.denied_actions.filter(isRecord).map((d) => {
     const displayName = str(d.display_name);
-    return { action: str(d.action) ?? 'unknown', ...(displayName !== undefined && { displayName }) };
+    return {
+      action: str(d.action) ?? 'unknown',
+      ...(displayName !== undefined && { displayName }),
+      source: 'agy' as const,
+    };
   });
 }
 

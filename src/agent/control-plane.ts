@@ -1,0 +1,320 @@
+/**
+ * The control plane: typed hooks, policies, budgets and steering, mapped onto what agy offers.
+ *
+ * | SDK hook                      | Runs on                                                                  |
+ * |-------------------------------|--------------------------------------------------------------------------|
+ * | preToolCall (and policies)    | agy `PreToolUse` for built-in and user MCP tools; in-process, before the |
+ * |                               | handler, for the agent's own `tool()`s. `modifiedArgs` → `overwrite`.     |
+ * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools; in-process for own tools, where    |
+ * |                               | onToolError's replacement message is what the model sees.                |
+ * | preTurn                       | the SDK, before the message is written (a deny never reaches agy).       |
+ * | postTurn                      | the turn's end, on the response text.                                    |
+ * | stop                          | agy `Stop`; `continue` + reason → agy's `{"decision":"continue"}`.        |
+ * | onSessionStart / onSessionEnd | the Agent's start() / close().                                           |
+ * | onCompaction                  | a `compaction` step, if agy ever streams one (none is documented).       |
+ * | onInteraction                 | not reachable: stream-json has no question channel (headless agy).       |
+ *
+ * Steering 'next-step' rides agy's `PreInvocation` hook (`injectSteps: [{userMessage}]`).
+ */
+import type { Step } from '../conversation/step.js';
+import type { DeniedAction, TurnResult } from '../conversation/turn-result.js';
+import { ConfigError } from '../errors.js';
+import { createHookToolCall } from '../hooks/args.js';
+import type { OperationContext, TurnContext } from '../hooks/context.js';
+import type { Hook } from '../hooks/kinds.js';
+import type { Logger } from '../hooks/logger.js';
+import { HookRunner } from '../hooks/runner.js';
+import type { HookToolCall } from '../hooks/types.js';
+import { enforce } from '../policy/enforce.js';
+import type { PolicyList } from '../policy/types.js';
+import type {
+  AgyHookInput,
+  AgyHookRegistration,
+  InvocationOutput,
+  PreToolUseOutput,
+  StopOutput,
+} from '../runtime/hook-wire.js';
+import type { McpServerConfig } from '../runtime/mcp-config.js';
+import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
+import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
+
+/** agy's built-in tool that calls MCP tools (seed 000): `{ServerName, ToolName, Arguments}`. */
+export const CALL_MCP_TOOL = 'call_mcp_tool';
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ControlPlaneOptions {
+  hooks: readonly Hook[];
+  /** undefined → the default policy `confirmRunCommand()`; [] → none. */
+  policies: PolicyList;
+  mcpServers: Record<string, McpServerConfig>;
+  askUserTimeoutMs?: number | undefined;
+  logger: Logger;
+}
+
+interface TurnState {
+  ctx: TurnContext;
+  denials: DeniedAction[];
+  operations: Map<string, { op: OperationContext; call: HookToolCall }>;
+  continuations: number;
+}
+
+export class ControlPlane {
+  readonly runner: HookRunner;
+  readonly #logger: Logger;
+  readonly #mcpServers: Record<string, McpServerConfig>;
+  #turn: TurnState | undefined;
+  /** Steering messages waiting for the next model call. */
+  #pendingSteers: string[] = [];
+
+  constructor(o: ControlPlaneOptions) {
+    this.#logger = o.logger;
+    this.#mcpServers = o.mcpServers;
+    this.runner = new HookRunner({ hooks: o.hooks, logger: o.logger });
+    if (o.policies.length > 0) {
+      this.runner.register(
+        enforce(o.policies, {
+          mcpServers: Object.keys(o.mcpServers),
+          askUserTimeoutMs: o.askUserTimeoutMs,
+          logger: o.logger,
+        }),
+      );
+    }
+    if (this.runner.has('onInteraction')) {
+      o.logger.warn(
+        'onInteraction hooks never run with agy: stream-json has no question or confirmation channel',
+      );
+    }
+  }
+
+  /**
+   * The Python SDK's guard: write-capable tools or MCP servers with no policy and no preToolCall hook is a
+   * configuration error. Write-capable: `--dangerously-skip-permissions`, in-process tools, or MCP servers.
+   */
+  static guard(o: { policies: PolicyList; hooks: readonly Hook[]; writeCapable: boolean }): void {
+    if (!o.writeCapable || o.policies.length > 0 || o.hooks.some((h) => h.kind === 'preToolCall')) return;
+    throw new ConfigError(
+      'policies',
+      'write-capable tools or MCP servers are enabled with no policies and no preToolCall hook. ' +
+        'Add policies (e.g. policies: [policy.allowAll()] or policy.confirmRunCommand()), or a hooks.preToolCall hook.',
+    );
+  }
+
+  /** The agy hooks to install: only what the registered hooks and the config need. */
+  agyHooks(): AgyHookRegistration[] {
+    const regs: AgyHookRegistration[] = [];
+    const needsPreTool =
+      this.runner.has('preToolCall') ||
+      Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
+    if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
+    if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
+      regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i).then(() => undefined) });
+    }
+    if (this.runner.has('stop')) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
+    regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
+    return regs;
+  }
+
+  /** Starts a turn: runs preTurn hooks on the prompt text. */
+  async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
+    const ctx = this.runner.beginTurn();
+    this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0 };
+    const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
+    return outcome.allow
+      ? { allow: true }
+      : { allow: false, message: outcome.message ?? 'denied by a preTurn hook' };
+  }
+
+  /** Ends a turn: postTurn hooks, and SDK denials folded into the result (fail closed). */
+  async endTurn(result: TurnResult): Promise<TurnResult> {
+    const turn = this.#turn;
+    this.#turn = undefined;
+    if (!turn) return result;
+    await this.runner.dispatchPostTurn(turn.ctx, result.text);
+    if (turn.denials.length === 0) return result;
+    const out: TurnResult = { ...result, deniedActions: [...result.deniedActions, ...turn.denials] };
+    if (out.status === 'success') {
+      out.status = 'denied';
+      out.errorMessage = `denied: ${turn.denials.map((d) => `${d.action} (${d.reason ?? 'no reason'})`).join(', ')}`;
+    }
+    return out;
+  }
+
+  /** Session lifecycle. */
+  async sessionStart(conversationId: string | undefined): Promise<void> {
+    this.runner.setConversationId(conversationId);
+    await this.runner.dispatchSessionStart();
+  }
+
+  async sessionEnd(): Promise<void> {
+    await this.runner.dispatchSessionEnd();
+  }
+
+  /** Sees each step: dispatches compaction hooks. */
+  onStep(step: Step): void {
+    if (step.type === 'compaction' && step.state === 'DONE' && this.#turn) {
+      void this.runner.dispatchCompaction(this.#turn.ctx, { stepIndex: step.stepIndex, step });
+    }
+  }
+
+  /** Queues a steering message for the next model call (PreInvocation). */
+  steerNextStep(text: string): void {
+    this.#pendingSteers.push(text);
+  }
+
+  /** Takes the steering messages not delivered yet (they go into the next prompt instead). */
+  takePendingSteers(): string[] {
+    const out = this.#pendingSteers;
+    this.#pendingSteers = [];
+    return out;
+  }
+
+  /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
+  readonly beforeToolCall: BeforeToolCall = async (call) => {
+    if (!this.runner.has('preToolCall')) return { allow: true };
+    const turn = this.#turn;
+    const ctx = turn?.ctx ?? this.runner.beginTurn();
+    const hookCall = createHookToolCall({
+      id: `${TOOL_SERVER_NAME}:${String(call.requestId ?? Date.now())}`,
+      name: call.originalName,
+      args: call.parsedArgs,
+    });
+    const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
+    turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
+    if (!outcome.allow) {
+      this.#recordDenial(hookCall, outcome.message);
+      return { allow: false, reason: outcome.message ?? 'denied' };
+    }
+    return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
+  };
+
+  /** postToolCall / onToolError for the agent's own tools; onToolError's message replaces the error text. */
+  readonly afterToolCall: AfterToolCall = async (record) => {
+    if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
+    const id = `${TOOL_SERVER_NAME}:${String(record.requestId)}`;
+    const known = this.#turn?.operations.get(id);
+    const call =
+      known?.call ??
+      createHookToolCall({ id, name: record.originalName ?? record.name, args: record.parsedArgs ?? {} });
+    const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(id);
+    if (record.result.isError) {
+      const message = record.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const replacement = await this.runner.dispatchToolError(op, { call, error: { message } });
+      if (replacement !== undefined) return { isError: true, content: [{ type: 'text', text: replacement }] };
+      return undefined;
+    }
+    await this.runner.dispatchPostToolCall(op, {
+      call,
+      output: record.result.structuredContent ?? record.result.content,
+    });
+    return undefined;
+  };
+
+  /** Maps agy's PreToolUse input to the SDK's tool call; MCP calls are unwrapped from `call_mcp_tool`. */
+  #toHookCall(input: AgyHookInput): {
+    call: HookToolCall;
+    mcp: { agyServer: string; args: Record<string, unknown> } | undefined;
+  } {
+    const name = input.toolCall?.name ?? 'unknown';
+    const args = isRecord(input.toolCall?.args) ? input.toolCall.args : {};
+    const id = `${input.conversationId ?? ''}:${input.stepIdx ?? ''}`;
+    if (name === CALL_MCP_TOOL && typeof args.ServerName === 'string' && typeof args.ToolName === 'string') {
+      const prefix = `${PLUGIN_NAME}_`;
+      const server = args.ServerName.startsWith(prefix)
+        ? args.ServerName.slice(prefix.length)
+        : args.ServerName;
+      const inner = isRecord(args.Arguments) ? args.Arguments : {};
+      return {
+        call: createHookToolCall({ id, name: args.ToolName, args: inner, server, stepIndex: input.stepIdx }),
+        mcp: { agyServer: args.ServerName, args },
+      };
+    }
+    return { call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx }), mcp: undefined };
+  }
+
+  async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
+    const { call, mcp } = this.#toHookCall(input);
+    // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
+    if (mcp && call.server === TOOL_SERVER_NAME) return { decision: 'allow' };
+    if (mcp && call.server !== undefined) {
+      const enabled = this.#mcpServers[call.server]?.enabledTools;
+      if (enabled && !enabled.includes(call.name)) {
+        const reason = `tool '${call.name}' is not in enabledTools of MCP server '${call.server}'`;
+        this.#recordDenial(call, reason);
+        return { decision: 'deny', reason };
+      }
+    }
+    if (!this.runner.has('preToolCall')) return { decision: 'allow' };
+    const turn = this.#turn;
+    const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
+    turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
+    if (!outcome.allow) {
+      const reason = outcome.message ?? 'denied by a preToolCall hook';
+      this.#recordDenial(call, reason);
+      return { decision: 'deny', reason };
+    }
+    if (!outcome.modifiedArgs) return { decision: 'allow' };
+    // For MCP calls the model's arguments sit inside `Arguments`.
+    const overwrite = mcp ? { Arguments: outcome.call.args } : outcome.modifiedArgs;
+    return { decision: 'allow', overwrite };
+  }
+
+  async #postToolUse(input: AgyHookInput): Promise<void> {
+    const { call } = this.#toHookCall(input);
+    if (call.server === TOOL_SERVER_NAME) return; // handled in-process by afterToolCall
+    const known = this.#turn?.operations.get(call.id);
+    const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
+    const result = isRecord(input.toolResult) ? input.toolResult : undefined;
+    const rawError = input.error ?? result?.error;
+    if (rawError !== undefined && rawError !== null && rawError !== '') {
+      const message =
+        typeof rawError === 'string'
+          ? rawError
+          : isRecord(rawError) && typeof rawError.message === 'string'
+            ? rawError.message
+            : JSON.stringify(rawError);
+      const replacement = await this.runner.dispatchToolError(op, {
+        call: known?.call ?? call,
+        error: { message },
+      });
+      if (replacement !== undefined) {
+        this.#logger.info(
+          `onToolError replacement for built-in tool '${call.name}' (agy ignores PostToolUse output): ${replacement}`,
+        );
+      }
+      return;
+    }
+    await this.runner.dispatchPostToolCall(op, {
+      call: known?.call ?? call,
+      output: input.toolResult ?? input.output,
+    });
+  }
+
+  async #stop(input: AgyHookInput): Promise<StopOutput> {
+    const turn = this.#turn;
+    const ctx = turn?.ctx ?? this.runner.beginTurn();
+    const outcome = await this.runner.dispatchStop(ctx, {
+      ...(typeof input.responseText === 'string' && { responseText: input.responseText }),
+      ...(input.terminationReason !== undefined && { terminationReason: input.terminationReason }),
+      continuationCount: turn?.continuations ?? 0,
+    });
+    if (outcome.decision !== 'continue') return {};
+    if (turn) turn.continuations++;
+    return { decision: 'continue', reason: outcome.reason };
+  }
+
+  #preInvocation(): InvocationOutput {
+    const steers = this.takePendingSteers();
+    return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
+  }
+
+  #recordDenial(call: HookToolCall, reason: string | undefined): void {
+    this.#turn?.denials.push({
+      action: call.server ? `${call.server}/${call.name}` : call.name,
+      source: 'sdk',
+      ...(reason !== undefined && { reason }),
+      args: call.args,
+    });
+  }
+}

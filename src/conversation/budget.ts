@@ -1,0 +1,93 @@
+/**
+ * Budgets, counted from the steps agy streams (as the Python SDK's `BudgetConfig`). When a limit is crossed,
+ * the Conversation interrupts the turn, which ends `budget_exceeded` naming the budget.
+ */
+import { ConfigError } from '../errors.js';
+import type { Step } from './step.js';
+import type { BudgetName } from './turn-result.js';
+
+/** Limits for one turn (default) or the whole conversation. Every limit is optional. */
+export interface BudgetConfig {
+  /** Model calls: distinct `agent_response` steps. */
+  maxModelCalls?: number;
+  /** Tool calls: distinct `tool` steps. */
+  maxToolCalls?: number;
+  /** Input tokens, from DONE model steps. */
+  maxInputTokens?: number;
+  /** Output tokens (thinking included), from DONE model steps. */
+  maxOutputTokens?: number;
+  /** Input + output tokens, from DONE model steps. */
+  maxTotalTokens?: number;
+  /** `turn` (default): limits apply to each turn. `conversation`: to everything since the agent started. */
+  scope?: 'turn' | 'conversation';
+}
+
+const NAMES: readonly BudgetName[] = [
+  'maxModelCalls',
+  'maxToolCalls',
+  'maxInputTokens',
+  'maxOutputTokens',
+  'maxTotalTokens',
+];
+
+/** Validates a budget config; throws `ConfigError` naming the field. */
+export function validateBudget(b: BudgetConfig | undefined): void {
+  if (b === undefined) return;
+  for (const name of NAMES) {
+    const v = b[name];
+    if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
+      throw new ConfigError(`budget.${name}`, `must be a non-negative integer, got ${JSON.stringify(v)}`);
+    }
+  }
+  if (b.scope !== undefined && b.scope !== 'turn' && b.scope !== 'conversation') {
+    throw new ConfigError('budget.scope', "must be 'turn' or 'conversation'");
+  }
+}
+
+/** Counts steps against a budget. */
+export class BudgetTracker {
+  readonly #config: BudgetConfig;
+  #modelSteps = new Set<string>();
+  #toolSteps = new Set<string>();
+  #usageSteps = new Set<string>();
+  #input = 0;
+  #output = 0;
+
+  constructor(config: BudgetConfig) {
+    this.#config = config;
+  }
+
+  /** Starts a turn: resets the counts unless the scope is the conversation. */
+  beginTurn(): void {
+    if (this.#config.scope === 'conversation') return;
+    this.#modelSteps = new Set();
+    this.#toolSteps = new Set();
+    this.#usageSteps = new Set();
+    this.#input = 0;
+    this.#output = 0;
+  }
+
+  /** Counts a step; returns the first budget it pushes over its limit, if any. */
+  onStep(step: Step): { budget: BudgetName; limit: number; used: number } | undefined {
+    const key = `${step.conversationId ?? ''}:${step.stepIndex}`;
+    if (step.type === 'agent_response') this.#modelSteps.add(key);
+    if (step.tool) this.#toolSteps.add(key);
+    if (step.type === 'agent_response' && step.state === 'DONE' && step.usage && !this.#usageSteps.has(key)) {
+      this.#usageSteps.add(key);
+      this.#input += step.usage.inputTokens;
+      this.#output += step.usage.outputTokens;
+    }
+    const used: Record<BudgetName, number> = {
+      maxModelCalls: this.#modelSteps.size,
+      maxToolCalls: this.#toolSteps.size,
+      maxInputTokens: this.#input,
+      maxOutputTokens: this.#output,
+      maxTotalTokens: this.#input + this.#output,
+    };
+    for (const budget of NAMES) {
+      const limit = this.#config[budget];
+      if (limit !== undefined && used[budget] > limit) return { budget, limit, used: used[budget] };
+    }
+    return undefined;
+  }
+}
