@@ -1,6 +1,6 @@
 /**
  * agy-sdk: build agents on Google Antigravity by driving the `agy` CLI headlessly over stream-json.
- * Public API only; everything else is internal.
+ * This is the public API; everything not exported here (or from `agy-sdk/testing`) is internal.
  */
 
 // Layer 1: the Agent.
@@ -16,7 +16,6 @@ export {
   StreamJsonConnection,
   type StreamJsonConnectionOptions,
 } from './connection/stream-json/stream-json-connection.js';
-
 // Content.
 export {
   Audio,
@@ -29,7 +28,8 @@ export {
   type MediaContent,
   Video,
 } from './content/content.js';
-// Layer 2: conversation, responses, results.
+// Layer 2: conversation, responses, results, budgets.
+export type { BudgetConfig } from './conversation/budget.js';
 export { ChatResponse } from './conversation/chat-response.js';
 export { Conversation, DEFAULT_HISTORY_LIMIT } from './conversation/conversation.js';
 export type {
@@ -41,11 +41,12 @@ export type {
   ToolError,
   Usage,
 } from './conversation/step.js';
-export type { DeniedAction, TurnResult, TurnStatus } from './conversation/turn-result.js';
+export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './conversation/turn-result.js';
 // Errors.
 export {
   AgyNotFoundError,
   AgySdkError,
+  BudgetExceededError,
   ClosedError,
   ConfigError,
   ContentError,
@@ -54,9 +55,97 @@ export {
   ProcessExitError,
   StartError,
   StructuredOutputError,
+  TurnDeniedError,
   TurnError,
   WatchdogTimeoutError,
 } from './errors.js';
-export type { SystemInstructionSection, SystemInstructions } from './runtime/rules.js';
+export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
+// Hooks.
+export {
+  type CompactionEvent,
+  DecideHook,
+  type Hook,
+  HookContext,
+  type HookDecision,
+  type HookKind,
+  HookRunner,
+  type HookToolCall,
+  type HookToolResult,
+  hooks,
+  InspectHook,
+  type InteractionRequest,
+  type InteractionResponse,
+  OnCompactionHook,
+  OnInteractionHook,
+  OnSessionEndHook,
+  OnSessionStartHook,
+  OnToolErrorHook,
+  OperationContext,
+  PostToolCallHook,
+  PostTurnHook,
+  PreToolCallHook,
+  PreTurnHook,
+  SessionContext,
+  type SessionInfo,
+  type StopDecision,
+  type StopEvent,
+  StopHook,
+  type ToolCallDecision,
+  type ToolErrorEvent,
+  TransformHook,
+  TurnContext,
+} from './hooks/index.js';
+// Logging.
+export { consoleLogger, type Logger, silentLogger } from './logger.js';
+// Policies and human in the loop.
+export {
+  type Decision,
+  type McpServerRef,
+  type Policy,
+  PolicyConfigError,
+  type PolicyList,
+  type PolicyPredicate,
+  policy,
+} from './policy/index.js';
+export type {
+  AgyHookEvent,
+  AgyHookInput,
+  AgyHookRegistration,
+  InjectStep,
+  InvocationOutput,
+  PreToolUseOutput,
+  StopOutput,
+} from './runtime/hook-wire.js';
+// Session runtime: MCP servers, raw agy hooks, isolation, subagents.
+export type { McpHttpServer, McpServerConfig, McpStdioServer } from './runtime/mcp-config.js';
 // Structured output and instructions.
+export type { SystemInstructionSection, SystemInstructions } from './runtime/rules.js';
+export type { HookPlacement, Isolation, SubagentConfig } from './runtime/session-runtime.js';
 export type { JsonSchema, ResponseSchemaInput } from './structured/response-schema.js';
+// Tools.
+export {
+  type CallToolResult,
+  type ContentBlock,
+  isCallToolResult,
+  normalizeToolName,
+  StateStore,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolHandlerResult,
+  ToolNameRegistry,
+  type ToolSpec,
+  tool,
+  toolError,
+  toolResult,
+} from './tools/index.js';
+// Triggers.
+export {
+  every,
+  type FileChange,
+  type FileChangeKind,
+  onFileChange,
+  type Trigger,
+  type TriggerContext,
+} from './triggers/index.js';

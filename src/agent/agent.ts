@@ -15,8 +15,8 @@ import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { TurnResult } from '../conversation/turn-result.js';
 import { BudgetExceededError, ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { consoleLogger, type Logger } from '../logger.js';
 import { confirmRunCommand } from '../policy/presets.js';
-import { defaultLogger, type Logger } from '../runtime/listener-logger.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
 import { SessionRuntime } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
@@ -70,7 +70,7 @@ export class Agent implements AsyncDisposable {
     if (config.reminder !== undefined && typeof config.reminder !== 'string') {
       throw new ConfigError('reminder', 'must be a string');
     }
-    this.#logger = config.logger ?? defaultLogger;
+    this.#logger = config.logger ?? consoleLogger;
     validateBudget(config.budget);
     const policies = config.policies ?? [confirmRunCommand()];
     const hooks = config.hooks ?? [];

@@ -22,9 +22,9 @@ import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
-import type { Logger } from '../hooks/logger.js';
 import { HookRunner } from '../hooks/runner.js';
 import type { HookToolCall } from '../hooks/types.js';
+import type { Logger } from '../logger.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import type {
@@ -109,7 +109,7 @@ export class ControlPlane {
       Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
     if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
     if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
-      regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i).then(() => undefined) });
+      regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
     }
     if (this.runner.has('stop')) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
     regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });

@@ -23,7 +23,7 @@ export {
   PreTurnHook,
   StopHook,
 } from './kinds.js';
-export { consoleLogger, describeError, type Logger, silentLogger } from './logger.js';
+export { consoleLogger, describeError, type Logger, silentLogger } from '../logger.js';
 export {
   HookRunner,
   type HookRunnerOptions,

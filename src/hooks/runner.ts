@@ -13,7 +13,7 @@ import { isPlainObject, mergeToolArgs, setOwn, withArgs } from './args.js';
 import type { OperationContext, TurnContext } from './context.js';
 import { SessionContext } from './context.js';
 import type { Hook } from './kinds.js';
-import { consoleLogger, describeError, type Logger } from './logger.js';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import {
   type CompactionEvent,
   HOOK_KINDS,

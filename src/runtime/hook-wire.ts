@@ -81,6 +81,7 @@ export interface AgyHookRegistration<E extends AgyHookEvent = AgyHookEvent> {
   event: E;
   /** Tool events only: a regex on agy's tool name (anchored), or `*` (default) for every tool. */
   matcher?: string;
-  /** Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). */
-  handler: (input: AgyHookInput) => AgyHookOutputs[E] | Promise<AgyHookOutputs[E]>;
+  /** Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). Returning nothing is fine. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that only observe return nothing.
+  handler: (input: AgyHookInput) => AgyHookOutputs[E] | void | Promise<AgyHookOutputs[E] | void>;
 }

@@ -5,9 +5,9 @@
  * `{}` for everything else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describeError, type Logger, toError } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendStatus } from './listener-http.js';
-import { errorMessage, type Logger, toError } from './listener-logger.js';
 
 /** Runs the host's hook logic for `event` on agy's hook input; the result is answered as JSON. */
 export type HookHandler = (event: string, input: unknown, context: HookCallContext) => unknown;
@@ -68,7 +68,7 @@ export async function handleHookRequest(
   } catch (error) {
     options.logger.warn('hook input is not JSON; answering the fallback', {
       event,
-      error: errorMessage(error),
+      error: describeError(error),
     });
     // Still an explicit answer: a hook command that prints nothing may count as "allow".
     sendJson(res, 400, fallback(event, new Error('hook input is not valid JSON'), options));
@@ -127,7 +127,7 @@ function fallback(event: string, error: Error, options: HookRouteOptions): unkno
   } catch (fallbackError) {
     options.logger.error('hookFallback threw; using the default fallback', {
       event,
-      error: errorMessage(fallbackError),
+      error: describeError(fallbackError),
     });
     return defaultHookFallback(event, error);
   }

@@ -10,9 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { describeError, type Logger } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJsonRpcError } from './listener-http.js';
-import { errorMessage, type Logger } from './listener-logger.js';
 
 /** What the listener needs of an MCP server: the SDK's `McpServer` and `Server` both fit. */
 export interface McpServerLike {
@@ -63,7 +63,7 @@ export async function handleMcpRequest(
   try {
     message = JSON.parse(body.body.toString('utf8'));
   } catch (error) {
-    options.logger.debug('MCP request body is not JSON', { server, error: errorMessage(error) });
+    options.logger.debug('MCP request body is not JSON', { server, error: describeError(error) });
     sendJsonRpcError(res, 400, -32700, 'Parse error: invalid JSON');
     return;
   }
@@ -110,7 +110,7 @@ export async function handleMcpRequest(
     await instance.connect(transport);
     await transport.handleRequest(req, res, message);
   } catch (error) {
-    options.logger.error('MCP request failed', { server, error: errorMessage(error) });
+    options.logger.error('MCP request failed', { server, error: describeError(error) });
     sendJsonRpcError(res, 500, -32603, 'Internal error');
   }
 }

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../tools/tool-context.js';
 import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
@@ -22,7 +23,6 @@ import {
   handleHookRequest,
 } from './listener-hook.js';
 import { sendStatus } from './listener-http.js';
-import { defaultLogger, errorMessage, type Logger } from './listener-logger.js';
 import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import { createMcpServer } from './mcp-server.js';
@@ -91,7 +91,7 @@ export class SessionListener {
     this.#catalogs = catalogs;
     this.#factories = factories;
     this.#options = options;
-    this.#logger = options.logger ?? defaultLogger;
+    this.#logger = options.logger ?? consoleLogger;
     this.#state = options.state ?? new StateStore();
   }
 
@@ -187,7 +187,7 @@ export class SessionListener {
   #serve(req: IncomingMessage, res: ServerResponse): void {
     this.#route(req, res).catch((error: unknown) => {
       // Usually a client that went away mid-body; the URL is never logged (it holds the token).
-      this.#logger.warn('listener request failed', { method: req.method, error: errorMessage(error) });
+      this.#logger.warn('listener request failed', { method: req.method, error: describeError(error) });
       if (!res.headersSent) sendStatus(res, 500, { Connection: 'close' });
       else res.destroy();
     });

@@ -8,9 +8,9 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { consoleLogger, type Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../tools/tool-context.js';
-import { defaultLogger, type Logger } from './listener-logger.js';
 import {
   type AfterToolCall,
   type BeforeToolCall,
@@ -65,7 +65,7 @@ export function createMcpServer(options: McpToolServerOptions): Server {
     options.tools instanceof ToolCatalog ? options.tools : new ToolCatalog(options.name, options.tools);
   const state = options.state ?? new StateStore();
   const host = options.context ?? {};
-  const logger = options.logger ?? defaultLogger;
+  const logger = options.logger ?? consoleLogger;
   // The low-level Server is deprecated for ordinary use only; see the file comment for why we need it.
   const server = new Server(
     { name: options.name, version: options.version ?? DEFAULT_SERVER_VERSION },

@@ -3,9 +3,10 @@
  * convert its result, tell the observer. Every failure becomes an MCP error result (`isError: true`) naming
  * the tool and what was wrong, so the model can correct itself and the session goes on.
  */
+
+import { describeError, type Logger } from '../logger.js';
 import { createToolContext, type StateStore, type ToolContextHost } from '../tools/tool-context.js';
 import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../tools/tool-result.js';
-import { errorMessage, type Logger } from './listener-logger.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** A tool call as it arrives. */
@@ -175,7 +176,7 @@ export async function runToolCall(
       });
       return fail(
         'denied',
-        `${capitalize(label)} was denied: policy check failed: ${errorMessage(error)}`,
+        `${capitalize(label)} was denied: policy check failed: ${describeError(error)}`,
         error,
       );
     }
@@ -202,7 +203,7 @@ export async function runToolCall(
     );
   } catch (error) {
     options.logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
-    return fail('handler_error', `${capitalize(label)} failed: ${errorMessage(error)}`, error);
+    return fail('handler_error', `${capitalize(label)} failed: ${describeError(error)}`, error);
   }
   const converted = toCallToolResult(value, definition.output);
   if (!converted.ok) return fail('invalid_output', `${capitalize(label)} ${converted.message}`);

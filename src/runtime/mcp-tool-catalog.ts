@@ -4,9 +4,9 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { describeError } from '../logger.js';
 import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { errorMessage } from './listener-logger.js';
 
 /** One served tool. */
 export interface CatalogTool {
@@ -85,7 +85,7 @@ function jsonSchema(definition: ToolDefinition, which: 'input' | 'output'): Reco
     return z.toJSONSchema(schema, { target: 'draft-7', io: which }) as Record<string, unknown>;
   } catch (error) {
     throw new TypeError(
-      `tool "${definition.name}": ${which} schema cannot be expressed as JSON Schema: ${errorMessage(error)}`,
+      `tool "${definition.name}": ${which} schema cannot be expressed as JSON Schema: ${describeError(error)}`,
       { cause: error },
     );
   }

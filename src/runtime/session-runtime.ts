@@ -20,6 +20,7 @@ import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { ToolContextHost } from '../tools/tool-context.js';
 import {
@@ -38,7 +39,6 @@ import { combinedMatcher, createHookDispatcher, type HookObserver } from './hook
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from './hook-wire.js';
 import { SessionListener } from './listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './listener-hook.js';
-import type { Logger } from './listener-logger.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';

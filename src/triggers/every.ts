@@ -1,7 +1,7 @@
 /** `every(ms, fn)`: a fixed-rate timer trigger. */
 
 import { MAX_TIMEOUT_MS } from '../hitl/ask.js';
-import { describeError } from '../hooks/logger.js';
+import { describeError } from '../logger.js';
 import type { MaybePromise } from '../hooks/types.js';
 import type { TriggerContext, TriggerObject } from './types.js';
 

@@ -1,7 +1,7 @@
 /** `onFileChange(path, fn)`: a chokidar-backed file watcher trigger with debounced, coalesced batches. */
 import path from 'node:path';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
-import { describeError } from '../hooks/logger.js';
+import { describeError } from '../logger.js';
 import type { MaybePromise } from '../hooks/types.js';
 import type { FileChange, FileChangeKind, TriggerContext, TriggerObject } from './types.js';
 

@@ -3,7 +3,7 @@
  * never reaches the host or the other triggers. `stop()` aborts the shared signal, stops every trigger and
  * waits for it (bounded by `stopTimeoutMs`), so no timer or watcher is left behind.
  */
-import { consoleLogger, describeError, type Logger } from '../hooks/logger.js';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { Trigger, TriggerContext } from './types.js';
 
 /** Options of {@link TriggerRunner}. */

@@ -1,5 +1,5 @@
 /** Trigger types: long-lived background tasks that push messages into the conversation. */
-import type { Logger } from '../hooks/logger.js';
+import type { Logger } from '../logger.js';
 
 /** What a trigger gets to work with. */
 export interface TriggerContext {

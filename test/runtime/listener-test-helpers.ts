@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { LogFields, Logger } from '../../src/runtime/listener-logger.js';
+import type { Logger } from '../../src/logger.js';
+
+/** Structured fields a log line carries. */
+export type LogFields = Record<string, unknown>;
 
 /** One captured log line. */
 export interface LogEntry {
@@ -12,9 +15,11 @@ export interface LogEntry {
 /** A logger that keeps every line, so tests can assert on what was (and was not) logged. */
 export function captureLogger(): Logger & { entries: LogEntry[]; text(): string } {
   const entries: LogEntry[] = [];
-  const push = (level: LogEntry['level']) => (message: string, fields?: LogFields) => {
-    entries.push({ level, message, fields });
-  };
+  const push =
+    (level: LogEntry['level']) =>
+    (message: string, ...details: unknown[]) => {
+      entries.push({ level, message, fields: details[0] as LogFields | undefined });
+    };
   return {
     entries,
     debug: push('debug'),
