@@ -4,7 +4,7 @@
  * MCP client does not work. The relay gets the URL from its environment, never from argv, because argv is
  * visible to every local user in `ps` and the URL carries the session token.
  */
-import { fileURLToPath } from 'node:url';
+import { scriptPath } from '../internal/script-path.js';
 
 /** The environment variable the relay reads its listener URL from. */
 export const MCP_URL_ENV = 'AGY_SDK_MCP_URL';
@@ -35,7 +35,7 @@ export interface StdioRelayConfigOptions {
 
 /** The compiled relay beside this module (`dist/runtime/mcp-stdio-relay.js` in the published package). */
 export function relayScriptPath(): string {
-  return fileURLToPath(new URL('./mcp-stdio-relay.js', import.meta.url));
+  return scriptPath('./mcp-stdio-relay.js', import.meta.url);
 }
 
 /** The stdio form: `{ command: node, args: [relay], env: { AGY_SDK_MCP_URL: url } }`. */
