@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
 // machines are noisy. Usage: node bench/run.mjs [name-filter]
+import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
 import * as parse from './parse-throughput.mjs';
+import * as tool from './tool-roundtrip.mjs';
 
-const benches = { parse, latency };
+const benches = { parse, latency, tool, hook };
 const filter = process.argv[2];
 const results = [];
 for (const [name, bench] of Object.entries(benches)) {

@@ -3,8 +3,9 @@
  * deny: a timeout, a throw, an invalid answer (fail closed). The timer is cleared as soon as the ask settles,
  * and a late answer or rejection is absorbed so nothing is left unhandled.
  */
-import { consoleLogger, describeError, type Logger } from '../logger.js';
+
 import type { HookToolCall } from '../hooks/types.js';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { AskUserContext, AskUserHandler } from './types.js';
 
 /** Default time a human has to answer: 5 minutes. */

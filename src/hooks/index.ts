@@ -1,4 +1,6 @@
 /** Typed, in-process hooks and their dispatch engine. */
+
+export { consoleLogger, describeError, type Logger, silentLogger } from '../logger.js';
 export {
   createHookToolCall,
   type HookToolCallInit,
@@ -23,7 +25,6 @@ export {
   PreTurnHook,
   StopHook,
 } from './kinds.js';
-export { consoleLogger, describeError, type Logger, silentLogger } from '../logger.js';
 export {
   HookRunner,
   type HookRunnerOptions,

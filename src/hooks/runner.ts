@@ -9,11 +9,12 @@
  * - stop: the first `continue` (with a non-empty reason) wins; anything else lets the agent stop.
  * Hooks of one kind run sequentially, in registration order.
  */
+
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { isPlainObject, mergeToolArgs, setOwn, withArgs } from './args.js';
 import type { OperationContext, TurnContext } from './context.js';
 import { SessionContext } from './context.js';
 import type { Hook } from './kinds.js';
-import { consoleLogger, describeError, type Logger } from '../logger.js';
 import {
   type CompactionEvent,
   HOOK_KINDS,

@@ -5,8 +5,8 @@
 import { DEFAULT_ASK_USER_TIMEOUT_MS, isValidTimeout, runAskUser } from '../hitl/ask.js';
 import { hooks } from '../hooks/factories.js';
 import type { PreToolCallHook } from '../hooks/kinds.js';
-import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { ToolCallDecision } from '../hooks/types.js';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { PolicyConfigError } from './errors.js';
 import { evaluateSorted, flattenPolicies, policyLabel, sortPolicies } from './evaluate.js';
 import type { McpServerRef, Policy, PolicyList } from './types.js';

@@ -87,9 +87,14 @@ export class AgyProcess {
       });
       stdout.on('error', () => res());
     });
-    (sup.stderr as Readable).setEncoding('utf8');
-    (sup.stderr as Readable).on('data', (chunk: string) => {
+    const stderr = sup.stderr as Readable;
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
       for (const line of this.#stderr.push(chunk)) opts.onStderrLine(line);
+    });
+    const stderrEnded = new Promise<void>((res) => {
+      stderr.on('end', res);
+      stderr.on('error', () => res());
     });
 
     let controlBuffer = '';
@@ -135,8 +140,9 @@ export class AgyProcess {
     this.exited = supervisorExit.then(async (supExit) => {
       rejectSpawned(new Error('agy exited before it started'));
       // A grandchild that kept stdout open must not hold the exit forever.
-      await settlesWithin(stdoutEnded, 1000);
+      await settlesWithin(Promise.all([stdoutEnded, stderrEnded]), 1000);
       stdout.destroy();
+      stderr.destroy();
       for (const line of this.#stderr.end()) opts.onStderrLine(line);
       this.#exitInfo = reported ?? supExit;
       return this.#exitInfo;

@@ -8,6 +8,7 @@
  * On any failure a `PreToolUse` hook prints an explicit deny (fail closed); other events print `{}`.
  */
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 
 interface RelayConfig {
   url: string;
@@ -30,20 +31,35 @@ function fallback(event: string | undefined, why: string): string {
     : '{}';
 }
 
+/** POSTs `body` with `node:http` (much faster to load than `fetch` in a fresh process). */
+function post(url: string, body: Buffer, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function main(): Promise<void> {
   let config: RelayConfig | undefined;
   try {
     config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as RelayConfig;
-    const body = await readStdin();
-    const response = await fetch(config.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
-    const text = await response.text();
+    const response = await post(config.url, await readStdin(), config.timeoutMs);
+    const ok = response.status >= 200 && response.status < 300;
     process.stdout.write(
-      response.ok && text ? text : fallback(config.event, `listener answered ${response.status}`),
+      ok && response.text ? response.text : fallback(config.event, `listener answered ${response.status}`),
     );
   } catch (err) {
     process.stdout.write(fallback(config?.event, err instanceof Error ? err.message : String(err)));

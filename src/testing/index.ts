@@ -10,6 +10,7 @@ export type {
   ExitAction,
   HugeTextAction,
   KillSelfAction,
+  McpToolAction,
   RawAction,
   RawBytesAction,
   Scenario,
@@ -25,6 +26,7 @@ export type {
   StderrAction,
   SystemMessageAction,
   TextAction,
+  TimestampDeltasAction,
   ToolAction,
   UnknownEventAction,
 } from './simulator/scenario.js';

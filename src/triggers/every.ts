@@ -1,8 +1,8 @@
 /** `every(ms, fn)`: a fixed-rate timer trigger. */
 
 import { MAX_TIMEOUT_MS } from '../hitl/ask.js';
-import { describeError } from '../logger.js';
 import type { MaybePromise } from '../hooks/types.js';
+import { describeError } from '../logger.js';
 import type { TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link every}. */

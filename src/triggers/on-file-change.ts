@@ -1,8 +1,8 @@
 /** `onFileChange(path, fn)`: a chokidar-backed file watcher trigger with debounced, coalesced batches. */
 import path from 'node:path';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
-import { describeError } from '../logger.js';
 import type { MaybePromise } from '../hooks/types.js';
+import { describeError } from '../logger.js';
 import type { FileChange, FileChangeKind, TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link onFileChange}. */

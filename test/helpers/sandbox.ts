@@ -28,14 +28,22 @@ export async function sandbox(): Promise<Sandbox> {
   const workspace = join(root, 'workspace');
   const dataDir = join(root, 'data');
   const stateDir = join(root, 'sim-state');
+  const home = join(root, 'user-home');
   mkdirSync(workspace);
+  mkdirSync(home);
   return {
     root,
     workspace,
     dataDir,
     stateDir,
     async agentConfig(scenario, extra = {}) {
-      const env: Record<string, string | undefined> = { AGY_SIM_STATE_DIR: stateDir, ...extra.env };
+      // A private, empty HOME: the simulator reads ~/.gemini config as agy does, and the developer's own must
+      // not leak into tests.
+      const env: Record<string, string | undefined> = {
+        AGY_SIM_STATE_DIR: stateDir,
+        HOME: home,
+        ...extra.env,
+      };
       if (scenario) env.AGY_SIM_SCENARIO = await writeScenario(scenario, root);
       return { agyPath: simulatorPath(), workspaces: [workspace], dataDir, ...extra, env };
     },

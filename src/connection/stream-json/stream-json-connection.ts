@@ -354,7 +354,9 @@ export class StreamJsonConnection implements Connection {
       } else if (event.type === 'result') {
         if (event.conversationId) this.#conversationId = event.conversationId;
         turn.tracker.result = event.result;
-        turn.finish(null);
+        // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result` (print
+        // timeout, quota) may not have been read yet. Let the event loop drain what is already readable.
+        setImmediate(() => setImmediate(() => turn.finish(null)));
       } else if (event.type === 'command_result') {
         o.onCommandResult?.(event.payload);
       }

@@ -9,11 +9,15 @@ import { delay, throwIfAborted, untilAborted } from './abort.js';
 import type { Conversation } from './conversation.js';
 import type { Emitter } from './emitter.js';
 import { type DeniedAction, roundSeconds, stepEnvelope } from './envelopes.js';
+import { invocationHooks } from './hook-events.js';
+import type { ToolOutcome } from './mcp-hub.js';
+import type { SimRuntime } from './runtime.js';
 import type {
   CustomStepAction,
   DenyAction,
   HugeTextAction,
   KillSelfAction,
+  McpToolAction,
   ScenarioAction,
   SpawnChildAction,
   TextAction,
@@ -21,6 +25,7 @@ import type {
   ToolAction,
 } from './scenario.js';
 import { actionKind } from './scenario-file.js';
+import { displayName, runMcpTool, runTool } from './tool-steps.js';
 import { addUsage, completeUsage, deriveUsage, type Usage } from './usage.js';
 
 /** What an action can see and change while a turn runs. */
@@ -36,6 +41,32 @@ export interface TurnContext {
   lastText: string;
   /** Permissions soft-denied in this turn. */
   readonly denied: DeniedAction[];
+  /** The configuration agy loaded (hooks, MCP servers, rules, custom agents). */
+  readonly runtime: SimRuntime;
+  /** Model calls started so far in this turn: the next call's `invocationNum`. */
+  invocations: number;
+  /** The conversation's step count once the turn's `user_input` step is out (`initialNumSteps`). */
+  initialNumSteps: number;
+  /** User messages PreInvocation/PostInvocation hooks injected during this turn, in order. */
+  readonly injected: string[];
+  /** The outcome of the turn's latest tool step. */
+  lastTool: ToolOutcome | undefined;
+}
+
+/**
+ * Text computed when its model call runs rather than when the turn was scripted: the default script's reply
+ * mentions what hooks injected and what an MCP tool returned. Keyed by the (internal) action object.
+ */
+export const dynamicText = new WeakMap<TextAction, (ctx: TurnContext) => string>();
+
+/** Runs one model call with the PreInvocation hooks before it and the PostInvocation hooks after it. */
+async function modelCall(ctx: TurnContext, call: () => Promise<void>): Promise<void> {
+  const invocationNum = ctx.invocations++;
+  await invocationHooks(ctx, 'PreInvocation', invocationNum);
+  throwIfAborted(ctx.signal);
+  await call();
+  throwIfAborted(ctx.signal);
+  await invocationHooks(ctx, 'PostInvocation', invocationNum);
 }
 
 /** Runs one action, then checks whether the turn was aborted meanwhile. */
@@ -43,10 +74,13 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
   const kind = actionKind(action);
   switch (kind) {
     case 'text':
-      await runText(ctx, action as TextAction);
+      await modelCall(ctx, () => runText(ctx, action as TextAction));
       break;
     case 'tool':
       await runTool(ctx, action as ToolAction);
+      break;
+    case 'mcpTool':
+      await runMcpTool(ctx, action as McpToolAction);
       break;
     case 'deny':
       await runDeny(ctx, action as DenyAction);
@@ -75,10 +109,10 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
       );
       break;
     case 'hugeText':
-      await runHugeText(ctx, action as HugeTextAction);
+      await modelCall(ctx, () => runHugeText(ctx, action as HugeTextAction));
       break;
     case 'timestampDeltas':
-      await runTimestampDeltas(ctx, action as TimestampDeltasAction);
+      await modelCall(ctx, () => runTimestampDeltas(ctx, action as TimestampDeltasAction));
       break;
     case 'exit':
       await ctx.exit((action as { exit: number }).exit);
@@ -110,9 +144,10 @@ function countUsage(ctx: TurnContext, usage: Usage): void {
 }
 
 async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
+  const text = dynamicText.get(action)?.(ctx) ?? action.text;
   const index = ctx.conv.nextStep();
   const started = performance.now();
-  const chunks = splitText(action.text, action.chunks ?? 2);
+  const chunks = splitText(text, action.chunks ?? 2);
   ctx.lastText = '';
   for (const chunk of chunks.slice(0, -1)) {
     await step(ctx, index, { state: 'ACTIVE', step_type: 'agent_response', text_delta: chunk });
@@ -125,9 +160,7 @@ async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
   let usage: Usage | undefined;
   if (action.usage !== null && (action.usage !== undefined || !action.error)) {
     usage =
-      action.usage === undefined
-        ? deriveUsage(ctx.prompt.length, action.text.length)
-        : completeUsage(action.usage);
+      action.usage === undefined ? deriveUsage(ctx.prompt.length, text.length) : completeUsage(action.usage);
   }
   const fields: Record<string, unknown> = {
     state: action.error ? 'ERROR' : 'DONE',
@@ -160,24 +193,6 @@ export function splitText(text: string, count: number): string[] {
   return out;
 }
 
-async function runTool(ctx: TurnContext, action: ToolAction): Promise<void> {
-  const { name, parameters = {}, output, error, hang } = action.tool;
-  const index = ctx.conv.nextStep();
-  const base = { step_type: 'tool', tool_name: name };
-  await step(ctx, index, { state: 'ACTIVE', ...base, tool_info: { name, parameters } });
-  throwIfAborted(ctx.signal);
-  // A hung tool never finishes: only an interrupt (or the print timeout) ends the turn, and no DONE follows.
-  if (hang) await untilAborted(ctx.signal);
-  if (error !== undefined) {
-    const toolError = { type: error.type ?? 'TOOL_ERROR', message: error.message ?? 'tool failed' };
-    await step(ctx, index, { state: 'ERROR', ...base, tool_info: { name, parameters, error: toolError } });
-    return;
-  }
-  const info: Record<string, unknown> = { name, parameters };
-  if (output !== undefined) info.output = output;
-  await step(ctx, index, { state: 'DONE', ...base, tool_info: info });
-}
-
 async function runDeny(ctx: TurnContext, action: DenyAction): Promise<void> {
   const { action: permission, display_name, tool, parameters = {} } = action.deny;
   const name = tool ?? permission;
@@ -188,12 +203,6 @@ async function runDeny(ctx: TurnContext, action: DenyAction): Promise<void> {
   const toolError = { type: 'PERMISSION_DENIED', message: `permission "${permission}" was denied` };
   await step(ctx, index, { state: 'ERROR', ...base, tool_info: { name, parameters, error: toolError } });
   ctx.denied.push({ action: permission, display_name: display_name ?? displayName(permission) });
-}
-
-/** `write_file` → `Write file`: a readable default for `denied_actions[].display_name`. */
-function displayName(permission: string): string {
-  const words = permission.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Emits a DONE `system_message` step; its text travels in `text_delta`, the wire's only step text field. */

@@ -2,7 +2,9 @@
 /**
  * agy-sim: an offline stand-in for Google's `agy` CLI in stream-json mode, faithful to the wire shapes, flags,
  * exit codes and quirks in `shared/reference/agy-cli.md` (§0, §1, §D.2, §D.3). A scenario file named by
- * `AGY_SIM_SCENARIO` scripts what each turn does; without one a small echo script runs.
+ * `AGY_SIM_SCENARIO` scripts what each turn does; without one a small echo script runs. Like agy, it loads
+ * plugins, rules, custom agents, hooks and MCP servers from `--add-dir` workspaces and `$HOME` (README
+ * "Plugins, hooks and MCP"): hooks run around the turn's actions, MCP servers connect right after `init`.
  *
  * Exit codes: 0 success (also soft denials, print timeout, stdin EOF), 1 pre-turn failure or bad input,
  * 2 flag errors and unsupported input, 3 quota, 130 SIGINT while idle, 143 SIGTERM.
@@ -13,7 +15,10 @@ import { FlagError, HELP_TEXT, parseArgs, type SimArgs } from './args.js';
 import { Conversation } from './conversation.js';
 import { Emitter } from './emitter.js';
 import { initEnvelope, preTurnFailure } from './envelopes.js';
+import { sessionStartHooks } from './hook-events.js';
 import { JsonSchemaError, loadJsonSchema } from './json-schema.js';
+import { McpConfigError } from './mcp-config.js';
+import { SimRuntime } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { loadScenario, ScenarioError } from './scenario-file.js';
 import { Session } from './session.js';
@@ -27,10 +32,16 @@ const DEFAULT_VERSION = '1.2.17';
 const emitter = new Emitter();
 let conversation: Conversation | undefined;
 let runner: TurnRunner | undefined;
+let runtime: SimRuntime | undefined;
 
-/** Saves state, flushes stdout/stderr, then exits: nothing written is lost. */
+/**
+ * Saves state, flushes stdout/stderr, closes the MCP clients (bounded; stdio servers still running are then
+ * killed), then exits: nothing written is lost.
+ */
 async function exit(code: number): Promise<never> {
   conversation?.save();
+  await emitter.flush().catch(() => {});
+  await runtime?.close().catch(() => {});
   await emitter.flush().catch(() => {});
   process.exit(code);
 }
@@ -102,6 +113,9 @@ async function main(argv: readonly string[]): Promise<void> {
     conversation?.save();
     process.exit(143);
   });
+  // However the process ends (short of a signal that kills it outright), stdio MCP servers and hook commands
+  // still running are signalled: an idle SIGINT, SIGTERM, a crash or an `exit` action leaves none behind.
+  process.on('exit', () => runtime?.killNow('SIGTERM'));
 
   const startup = scenario?.startup ?? {};
   if (startup.delayMs) await sleep(startup.delayMs);
@@ -119,6 +133,29 @@ async function main(argv: readonly string[]): Promise<void> {
     return exit(1);
   }
 
+  const workspaces = usableWorkspaces(args.addDirs, process.cwd());
+  // Plugins, rules, custom agents, hooks and MCP config (README "Plugins, hooks and MCP"); an unparsable
+  // mcp_config.json ends the run here, as it does agy's.
+  const warnings: string[] = [];
+  let loaded: SimRuntime;
+  try {
+    loaded = SimRuntime.load(
+      {
+        workspaces,
+        model: args.model,
+        skipPermissions: args.skipPermissions,
+        version: scenario?.version ?? DEFAULT_VERSION,
+      },
+      (line) => warnings.push(line),
+    );
+  } catch (err) {
+    if (!(err instanceof McpConfigError)) throw err;
+    for (const line of warnings) await emitter.stderr(line);
+    return fail(1, err.message);
+  }
+  for (const line of warnings) await emitter.stderr(line);
+  runtime = loaded;
+
   try {
     conversation = openConversation(args);
   } catch (err) {
@@ -130,10 +167,15 @@ async function main(argv: readonly string[]): Promise<void> {
       initEnvelope(conversation.id, {
         cwd: process.cwd(),
         model: args.model,
-        permissionMode: args.skipPermissions ? 'always-proceed' : 'request-review',
+        permissionMode: loaded.permissionMode,
       }),
     );
   }
+  // MCP servers connect in parallel while the SessionStart hooks run; stdin waits (in the pipe) meanwhile.
+  await Promise.all([
+    loaded.connectMcp((line) => emitter.stderr(line)),
+    sessionStartHooks(loaded, conversation, emitter),
+  ]);
 
   runner = new TurnRunner({
     conv: conversation,
@@ -141,8 +183,9 @@ async function main(argv: readonly string[]): Promise<void> {
     scenario,
     printTimeoutMs: args.printTimeoutMs,
     structured: args.jsonSchema !== undefined,
-    workspace: usableWorkspaces(args.addDirs, process.cwd())[0],
+    workspace: workspaces[0],
     exit,
+    runtime: loaded,
   });
   new Session({
     conv: conversation,

@@ -108,6 +108,7 @@ export function checkScenario(value: unknown): string | undefined {
 const ACTION_KEYS = [
   'text',
   'tool',
+  'mcpTool',
   'deny',
   'systemMessage',
   'step',
@@ -162,6 +163,19 @@ function checkAction(action: unknown): string | undefined {
       if (!isObj(v) || typeof v.name !== 'string') return 'tool must be {name: string, …}';
       if (v.parameters !== undefined && !isObj(v.parameters)) return 'tool.parameters must be an object';
       if (v.error !== undefined && !isObj(v.error)) return 'tool.error must be an object';
+      return undefined;
+    case 'mcpTool':
+      if (!isObj(v) || typeof v.server !== 'string' || typeof v.tool !== 'string') {
+        return 'mcpTool must be {server: string, tool: string, …}';
+      }
+      if (v.arguments !== undefined && !isObj(v.arguments)) return 'mcpTool.arguments must be an object';
+      if (
+        v.expectError !== undefined &&
+        typeof v.expectError !== 'boolean' &&
+        typeof v.expectError !== 'string'
+      ) {
+        return 'mcpTool.expectError must be a boolean or a string';
+      }
       return undefined;
     case 'deny':
       if (!isObj(v) || typeof v.action !== 'string') return 'deny must be {action: string, …}';

@@ -4,6 +4,22 @@
  * A scenario is a JSON file named by the `AGY_SIM_SCENARIO` environment variable. Without one the simulator
  * runs a small default script (an echo reply plus a `list_dir` tool step), so the offline demo has something
  * to say. Every wire shape the simulator writes follows `shared/reference/agy-cli.md` §D.3.
+ *
+ * Whatever the scenario, the simulator also does what agy does with the configuration it finds (README
+ * "Plugins, hooks and MCP"): plugins, rules and custom agents under `<--add-dir>/.agents/` and `$HOME/.gemini/`,
+ * `hooks.json` files, whose hooks run around the scripted actions, and `mcp_config.json` files, whose servers
+ * it connects to after `init` (the `mcpTool` action calls them). In a scenario turn:
+ *
+ * - each model call (`text`, `hugeText`, `timestampDeltas`) runs the PreInvocation hooks before it and the
+ *   PostInvocation hooks after it; `invocationNum` counts the turn's calls from 0, and an injected
+ *   `{"userMessage":"…"}` becomes a DONE `user_input` step carrying `user_input: {text: "…"}`;
+ * - each `tool` and `mcpTool` step passes the PreToolUse hooks (which may deny it or `overwrite` its
+ *   arguments) and then the PostToolUse hooks; `deny` steps run no hooks (the denial is already decided);
+ * - a turn that ends normally with status SUCCESS runs the Stop hooks before its `result`; a
+ *   `{"decision":"continue","reason":R}` adds an `agent_response` step `Continuing: R` (a model call) and runs
+ *   Stop again, at most 3 times;
+ * - the default script also answers `what are your rules?` (the always-on rule bodies), `what agents?` (the
+ *   custom agents' names) and `mcp:<server>/<tool> {json args}` (calls that MCP tool and reports its output).
  */
 
 /** Token usage in wire form (snake_case), as a scenario gives it for one model step. */
@@ -14,7 +30,7 @@ export interface ScenarioUsage {
   cache_read_tokens?: number;
 }
 
-/** Stream a model text response as one `agent_response` step. */
+/** Stream a model text response as one `agent_response` step (a model call: invocation hooks run around it). */
 export interface TextAction {
   /** The text, split into `chunks` ACTIVE `text_delta` updates (the DONE update carries the last one). */
   text: string;
@@ -30,7 +46,11 @@ export interface TextAction {
   delayMs?: number;
 }
 
-/** Run a tool step: ACTIVE, then DONE (or ERROR). */
+/**
+ * Run a tool step: ACTIVE, then DONE (or ERROR). PreToolUse hooks matching `name` run between the two (a
+ * denial ends the step in ERROR with `HOOK_DENIED` and the tool never "runs"; an `overwrite` changes the
+ * parameters the final update shows), and PostToolUse hooks after it.
+ */
 export interface ToolAction {
   tool: {
     /** agy's tool name, e.g. `run_command`, `view_file`. */
@@ -46,7 +66,32 @@ export interface ToolAction {
   };
 }
 
-/** Soft-deny an action, as headless agy does: the tool step ends in ERROR and `denied_actions` grows. */
+/**
+ * Call a tool of a configured MCP server through agy's built-in `call_mcp_tool`: one tool step with parameters
+ * `{ServerName, ToolName, Arguments}`, ACTIVE then DONE with `output` (the result's text content joined with
+ * `\n`, or the JSON of `structuredContent` when there is no text), or ERROR with `tool_info.error`
+ * `{type: "TOOL_ERROR", message}` when the server or tool is unknown, the tool is in `disabledTools`, the call
+ * fails or the result has `isError`. PreToolUse/PostToolUse hooks apply, matched against `call_mcp_tool`.
+ */
+export interface McpToolAction {
+  mcpTool: {
+    /** The server: its full name (`<plugin>_<server>` for a plugin's), or a plugin server's name without the prefix. */
+    server: string;
+    tool: string;
+    /** The tool's arguments. Default `{}`. */
+    arguments?: Record<string, unknown>;
+    /**
+     * Assert the outcome: `true` the call must fail, `false` it must succeed, a string it must fail with a
+     * message containing it. A mismatch ends the turn at once with a `result` ERROR (`simulator: expected …`).
+     */
+    expectError?: boolean | string;
+  };
+}
+
+/**
+ * Soft-deny an action, as headless agy does: the tool step ends in ERROR and `denied_actions` grows. No hooks
+ * run for it.
+ */
 export interface DenyAction {
   deny: {
     action: string;
@@ -134,6 +179,7 @@ export interface UnknownEventAction {
 export type ScenarioAction =
   | TextAction
   | ToolAction
+  | McpToolAction
   | DenyAction
   | SystemMessageAction
   | CustomStepAction

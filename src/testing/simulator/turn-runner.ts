@@ -11,7 +11,10 @@ import { defaultTurn } from './default-script.js';
 import { formatGoDuration } from './duration.js';
 import type { Emitter } from './emitter.js';
 import { type ResultFields, resultEnvelope, stepEnvelope } from './envelopes.js';
+import { MAX_STOP_CONTINUATIONS, stopHooks } from './hook-events.js';
+import type { SimRuntime } from './runtime.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnEnd } from './scenario.js';
+import { ExpectationFailed } from './tool-steps.js';
 import { zeroUsage } from './usage.js';
 
 /** What the turn runner needs from the process around it. */
@@ -27,6 +30,8 @@ export interface TurnRunnerOptions {
   workspace: string | undefined;
   /** Flushes output, saves state and exits the process. */
   exit: (code: number) => Promise<never>;
+  /** What agy loaded: hooks, MCP servers, rules, custom agents. */
+  runtime: SimRuntime;
 }
 
 /** The stderr line of agy 1.2.17's print timeout (agy-cli.md §D.3). */
@@ -79,6 +84,11 @@ export class TurnRunner {
       exit: this.opts.exit,
       lastText: '',
       denied: [],
+      runtime: this.opts.runtime,
+      invocations: 0,
+      initialNumSteps: 0,
+      injected: [],
+      lastTool: undefined,
     };
     try {
       if (conv.resumed && !this.announcedResume) {
@@ -86,12 +96,21 @@ export class TurnRunner {
         await systemMessage(ctx, 'Conversation resumed');
       }
       await emitter.line(stepEnvelope(conv.id, conv.nextStep(), { state: 'DONE', step_type: 'user_input' }));
+      ctx.initialNumSteps = conv.state.nextStepIndex;
       for (const action of turn.actions) await runAction(ctx, action);
+      const end = turn.end ?? {};
+      if (runsStopHooks(end)) await this.stop(ctx);
       clearTimeout(timer);
-      await this.finish(ctx, turn.end ?? {}, started);
+      await this.finish(ctx, end, started);
     } catch (err) {
-      if (!(err instanceof TurnAborted)) throw err;
-      await this.aborted(ctx, err.reason, started);
+      if (err instanceof ExpectationFailed) {
+        clearTimeout(timer);
+        await this.finish(ctx, { status: 'ERROR', error: err.message, response: '' }, started);
+      } else if (err instanceof TurnAborted) {
+        await this.aborted(ctx, err.reason, started);
+      } else {
+        throw err;
+      }
     } finally {
       clearTimeout(timer);
       this.current = undefined;
@@ -122,7 +141,19 @@ export class TurnRunner {
         },
       };
     }
-    return defaultTurn(prompt, this.opts.workspace);
+    return defaultTurn(prompt, this.opts.workspace, this.opts.runtime);
+  }
+
+  /**
+   * Runs the Stop hooks; each `{"decision":"continue","reason":R}` adds a model call answering
+   * `Continuing: R`, then Stop runs again, up to {@link MAX_STOP_CONTINUATIONS} continuations.
+   */
+  private async stop(ctx: TurnContext): Promise<void> {
+    for (let continuations = 0; ; continuations++) {
+      const reason = await stopHooks(ctx);
+      if (reason === undefined || continuations >= MAX_STOP_CONTINUATIONS) return;
+      await runAction(ctx, { text: `Continuing: ${reason}`, chunks: 1 });
+    }
   }
 
   /** Adds the turn's wall time to the conversation total and returns the new total. */
@@ -216,4 +247,9 @@ function structuredOutput(end: ScenarioTurnEnd, response: string): { value: unkn
   } catch {
     return undefined;
   }
+}
+
+/** Stop hooks run when a turn ends normally: not on a quota error, print timeout, cut stream or error status. */
+function runsStopHooks(end: ScenarioTurnEnd): boolean {
+  return !end.quota && !end.printTimeout && !end.noResult && (end.status ?? 'SUCCESS') === 'SUCCESS';
 }

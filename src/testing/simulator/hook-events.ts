@@ -1,0 +1,263 @@
+/**
+ * What each hook event means to a turn (agy-cli.md §D.6, decision table measured on agy 1.2.3; seed 000
+ * "Hooks"). Every hook of an event runs, one at a time, in discovery order; their input is camelCase JSON:
+ *
+ * - common: `hookEventName`, `conversationId`, `stepIdx`, `transcriptPath`, `workspacePaths`,
+ *   `artifactDirectoryPath`, `modelName` (paths under `$HOME/.gemini/antigravity-cli/brain/<conv>`, named
+ *   but never created);
+ * - PreToolUse / PostToolUse: `toolCall: {name, args}`; PostToolUse adds `toolResult` (`{output}` or
+ *   `{error: {type, message}}`) and `output`;
+ * - PreInvocation / PostInvocation: `invocationNum` (0 for the turn's first model call), `initialNumSteps`;
+ * - Stop: `terminationReason: "NO_TOOL_CALL"`, `responseText`.
+ *
+ * A hook that fails (cannot start, times out, exits non-zero) is reported on stderr as a warning.
+ */
+import { join } from 'node:path';
+import type { TurnContext } from './actions.js';
+import type { Conversation } from './conversation.js';
+import type { Emitter } from './emitter.js';
+import { stepEnvelope } from './envelopes.js';
+import type { HookCommand, HookEvent } from './hook-config.js';
+import { type HookRun, runHook } from './hook-runner.js';
+import type { ToolOutcome } from './mcp-hub.js';
+import type { SimRuntime } from './runtime.js';
+
+/** How many times Stop hooks may make a turn go on (`{"decision":"continue"}`) before it ends anyway. */
+export const MAX_STOP_CONTINUATIONS = 3;
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The fields every hook input carries. */
+export function hookInput(
+  runtime: SimRuntime,
+  event: HookEvent,
+  conversationId: string,
+  stepIdx: number,
+): Obj {
+  const brain = join(runtime.config.home, '.gemini', 'antigravity-cli', 'brain', conversationId);
+  return {
+    hookEventName: event,
+    conversationId,
+    stepIdx,
+    transcriptPath: join(brain, '.system_generated', 'logs', 'transcript.jsonl'),
+    workspacePaths: runtime.config.workspaces,
+    artifactDirectoryPath: brain,
+    modelName: runtime.modelName,
+  };
+}
+
+interface HookCall {
+  runtime: SimRuntime;
+  emitter: Emitter;
+  conversationId: string;
+  signal?: AbortSignal | undefined;
+}
+
+/** Runs one hook, warning on stderr when it fails. */
+async function run(call: HookCall, event: HookEvent, hook: HookCommand, input: Obj): Promise<HookRun> {
+  const result = await runHook(hook, input, {
+    cwd: call.runtime.hookCwd,
+    conversationId: call.conversationId,
+    signal: call.signal,
+  });
+  if (result.failure !== undefined) {
+    await call.emitter.stderr(
+      `warning: ${event} hook ${hook.command} (${hook.source}) failed: ${result.failure}`,
+    );
+  }
+  return result;
+}
+
+/** The hook's stdout as a JSON object, or `undefined` when it printed nothing usable. */
+function outputObject(result: HookRun): Obj | undefined {
+  if (result.failure !== undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(result.stdout);
+    return isObj(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function turnCall(ctx: TurnContext): HookCall {
+  return { runtime: ctx.runtime, emitter: ctx.emitter, conversationId: ctx.conv.id, signal: ctx.signal };
+}
+
+/** The PreToolUse verdict on a tool call. */
+export interface ToolGate {
+  /** `ask` means "normal policy": the tool runs only in `always-proceed` mode. */
+  verdict: 'allow' | 'deny' | 'ask';
+  /** Why it was denied (or asked). */
+  reason: string;
+  /** The arguments to run with, `overwrite`s merged in. */
+  args: Record<string, unknown>;
+}
+
+/** One hook's answer, per the 1.2.3 table. */
+function decide(result: HookRun): { verdict: ToolGate['verdict']; reason: string; overwrite?: Obj } {
+  if (result.failure !== undefined) return { verdict: 'deny', reason: `hook ${result.failure}` };
+  if (result.stdout.trim() === '') return { verdict: 'allow', reason: '' };
+  let value: unknown;
+  try {
+    value = JSON.parse(result.stdout);
+  } catch {
+    return { verdict: 'deny', reason: 'hook output is not valid JSON' };
+  }
+  if (!isObj(value)) return { verdict: 'deny', reason: 'hook output is not a JSON object' };
+  const overwrite = isObj(value.overwrite) ? value.overwrite : undefined;
+  const reason = typeof value.reason === 'string' ? value.reason : '';
+  const withOverwrite = overwrite === undefined ? {} : { overwrite };
+  switch (value.decision) {
+    case 'allow':
+      return { verdict: 'allow', reason, ...withOverwrite };
+    case 'ask':
+    case 'force_ask':
+      return { verdict: 'ask', reason, ...withOverwrite };
+    case 'deny':
+      return { verdict: 'deny', reason: reason || 'denied by hook' };
+    case undefined:
+      // Deprecated aliases; an object with neither (`{}`) is a denial on 1.2.3.
+      if (value.allow_tool === true) return { verdict: 'allow', reason, ...withOverwrite };
+      if (typeof value.deny_reason === 'string')
+        return { verdict: 'deny', reason: value.deny_reason || 'denied by hook' };
+      return { verdict: 'deny', reason: 'hook gave no decision' };
+    default:
+      return { verdict: 'deny', reason: `hook gave an unknown decision ${JSON.stringify(value.decision)}` };
+  }
+}
+
+/**
+ * Runs the PreToolUse hooks matching `name`. The first denial wins at once; `overwrite`s shallow-merge into
+ * the arguments, each later hook seeing the merged ones; an `ask` from any hook makes the verdict `ask`.
+ */
+export async function preToolUse(
+  ctx: TurnContext,
+  name: string,
+  args: Record<string, unknown>,
+  stepIdx: number,
+): Promise<ToolGate> {
+  let current = args;
+  let ask: string | undefined;
+  for (const hook of ctx.runtime.hooksFor('PreToolUse', name)) {
+    const input = {
+      ...hookInput(ctx.runtime, 'PreToolUse', ctx.conv.id, stepIdx),
+      toolCall: { name, args: current },
+    };
+    const decision = decide(await run(turnCall(ctx), 'PreToolUse', hook, input));
+    if (decision.verdict === 'deny') return { verdict: 'deny', reason: decision.reason, args: current };
+    if (decision.overwrite !== undefined) current = { ...current, ...decision.overwrite };
+    if (decision.verdict === 'ask') ask ??= decision.reason;
+  }
+  return ask === undefined
+    ? { verdict: 'allow', reason: '', args: current }
+    : { verdict: 'ask', reason: ask, args: current };
+}
+
+/** Runs the PostToolUse hooks matching `name` with the tool's result; their output is ignored. */
+export async function postToolUse(
+  ctx: TurnContext,
+  name: string,
+  args: Record<string, unknown>,
+  stepIdx: number,
+  outcome: ToolOutcome,
+): Promise<void> {
+  for (const hook of ctx.runtime.hooksFor('PostToolUse', name)) {
+    const input: Obj = {
+      ...hookInput(ctx.runtime, 'PostToolUse', ctx.conv.id, stepIdx),
+      toolCall: { name, args },
+      toolResult: outcome,
+    };
+    if ('output' in outcome) input.output = outcome.output;
+    await run(turnCall(ctx), 'PostToolUse', hook, input);
+  }
+}
+
+/**
+ * Runs the PreInvocation or PostInvocation hooks around one model call. `injectSteps` in their output take
+ * effect at once: `{"userMessage":"…"}` becomes a DONE `user_input` step carrying `user_input: {text}` (and
+ * is remembered in `ctx.injected`), `{"systemMessage":{"systemMessage":"…"}}` a `system_message` step;
+ * `ephemeralMessage` (never shown) and `toolCall` (not simulated) are skipped.
+ */
+export async function invocationHooks(
+  ctx: TurnContext,
+  event: 'PreInvocation' | 'PostInvocation',
+  invocationNum: number,
+): Promise<void> {
+  for (const hook of ctx.runtime.hooksFor(event)) {
+    const input = {
+      ...hookInput(ctx.runtime, event, ctx.conv.id, ctx.conv.state.nextStepIndex),
+      invocationNum,
+      initialNumSteps: ctx.initialNumSteps,
+    };
+    const output = outputObject(await run(turnCall(ctx), event, hook, input));
+    if (output === undefined || !Array.isArray(output.injectSteps)) continue;
+    for (const inject of output.injectSteps) await injectStep(ctx, inject);
+  }
+}
+
+async function injectStep(ctx: TurnContext, inject: unknown): Promise<void> {
+  if (!isObj(inject)) return;
+  const { userMessage, systemMessage } = inject;
+  if (typeof userMessage === 'string') {
+    ctx.injected.push(userMessage);
+    await ctx.emitter.line(
+      stepEnvelope(ctx.conv.id, ctx.conv.nextStep(), {
+        state: 'DONE',
+        step_type: 'user_input',
+        user_input: { text: userMessage },
+      }),
+    );
+    return;
+  }
+  const text = isObj(systemMessage) ? systemMessage.systemMessage : systemMessage;
+  if (typeof text === 'string') {
+    await ctx.emitter.line(
+      stepEnvelope(ctx.conv.id, ctx.conv.nextStep(), {
+        state: 'DONE',
+        step_type: 'system_message',
+        text_delta: text,
+      }),
+    );
+  }
+}
+
+/**
+ * Runs the Stop hooks as the turn is about to end. Returns the reason of the first
+ * `{"decision":"continue","reason":R}` (R non-empty), or `undefined` to let the turn stop.
+ */
+export async function stopHooks(ctx: TurnContext): Promise<string | undefined> {
+  let reason: string | undefined;
+  for (const hook of ctx.runtime.hooksFor('Stop')) {
+    const input = {
+      ...hookInput(ctx.runtime, 'Stop', ctx.conv.id, ctx.conv.state.nextStepIndex - 1),
+      terminationReason: 'NO_TOOL_CALL',
+      responseText: ctx.lastText,
+    };
+    const output = outputObject(await run(turnCall(ctx), 'Stop', hook, input));
+    if (
+      reason === undefined &&
+      output?.decision === 'continue' &&
+      typeof output.reason === 'string' &&
+      output.reason
+    ) {
+      reason = output.reason;
+    }
+  }
+  return reason;
+}
+
+/** Runs the SessionStart hooks once, after `init`; their output is ignored. */
+export async function sessionStartHooks(
+  runtime: SimRuntime,
+  conv: Conversation,
+  emitter: Emitter,
+): Promise<void> {
+  for (const hook of runtime.hooksFor('SessionStart')) {
+    const input = hookInput(runtime, 'SessionStart', conv.id, conv.state.nextStepIndex);
+    await run({ runtime, emitter, conversationId: conv.id }, 'SessionStart', hook, input);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Running one hook command the way agy does (agy-cli.md §D.6, §B "ctxloom"): exec'd without a shell (the
+ * whole `command` string is the executable's path, so it must be absolute or relative to the hook's cwd), cwd
+ * the first workspace's `.agents` directory when it exists (else the first workspace, else agy's cwd), the
+ * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
+ * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
+ * kills the running hook too.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AbortReason, TurnAborted } from './abort.js';
+import type { HookCommand } from './hook-config.js';
+
+/** The most stdout/stderr kept from one hook. */
+const MAX_OUTPUT_BYTES = 1 << 20;
+
+/** How one hook run ended. */
+export interface HookRun {
+  /** The exit code, or `null` when it was killed or never started. */
+  code: number | null;
+  /** Its stdout (at most 1 MiB). */
+  stdout: string;
+  /** Why it failed (spawn error, timeout, non-zero exit); `undefined` on exit 0. */
+  failure?: string | undefined;
+}
+
+/** Hook children still running, so an exiting simulator can kill them. */
+const running = new Set<ChildProcess>();
+
+/** Kills every running hook (synchronous; for process exit). */
+export function killRunningHooks(): void {
+  for (const child of running) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  running.clear();
+}
+
+/** The directory hooks run in. */
+export function hookCwd(workspaces: readonly string[], fallback: string): string {
+  const first = workspaces[0];
+  if (first === undefined) return fallback;
+  const agents = join(first, '.agents');
+  try {
+    if (statSync(agents).isDirectory()) return agents;
+  } catch {
+    // No `.agents`: the workspace itself.
+  }
+  return first;
+}
+
+/**
+ * Runs `hook` with `input` on stdin.
+ *
+ * @throws TurnAborted when `signal` aborts while it runs (the hook is killed first).
+ */
+export function runHook(
+  hook: HookCommand,
+  input: object,
+  options: { cwd: string; conversationId: string; signal?: AbortSignal | undefined },
+): Promise<HookRun> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(new TurnAborted(signal.reason as AbortReason));
+  return new Promise((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(hook.command, [], {
+        cwd: options.cwd,
+        env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+      });
+    } catch (err) {
+      resolve({ code: null, stdout: '', failure: `cannot run ${hook.command}: ${(err as Error).message}` });
+      return;
+    }
+    running.add(child);
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrTail = '';
+    let settled = false;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (stdoutBytes >= MAX_OUTPUT_BYTES) return;
+      stdout.push(chunk);
+      stdoutBytes += chunk.length;
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-500);
+    });
+    // A hook that exits without reading its stdin must not crash the simulator with EPIPE.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(JSON.stringify(input));
+    const output = (): string => Buffer.concat(stdout).toString('utf8');
+    // A killed hook may leave a grandchild holding its pipes open, so 'close' might never come: stop reading.
+    const stop = (): void => {
+      child.kill('SIGKILL');
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      running.delete(child);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      finish(() =>
+        resolve({ code: null, stdout: output(), failure: `timed out after ${hook.timeoutMs / 1000}s` }),
+      );
+    }, hook.timeoutMs);
+    const onAbort = (): void => {
+      stop();
+      finish(() => reject(new TurnAborted(signal?.reason as AbortReason)));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (settle: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    child.on('error', (err) => {
+      running.delete(child);
+      finish(() =>
+        resolve({ code: null, stdout: '', failure: `cannot run ${hook.command}: ${err.message}` }),
+      );
+    });
+    child.on('close', (code, killedBy) => {
+      running.delete(child);
+      let failure: string | undefined;
+      if (code !== 0) {
+        failure = code === null ? `killed by ${killedBy}` : `exited with code ${code}`;
+        const detail = stderrTail.trim();
+        if (detail !== '') failure += `: ${detail.split('\n').at(-1)}`;
+      }
+      finish(() => resolve({ code, stdout: output(), failure }));
+    });
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * Tool steps with hooks around them: a built-in tool (`tool` action) and `call_mcp_tool` (`mcpTool` action).
+ *
+ * A step goes ACTIVE with the model's arguments; the PreToolUse hooks matching the tool name then decide:
+ * - denied: the step ends ERROR, `tool_info.error` `{type: "HOOK_DENIED", message: "Tool call denied with
+ *   reason: <R>"}`, no output; the turn goes on;
+ * - `ask`/`force_ask` ("normal policy"): runs in `always-proceed` mode; otherwise it is soft-denied like a
+ *   permission denial: ERROR with `type: "PERMISSION_DENIED"` and the same message form, and the tool's name
+ *   joins `result.denied_actions`;
+ * - allowed: the tool runs with the `overwrite`-merged arguments, which the DONE/ERROR update shows; then the
+ *   PostToolUse hooks see its result.
+ */
+import { throwIfAborted, untilAborted } from './abort.js';
+import type { TurnContext } from './actions.js';
+import { stepEnvelope } from './envelopes.js';
+import { postToolUse, preToolUse } from './hook-events.js';
+import type { ToolOutcome } from './mcp-hub.js';
+import type { McpToolAction, ToolAction } from './scenario.js';
+
+/** The built-in tool agy calls MCP tools through (seed 000 "The session's listener"). */
+export const CALL_MCP_TOOL = 'call_mcp_tool';
+
+/** A scenario expectation that did not hold (`mcpTool.expectError`): the turn ends with a result ERROR. */
+export class ExpectationFailed extends Error {}
+
+/** `write_file` → `Write file`: a readable default for `denied_actions[].display_name`. */
+export function displayName(permission: string): string {
+  const words = permission.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function step(ctx: TurnContext, index: number, fields: Record<string, unknown>): Promise<void> {
+  return ctx.emitter.line(stepEnvelope(ctx.conv.id, index, fields));
+}
+
+/**
+ * One tool step: ACTIVE, the PreToolUse verdict, the tool itself (`execute`, given the final arguments), the
+ * DONE/ERROR update, then the PostToolUse hooks. Returns the outcome (a denial is an error outcome).
+ */
+async function toolStep(
+  ctx: TurnContext,
+  name: string,
+  parameters: Record<string, unknown>,
+  execute: (args: Record<string, unknown>) => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const index = ctx.conv.nextStep();
+  const base = { step_type: 'tool', tool_name: name };
+  await step(ctx, index, { state: 'ACTIVE', ...base, tool_info: { name, parameters } });
+  throwIfAborted(ctx.signal);
+  const gate = await preToolUse(ctx, name, parameters, index);
+  let denial: { type: string; message: string } | undefined;
+  if (gate.verdict === 'deny') {
+    denial = { type: 'HOOK_DENIED', message: `Tool call denied with reason: ${gate.reason}` };
+  } else if (gate.verdict === 'ask' && !ctx.runtime.asksProceed) {
+    const reason = gate.reason || `the ${name} tool needs an approval headless agy cannot ask for`;
+    denial = { type: 'PERMISSION_DENIED', message: `Tool call denied with reason: ${reason}` };
+    ctx.denied.push({ action: name, display_name: displayName(name) });
+  }
+  if (denial !== undefined) {
+    await step(ctx, index, {
+      state: 'ERROR',
+      ...base,
+      tool_info: { name, parameters: gate.args, error: denial },
+    });
+    ctx.lastTool = { error: denial };
+    return ctx.lastTool;
+  }
+  const args = gate.args;
+  let outcome: ToolOutcome;
+  try {
+    outcome = await execute(args);
+  } catch (err) {
+    // An MCP call cut off by SIGINT or the print timeout rejects with the SDK's abort error: end the turn.
+    throwIfAborted(ctx.signal);
+    throw err;
+  }
+  throwIfAborted(ctx.signal);
+  const info: Record<string, unknown> = { name, parameters: args };
+  if ('error' in outcome) {
+    info.error = outcome.error;
+    await step(ctx, index, { state: 'ERROR', ...base, tool_info: info });
+  } else {
+    if (outcome.output !== undefined) info.output = outcome.output;
+    await step(ctx, index, { state: 'DONE', ...base, tool_info: info });
+  }
+  ctx.lastTool = outcome;
+  await postToolUse(ctx, name, args, index, outcome);
+  return outcome;
+}
+
+/** A scripted built-in tool call. */
+export async function runTool(ctx: TurnContext, action: ToolAction): Promise<void> {
+  const { name, parameters = {}, output, error, hang } = action.tool;
+  await toolStep(ctx, name, parameters, async () => {
+    // A hung tool never finishes: only an interrupt (or the print timeout) ends the turn, and no DONE follows.
+    if (hang) await untilAborted(ctx.signal);
+    if (error !== undefined) {
+      return { error: { type: error.type ?? 'TOOL_ERROR', message: error.message ?? 'tool failed' } };
+    }
+    return output === undefined ? {} : { output };
+  });
+}
+
+/**
+ * A `call_mcp_tool` step: parameters `{ServerName, ToolName, Arguments}`, `ServerName` being the server's full
+ * name (`<plugin>_<server>` for a plugin's) when the scenario's `server` resolves.
+ *
+ * @throws ExpectationFailed when `expectError` does not match the outcome.
+ */
+export async function runMcpTool(ctx: TurnContext, action: McpToolAction): Promise<void> {
+  const { server, tool, arguments: args = {}, expectError } = action.mcpTool;
+  const hub = ctx.runtime.mcp;
+  const serverName = hub?.resolve(server)?.name ?? server;
+  const parameters = { ServerName: serverName, ToolName: tool, Arguments: args };
+  const outcome = await toolStep(ctx, CALL_MCP_TOOL, parameters, async (final) => {
+    const finalArgs = final.Arguments;
+    const callArgs =
+      typeof finalArgs === 'object' && finalArgs !== null && !Array.isArray(finalArgs)
+        ? (finalArgs as Record<string, unknown>)
+        : {};
+    if (hub === undefined)
+      return { error: { type: 'TOOL_ERROR', message: `MCP server "${server}" not found` } };
+    return hub.call(String(final.ServerName), String(final.ToolName), callArgs, ctx.signal);
+  });
+  if (expectError === undefined) return;
+  const failed = 'error' in outcome;
+  const what = `call_mcp_tool ${serverName}/${tool}`;
+  if (expectError === false && failed) {
+    throw new ExpectationFailed(
+      `simulator: expected ${what} to succeed, it failed: ${outcome.error.message}`,
+    );
+  }
+  if (expectError !== false && !failed)
+    throw new ExpectationFailed(`simulator: expected ${what} to fail, it succeeded`);
+  if (typeof expectError === 'string' && failed && !outcome.error.message.includes(expectError)) {
+    throw new ExpectationFailed(
+      `simulator: expected ${what} to fail with ${JSON.stringify(expectError)}, it failed with ${JSON.stringify(outcome.error.message)}`,
+    );
+  }
+}
