@@ -1,25 +1,13 @@
 // End to end through real spawns of the simulator (agy-cli.md §D.3 shapes, seed 000 launch and messages).
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { AgyNotFoundError, ConfigError, ContentError, StartError, TurnError } from '../../src/errors.js';
-import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+import { collect, useSandboxAgents } from '../helpers/agents.js';
+import { waitGone } from '../helpers/sandbox.js';
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(...args));
-  agents.push(agent);
-  return agent;
-}
-
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 describe('launch (agy-cli.md §D.2, §F.5)', () => {
   it('passes the stream-json flags, never -p, one --add-dir per workspace plus the session dir; env merged', async () => {
@@ -42,7 +30,7 @@ describe('launch (agy-cli.md §D.2, §F.5)', () => {
     expect(args).not.toContain('-p');
     expect(args).not.toContain('--print');
     const addDirs = args.flatMap((a, i) => (a === '--add-dir' ? [args[i + 1]] : []));
-    expect(addDirs).toEqual([box.workspace, agent.sessionDir]);
+    expect(addDirs).toEqual([sb.box.workspace, agent.sessionDir]);
     expect(args).toEqual(expect.arrayContaining(['--model', 'gemini-test', '--effort', 'low']));
     expect(args).not.toContain('--dangerously-skip-permissions');
     const env = readFileSync(`/proc/${agent.pid}/environ`, 'utf8').split('\0');
@@ -139,11 +127,6 @@ describe('chat', () => {
       ],
     });
     const r = await agent.chat('go');
-    const collect = async <T>(it: AsyncIterable<T>) => {
-      const out: T[] = [];
-      for await (const x of it) out.push(x);
-      return out;
-    };
     const [early1, early2] = await Promise.all([collect(r), collect(r)]);
     await r.result();
     const late = await collect(r);
@@ -240,7 +223,7 @@ describe('start failures', () => {
     expect(err.exitCode).toBe(1);
     expect(err.status).toBe('auth_failed');
     expect(err.message).toMatch(/authentication failed or timed out \(exit 1\)/);
-    expect(await box.sessionDirs()).toEqual([]);
+    expect(await sb.box.sessionDirs()).toEqual([]);
   });
 
   it('an exit before init rejects with the exit code and stderr', async () => {
@@ -266,17 +249,17 @@ describe('start failures', () => {
   });
 
   it('a missing binary lists every path tried', async () => {
-    const agent = new Agent({ ...(await box.agentConfig()), agyPath: '/nonexistent/agy' });
+    const agent = new Agent({ ...(await sb.box.agentConfig()), agyPath: '/nonexistent/agy' });
     const err = (await agent.start().catch((e: unknown) => e)) as AgyNotFoundError;
     expect(err).toBeInstanceOf(AgyNotFoundError);
     expect(err.tried).toEqual(['/nonexistent/agy']);
     const viaPath = new Agent({
-      ...(await box.agentConfig()),
+      ...(await sb.box.agentConfig()),
       agyPath: undefined,
-      env: { PATH: `${box.root}:/nonexistent-dir`, AGY_PATH: undefined },
+      env: { PATH: `${sb.box.root}:/nonexistent-dir`, AGY_PATH: undefined },
     });
     const err2 = (await viaPath.start().catch((e: unknown) => e)) as AgyNotFoundError;
-    expect(err2.tried).toEqual([`${box.root}/agy`, '/nonexistent-dir/agy']);
+    expect(err2.tried).toEqual([`${sb.box.root}/agy`, '/nonexistent-dir/agy']);
   });
 });
 
@@ -309,11 +292,11 @@ describe('lifecycle', () => {
     await agent.start();
     const pid = agent.pid!;
     const dir = agent.sessionDir!;
-    expect(await box.sessionDirs()).toHaveLength(1);
+    expect(await sb.box.sessionDirs()).toHaveLength(1);
     await agent.close();
     await agent.close();
     expect(await waitGone([pid])).toEqual([]);
-    expect(await box.sessionDirs()).toEqual([]);
+    expect(await sb.box.sessionDirs()).toEqual([]);
     expect(dir).toBeTruthy();
     await expect(agent.chat('x')).rejects.toThrow(/closed/);
   });
@@ -321,7 +304,7 @@ describe('lifecycle', () => {
   it('await using closes the agent', async () => {
     let pid = 0;
     {
-      await using agent = new Agent(await box.agentConfig());
+      await using agent = new Agent(await sb.box.agentConfig());
       await agent.start();
       pid = agent.pid!;
     }

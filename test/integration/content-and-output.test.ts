@@ -3,27 +3,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/agent/agent.js';
 import { Document, fromFile, Image } from '../../src/content/content.js';
 import { ContentError, StructuredOutputError, TurnError } from '../../src/errors.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandboxAgents } from '../helpers/agents.js';
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(...args));
-  agents.push(agent);
-  return agent;
-}
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 describe('multimodal content', () => {
   it('writes media parts to private files and sends text blocks naming them', async () => {
@@ -36,7 +23,7 @@ describe('multimodal content', () => {
       description: 'a chart',
       name: '../../evil name.png',
     });
-    const specPath = join(box.root, 'spec.pdf');
+    const specPath = join(sb.box.root, 'spec.pdf');
     await writeFile(specPath, '%PDF-1.4 fake');
     const spec = await fromFile(specPath);
     expect(spec).toBeInstanceOf(Document);
@@ -57,19 +44,19 @@ describe('multimodal content', () => {
     const { materialize } = await import('../../src/content/materialize.js');
     const blocks = await materialize(
       ['hi', new Image({ data: Buffer.from([1]), mimeType: 'image/webp', description: 'logo' })],
-      async () => box.root,
+      async () => sb.box.root,
     );
     expect(blocks[0]).toBe('hi');
     expect(blocks[1]).toMatch(
       new RegExp(
-        `^\\[Attached image \\(image/webp\\) at ${box.root}/\\d+-attachment\\.webp — logo\\. Read it with view_file\\.\\]$`,
+        `^\\[Attached image \\(image/webp\\) at ${sb.box.root}/\\d+-attachment\\.webp — logo\\. Read it with view_file\\.\\]$`,
       ),
     );
   });
 
   it('rejects unsupported MIME types and unreadable files with ContentError', async () => {
     await expect(fromFile('/nonexistent/file.png')).rejects.toBeInstanceOf(ContentError);
-    await expect(fromFile(join(box.root, 'x.unknownext'))).rejects.toThrow(/MIME type/);
+    await expect(fromFile(join(sb.box.root, 'x.unknownext'))).rejects.toThrow(/MIME type/);
     expect(() => new Image({ data: 'nope' as unknown as Uint8Array, mimeType: 'image/png' })).toThrow(
       ContentError,
     );

@@ -3,39 +3,18 @@
 // steering and triggers.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
-import type { AgentConfig } from '../../src/agent/config.js';
-import type { ToolCall } from '../../src/conversation/step.js';
 import { BudgetExceededError, ConfigError } from '../../src/errors.js';
 import { hooks } from '../../src/hooks/factories.js';
 import { policy } from '../../src/policy/index.js';
-import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { tool } from '../../src/tools/tool.js';
 import { onFileChange } from '../../src/triggers/on-file-change.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(scenario?: Scenario, extra?: AgentConfig): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(scenario, { hookRelay: 'node', ...extra }));
-  agents.push(agent);
-  return agent;
-}
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
-
-async function toolResults(r: Awaited<ReturnType<Agent['chat']>>): Promise<ToolCall[]> {
-  const out: ToolCall[] = [];
-  for await (const c of r.toolResults()) out.push(c);
-  return out;
-}
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 const echoTool = tool(
   { name: 'echo', description: 'Echoes text', input: z.object({ text: z.string() }) },
@@ -284,23 +263,23 @@ describe('our own tools (in-process gate)', () => {
   });
 
   it('refuses to start write-capable tools with no policy and no preToolCall hook', () => {
-    expect(() => new Agent({ workspaces: [box.workspace], tools: [echoTool], policies: [] })).toThrow(
+    expect(() => new Agent({ workspaces: [sb.box.workspace], tools: [echoTool], policies: [] })).toThrow(
       ConfigError,
     );
-    expect(() => new Agent({ workspaces: [box.workspace], tools: [echoTool], policies: [] })).toThrow(
+    expect(() => new Agent({ workspaces: [sb.box.workspace], tools: [echoTool], policies: [] })).toThrow(
       /policy\.allowAll/,
     );
     expect(
       () =>
         new Agent({
-          workspaces: [box.workspace],
+          workspaces: [sb.box.workspace],
           tools: [echoTool],
           policies: [],
           hooks: [hooks.preToolCall(() => true)],
         }),
     ).not.toThrow();
     expect(
-      () => new Agent({ workspaces: [box.workspace], dangerouslySkipPermissions: true, policies: [] }),
+      () => new Agent({ workspaces: [sb.box.workspace], dangerouslySkipPermissions: true, policies: [] }),
     ).toThrow(ConfigError);
   });
 });
@@ -458,7 +437,7 @@ describe('steering', () => {
 
 describe('triggers', () => {
   it('onFileChange sends a message that runs as a turn; triggers stop on close', async () => {
-    const watched = join(box.root, 'watched');
+    const watched = join(sb.box.root, 'watched');
     mkdirSync(watched);
     let seen!: (text: string) => void;
     const turnText = new Promise<string>((resolve) => {

@@ -5,41 +5,21 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
-import type { AgentConfig } from '../../src/agent/config.js';
-import type { ToolCall } from '../../src/conversation/step.js';
 import { policy } from '../../src/policy/index.js';
-import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { tool } from '../../src/tools/tool.js';
-import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+import { toolResults, useSandboxAgents } from '../helpers/agents.js';
+import { waitGone } from '../helpers/sandbox.js';
 
 const everything = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
 const everythingServer = { command: process.execPath, args: [everything, 'stdio'] };
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(scenario?: Scenario, extra?: AgentConfig): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(scenario, { hookRelay: 'node', ...extra }));
-  agents.push(agent);
-  return agent;
-}
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
-
-async function toolResults(r: Awaited<ReturnType<Agent['chat']>>): Promise<ToolCall[]> {
-  const out: ToolCall[] = [];
-  for await (const c of r.toolResults()) out.push(c);
-  return out;
-}
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 function portRefuses(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -131,7 +111,7 @@ describe('user MCP servers', () => {
 
   it('refuses a policy that names an unconfigured MCP server', () => {
     expect(
-      () => new Agent({ workspaces: [box.workspace], policies: [policy.deny({ name: 'nope' }, ['x'])] }),
+      () => new Agent({ workspaces: [sb.box.workspace], policies: [policy.deny({ name: 'nope' }, ['x'])] }),
     ).toThrow(/nope/);
   });
 });
@@ -212,7 +192,7 @@ describe('nothing left behind', () => {
       .map(Number);
     expect(children.length).toBeGreaterThan(0); // the stdio MCP server
     await agent.close();
-    expect(await box.sessionDirs()).toEqual([]);
+    expect(await sb.box.sessionDirs()).toEqual([]);
     expect(await portRefuses(port)).toBe(true);
     expect(await waitGone([agyPid, ...children])).toEqual([]);
   });
@@ -226,6 +206,6 @@ describe('nothing left behind', () => {
     const pid = agent.pid!;
     await agent.close();
     expect(await waitGone([pid])).toEqual([]);
-    expect(await box.sessionDirs()).toEqual([]);
+    expect(await sb.box.sessionDirs()).toEqual([]);
   });
 });

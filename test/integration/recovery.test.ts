@@ -1,25 +1,14 @@
 // Interrupts, model switches, resume, crashes and stalls through real processes (seed 000 "Interrupts and
 // model switches"; agy-cli.md §1 SIGINT row, §0.5 cumulative usage across --conversation).
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../../src/agent/agent.js';
 import { ProcessExitError, WatchdogTimeoutError } from '../../src/errors.js';
-import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+import { useSandboxAgents } from '../helpers/agents.js';
+import { waitGone } from '../helpers/sandbox.js';
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(...args));
-  agents.push(agent);
-  return agent;
-}
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 const argvOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 

@@ -1,24 +1,11 @@
 // Framing and drift tolerance through real processes (agy-cli.md §D.3 "Framing caveat", §F.1).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
+import { describe, expect, it } from 'vitest';
 import type { BadLine } from '../../src/connection/stream-json/parse-line.js';
 import { LineTooLongError } from '../../src/errors.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandboxAgents } from '../helpers/agents.js';
 
-let box: Sandbox;
-const agents: Agent[] = [];
-async function agentWith(...args: Parameters<Sandbox['agentConfig']>): Promise<Agent> {
-  const agent = new Agent(await box.agentConfig(...args));
-  agents.push(agent);
-  return agent;
-}
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  await box.cleanup();
-});
+const sb = useSandboxAgents();
+const agentWith = sb.agentWith.bind(sb);
 
 describe('stdout robustness', () => {
   it('delivers a 16 MiB line intact', async () => {

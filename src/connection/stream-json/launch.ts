@@ -7,9 +7,11 @@
 export interface LaunchSpec {
   /** Directories passed with one `--add-dir` each: the user's workspaces, then the session directory. */
   addDirs: string[];
+  /** The model (`--model`). */
   model?: string | undefined;
+  /** Reasoning effort (`--effort`). */
   effort?: 'low' | 'medium' | 'high' | undefined;
-  /** Resume this conversation. */
+  /** Resume this conversation (`--conversation`). */
   conversationId?: string | undefined;
   /** Path of the JSON Schema file for `--json-schema`. */
   jsonSchemaFile?: string | undefined;

@@ -22,7 +22,7 @@ import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { LineSplitter } from './framing.js';
-import { buildAgyArgs, buildAgyEnv } from './launch.js';
+import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { deniedFromWire, usageFromWire } from './normalize.js';
 import { classifyStartFailure, classifyTurn, type TurnRequestedEnd } from './outcome.js';
 import { type AgyEvent, type BadLine, parseLine } from './parse-line.js';
@@ -33,25 +33,13 @@ import type { WireUserLine } from './wire.js';
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options of the stream-json transport. Paths must be absolute and already validated. */
-export interface StreamJsonConnectionOptions {
+export interface StreamJsonConnectionOptions extends LaunchSpec {
   /** Path of the agy binary; otherwise `AGY_PATH`, then PATH. */
   agyPath?: string | undefined;
   /** Environment overrides, merged over `process.env` (`undefined` removes a variable). */
   env?: Record<string, string | undefined> | undefined;
   /** Working directory of the agy process. */
   cwd: string;
-  /** Directories passed with `--add-dir` (workspaces and the session directory). */
-  addDirs: string[];
-  model?: string | undefined;
-  effort?: 'low' | 'medium' | 'high' | undefined;
-  /** Resume this conversation. */
-  conversationId?: string | undefined;
-  /** JSON Schema file for `--json-schema`. */
-  jsonSchemaFile?: string | undefined;
-  /** Pass `--dangerously-skip-permissions`. */
-  skipPermissions?: boolean | undefined;
-  /** Extra agy flags, appended verbatim. */
-  extraArgs?: readonly string[] | undefined;
   /** How long to wait for `init`. Default 60 s. */
   startTimeoutMs?: number | undefined;
   /** Fail the turn with `timeout` when agy writes nothing for this long. Off by default. */
