@@ -340,6 +340,19 @@ describe('turn hooks', () => {
   });
 });
 
+describe('compaction', () => {
+  it('onCompaction runs on a compaction step, if agy streams one', async () => {
+    const seen: number[] = [];
+    const agent = await agentWith(
+      { turns: [{ actions: [{ step: { step_type: 'compaction', state: 'DONE' } }, { text: 'ok' }] }] },
+      { hooks: [hooks.onCompaction((event) => void seen.push(event.stepIndex ?? -1))] },
+    );
+    expect(await (await agent.chat('x')).text()).toBe('ok');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThan(0);
+  });
+});
+
 describe('budgets', () => {
   it('interrupts the turn when maxToolCalls is exceeded; the status names the budget', async () => {
     const agent = await agentWith(
