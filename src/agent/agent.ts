@@ -154,6 +154,7 @@ export class Agent implements AsyncDisposable {
       maxLineBytes: config.maxLineBytes,
       onBadLine: config.onBadLine,
       onStderr: config.onStderr,
+      logger: this.#logger,
     });
     this.#connection = connection;
     const reminder = config.reminder;

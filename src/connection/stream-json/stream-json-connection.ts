@@ -18,6 +18,7 @@ import {
   StartError,
   WatchdogTimeoutError,
 } from '../../errors.js';
+import { consoleLogger, type Logger } from '../../logger.js';
 import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
@@ -62,6 +63,8 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   onStderr?: ((line: string) => void) | undefined;
   /** Called with the pid of each agy process started (restarts included). */
   onSpawn?: ((pid: number) => void) | undefined;
+  /** Where contained failures are reported. Default: `consoleLogger`. */
+  logger?: Logger | undefined;
 }
 
 /** Counters, for diagnostics and tests. */
@@ -97,6 +100,7 @@ interface Launch {
 export class StreamJsonConnection implements Connection {
   readonly #opts: StreamJsonConnectionOptions;
   readonly #maxLineBytes: number;
+  readonly #logger: Logger;
   readonly #countedSteps = new Set<string>();
   #binary: string | undefined;
   #env: NodeJS.ProcessEnv | undefined;
@@ -123,6 +127,7 @@ export class StreamJsonConnection implements Connection {
   constructor(opts: StreamJsonConnectionOptions) {
     this.#opts = opts;
     this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#logger = opts.logger ?? consoleLogger;
     this.#model = opts.model;
     this.#conversationId = opts.conversationId;
     this.#resumed = opts.conversationId !== undefined;
@@ -468,8 +473,9 @@ export class StreamJsonConnection implements Connection {
   #deliver(sink: TurnSink, step: Step): void {
     try {
       sink.onStep(step);
-    } catch {
-      // A consumer's bug must not break the transport; the Conversation's sink does not throw.
+    } catch (err) {
+      // A consumer's bug must not break the transport: report it and keep reading.
+      this.#logger.error('a turn sink threw while handling a step; the step was dropped for it', err);
     }
   }
 
