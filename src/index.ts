@@ -16,6 +16,18 @@ export {
   StreamJsonConnection,
   type StreamJsonConnectionOptions,
 } from './connection/stream-json/stream-json-connection.js';
+// Wire types: agy's stream-json payloads exactly as sent (snake_case), e.g. `TurnResult.result`.
+export type {
+  WireDeniedAction,
+  WireEnvelope,
+  WireInit,
+  WireResult,
+  WireStepUpdate,
+  WireToolError,
+  WireToolInfo,
+  WireUsage,
+  WireUserLine,
+} from './connection/stream-json/wire.js';
 // Content.
 export {
   Audio,

@@ -15,8 +15,11 @@ import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { TurnResult } from '../conversation/turn-result.js';
 import { BudgetExceededError, ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import { flattenPolicies } from '../policy/evaluate.js';
 import { confirmRunCommand } from '../policy/presets.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
 import { SessionRuntime } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
@@ -24,6 +27,9 @@ import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import { validateConfig } from './validate-config.js';
+
+/** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
@@ -33,10 +39,13 @@ export class Agent implements AsyncDisposable {
   readonly #schema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
+  /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
+  #startRun: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #runtime: SessionRuntime | undefined;
   readonly #logger: Logger;
   readonly #control: ControlPlane;
+  readonly #hookTimeoutMs: number | undefined;
   readonly #budget: BudgetTracker | undefined;
   #triggers: TriggerRunner | undefined;
   #connection: StreamJsonConnection | undefined;
@@ -87,19 +96,41 @@ export class Agent implements AsyncDisposable {
       policies,
       mcpServers: config.mcpServers ?? {},
       askUserTimeoutMs: config.askUserTimeoutMs,
+      hasOwnTools: (config.tools?.length ?? 0) > 0,
+      maxToolCalls:
+        config.budget?.maxToolCalls !== undefined
+          ? { limit: config.budget.maxToolCalls, scope: config.budget.scope ?? 'turn' }
+          : undefined,
       logger: this.#logger,
     });
+    // A human's answer must arrive before the relay's fail-closed fallback: give hooks the ask-user time.
+    const asksUser = flattenPolicies(policies).some((p) => p.decision === 'ask_user');
+    this.#hookTimeoutMs = asksUser
+      ? Math.max(
+          config.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+          (config.askUserTimeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS) + 5_000,
+        )
+      : config.hookTimeoutMs;
     this.#budget = config.budget ? new BudgetTracker(config.budget) : undefined;
   }
 
   /** Starts agy and waits for its `init`. Idempotent; concurrent calls share one start. */
   start(): Promise<void> {
     if (this.#state === 'closing' || this.#state === 'closed') return Promise.reject(new ClosedError());
-    this.#starting ??= this.#start().catch(async (err) => {
-      await this.close();
-      throw err;
-    });
+    if (!this.#starting) {
+      this.#startRun = this.#start();
+      this.#starting = this.#startRun.catch(async (err) => {
+        await this.close();
+        throw err;
+      });
+    }
     return this.#starting;
+  }
+
+  /** Throws `ClosedError` when close() was called while start() was on its way. */
+  #checkNotClosing(): void {
+    if (this.#state === 'closing' || this.#state === 'closed')
+      throw new ClosedError('the agent was closed while starting');
   }
 
   async #start(): Promise<void> {
@@ -118,7 +149,16 @@ export class Agent implements AsyncDisposable {
       beforeToolCall: this.#control.beforeToolCall,
       afterToolCall: this.#control.afterToolCall,
       hookPlacement: config.hookPlacement,
-      hookTimeoutMs: config.hookTimeoutMs,
+      hookTimeoutMs: this.#hookTimeoutMs,
+      onHookRequest: this.#control.onHookRequest,
+      onHookAnswer: (event, input, answer) => {
+        this.#connection?.noteActivity();
+        this.#control.onHookAnswer(event, input, answer);
+      },
+      toolObserver: {
+        onStart: () => this.#connection?.noteActivity(),
+        onEnd: () => this.#connection?.noteActivity(),
+      },
       hookRelay: config.hookRelay,
       isolation: config.isolation,
       linkNativeAuth: config.linkNativeAuth,
@@ -134,6 +174,11 @@ export class Agent implements AsyncDisposable {
         },
       },
     });
+    if (this.#state !== 'starting') {
+      // close() ran while the session was being built: it could not see this runtime, so tear it down here.
+      await runtime.close();
+      this.#checkNotClosing();
+    }
     this.#runtime = runtime;
     const connection = new StreamJsonConnection({
       agyPath: config.agyPath,
@@ -147,7 +192,7 @@ export class Agent implements AsyncDisposable {
       skipPermissions: config.dangerouslySkipPermissions,
       extraArgs: config.extraArgs,
       startTimeoutMs: config.startTimeoutMs,
-      idleTimeoutMs: config.idleTimeoutMs,
+      idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       turnTimeoutMs: config.turnTimeoutMs,
       interruptGraceMs: config.interruptGraceMs,
       closeGraceMs: config.closeGraceMs,
@@ -183,7 +228,9 @@ export class Agent implements AsyncDisposable {
       },
     });
     await connection.start();
+    this.#checkNotClosing();
     await this.#control.sessionStart(connection.conversationId);
+    this.#checkNotClosing();
     if (config.triggers?.length) {
       this.#triggers = new TriggerRunner(config.triggers, {
         send: async (text) => {
@@ -290,6 +337,10 @@ export class Agent implements AsyncDisposable {
       this.#state = 'closing';
       this.#conversation?.markClosed();
       try {
+        await this.#triggers?.stop();
+        await this.#connection?.close();
+        // A start in flight fails fast once its process is closed; wait for it, so nothing it built survives.
+        await this.#startRun?.catch(() => {});
         await this.#triggers?.stop();
         await this.#connection?.close();
         if (started) await this.#control.sessionEnd();

@@ -48,9 +48,12 @@ export interface AgentConfig {
   dataDir?: string;
   /** How long to wait for agy's `init`. Default 60 s. */
   startTimeoutMs?: number;
-  /** End a turn `timeout` when agy writes nothing for this long. Off by default. */
+  /**
+   * End a turn `timeout` when agy shows no sign of life (no stdout line, no hook, no tool call) for this long.
+   * Default 30 minutes; `0` turns the watchdog off.
+   */
   idleTimeoutMs?: number;
-  /** End a turn `timeout` when it runs longer than this. Off by default. */
+  /** End a turn `timeout` when it runs longer than this. Off by default (`0` also means off). */
   turnTimeoutMs?: number;
   /** After an interrupt or a watchdog SIGINT, how long before agy's tree is killed. Default 5 s. */
   interruptGraceMs?: number;

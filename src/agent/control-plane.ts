@@ -24,6 +24,7 @@ import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
 import type { HookToolCall } from '../hooks/types.js';
+import { isRecord } from '../internal/guards.js';
 import type { Logger } from '../logger.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
@@ -40,9 +41,13 @@ import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
 /** agy's built-in tool that calls MCP tools (seed 000): `{ServerName, ToolName, Arguments}`. */
 export const CALL_MCP_TOOL = 'call_mcp_tool';
+/** Correlates a hook request with its answer. */
+function hookKey(input: AgyHookInput): string {
+  return `${input.conversationId ?? ''}:${input.stepIdx ?? ''}:${input.toolCall?.name ?? ''}`;
+}
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
+const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
 
 export interface ControlPlaneOptions {
   hooks: readonly Hook[];
@@ -50,6 +55,10 @@ export interface ControlPlaneOptions {
   policies: PolicyList;
   mcpServers: Record<string, McpServerConfig>;
   askUserTimeoutMs?: number | undefined;
+  /** The agent has its own `tool()`s (served as MCP server `agy-sdk_tools`). */
+  hasOwnTools: boolean;
+  /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
+  maxToolCalls?: { limit: number; scope: 'turn' | 'conversation' } | undefined;
   logger: Logger;
 }
 
@@ -58,6 +67,8 @@ interface TurnState {
   denials: DeniedAction[];
   operations: Map<string, { op: OperationContext; call: HookToolCall }>;
   continuations: number;
+  /** The highest step index seen before this turn began: steps up to it belong to earlier turns. */
+  stepFloor: number;
 }
 
 export class ControlPlane {
@@ -67,10 +78,19 @@ export class ControlPlane {
   #turn: TurnState | undefined;
   /** Steering messages waiting for the next model call. */
   #pendingSteers: string[] = [];
+  readonly #hasOwnTools: boolean;
+  readonly #maxToolCalls: ControlPlaneOptions['maxToolCalls'];
+  #toolCallsGated = 0;
+  /** The highest step index seen in the conversation. */
+  #maxStep = -1;
+  /** PreToolUse calls in flight → the turn they arrived in. */
+  readonly #hookTurns = new Map<string, TurnState>();
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
     this.#mcpServers = o.mcpServers;
+    this.#hasOwnTools = o.hasOwnTools;
+    this.#maxToolCalls = o.maxToolCalls;
     this.runner = new HookRunner({ hooks: o.hooks, logger: o.logger });
     if (o.policies.length > 0) {
       this.runner.register(
@@ -106,6 +126,7 @@ export class ControlPlane {
     const regs: AgyHookRegistration[] = [];
     const needsPreTool =
       this.runner.has('preToolCall') ||
+      this.#maxToolCalls !== undefined ||
       Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
     if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
     if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
@@ -119,7 +140,8 @@ export class ControlPlane {
   /** Starts a turn: runs preTurn hooks on the prompt text. */
   async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
     const ctx = this.runner.beginTurn();
-    this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0 };
+    this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0, stepFloor: this.#maxStep };
+    if (this.#maxToolCalls?.scope !== 'conversation') this.#toolCallsGated = 0;
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
     return outcome.allow
       ? { allow: true }
@@ -153,6 +175,7 @@ export class ControlPlane {
 
   /** Sees each step: dispatches compaction hooks. */
   onStep(step: Step): void {
+    if (step.stepIndex > this.#maxStep) this.#maxStep = step.stepIndex;
     if (step.type === 'compaction' && step.state === 'DONE' && this.#turn) {
       void this.runner.dispatchCompaction(this.#turn.ctx, { stepIndex: step.stepIndex, step });
     }
@@ -170,20 +193,73 @@ export class ControlPlane {
     return out;
   }
 
+  /**
+   * Records every PreToolUse answer agy actually received that was not `allow` — from the policies, from raw
+   * `agyHooks`, or the listener's fail-closed fallback (a hook that threw or timed out) — so the denial reaches
+   * `result.deniedActions` and the turn cannot end `success`.
+   */
+  readonly onHookAnswer = (event: string, input: unknown, answer: unknown): void => {
+    if (event !== 'PreToolUse') return;
+    const hookInput = isRecord(input) ? (input as AgyHookInput) : {};
+    const key = hookKey(hookInput);
+    // The turn the call belonged to, not whichever turn is current when a slow answer comes back.
+    const turn = this.#hookTurns.get(key) ?? this.#turnOf(hookInput);
+    this.#hookTurns.delete(key);
+    if (!isRecord(answer) || answer.decision === 'allow') return;
+    const { call } = this.#toHookCall(hookInput);
+    this.#recordDenial(
+      call,
+      typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`,
+      turn,
+    );
+  };
+
+  /** Notes which turn a hook call arrived in (called before any handler runs). */
+  readonly onHookRequest = (event: string, input: unknown): void => {
+    if (event !== 'PreToolUse' || !isRecord(input)) return;
+    const turn = this.#turnOf(input as AgyHookInput);
+    if (turn) this.#hookTurns.set(hookKey(input as AgyHookInput), turn);
+  };
+
+  /**
+   * The turn a hook call belongs to: the current one, unless the call's step was already seen before the
+   * current turn began — a late request from a turn that already ended (e.g. interrupted as its hook started).
+   */
+  #turnOf(input: AgyHookInput): TurnState | undefined {
+    const turn = this.#turn;
+    if (!turn) return undefined;
+    const step = input.stepIdx;
+    if (typeof step === 'number' && step <= turn.stepFloor) return undefined;
+    return turn;
+  }
+
+  /** Counts a tool call against `maxToolCalls`; returns the denial reason when the budget is spent. */
+  #spendToolCall(): string | undefined {
+    if (!this.#maxToolCalls) return undefined;
+    this.#toolCallsGated++;
+    if (this.#toolCallsGated <= this.#maxToolCalls.limit) return undefined;
+    return `maxToolCalls budget (${this.#maxToolCalls.limit}) is spent`;
+  }
+
   /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
   readonly beforeToolCall: BeforeToolCall = async (call) => {
-    if (!this.runner.has('preToolCall')) return { allow: true };
-    const turn = this.#turn;
-    const ctx = turn?.ctx ?? this.runner.beginTurn();
     const hookCall = createHookToolCall({
       id: `${TOOL_SERVER_NAME}:${String(call.requestId ?? Date.now())}`,
       name: call.originalName,
       args: call.parsedArgs,
     });
+    const spent = this.#spendToolCall();
+    if (spent) {
+      this.#recordDenial(hookCall, spent, this.#turn);
+      return { allow: false, reason: spent };
+    }
+    if (!this.runner.has('preToolCall')) return { allow: true };
+    const turn = this.#turn;
+    const ctx = turn?.ctx ?? this.runner.beginTurn();
     const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
     turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow) {
-      this.#recordDenial(hookCall, outcome.message);
+      this.#recordDenial(hookCall, outcome.message, turn);
       return { allow: false, reason: outcome.message ?? 'denied' };
     }
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
@@ -235,25 +311,30 @@ export class ControlPlane {
 
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
     const { call, mcp } = this.#toHookCall(input);
+    // A late call from a turn that already ended: nothing to ask anyone about; deny it.
+    if (this.#turn && !this.#turnOf(input))
+      return { decision: 'deny', reason: 'the turn that made this call has ended' };
     // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
-    if (mcp && call.server === TOOL_SERVER_NAME) return { decision: 'allow' };
+    // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
+    if (mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER) return { decision: 'allow' };
+    // Denials are recorded by onHookAnswer, from the answer agy actually receives.
     if (mcp && call.server !== undefined) {
       const enabled = this.#mcpServers[call.server]?.enabledTools;
       if (enabled && !enabled.includes(call.name)) {
-        const reason = `tool '${call.name}' is not in enabledTools of MCP server '${call.server}'`;
-        this.#recordDenial(call, reason);
-        return { decision: 'deny', reason };
+        return {
+          decision: 'deny',
+          reason: `tool '${call.name}' is not in enabledTools of MCP server '${call.server}'`,
+        };
       }
     }
+    const spent = this.#spendToolCall();
+    if (spent) return { decision: 'deny', reason: spent };
     if (!this.runner.has('preToolCall')) return { decision: 'allow' };
     const turn = this.#turn;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
-    if (!outcome.allow) {
-      const reason = outcome.message ?? 'denied by a preToolCall hook';
-      this.#recordDenial(call, reason);
-      return { decision: 'deny', reason };
-    }
+    if (!outcome.allow)
+      return { decision: 'deny', reason: outcome.message ?? 'denied by a preToolCall hook' };
     if (!outcome.modifiedArgs) return { decision: 'allow' };
     // For MCP calls the model's arguments sit inside `Arguments`.
     const overwrite = mcp ? { Arguments: outcome.call.args } : outcome.modifiedArgs;
@@ -262,7 +343,7 @@ export class ControlPlane {
 
   async #postToolUse(input: AgyHookInput): Promise<void> {
     const { call } = this.#toHookCall(input);
-    if (call.server === TOOL_SERVER_NAME) return; // handled in-process by afterToolCall
+    if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
     const known = this.#turn?.operations.get(call.id);
     const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
     const result = isRecord(input.toolResult) ? input.toolResult : undefined;
@@ -309,8 +390,8 @@ export class ControlPlane {
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
   }
 
-  #recordDenial(call: HookToolCall, reason: string | undefined): void {
-    this.#turn?.denials.push({
+  #recordDenial(call: HookToolCall, reason: string | undefined, turn: TurnState | undefined): void {
+    turn?.denials.push({
       action: call.server ? `${call.server}/${call.name}` : call.name,
       source: 'sdk',
       ...(reason !== undefined && { reason }),

@@ -7,10 +7,13 @@ import type { AgentConfig } from './config.js';
 
 const EFFORTS = new Set(['low', 'medium', 'high']);
 
-function positiveNumber(config: AgentConfig, key: keyof AgentConfig): void {
+function positiveNumber(config: AgentConfig, key: keyof AgentConfig, allowZero = false): void {
   const v = config[key];
-  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)) {
-    throw new ConfigError(key, `must be a positive number, got ${JSON.stringify(v)}`);
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (v === 0 && !allowZero))) {
+    throw new ConfigError(
+      key,
+      `must be a positive number${allowZero ? ' (or 0 for off)' : ''}, got ${JSON.stringify(v)}`,
+    );
   }
 }
 
@@ -57,8 +60,6 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
   }
   for (const key of [
     'startTimeoutMs',
-    'idleTimeoutMs',
-    'turnTimeoutMs',
     'interruptGraceMs',
     'closeGraceMs',
     'maxLineBytes',
@@ -67,6 +68,8 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
   ] as const) {
     positiveNumber(config, key);
   }
+  positiveNumber(config, 'idleTimeoutMs', true);
+  positiveNumber(config, 'turnTimeoutMs', true);
   if (config.env !== undefined) {
     for (const [k, v] of Object.entries(config.env)) {
       if (v !== undefined && typeof v !== 'string')

@@ -11,7 +11,7 @@ import type { BudgetName, TurnResult, TurnStatus } from './turn-result.js';
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
-/** A reason the pipeline asks to stop the running turn (e.g. a budget). */
+/** @internal A reason the pipeline asks to stop the running turn (e.g. a budget). */
 export interface TurnStop {
   status: Extract<TurnStatus, 'budget_exceeded'>;
   message: string;
@@ -32,6 +32,7 @@ export interface ConversationPipeline<P> {
   finalize?(result: TurnResult): Promise<TurnResult> | TurnResult;
 }
 
+/** @internal */
 export interface ConversationOptions<P> {
   connection: Connection;
   pipeline: ConversationPipeline<P>;
@@ -50,6 +51,8 @@ interface RunningTurn<P> {
   item: TurnItem<P>;
   /** Set when the pipeline stopped the turn (e.g. a budget); it decides the outcome. */
   stop: TurnStop | undefined;
+  /** `interrupt()` was called; before the message is sent this means it is never sent. */
+  interrupted: boolean;
 }
 
 export class Conversation<P = unknown> {
@@ -156,10 +159,13 @@ export class Conversation<P = unknown> {
 
   /** Interrupts the running turn, if any (it ends `interrupted`); queued turns still run. */
   async interrupt(): Promise<void> {
-    if (this.#running) await this.#connection.interrupt('interrupted');
+    const running = this.#running;
+    if (!running) return;
+    running.interrupted = true;
+    await this.#connection.interrupt('interrupted');
   }
 
-  /** Stops the running turn with a pipeline-chosen outcome (e.g. a budget). */
+  /** @internal Stops the running turn with a pipeline-chosen outcome (e.g. a budget). */
   async stopRunning(stop: TurnStop): Promise<void> {
     const running = this.#running;
     if (!running || running.stop) return;
@@ -194,15 +200,24 @@ export class Conversation<P = unknown> {
       return;
     }
     this.#turnCount++;
+    // The turn counts as running from here, so a cancel or interrupt during `prepare` (hooks, file writes) is
+    // honoured: the message is then never sent.
+    const running: RunningTurn<P> = { item, stop: undefined, interrupted: false };
+    this.#running = running;
     let request: TurnRequest;
     try {
       request = await this.#pipeline.prepare(item.prompt);
     } catch (err) {
+      this.#running = undefined;
       response.finish(failedResult(this.conversationId, err));
       return;
     }
-    const running: RunningTurn<P> = { item, stop: undefined };
-    this.#running = running;
+    if (item.canceled || running.interrupted || this.#closed) {
+      this.#running = undefined;
+      const status = item.canceled || this.#closed ? 'canceled' : 'interrupted';
+      response.finish({ ...canceledResult(this.conversationId, `${status} before it was sent`), status });
+      return;
+    }
     let result: TurnResult;
     try {
       result = await this.#connection.runTurn(request, {
@@ -214,8 +229,9 @@ export class Conversation<P = unknown> {
         },
       });
       if (item.canceled && result.status !== 'success') result = { ...result, status: 'canceled' };
+      // A stop we asked for (a budget) decides the outcome even if agy still reported SUCCESS: fail closed.
       const stop = running.stop;
-      if (stop && result.status !== 'success') {
+      if (stop) {
         result = { ...result, status: stop.status, errorMessage: stop.message, error: stop.error };
         if (stop.budget) result.budget = stop.budget;
       }

@@ -24,7 +24,7 @@ export type TurnStatus =
   | 'canceled'
   /** A budget (`maxToolCalls`, `maxTotalTokens`, …) was exceeded; `TurnResult.budget` names it. */
   | 'budget_exceeded'
-  /** Anything else: a model error, a crash, a missing `result`, invalid structured output, a budget, … */
+  /** Anything else: a model error, a crash, a missing `result`, invalid structured output, … */
   | 'error';
 
 /** A permission agy soft-denied in headless mode. */

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { scriptPath } from '../internal/script-path.js';
+import { settlesWithin } from '../internal/timing.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** How an agy process ended. */
@@ -50,6 +51,8 @@ export class AgyProcess {
   #pid: number | undefined;
   #exitInfo: ExitInfo | undefined;
   #stdinEnded = false;
+  /** Resolves a pending snapshot request when the supervisor acknowledges it. */
+  #onSnapshot: (() => void) | undefined;
   /** Resolves with agy's pid, or rejects when it could not be started. */
   readonly spawned: Promise<number>;
   /** Resolves once agy has exited and its stdout has been fully read. */
@@ -121,6 +124,8 @@ export class AgyProcess {
           this.#pid = msg.pid;
           opts.onSpawn?.(msg.pid);
           resolveSpawned(msg.pid);
+        } else if (msg.type === 'snapshot') {
+          this.#onSnapshot?.();
         } else if (msg.type === 'exit') {
           reported = { code: msg.code ?? null, signal: msg.signal ?? null };
         } else if (msg.type === 'error') {
@@ -194,7 +199,8 @@ export class AgyProcess {
 
   /** Sends a signal to agy's whole process group. */
   signalGroup(signal: NodeJS.Signals): void {
-    if (this.#pid === undefined) return;
+    // After agy exited its group id may be reused; the supervisor has already killed what was left in it.
+    if (this.#pid === undefined || this.#exitInfo) return;
     try {
       process.kill(process.platform === 'win32' ? this.#pid : -this.#pid, signal);
     } catch {
@@ -213,6 +219,16 @@ export class AgyProcess {
    * Resolves when agy has exited.
    */
   async close(t: CloseTimings): Promise<ExitInfo> {
+    // Let the supervisor record agy's children first (and wait for it, bounded): once agy exits, a setsid
+    // child is no longer under it and could not be found any more.
+    if (!this.#control.destroyed && !this.#exitInfo && !this.#stdinEnded) {
+      const acked = new Promise<void>((resolve) => {
+        this.#onSnapshot = resolve;
+      });
+      this.#control.write('snapshot\n');
+      await settlesWithin(acked, 1000);
+      this.#onSnapshot = undefined;
+    }
     this.endStdin();
     if (await settlesWithin(this.exited, t.graceMs)) return this.exited;
     this.signalGroup('SIGTERM');
@@ -222,17 +238,5 @@ export class AgyProcess {
     // The supervisor itself is stuck: take it down; agy's group was already SIGKILLed.
     this.#supervisor.kill('SIGKILL');
     return this.exited;
-  }
-}
-
-async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((res) => {
-    timer = setTimeout(() => res(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

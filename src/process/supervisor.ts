@@ -12,6 +12,7 @@
  *   supervisor → host: {"type":"spawned","pid":n} | {"type":"exit","code":n|null,"signal":s|null}
  *                      | {"type":"error","message":s}
  *   host → supervisor: "kill-tree\n" (kill the tree now, e.g. after close() gave up waiting)
+ *                      "snapshot\n" (record agy's descendants now, e.g. before closing its stdin)
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,10 +34,29 @@ if (!binary) {
   process.exit(2);
 }
 
+/** A process seen in agy's tree: its start time tells it apart from a later process that reuses the pid. */
+interface Known {
+  pid: number;
+  /** `/proc/<pid>/stat` field 22 (start time in clock ticks since boot). */
+  start: string;
+}
+
+/** pid, ppid and start time from /proc/<pid>/stat; undefined when the process is gone. */
+function readStat(pid: number): { ppid: number; start: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may itself contain spaces or parens).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), start: fields[19] ?? '' };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Descendants of `root` from /proc (Linux only; elsewhere the process group is the whole story). */
-function descendants(root: number): number[] {
+function descendants(root: number): Known[] {
   if (process.platform !== 'linux') return [];
-  const children = new Map<number, number[]>();
+  const children = new Map<number, Known[]>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -46,23 +66,18 @@ function descendants(root: number): number[] {
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Field 4 (ppid) follows the parenthesised command name, which may itself contain spaces or parens.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid);
-      if (list) list.push(pid);
-      else children.set(ppid, [pid]);
-    } catch {
-      // The process exited while we were reading; nothing to kill.
-    }
+    const stat = readStat(pid);
+    if (!stat) continue;
+    const list = children.get(stat.ppid);
+    if (list) list.push({ pid, start: stat.start });
+    else children.set(stat.ppid, [{ pid, start: stat.start }]);
   }
-  const out: number[] = [];
+  const out: Known[] = [];
   const queue = [root];
   while (queue.length) {
     for (const child of children.get(queue.shift()!) ?? []) {
       out.push(child);
-      queue.push(child);
+      queue.push(child.pid);
     }
   }
   return out;
@@ -70,13 +85,26 @@ function descendants(root: number): number[] {
 
 const child = spawn(binary, args, { stdio: [0, 1, 2], detached: true });
 let childExited = false;
-let knownTree: number[] = [];
+/** Every descendant seen so far, kept across re-parenting: a child that called setsid and outlived its parent is
+ * no longer found under agy, so the tree is sampled while agy runs (and on the host's request before close). */
+const knownTree = new Map<number, Known>();
+
+function refreshTree(): void {
+  if (child.pid === undefined || childExited) return;
+  for (const k of descendants(child.pid)) knownTree.set(k.pid, k);
+}
 
 function signalTree(signal: NodeJS.Signals): void {
   const pid = child.pid;
   if (pid === undefined) return;
-  knownTree = [...new Set([...knownTree, ...descendants(pid)])];
-  for (const target of [-pid, ...(childExited ? [] : [pid]), ...knownTree]) {
+  refreshTree();
+  const targets = [-pid, ...(childExited ? [] : [pid])];
+  for (const k of knownTree.values()) {
+    // Only the same process: a pid that was reused by an unrelated process since we saw it is left alone.
+    if (readStat(k.pid)?.start === k.start) targets.push(k.pid);
+    else knownTree.delete(k.pid);
+  }
+  for (const target of targets) {
     try {
       process.kill(target, signal);
     } catch {
@@ -84,6 +112,9 @@ function signalTree(signal: NodeJS.Signals): void {
     }
   }
 }
+
+const sampler = setInterval(refreshTree, Number(process.env.AGY_SDK_SUPERVISOR_SAMPLE_MS ?? 1000));
+sampler.unref();
 
 let shuttingDown = false;
 function shutdown(): void {
@@ -107,6 +138,7 @@ child.on('error', (err) => {
 });
 child.on('spawn', () => report({ type: 'spawned', pid: child.pid }));
 child.on('exit', (code, signal) => {
+  clearInterval(sampler);
   childExited = true;
   // Whatever agy left in its group dies with it.
   signalTree('SIGKILL');
@@ -123,6 +155,10 @@ control.on('data', (chunk) => {
     const command = controlBuffer.slice(0, nl).trim();
     controlBuffer = controlBuffer.slice(nl + 1);
     if (command === 'kill-tree') signalTree('SIGKILL');
+    else if (command === 'snapshot') {
+      refreshTree();
+      report({ type: 'snapshot', known: knownTree.size });
+    }
     nl = controlBuffer.indexOf('\n');
   }
 });

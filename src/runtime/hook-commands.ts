@@ -7,10 +7,10 @@
  * absolute path. The listener URL carries the session token; it lives only in private (0600) config files
  * read by `curl -K` or the relay, never in argv.
  */
-import { accessSync, constants } from 'node:fs';
 import { chmod } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { scriptPath } from '../internal/script-path.js';
+import { findOnPath } from '../internal/which.js';
 import type { SessionDir } from './session-dir.js';
 
 /** How hook commands reach the listener. */
@@ -18,17 +18,7 @@ export type HookRelayKind = 'curl' | 'node';
 
 /** Finds `curl` on PATH, or undefined. */
 export function findCurl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'curl');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findOnPath(['curl'], env).found;
 }
 
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -70,9 +60,17 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
         '',
       ].join('\n'),
     );
-    // `--fail` makes an HTTP error a non-zero exit with empty stdout, which agy treats as a denial for
-    // PreToolUse (agy-cli.md §D.6 table): closed, not open.
-    body = `exec ${shQuote(o.curlPath ?? 'curl')} -K ${shQuote(conf)}`;
+    // Never an empty answer: agy versions differ on what empty stdout or a non-zero exit means (1.0.7 ran the
+    // tool), so when curl fails (listener gone, HTTP error via `--fail`) the script prints the fail-closed
+    // fallback itself: an explicit deny for PreToolUse, `{}` for the other events (agy-cli.md §D.6).
+    const fallback =
+      o.event === 'PreToolUse'
+        ? JSON.stringify({ decision: 'deny', reason: 'agy-sdk hook relay failed' })
+        : '{}';
+    body = [
+      `out=$(${shQuote(o.curlPath ?? 'curl')} -K ${shQuote(conf)}) && [ -n "$out" ] && { printf '%s' "$out"; exit 0; }`,
+      `printf '%s' ${shQuote(fallback)}`,
+    ].join('\n');
   } else {
     const conf = await session.writePrivate(
       `hooks/${o.event}.json`,

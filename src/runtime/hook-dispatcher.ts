@@ -33,13 +33,7 @@ export function combinedMatcher(matchers: Array<string | undefined>): string {
   return [...new Set(matchers)].map((m) => `(?:${m})`).join('|');
 }
 
-/** Observes every dispatched hook (for recording denials and debugging). */
-export type HookObserver = (event: string, input: AgyHookInput, output: unknown) => void;
-
-export function createHookDispatcher(
-  registrations: readonly AgyHookRegistration[],
-  observe?: HookObserver,
-): HookHandler {
+export function createHookDispatcher(registrations: readonly AgyHookRegistration[]): HookHandler {
   const byEvent = new Map<string, Array<{ reg: AgyHookRegistration; matches: (tool: string) => boolean }>>();
   for (const reg of registrations) {
     const list = byEvent.get(reg.event) ?? [];
@@ -50,9 +44,7 @@ export function createHookDispatcher(
     const input = (typeof rawInput === 'object' && rawInput !== null ? rawInput : {}) as AgyHookInput;
     const tool = input.toolCall?.name ?? '';
     const handlers = (byEvent.get(event) ?? []).filter((h) => h.matches(tool)).map((h) => h.reg);
-    const output = await dispatch(event as AgyHookEvent, input, handlers);
-    observe?.(event, input, output);
-    return output;
+    return dispatch(event as AgyHookEvent, input, handlers);
   };
 }
 

@@ -48,6 +48,19 @@ export interface HookRouteOptions {
   logger: Logger;
   /** Aborted when the listener closes. */
   signal: AbortSignal;
+  /** Sees the answer actually sent for each hook call (the handler's, or the fallback). */
+  onAnswer?: HookAnswerObserver | undefined;
+}
+
+/** Sees the one answer sent for a hook call, whichever path produced it. Errors thrown here are logged. */
+export type HookAnswerObserver = (event: string, input: unknown, answer: unknown) => void;
+
+function report(options: HookRouteOptions, event: string, input: unknown, answer: unknown): void {
+  try {
+    options.onAnswer?.(event, input, answer);
+  } catch (error) {
+    options.logger.error('hook answer observer threw', { event, error: describeError(error) });
+  }
 }
 
 /** Serves one hook request. */
@@ -71,17 +84,22 @@ export async function handleHookRequest(
       error: describeError(error),
     });
     // Still an explicit answer: a hook command that prints nothing may count as "allow".
-    sendJson(res, 400, fallback(event, new Error('hook input is not valid JSON'), options));
+    const answer = fallback(event, new Error('hook input is not valid JSON'), options);
+    report(options, event, undefined, answer);
+    sendJson(res, 400, answer);
     return;
   }
   try {
     const output = await runWithTimeout(event, input, res, options);
     // sendJson serializes before writing anything, so an unserializable answer lands in the fallback below.
     sendJson(res, 200, output ?? {});
+    report(options, event, input, output ?? {});
   } catch (error) {
     const failure = toError(error);
     options.logger.warn('hook failed; answering the fallback', { event, error: failure.message });
-    sendJson(res, 200, fallback(event, failure, options));
+    const answer = fallback(event, failure, options);
+    report(options, event, input, answer);
+    sendJson(res, 200, answer);
   }
 }
 

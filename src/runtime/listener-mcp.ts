@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isRecord } from '../internal/guards.js';
 import { describeError, type Logger } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJsonRpcError } from './listener-http.js';
@@ -138,8 +139,4 @@ function cancelRequested(server: string, messages: unknown[], options: McpRouteO
     const text = typeof reason === 'string' ? reason : 'cancelled by the MCP client';
     options.inflight.get(inflightKey(server, requestId))?.abort(new Error(text));
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

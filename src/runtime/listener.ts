@@ -18,6 +18,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   defaultHookFallback,
+  type HookAnswerObserver,
   type HookFallback,
   type HookHandler,
   handleHookRequest,
@@ -42,6 +43,8 @@ export interface SessionListenerOptions {
   mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory>;
   /** Handles hook calls; without it, hook paths are 404s. */
   onHook?: HookHandler;
+  /** Sees the one answer sent for each hook call (the handler's or the fallback). */
+  onHookAnswer?: HookAnswerObserver;
   /** How long a hook may run before the fallback is answered; default 30 000 ms. */
   hookTimeoutMs?: number;
   /** The answer for a failed hook; default: deny for `PreToolUse`, `{}` otherwise. */
@@ -124,6 +127,12 @@ export class SessionListener {
       hookTimeoutMs,
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => listener.#serve(req, res));
+    // After listen() there is no other 'error' handler: an accept failure (EMFILE…) must not crash the host.
+    server.on('error', (error) => listener.#logger.error('listener server error', { error: error.message }));
+    server.on('clientError', (error, socket) => {
+      listener.#logger.debug('malformed request on the listener', { error: error.message });
+      socket.destroy();
+    });
     return listener;
   }
 
@@ -212,6 +221,7 @@ export class SessionListener {
         maxBodyBytes: options.maxBodyBytes!,
         logger: this.#logger,
         signal: this.#shutdown.signal,
+        onAnswer: options.onHookAnswer,
       });
     }
     return handleMcpRequest(route.name, this.#factory(route.name), req, res, {

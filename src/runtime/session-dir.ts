@@ -7,9 +7,9 @@
  * `$XDG_RUNTIME_DIR/agy-sdk/sessions`, otherwise `<tmpdir>/agy-sdk-<uid>/sessions`.
  */
 import { randomUUID } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { hiddenSegment } from './hidden-path.js';
@@ -28,15 +28,30 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(tmpdir(), `agy-sdk-${uid}`);
 }
 
-/** Creates `dir` (and parents) with mode 0700; refuses a symlink or a directory owned by someone else. */
-async function ensurePrivateDir(dir: string): Promise<void> {
+/**
+ * Creates `dir` (and parents) with mode 0700; refuses a symlink or a directory owned by someone else.
+ * Tightens an existing directory's mode only when it is the SDK's own (`tighten`): a user-supplied `dataDir`
+ * is never chmod-ed; the session directories below it are private either way.
+ */
+async function ensurePrivateDir(dir: string, tighten: boolean): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const st = await lstat(dir);
   if (!st.isDirectory()) throw new ConfigError('dataDir', `${dir} is not a directory (a symlink?)`);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
     throw new ConfigError('dataDir', `${dir} is owned by another user`);
   }
-  if ((st.mode & 0o077) !== 0) await chmod(dir, 0o700);
+  if (tighten && (st.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** This machine and boot: a pid is only meaningful on the host (and boot) that wrote it. */
+function hostIdentity(): { host: string; boot: string } {
+  let boot = '';
+  try {
+    boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    // Not Linux: the host name alone has to do.
+  }
+  return { host: hostname(), boot };
 }
 
 function isAlive(pid: number): boolean {
@@ -73,8 +88,8 @@ export class SessionDir {
         `${sessions} has a hidden segment (${hidden}); agy silently ignores --add-dir paths under hidden directories`,
       );
     }
-    await ensurePrivateDir(dataDir);
-    await ensurePrivateDir(sessions);
+    await ensurePrivateDir(dataDir, opts.dataDir === undefined);
+    await ensurePrivateDir(sessions, true);
     await SessionDir.sweep(sessions);
     const id = randomUUID();
     const path = join(sessions, id);
@@ -82,14 +97,19 @@ export class SessionDir {
     const dir = new SessionDir(path, id);
     await dir.writePrivate(
       OWNER_FILE,
-      JSON.stringify({ pid: process.pid, createdAt: new Date().toISOString() }),
+      JSON.stringify({ pid: process.pid, ...hostIdentity(), createdAt: new Date().toISOString() }),
     );
     return dir;
   }
 
-  /** Removes session directories whose owning process is gone. */
+  /**
+   * Removes session directories whose owning process is gone. Only directories written on this host and boot
+   * are judged: on a data dir shared between machines (NFS, containers), another host's live session is left
+   * alone.
+   */
   static async sweep(sessionsDir: string): Promise<string[]> {
     const removed: string[] = [];
+    const here = hostIdentity();
     let entries: string[];
     try {
       entries = await readdir(sessionsDir);
@@ -100,7 +120,9 @@ export class SessionDir {
       const dir = join(sessionsDir, entry);
       let pid: number | undefined;
       try {
-        pid = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8')).pid;
+        const owner = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8'));
+        if (owner.host !== here.host || owner.boot !== here.boot) continue;
+        pid = owner.pid;
       } catch {
         // No owner file: a directory still being created, or not ours. Leave it alone.
         continue;

@@ -35,10 +35,10 @@ import {
   validated,
 } from './agy-files.js';
 import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
-import { combinedMatcher, createHookDispatcher, type HookObserver } from './hook-dispatcher.js';
+import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from './hook-wire.js';
 import { SessionListener } from './listener.js';
-import { DEFAULT_HOOK_TIMEOUT_MS } from './listener-hook.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
@@ -97,7 +97,21 @@ export interface SessionRuntimeOptions {
   toolObserver?: ToolCallObserver | undefined;
   beforeToolCall?: BeforeToolCall | undefined;
   afterToolCall?: AfterToolCall | undefined;
-  hookObserver?: HookObserver | undefined;
+  /** Sees each hook call as it arrives, before any handler runs. */
+  onHookRequest?: ((event: string, input: unknown) => void) | undefined;
+  /** Sees the one answer sent for each hook call (the handler's or the fail-closed fallback). */
+  onHookAnswer?: HookAnswerObserver | undefined;
+}
+
+function withRequestObserver(
+  handler: HookHandler,
+  observe: SessionRuntimeOptions['onHookRequest'],
+): HookHandler {
+  if (!observe) return handler;
+  return (event, input, ctx) => {
+    observe(event, input);
+    return handler(event, input, ctx);
+  };
 }
 
 export class SessionRuntime {
@@ -204,7 +218,10 @@ export class SessionRuntime {
       if (tools.length > 0 || hooks.length > 0) {
         listener = await SessionListener.start({
           ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
-          ...(hooks.length > 0 && { onHook: createHookDispatcher(hooks, o.hookObserver) }),
+          ...(hooks.length > 0 && {
+            onHook: withRequestObserver(createHookDispatcher(hooks), o.onHookRequest),
+          }),
+          onHookAnswer: o.onHookAnswer,
           hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
           logger: o.logger,
           observer: o.toolObserver,
@@ -277,7 +294,7 @@ async function writeSessionFiles(
     agyServerNames.set(TOOL_SERVER_NAME, `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`);
   }
   for (const [name, server] of Object.entries(o.mcpServers ?? {})) {
-    if (name === TOOL_SERVER_NAME && servers[name])
+    if (name === TOOL_SERVER_NAME)
       throw new ConfigError(`mcpServers.${name}`, "is reserved for the agent's own tools");
     servers[name] = toAgyMcpEntry(name, server);
     agyServerNames.set(name, `${PLUGIN_NAME}_${name}`);

@@ -6,14 +6,15 @@
  * - `~/.gemini/antigravity-cli/settings.json`: the user's, copied, with our overrides merged over it.
  * - `~/.gemini/config/mcp_config.json`: the user's servers plus ours.
  * - `~/.gemini/config/hooks.json`: the user's bundles plus ours (agy's canonical hook location).
- * - Skills and the user's preference files are linked (read by agy, not written).
+ * - Skills and the user's preference files are copied (agy may write to them; the user's stay untouched).
  * - Credentials are never copied. `linkNativeAuth` links the native auth and session state instead (and, on
  *   macOS, the keychain paths `Library/Keychains` and `Library/Preferences/com.apple.security.plist`), so a
  *   signed-in agy stays signed in; agy may then update that state itself.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { isRecord } from '../internal/guards.js';
 import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from './agy-files.js';
 
 /** What to build the shadow HOME from. */
@@ -34,9 +35,6 @@ export interface ShadowHomeOptions {
   warn: (message: string) => void;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Deep-merges plain objects; arrays and scalars from `over` replace. */
 export function deepMerge(
   base: Record<string, unknown>,
@@ -45,7 +43,7 @@ export function deepMerge(
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
-    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+    out[k] = isRecord(b) && isRecord(v) ? deepMerge(b, v) : v;
   }
   return out;
 }
@@ -59,7 +57,7 @@ async function readJsonObject(path: string, warn: (m: string) => void): Promise<
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (isPlainObject(value)) return value;
+    if (isRecord(value)) return value;
     warn(`${path} is not a JSON object; ignored in the shadow HOME`);
   } catch (err) {
     warn(`${path} is not valid JSON (${(err as Error).message}); ignored in the shadow HOME`);
@@ -70,6 +68,25 @@ async function readJsonObject(path: string, warn: (m: string) => void): Promise<
 async function writePrivateJson(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Copies a file or directory tree (following links), private; skipped when absent. */
+async function copyIfExists(source: string, target: string): Promise<void> {
+  if (!existsSync(source) || existsSync(target)) return;
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  await cp(source, target, { recursive: true, dereference: true, errorOnExist: false });
+  await makePrivate(target);
+}
+
+/** chmods a copied tree: directories 0700, files 0600 (copies keep the user's modes otherwise). */
+async function makePrivate(path: string): Promise<void> {
+  const st = await lstat(path);
+  if (st.isDirectory()) {
+    await chmod(path, 0o700);
+    for (const entry of await readdir(path)) await makePrivate(join(path, entry));
+  } else if (st.isFile()) {
+    await chmod(path, 0o600);
+  }
 }
 
 async function linkIfExists(target: string, link: string): Promise<void> {
@@ -92,7 +109,7 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
   );
 
   const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn);
-  const userServers = isPlainObject(userMcp.mcpServers) ? userMcp.mcpServers : {};
+  const userServers = isRecord(userMcp.mcpServers) ? userMcp.mcpServers : {};
   const ours = validated(McpConfigSchema, { mcpServers: o.mcpServers ?? {} }, 'mcp_config.json').mcpServers;
   await writePrivateJson(join(gemini, 'config', 'mcp_config.json'), {
     ...userMcp,
@@ -103,11 +120,12 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
   const hooks = { ...userHooks, ...(o.hooks ?? {}) };
   if (Object.keys(hooks).length > 0) await writePrivateJson(join(gemini, 'config', 'hooks.json'), hooks);
 
-  // Read-only inputs agy loads: skills and the user's preference files.
+  // Inputs agy loads: skills and the user's preference files. Copied, not linked: agy may write to them
+  // (e.g. saving a memory to GEMINI.md), and that must land in the shadow HOME, not in the user's ~/.gemini.
   for (const rel of ['config/skills', 'antigravity-cli/skills', 'config/AGENTS.md', 'GEMINI.md']) {
-    await linkIfExists(join(userGemini, rel), join(gemini, rel));
+    await copyIfExists(join(userGemini, rel), join(gemini, rel));
   }
-  await linkIfExists(join(o.userHome, '.agents', 'skills'), join(o.shadowHome, '.agents', 'skills'));
+  await copyIfExists(join(o.userHome, '.agents', 'skills'), join(o.shadowHome, '.agents', 'skills'));
 
   if (o.linkNativeAuth) {
     const skip = new Set(['settings.json', 'skills']);

@@ -3,6 +3,8 @@
  * never reaches the host or the other triggers. `stop()` aborts the shared signal, stops every trigger and
  * waits for it (bounded by `stopTimeoutMs`), so no timer or watcher is left behind.
  */
+
+import { settlesWithin } from '../internal/timing.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { Trigger, TriggerContext } from './types.js';
 
@@ -109,7 +111,7 @@ export class TriggerRunner {
           if (error !== undefined)
             this.#logger.error(`trigger '${name}' failed to stop: ${describeError(error)}`, error);
         })();
-        if (!(await withinTime(done, this.#stopTimeoutMs))) {
+        if (!(await settlesWithin(done, this.#stopTimeoutMs))) {
           this.#logger.warn(
             `trigger '${name}' did not stop within ${this.#stopTimeoutMs} ms; no longer waiting for it`,
           );
@@ -132,16 +134,3 @@ async function settle(fn: () => unknown): Promise<unknown> {
 }
 
 /** Whether `promise` settled within `ms`; the timer is always cleared. */
-async function withinTime(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -66,3 +66,34 @@ describe('no orphans', () => {
     expect(await waitGone(pids, 10_000)).toEqual([]);
   });
 });
+
+describe('no orphans on a normal close', () => {
+  it('close() also kills children that left agy’s process group (setsid), once agy has exited', async () => {
+    const children: number[] = [];
+    const config = await box.agentConfig(
+      {
+        turns: [
+          {
+            actions: [{ spawnChild: { detached: true } }, { spawnChild: {} }, { text: 'spawned', chunks: 1 }],
+          },
+        ],
+      },
+      {
+        onStderr: (line) => {
+          const m = /child pid (\d+)/.exec(line);
+          if (m) children.push(Number(m[1]));
+        },
+      },
+    );
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    try {
+      expect(await (await agent.chat('spawn')).text()).toBe('spawned');
+      expect(children).toHaveLength(2);
+      expect(await waitGone(children, 50)).toEqual(children);
+    } finally {
+      await agent.close();
+    }
+    expect(await waitGone(children)).toEqual([]);
+  });
+});

@@ -73,7 +73,9 @@ for (const relay of ['node', 'curl'] as const) {
       const runtime = await create([{ event: 'PreToolUse', handler: () => ({ decision: 'allow' }) }]);
       const text = await readFile(script(runtime, 'PreToolUse'), 'utf8');
       const conf = join(runtime.dir.path, 'hooks', relay === 'curl' ? 'PreToolUse.curl' : 'PreToolUse.json');
-      expect(text.startsWith('#!/bin/sh\nexec ')).toBe(true);
+      // curl runs under the script's shell, which prints the fail-closed fallback if curl fails;
+      // the Node relay prints its own fallback, so the script execs it.
+      expect(text.startsWith(relay === 'curl' ? '#!/bin/sh\nout=$(' : '#!/bin/sh\nexec ')).toBe(true);
       expect(text).toContain(relay === 'curl' ? `'${CURL}' -K '${conf}'` : `'${process.execPath}' '`);
       expect(text).toContain(`'${conf}'`);
     });
@@ -243,8 +245,17 @@ for (const relay of ['node', 'curl'] as const) {
         release.resolve();
       });
       await entered.promise; // the relay is connected and waiting for our answer: read it now
-      const argv = await procStrings(running.pid, 'cmdline');
-      const environ = await procStrings(running.pid, 'environ');
+      // With curl the script's shell stays (it prints the fallback on failure); the relay is its child.
+      const relayPid =
+        relay === 'curl'
+          ? Number(
+              (await readFile(`/proc/${running.pid}/task/${running.pid}/children`, 'utf8'))
+                .trim()
+                .split(/\s+/)[0],
+            )
+          : running.pid;
+      const argv = await procStrings(relayPid, 'cmdline');
+      const environ = await procStrings(relayPid, 'environ');
       release.resolve();
       // It really is the relay (the script exec'd into it), not the shell.
       expect(argv[0]).toBe(relay === 'curl' ? CURL : process.execPath);
@@ -284,22 +295,12 @@ for (const relay of ['node', 'curl'] as const) {
       await runtime.listener!.close();
       const pre = await runHook(script(runtime, 'PreToolUse'), preToolUse);
       const stop = await runHook(script(runtime, 'Stop'), { hookEventName: 'Stop' });
-      if (relay === 'node') {
-        // An explicit deny: never an empty reply, which some agy versions treat as allow.
-        expect(pre.code).toBe(0);
-        const answer = JSON.parse(pre.stdout) as { decision: string; reason: string };
-        expect(answer.decision).toBe('deny');
-        expect(answer.reason).toMatch(/^agy-sdk hook relay failed: /);
-        expect(JSON.parse(stop.stdout)).toEqual({});
-      } else {
-        // curl: a non-zero exit with empty stdout, which agy treats as a denial (agy-cli.md §D.6 table).
-        expect(pre.code).not.toBe(0);
-        expect(pre.code).not.toBeNull();
-        expect(pre.stdout).toBe('');
-        expect(pre.stderr).toMatch(/curl: \(7\)/);
-        expect(stop.code).not.toBe(0);
-        expect(stop.stdout).toBe('');
-      }
+      // Both relays answer an explicit deny: never an empty reply, which some agy versions treat as allow.
+      expect(pre.code).toBe(0);
+      const answer = JSON.parse(pre.stdout) as { decision: string; reason: string };
+      expect(answer.decision).toBe('deny');
+      expect(answer.reason).toMatch(/^agy-sdk hook relay failed/);
+      expect(JSON.parse(stop.stdout)).toEqual({});
     });
   });
 }

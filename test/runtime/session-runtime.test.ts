@@ -2,8 +2,9 @@
 // behind them, and what is left after close or a failed create (seed 000 "The session directory";
 // agy-cli.md §D.5–D.7).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -574,6 +575,13 @@ describe('stale session sweep', () => {
     return child.pid!;
   }
 
+  const here = {
+    host: hostname(),
+    boot: existsSync('/proc/sys/kernel/random/boot_id')
+      ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+      : '',
+  };
+
   async function plantSession(id: string, owner: unknown): Promise<string> {
     const dir = join(box.dataDir, 'sessions', id);
     await mkdir(join(dir, '.agents/plugins/agy-sdk'), { recursive: true, mode: 0o700 });
@@ -584,15 +592,24 @@ describe('stale session sweep', () => {
 
   it('removes a session whose owner is dead at the next create, keeps live and ownerless ones', async () => {
     const live = await liveChild();
-    const deadDir = await plantSession('dead-owner', { pid: await deadPid(), createdAt: 'then' });
-    const liveDir = await plantSession('live-owner', { pid: live.pid, createdAt: 'now' });
+    const deadDir = await plantSession('dead-owner', { pid: await deadPid(), ...here, createdAt: 'then' });
+    const liveDir = await plantSession('live-owner', { pid: live.pid, ...here, createdAt: 'now' });
     const ownerless = await plantSession('no-owner', undefined);
+    // A dead pid written by another host (a data dir shared over NFS) is not ours to judge.
+    const foreign = await plantSession('other-host', {
+      pid: await deadPid(),
+      host: 'elsewhere',
+      boot: here.boot,
+    });
 
     const runtime = await create();
     expect(existsSync(deadDir)).toBe(false);
     expect(existsSync(liveDir)).toBe(true);
     expect(existsSync(ownerless)).toBe(true);
-    expect((await box.sessionDirs()).sort()).toEqual(['live-owner', 'no-owner', runtime.dir.id].sort());
+    expect(existsSync(foreign)).toBe(true);
+    expect((await box.sessionDirs()).sort()).toEqual(
+      ['live-owner', 'no-owner', 'other-host', runtime.dir.id].sort(),
+    );
 
     // Once its owner dies, the next create sweeps it too; the running session (ours) is never touched.
     const exited = new Promise((resolve) => live.once('exit', resolve));
@@ -601,7 +618,9 @@ describe('stale session sweep', () => {
     const second = await create();
     expect(existsSync(liveDir)).toBe(false);
     expect(runtime.dir.exists).toBe(true);
-    expect((await box.sessionDirs()).sort()).toEqual(['no-owner', runtime.dir.id, second.dir.id].sort());
+    expect((await box.sessionDirs()).sort()).toEqual(
+      ['no-owner', 'other-host', runtime.dir.id, second.dir.id].sort(),
+    );
   });
 
   it('every create makes a fresh private directory named by its id', async () => {

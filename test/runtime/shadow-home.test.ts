@@ -143,12 +143,16 @@ describe.each([{ linkNativeAuth: false }, { linkNativeAuth: true }])(
       expect(agent.runtime!.hooksFile).toBe(join(gemini, 'config/hooks.json'));
       expect(existsSync(join(sessionDir, '.agents/hooks.json'))).toBe(false);
 
-      // Read-only inputs are links to the user's files, not copies.
+      // Skills and preference files are copies, not links: agy writing to them must not reach the user's.
       for (const rel of ['config/skills', 'config/AGENTS.md', 'GEMINI.md']) {
-        expect((await lstat(join(gemini, rel))).isSymbolicLink(), rel).toBe(true);
-        expect(await readlink(join(gemini, rel))).toBe(join(userGemini, rel));
+        expect((await lstat(join(gemini, rel))).isSymbolicLink(), rel).toBe(false);
       }
+      expect(await readFile(join(gemini, 'GEMINI.md'), 'utf8')).toBe(
+        await readFile(join(userGemini, 'GEMINI.md'), 'utf8'),
+      );
       expect(existsSync(join(gemini, 'config/skills/x/SKILL.md'))).toBe(true);
+      // agy saving a memory into the shadow GEMINI.md leaves the user's file as it was.
+      await writeFile(join(gemini, 'GEMINI.md'), 'a memory agy saved');
 
       // Credentials: never copied; linked only with linkNativeAuth.
       const credential = join(gemini, 'antigravity-cli/oauth_token.json');

@@ -3,9 +3,9 @@
  * Order: the `agyPath` option, then `AGY_PATH`, then every directory on `PATH`. The error lists every path tried.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { AgyNotFoundError } from '../../errors.js';
+import { findOnPath, isExecutableFile } from '../../internal/which.js';
 
 /** Where to look. */
 export interface BinaryLookup {
@@ -13,16 +13,6 @@ export interface BinaryLookup {
   agyPath?: string | undefined;
   /** Environment to read `AGY_PATH` and `PATH` from. */
   env: NodeJS.ProcessEnv;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Resolves the agy binary, or throws `AgyNotFoundError` listing every path tried. */
@@ -37,15 +27,9 @@ export function resolveAgyBinary(lookup: BinaryLookup): string {
   // An explicit path that is wrong is a configuration error: do not silently fall back to PATH.
   if (explicit.length > 0) throw new AgyNotFoundError(tried);
   const names = process.platform === 'win32' ? ['agy.exe', 'agy.cmd', 'agy'] : ['agy'];
-  for (const dir of (lookup.env.PATH ?? lookup.env.Path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const path = join(dir, name);
-      tried.push(path);
-      if (isExecutableFile(path)) return path;
-    }
-  }
-  throw new AgyNotFoundError(tried);
+  const onPath = findOnPath(names, lookup.env);
+  if (onPath.found) return onPath.found;
+  throw new AgyNotFoundError([...tried, ...onPath.tried]);
 }
 
 const versionCache = new Map<string, Promise<string | null>>();

@@ -5,6 +5,7 @@
 
 import type { Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../conversation/step.js';
 import type { DeniedAction } from '../../conversation/turn-result.js';
+import { isRecord } from '../../internal/guards.js';
 import type { WireInit, WireResult, WireStepUpdate, WireUsage } from './wire.js';
 
 /** Public view of agy's `init` event. */
@@ -23,8 +24,6 @@ export interface InitInfo {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Converts wire usage. Returns `null` when absent or all zero (unknown, per agy-cli.md §F.4). */
 export function usageFromWire(w: WireUsage | undefined): Usage | null {

@@ -28,6 +28,8 @@ export interface OutcomeInput {
   requested: TurnRequestedEnd;
   /** A line was dropped as too long during the turn. */
   lineTooLong: boolean;
+  /** Tool steps that ended in ERROR because a hook or a permission check denied them. */
+  deniedToolSteps?: number;
 }
 
 /** The classifier's verdict. */
@@ -89,6 +91,12 @@ export function classifyTurn(i: OutcomeInput): Outcome {
         return {
           status: 'denied',
           message: `agy denied: ${i.deniedActions.map((d) => d.displayName ?? d.action).join(', ')}`,
+        };
+      }
+      if (i.deniedToolSteps) {
+        return {
+          status: 'denied',
+          message: `${i.deniedToolSteps} tool call(s) denied by a hook or permission check`,
         };
       }
       if (i.agentResponseError !== undefined) {

@@ -3,6 +3,7 @@
  * not understand must not take the session down (agy-cli.md §F.1).
  */
 import type { Step } from '../../conversation/step.js';
+import { isRecord } from '../../internal/guards.js';
 import { type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 import type { WireInit, WireResult, WireStepUpdate } from './wire.js';
 
@@ -32,9 +33,6 @@ export interface BadLine {
 }
 
 export type ParsedLine = { ok: true; event: AgyEvent } | { ok: false; bad: BadLine };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const preview = (line: string): string => (line.length > 1024 ? `${line.slice(0, 1024)}…` : line);
 

@@ -85,6 +85,8 @@ interface ActiveTurn {
   requested: TurnRequestedEnd;
   /** The user line has been written to agy. */
   sent: boolean;
+  /** The process the turn runs in; output of any other (an old one still shutting down) is ignored. */
+  launch?: Launch | undefined;
   error: AgySdkError | undefined;
   finish: (exit: ExitInfo | null) => void;
   timers: NodeJS.Timeout[];
@@ -145,6 +147,14 @@ export class StreamJsonConnection implements Connection {
     return this.#turn === undefined;
   }
 
+  /**
+   * Tells the watchdog agy is busy although stdout is quiet (a hook or one of our tools is running on its
+   * behalf), so a long tool call is not mistaken for a stall.
+   */
+  noteActivity(): void {
+    this.#turn?.idleTimer?.refresh();
+  }
+
   /** The running agy process's pid, if any. */
   get pid(): number | undefined {
     return this.#launch?.proc.pid;
@@ -192,6 +202,7 @@ export class StreamJsonConnection implements Connection {
         this.#turn = undefined;
         return this.#buildResult(placeholder, null, launch.proc);
       }
+      placeholder.launch = launch;
       const exit = await this.#send(placeholder, launch, request);
       // agy may exit right after a `result` (quota, errors, #947-style exits). If the process died before it
       // wrote a single line for this turn, it never started the turn: run it once more in a fresh process.
@@ -246,18 +257,21 @@ export class StreamJsonConnection implements Connection {
     const launch = this.#launch;
     if (!launch) return;
     // There is no way to switch the model of a running agy: close the idle process and resume in a new one.
-    this.#restarting = this.#replace(launch);
-    await this.#restarting;
+    await this.#track(this.#replace(launch));
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
-    await this.#restarting?.catch(() => {});
+    // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
+    // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.
     const launch = this.#launch;
     this.#launch = undefined;
     if (launch) await launch.proc.close(this.#closeTimings());
+    await this.#restarting?.catch(() => {});
+    const late = this.#launch as Launch | undefined;
+    if (late) await late.proc.close(this.#closeTimings());
   }
 
   #closeTimings() {
@@ -265,7 +279,9 @@ export class StreamJsonConnection implements Connection {
   }
 
   async #ensureProcess(): Promise<void> {
-    if (this.#restarting) await this.#restarting;
+    // A failed restart is not final: its process is gone, so this turn simply starts a fresh one.
+    if (this.#restarting) await this.#restarting.catch(() => {});
+    if (this.#closed) throw new ClosedError();
     if (!this.#launch) {
       if (!this.#binary) {
         await this.start();
@@ -278,9 +294,17 @@ export class StreamJsonConnection implements Connection {
 
   #restartLater(old: Launch): void {
     if (this.#closed) return;
-    this.#restarting = this.#replace(old);
-    // A failed restart surfaces on the next turn (as a start failure); it must not be unhandled here.
-    this.#restarting.catch(() => {});
+    this.#track(this.#replace(old));
+  }
+
+  /** Records a restart in progress, and forgets it once settled (a failure surfaces on the next turn). */
+  #track(restart: Promise<void>): Promise<void> {
+    this.#restarting = restart;
+    const clear = () => {
+      if (this.#restarting === restart) this.#restarting = undefined;
+    };
+    restart.then(clear, clear);
+    return restart;
   }
 
   /** Closes `old` (bounded) and starts a fresh process on the same conversation. */
@@ -339,7 +363,7 @@ export class StreamJsonConnection implements Connection {
         return;
       }
       const turn = this.#turn;
-      if (!turn) return;
+      if (!turn || turn.launch !== launch) return;
       turn.tracker.lastLine = raw;
       if (event.type === 'step') {
         turn.tracker.onStep(event.step);
@@ -363,7 +387,7 @@ export class StreamJsonConnection implements Connection {
 
     const onLine = (line: string): void => {
       this.stats.lines++;
-      const turn = this.#turn;
+      const turn = this.#turn?.launch === launch ? this.#turn : undefined;
       if (turn?.sent) turn.tracker.lines++;
       if (turn?.idleTimer) turn.idleTimer.refresh();
       if (line.length === 0) return;
@@ -377,7 +401,7 @@ export class StreamJsonConnection implements Connection {
       onLine,
       onOverflow: () => {
         const turn = this.#turn;
-        if (turn) {
+        if (turn && turn.launch === launch) {
           turn.tracker.lineTooLong = true;
           turn.error ??= new LineTooLongError(this.#maxLineBytes);
         }
@@ -401,7 +425,7 @@ export class StreamJsonConnection implements Connection {
       },
       onStderrLine: (line) => {
         if (!initialized) preInitStderr.push(line);
-        this.#turn?.tracker.stderrLines.push(line);
+        if (this.#turn?.launch === launch) this.#turn.tracker.stderrLines.push(line);
         o.onStderr?.(line);
       },
       onSpawn: (pid) => {
@@ -455,7 +479,7 @@ export class StreamJsonConnection implements Connection {
         return;
       }
       const turn = this.#turn;
-      if (turn && !turn.tracker.result) {
+      if (turn && turn.launch === launch && !turn.tracker.result) {
         if (!turn.requested) {
           turn.error ??= new ProcessExitError(
             exit.signal
@@ -531,6 +555,7 @@ export class StreamJsonConnection implements Connection {
       agentResponseError: tracker.agentResponseError,
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
+      deniedToolSteps: tracker.deniedToolSteps.size,
     });
     const totalUsage = result ? usageFromWire(result.usage) : null;
     let usage = tracker.stepUsage;

@@ -6,6 +6,8 @@ import type { Step, ToolCall, Usage } from '../../conversation/step.js';
 import { addUsage, knownUsage, zeroUsage } from '../../conversation/usage.js';
 import type { WireResult } from './wire.js';
 
+const DENIAL_TYPES = new Set(['HOOK_DENIED', 'PERMISSION_DENIED']);
+
 export class TurnTracker {
   readonly startedAt = Date.now();
   #text = '';
@@ -16,6 +18,8 @@ export class TurnTracker {
   agentResponseError: string | undefined;
   result: WireResult | null = null;
   lineTooLong = false;
+  /** Tool steps that failed because a hook or permission check denied them. */
+  readonly deniedToolSteps = new Set<string>();
   /** stdout lines received since the user line was written. */
   lines = 0;
   /** The last stdout line (raw), for watchdog diagnostics. */
@@ -43,7 +47,14 @@ export class TurnTracker {
           typeof err === 'string' ? err : err !== undefined ? JSON.stringify(err) : '';
       }
     }
-    if (step.tool) this.#toolCalls.set(step.tool.id, step.tool);
+    if (step.tool) {
+      this.#toolCalls.set(step.tool.id, step.tool);
+      const err = step.tool.error;
+      // A call a hook denied (ours or anyone's) shows up only as a failed tool step (agy-cli.md §D.6).
+      if (err && (DENIAL_TYPES.has(err.type ?? '') || /^Tool call denied/i.test(err.message))) {
+        this.deniedToolSteps.add(step.tool.id);
+      }
+    }
   }
 
   /** Text streamed so far. */
