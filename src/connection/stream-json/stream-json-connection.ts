@@ -19,14 +19,14 @@ import {
   WatchdogTimeoutError,
 } from '../../errors.js';
 import { consoleLogger, type Logger } from '../../logger.js';
-import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
+import type { AgyProcess, ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
+import { AgyLaunch } from './agy-launch.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
-import { LineSplitter } from './framing.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { deniedFromWire, usageFromWire } from './normalize.js';
-import { classifyStartFailure, classifyTurn, type TurnRequestedEnd } from './outcome.js';
-import { type AgyEvent, type BadLine, parseLine } from './parse-line.js';
+import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
+import type { BadLine } from './parse-line.js';
 import { TurnTracker } from './turn-tracker.js';
 import type { WireUserLine } from './wire.js';
 
@@ -86,17 +86,11 @@ interface ActiveTurn {
   /** The user line has been written to agy. */
   sent: boolean;
   /** The process the turn runs in; output of any other (an old one still shutting down) is ignored. */
-  launch?: Launch | undefined;
+  launch?: AgyLaunch | undefined;
   error: AgySdkError | undefined;
   finish: (exit: ExitInfo | null) => void;
   timers: NodeJS.Timeout[];
   idleTimer: NodeJS.Timeout | undefined;
-}
-
-interface Launch {
-  proc: AgyProcess;
-  /** Resolves with the init info; rejects with StartError. */
-  ready: Promise<ConnectionInfo>;
 }
 
 export class StreamJsonConnection implements Connection {
@@ -110,7 +104,7 @@ export class StreamJsonConnection implements Connection {
   #conversationId: string | undefined;
   /** True once this connection has run (or resumed) a conversation, so result-only usage is not trusted. */
   #resumed: boolean;
-  #launch: Launch | undefined;
+  #launch: AgyLaunch | undefined;
   /** A restart in progress (after an interrupt, timeout, crash or model switch). */
   #restarting: Promise<void> | undefined;
   #turn: ActiveTurn | undefined;
@@ -221,7 +215,7 @@ export class StreamJsonConnection implements Connection {
   }
 
   /** Writes the user line and waits for the turn's end: its `result` (null) or the process exit. */
-  async #send(turn: ActiveTurn, launch: Launch, request: TurnRequest): Promise<ExitInfo | null> {
+  async #send(turn: ActiveTurn, launch: AgyLaunch, request: TurnRequest): Promise<ExitInfo | null> {
     const done = new Promise<ExitInfo | null>((resolve) => {
       turn.finish = resolve;
     });
@@ -270,7 +264,7 @@ export class StreamJsonConnection implements Connection {
     this.#launch = undefined;
     if (launch) await launch.proc.close(this.#closeTimings());
     await this.#restarting?.catch(() => {});
-    const late = this.#launch as Launch | undefined;
+    const late = this.#launch as AgyLaunch | undefined;
     if (late) await late.proc.close(this.#closeTimings());
   }
 
@@ -292,7 +286,7 @@ export class StreamJsonConnection implements Connection {
     await this.#launch!.ready;
   }
 
-  #restartLater(old: Launch): void {
+  #restartLater(old: AgyLaunch): void {
     if (this.#closed) return;
     this.#track(this.#replace(old));
   }
@@ -308,7 +302,7 @@ export class StreamJsonConnection implements Connection {
   }
 
   /** Closes `old` (bounded) and starts a fresh process on the same conversation. */
-  async #replace(old: Launch): Promise<void> {
+  async #replace(old: AgyLaunch): Promise<void> {
     if (this.#launch === old) this.#launch = undefined;
     await old.proc.close(this.#closeTimings());
     if (this.#closed) return;
@@ -316,8 +310,7 @@ export class StreamJsonConnection implements Connection {
     await this.#spawn().ready;
   }
 
-  #spawn(): Launch {
-    const binary = this.#binary!;
+  #spawn(): AgyLaunch {
     const o = this.#opts;
     const args = buildAgyArgs({
       addDirs: o.addDirs,
@@ -328,168 +321,91 @@ export class StreamJsonConnection implements Connection {
       skipPermissions: o.skipPermissions,
       extraArgs: o.extraArgs,
     });
-    let onInit!: (info: ConnectionInfo) => void;
-    let onStartFailure!: (err: StartError) => void;
-    const ready = new Promise<ConnectionInfo>((res, rej) => {
-      onInit = res;
-      onStartFailure = rej;
-    });
-    ready.catch(() => {});
-    let initialized = false;
-    let preInitResult: { reason: string } | undefined;
-    const preInitStderr: string[] = [];
-
-    const handleEvent = (event: AgyEvent, raw: string): void => {
-      if (event.type === 'init') {
-        if (event.init.conversationId) this.#conversationId = event.init.conversationId;
-        this.#info = {
-          ...this.#info,
-          conversationId: this.#conversationId,
-          model: event.init.model ?? this.#model,
-          tools: event.init.tools,
-          permissionMode: event.init.permissionMode,
-          cwd: event.init.cwd,
-          pid: proc.pid,
-        };
-        initialized = true;
-        onInit(this.#info);
-        return;
-      }
-      if (!initialized) {
-        if (event.type === 'result') {
-          const err = event.result.error;
-          preInitResult = { reason: typeof err === 'string' && err ? err : `status ${event.result.status}` };
-        }
-        return;
-      }
-      const turn = this.#turn;
-      if (!turn || turn.launch !== launch) return;
-      turn.tracker.lastLine = raw;
-      if (event.type === 'step') {
-        turn.tracker.onStep(event.step);
-        this.#deliver(turn.sink, event.step);
-      } else if (event.type === 'result') {
-        if (event.conversationId) this.#conversationId = event.conversationId;
-        turn.tracker.result = event.result;
-        // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result` (print
-        // timeout, quota) may not have been read yet. Let the event loop drain what is already readable.
-        setImmediate(() => setImmediate(() => turn.finish(null)));
-      } else if (event.type === 'command_result') {
-        o.onCommandResult?.(event.payload);
-      }
-    };
-
-    const reportBad = (bad: BadLine): void => {
-      this.stats.badLines++;
-      if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
-      o.onBadLine?.(bad);
-    };
-
-    const onLine = (line: string): void => {
-      this.stats.lines++;
-      const turn = this.#turn?.launch === launch ? this.#turn : undefined;
-      if (turn?.sent) turn.tracker.lines++;
-      if (turn?.idleTimer) turn.idleTimer.refresh();
-      if (line.length === 0) return;
-      const parsed = parseLine(line);
-      if (parsed.ok) handleEvent(parsed.event, line);
-      else reportBad(parsed.bad);
-    };
-
-    const splitter = new LineSplitter({
-      maxLineBytes: this.#maxLineBytes,
-      onLine,
-      onOverflow: () => {
-        const turn = this.#turn;
-        if (turn && turn.launch === launch) {
+    /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
+    const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
+    const launch: AgyLaunch = new AgyLaunch(
+      {
+        binary: this.#binary!,
+        args,
+        env: this.#env!,
+        cwd: o.cwd,
+        maxLineBytes: this.#maxLineBytes,
+        startTimeoutMs: o.startTimeoutMs ?? 60_000,
+      },
+      {
+        onLine: () => {
+          this.stats.lines++;
+          const turn = turnHere();
+          if (turn?.sent) turn.tracker.lines++;
+          turn?.idleTimer?.refresh();
+        },
+        onEvent: (event, raw) => {
+          const turn = turnHere();
+          if (!turn) return;
+          turn.tracker.lastLine = raw;
+          if (event.type === 'step') {
+            turn.tracker.onStep(event.step);
+            this.#deliver(turn.sink, event.step);
+          } else if (event.type === 'result') {
+            if (event.conversationId) this.#conversationId = event.conversationId;
+            turn.tracker.result = event.result;
+            // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result`
+            // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
+            setImmediate(() => setImmediate(() => turn.finish(null)));
+          } else if (event.type === 'command_result') {
+            o.onCommandResult?.(event.payload);
+          }
+        },
+        onBadLine: (bad) => {
+          this.stats.badLines++;
+          if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+          o.onBadLine?.(bad);
+        },
+        onOverflow: () => {
+          const turn = turnHere();
+          if (!turn) return;
           turn.tracker.lineTooLong = true;
           turn.error ??= new LineTooLongError(this.#maxLineBytes);
-        }
-        reportBad({ reason: 'too_long', line: '' });
+        },
+        onStderrLine: (line) => {
+          turnHere()?.tracker.stderrLines.push(line);
+          o.onStderr?.(line);
+        },
+        onSpawn: (pid) => {
+          this.stats.processesStarted++;
+          o.onSpawn?.(pid);
+        },
+        onExit: (exit) => {
+          const turn = turnHere();
+          if (!turn || turn.tracker.result) return;
+          if (!turn.requested) {
+            turn.error ??= new ProcessExitError(
+              exit.signal
+                ? `agy was killed by ${exit.signal} during the turn`
+                : `agy exited with code ${exit.code} during the turn`,
+              { exitCode: exit.code, signal: exit.signal, stderrTail: launch.proc.stderrTail },
+            );
+          }
+          turn.finish(exit);
+        },
       },
-    });
-
-    const proc = new AgyProcess({
-      binary,
-      args,
-      env: this.#env!,
-      cwd: o.cwd,
-      onStdout: (chunk) => splitter.push(chunk),
-      onStdoutEnd: () => {
-        const last = splitter.end();
-        if (last === undefined || last.trim() === '') return;
-        const parsed = parseLine(last);
-        // A truncated last line that still parses is delivered; otherwise it is reported, never thrown.
-        if (parsed.ok) handleEvent(parsed.event, last);
-        else reportBad({ ...parsed.bad, reason: 'truncated' });
-      },
-      onStderrLine: (line) => {
-        if (!initialized) preInitStderr.push(line);
-        if (this.#turn?.launch === launch) this.#turn.tracker.stderrLines.push(line);
-        o.onStderr?.(line);
-      },
-      onSpawn: (pid) => {
-        this.stats.processesStarted++;
-        o.onSpawn?.(pid);
-      },
-    });
-    const launch: Launch = { proc, ready };
-    this.#launch = launch;
-
-    const startTimeoutMs = o.startTimeoutMs ?? 60_000;
-    const startTimer = setTimeout(() => {
-      if (initialized) return;
-      proc.killTree();
-      onStartFailure(
-        new StartError(`agy did not send init within ${startTimeoutMs} ms`, {
-          exitCode: null,
-          signal: null,
-          stderrTail: proc.stderrTail,
-        }),
-      );
-    }, startTimeoutMs);
-    ready.then(
-      () => clearTimeout(startTimer),
-      () => clearTimeout(startTimer),
     );
-
-    proc.spawned.catch((err: Error) => {
-      onStartFailure(
-        new StartError(`could not start agy (${binary}): ${err.message}`, {
-          exitCode: null,
-          signal: null,
-          stderrTail: proc.stderrTail,
-        }),
-      );
-    });
-
-    void proc.exited.then((exit) => {
+    this.#launch = launch;
+    // Whenever it exits (before or after init), a dead process is no longer the current one.
+    void launch.proc.exited.then(() => {
       if (this.#launch === launch) this.#launch = undefined;
-      if (!initialized) {
-        const reason = preInitResult?.reason ?? `agy exited before init`;
-        const how = exit.signal ? `signal ${exit.signal}` : `exit ${exit.code}`;
-        const err = new StartError(`agy failed to start: ${reason} (${how})`, {
-          exitCode: exit.code,
-          signal: exit.signal,
-          stderrTail: proc.stderrTail,
-          reason: preInitResult?.reason,
-          status: classifyStartFailure(preInitResult?.reason ?? '', exit, preInitStderr),
-        });
-        onStartFailure(err);
-        return;
-      }
-      const turn = this.#turn;
-      if (turn && turn.launch === launch && !turn.tracker.result) {
-        if (!turn.requested) {
-          turn.error ??= new ProcessExitError(
-            exit.signal
-              ? `agy was killed by ${exit.signal} during the turn`
-              : `agy exited with code ${exit.code} during the turn`,
-            { exitCode: exit.code, signal: exit.signal, stderrTail: proc.stderrTail },
-          );
-        }
-        turn.finish(exit);
-      }
+    });
+    void launch.ready.then((init) => {
+      if (init.conversationId) this.#conversationId = init.conversationId;
+      this.#info = {
+        ...this.#info,
+        conversationId: this.#conversationId,
+        model: init.model ?? this.#model,
+        tools: init.tools,
+        permissionMode: init.permissionMode,
+        cwd: init.cwd,
+        pid: launch.proc.pid,
+      };
     });
     return launch;
   }
