@@ -395,18 +395,22 @@ export class StreamJsonConnection implements Connection {
     void launch.proc.exited.then(() => {
       if (this.#launch === launch) this.#launch = undefined;
     });
-    void launch.ready.then((init) => {
-      if (init.conversationId) this.#conversationId = init.conversationId;
-      this.#info = {
-        ...this.#info,
-        conversationId: this.#conversationId,
-        model: init.model ?? this.#model,
-        tools: init.tools,
-        permissionMode: init.permissionMode,
-        cwd: init.cwd,
-        pid: launch.proc.pid,
-      };
-    });
+    // A start failure is handled by whoever awaits `ready`; this only records what init said.
+    launch.ready.then(
+      (init) => {
+        if (init.conversationId) this.#conversationId = init.conversationId;
+        this.#info = {
+          ...this.#info,
+          conversationId: this.#conversationId,
+          model: init.model ?? this.#model,
+          tools: init.tools,
+          permissionMode: init.permissionMode,
+          cwd: init.cwd,
+          pid: launch.proc.pid,
+        };
+      },
+      () => {},
+    );
     return launch;
   }
 
