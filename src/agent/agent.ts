@@ -97,6 +97,7 @@ export class Agent implements AsyncDisposable {
       mcpServers: config.mcpServers ?? {},
       askUserTimeoutMs: config.askUserTimeoutMs,
       hasOwnTools: (config.tools?.length ?? 0) > 0,
+      steering: config.steering ?? true,
       maxToolCalls:
         config.budget?.maxToolCalls !== undefined
           ? { limit: config.budget.maxToolCalls, scope: config.budget.scope ?? 'turn' }

@@ -120,4 +120,10 @@ export interface AgentConfig {
   triggers?: Trigger[];
   /** Budgets; exceeding one interrupts the turn, which ends `budget_exceeded`. */
   budget?: BudgetConfig;
+  /**
+   * Install agy's `PreInvocation` hook so `steer(text, { when: 'next-step' })` can inject at the next model
+   * call (one relay call per model call). Default true; with false, next-step messages wait for the next
+   * prompt.
+   */
+  steering?: boolean;
 }

@@ -57,6 +57,8 @@ export interface ControlPlaneOptions {
   askUserTimeoutMs?: number | undefined;
   /** The agent has its own `tool()`s (served as MCP server `agy-sdk_tools`). */
   hasOwnTools: boolean;
+  /** Install agy's PreInvocation hook for `'next-step'` steering. */
+  steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
   maxToolCalls?: { limit: number; scope: 'turn' | 'conversation' } | undefined;
   logger: Logger;
@@ -79,6 +81,7 @@ export class ControlPlane {
   /** Steering messages waiting for the next model call. */
   #pendingSteers: string[] = [];
   readonly #hasOwnTools: boolean;
+  readonly #steering: boolean;
   readonly #maxToolCalls: ControlPlaneOptions['maxToolCalls'];
   #toolCallsGated = 0;
   /** The highest step index seen in the conversation. */
@@ -90,6 +93,7 @@ export class ControlPlane {
     this.#logger = o.logger;
     this.#mcpServers = o.mcpServers;
     this.#hasOwnTools = o.hasOwnTools;
+    this.#steering = o.steering;
     this.#maxToolCalls = o.maxToolCalls;
     this.runner = new HookRunner({ hooks: o.hooks, logger: o.logger });
     if (o.policies.length > 0) {
@@ -133,7 +137,7 @@ export class ControlPlane {
       regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
     }
     if (this.runner.has('stop')) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
-    regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
+    if (this.#steering) regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
     return regs;
   }
 

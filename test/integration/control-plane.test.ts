@@ -1,11 +1,12 @@
 // The control plane end to end through the simulator: typed hooks and policies on agy's PreToolUse /
 // PostToolUse / Stop / PreInvocation relays (agy-cli.md §D.6), in-process gating of our own tools, budgets,
 // steering and triggers.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import type { AgentConfig } from '../../src/agent/config.js';
 import { BudgetExceededError, ConfigError } from '../../src/errors.js';
 import { hooks } from '../../src/hooks/factories.js';
 import { policy } from '../../src/policy/index.js';
@@ -337,6 +338,30 @@ describe('turn hooks', () => {
     expect(events).toEqual(['start:id']);
     await agent.close();
     expect(events).toEqual(['start:id', 'end']);
+  });
+});
+
+describe('installed agy hooks', () => {
+  it('installs only the agy hook events the configuration needs', async () => {
+    const events = async (extra: AgentConfig) => {
+      const agent = await agentWith(undefined, extra);
+      await agent.start();
+      const file = agent.runtime?.hooksFile;
+      const installed = file
+        ? Object.keys(JSON.parse(readFileSync(file, 'utf8'))['agy-sdk']).filter((k) => k !== 'enabled')
+        : [];
+      await agent.close();
+      return installed.sort();
+    };
+    expect(await events({ policies: [], steering: false })).toEqual([]);
+    expect(await events({ steering: false })).toEqual(['PreToolUse']); // the default policy
+    expect(await events({ policies: [] })).toEqual(['PreInvocation']);
+    expect(await events({ policies: [], steering: false, hooks: [hooks.postToolCall(() => {})] })).toEqual([
+      'PostToolUse',
+    ]);
+    expect(await events({ policies: [], steering: false, hooks: [hooks.stop(() => undefined)] })).toEqual([
+      'Stop',
+    ]);
   });
 });
 
