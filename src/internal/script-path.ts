@@ -6,11 +6,17 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export function scriptPath(relative: string, importMetaUrl: string): string {
+/** The script's path: next to the module, else its twin under `dist/` (which may not be built yet). */
+export function locateScript(relative: string, importMetaUrl: string): string {
   const path = fileURLToPath(new URL(relative, importMetaUrl));
   if (existsSync(path)) return path;
-  const fromDist = path.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, '$1dist$2');
-  if (existsSync(fromDist)) return fromDist;
+  return path.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, '$1dist$2');
+}
+
+/** Like `locateScript`, but the script must exist. */
+export function scriptPath(relative: string, importMetaUrl: string): string {
+  const path = locateScript(relative, importMetaUrl);
+  if (existsSync(path)) return path;
   throw new Error(
     `agy-sdk: script not found: ${path} (run \`npm run build\` when using the SDK from source)`,
   );

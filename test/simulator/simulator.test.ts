@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { KNOWN_EVENTS, WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
 import { simulatorPath, writeScenario } from '../../src/testing/simulator/path.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { ensureSimulatorBuilt, SIM_MAIN, SimHarness, type SimProcess } from '../helpers/sim-process.js';
@@ -18,7 +18,7 @@ const ZERO_USAGE = {
   cache_read_tokens: 0,
   total_tokens: 0,
 };
-const KNOWN = new Set(['init', 'step_update', 'result', 'command_result']);
+const KNOWN: ReadonlySet<string> = new Set(KNOWN_EVENTS);
 
 const harness = new SimHarness();
 

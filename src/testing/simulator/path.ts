@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { locateScript } from '../../internal/script-path.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -17,9 +17,7 @@ import type { Scenario } from './scenario.js';
  * sources (tests), it points at the same file in the project's `dist/`, which must have been built.
  */
 export function simulatorPath(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) return resolve(here, '../../../../dist/testing/simulator/main.js');
-  return resolve(here, '../main.js');
+  return locateScript('./main.js', import.meta.url);
 }
 
 /**
