@@ -45,6 +45,7 @@ export type { BudgetConfig } from './conversation/budget.js';
 export { ChatResponse } from './conversation/chat-response.js';
 export { Conversation, DEFAULT_HISTORY_LIMIT } from './conversation/conversation.js';
 export type {
+  CommandResult,
   Step,
   StepState,
   StepType,

@@ -21,7 +21,7 @@ import { flattenPolicies } from '../policy/evaluate.js';
 import { confirmRunCommand } from '../policy/presets.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
-import { SessionRuntime } from '../runtime/session-runtime.js';
+import { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
@@ -200,6 +200,11 @@ export class Agent implements AsyncDisposable {
       maxLineBytes: config.maxLineBytes,
       onBadLine: config.onBadLine,
       onStderr: config.onStderr,
+      // Our own tools are served under provider-safe names: show them under the names given to `tool()`.
+      resolveToolName: (agyServer, servedName) =>
+        agyServer === `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`
+          ? runtime.listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(servedName)?.originalName
+          : undefined,
       logger: this.#logger,
     });
     this.#connection = connection;

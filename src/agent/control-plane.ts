@@ -25,6 +25,7 @@ import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
 import type { HookToolCall } from '../hooks/types.js';
 import { isRecord } from '../internal/guards.js';
+import { unwrapMcpCall } from '../internal/mcp-call.js';
 import type { Logger } from '../logger.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
@@ -39,8 +40,7 @@ import type { McpServerConfig } from '../runtime/mcp-config.js';
 import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
 import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
-/** agy's built-in tool that calls MCP tools (seed 000): `{ServerName, ToolName, Arguments}`. */
-export const CALL_MCP_TOOL = 'call_mcp_tool';
+export { CALL_MCP_TOOL } from '../internal/mcp-call.js';
 /** Correlates a hook request with its answer. */
 function hookKey(input: AgyHookInput): string {
   return `${input.conversationId ?? ''}:${input.stepIdx ?? ''}:${input.toolCall?.name ?? ''}`;
@@ -299,15 +299,14 @@ export class ControlPlane {
     const name = input.toolCall?.name ?? 'unknown';
     const args = isRecord(input.toolCall?.args) ? input.toolCall.args : {};
     const id = `${input.conversationId ?? ''}:${input.stepIdx ?? ''}`;
-    if (name === CALL_MCP_TOOL && typeof args.ServerName === 'string' && typeof args.ToolName === 'string') {
+    const unwrapped = unwrapMcpCall(name, args);
+    if (unwrapped) {
       const prefix = `${PLUGIN_NAME}_`;
-      const server = args.ServerName.startsWith(prefix)
-        ? args.ServerName.slice(prefix.length)
-        : args.ServerName;
-      const inner = isRecord(args.Arguments) ? args.Arguments : {};
+      const { agyServer, toolName, args: inner } = unwrapped;
+      const server = agyServer.startsWith(prefix) ? agyServer.slice(prefix.length) : agyServer;
       return {
-        call: createHookToolCall({ id, name: args.ToolName, args: inner, server, stepIndex: input.stepIdx }),
-        mcp: { agyServer: args.ServerName, args },
+        call: createHookToolCall({ id, name: toolName, args: inner, server, stepIndex: input.stepIdx }),
+        mcp: { agyServer, args },
       };
     }
     return { call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx }), mcp: undefined };

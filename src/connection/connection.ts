@@ -21,6 +21,8 @@ export interface ConnectionInfo {
   cwd: string | undefined;
   /** The backend process id, when there is a local process. */
   pid: number | undefined;
+  /** The agent agy runs as (`init.agent`, from `--agent`); agy echoes the name even when it has no such agent. */
+  agent?: string | undefined;
 }
 
 /** One user message, already reduced to what the backend accepts (text blocks). */

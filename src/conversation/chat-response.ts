@@ -45,7 +45,8 @@ export class ChatResponse implements AsyncIterable<string> {
   /** Text deltas of the model's responses, in order. */
   async *[Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
     for await (const step of this.#steps.cursor()) {
-      if (step.type === 'agent_response' && step.textDelta) yield step.textDelta;
+      // A subagent's text is its own, not the answer (Step.subagent).
+      if (step.type === 'agent_response' && step.textDelta && !step.subagent) yield step.textDelta;
     }
   }
 
@@ -65,16 +66,23 @@ export class ChatResponse implements AsyncIterable<string> {
     }
   }
 
-  /** Tool calls, each once, when they end (DONE with `output`, or ERROR with `error`). */
+  /**
+   * Tool calls, each once, when they end (DONE with `output`, or ERROR with `error`). A call that ended DONE
+   * with neither is held until the turn ends: agy soft-denies a call that way, and only its `result` says so
+   * (then `ToolCall.denied` is set).
+   */
   async *toolResults(): AsyncGenerator<ToolCall, void, undefined> {
     const seen = new Set<string>();
+    const silent: ToolCall[] = [];
     for await (const step of this.#steps.cursor()) {
       const call = step.tool;
       if (call && (call.state === 'DONE' || call.state === 'ERROR') && !seen.has(call.id)) {
         seen.add(call.id);
-        yield call;
+        if (call.state === 'DONE' && call.output === undefined && call.error === undefined) silent.push(call);
+        else yield call;
       }
     }
+    yield* silent;
   }
 
   /**

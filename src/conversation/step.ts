@@ -5,7 +5,13 @@
  */
 import type { WireStepUpdate } from '../connection/stream-json/wire.js';
 
-/** Step types agy emits. The set is open: an unknown type is kept as the string agy sent. */
+/**
+ * Step types. The set is open: an unknown type is kept as the string agy sent.
+ * - `error_message`: a failed API call, a retry (e.g. a 429) or a model error; its text, when agy gives one,
+ *   is in {@link Step.message}.
+ * - `unknown`: agy's own catch-all step type (resume and agent fallback notices); text in {@link Step.message}.
+ * - `command`: not an agy step but a slash command's result (`command_result`), in {@link Step.command}.
+ */
 export type StepType =
   | 'user_input'
   | 'agent_response'
@@ -13,6 +19,9 @@ export type StepType =
   | 'system_message'
   | 'checkpoint'
   | 'subagent'
+  | 'error_message'
+  | 'unknown'
+  | 'command'
   | (string & {});
 
 /** Step states. `ERROR` marks a failed tool or model step. Unknown states are kept as sent. */
@@ -46,11 +55,26 @@ export interface ToolError {
 
 /** One subagent agy started (from `subagent_info`). */
 export interface SubagentInfo {
+  /** The subagent's type, e.g. `research`. */
   typeName?: string;
+  /** Its role, as the parent described it. */
   role?: string;
+  /** The subagent's own conversation: its steps carry this id. */
   conversationId?: string;
+  /** Where agy writes its log. */
   logUri?: string;
+  /** The workspaces it may use. */
   workspaceUris?: string[];
+  /** The prompt the parent gave it (`initial_prompt`). */
+  initialPrompt?: string;
+}
+
+/** A slash command's result (`command_result`, e.g. `/model`, `/usage`). */
+export interface CommandResult {
+  /** The command, as agy names it (`/quota` answers as `usage`). */
+  name: string;
+  /** Its command-specific payload, exactly as agy sent it. */
+  data: unknown;
 }
 
 /** One normalized `step_update`. */
@@ -67,12 +91,29 @@ export interface Step {
   textDelta?: string;
   /** Wall time the step took, on terminal updates. */
   durationSeconds?: number;
-  /** Usage of this model step (on DONE `agent_response` updates); `null` when agy reported all zeros. */
+  /**
+   * Usage of this step, on DONE updates of any type (model steps and, on agy 1.1.x, `checkpoint` steps);
+   * `null` when agy reported all zeros.
+   */
   usage?: Usage | null;
   /** For `tool` steps: the call. */
   tool?: ToolCall;
   /** For `subagent` steps: the subagents. */
   subagents?: SubagentInfo[];
+  /** The text of an `error_message` or `unknown` step, when agy gives one. */
+  message?: string;
+  /** For `command` steps: the slash command's result. */
+  command?: CommandResult;
+  /**
+   * Set when the step belongs to a subagent's conversation, not the turn's own: such steps never add to the
+   * turn's text or usage (see `TurnResult.subagentUsage`). Carries what `subagent_info` said about it.
+   */
+  subagent?: SubagentInfo & { conversationId: string };
+  /**
+   * True on a repeated DONE update of a step already done: its `textDelta` was removed (agy resends the last
+   * delta) and its usage is not counted again.
+   */
+  repeat?: boolean;
   /** The update exactly as agy sent it, unknown fields included. */
   raw: WireStepUpdate;
 }
@@ -81,10 +122,20 @@ export interface Step {
 export interface ToolCall {
   /** Stable id: `<conversationId>:<stepIndex>`. */
   id: string;
-  /** agy's tool name, e.g. `run_command`, or an MCP tool's name. */
+  /**
+   * The tool's name: agy's built-in name (e.g. `run_command`), or for an MCP tool (agy's `call_mcp_tool`)
+   * the tool's own name, mapped back to the name you gave it in `tool()` when the served name was normalized.
+   */
   name: string;
-  /** Arguments with agy's keys as sent (PascalCase for built-in tools, e.g. `CommandLine`). */
+  /**
+   * Arguments: agy's keys as sent for built-in tools (PascalCase, e.g. `CommandLine`); for MCP tools the
+   * model's arguments to the tool (agy's `Arguments`).
+   */
   args: Record<string, unknown>;
+  /** For MCP tools: the server as agy names it, e.g. `agy-sdk_tools` for the agent's own tools. */
+  mcpServer?: string;
+  /** For MCP tools: the call as agy made it (`call_mcp_tool` and its `ServerName`/`ToolName`/`Arguments`). */
+  wire?: { name: string; args: Record<string, unknown> };
   /** The step the call belongs to. */
   stepIndex: number;
   /** `ACTIVE`, `DONE` or `ERROR` at the time this value was produced. */
@@ -93,4 +144,13 @@ export interface ToolCall {
   output?: unknown;
   /** The failure, when the step ended in ERROR. */
   error?: ToolError;
+  /** Wall time of the call, in seconds as agy reports it (terminal updates). */
+  durationSeconds?: number;
+  /**
+   * True when a permission check denied the call: agy's soft denial (matched with `result.denied_actions`;
+   * the step ends DONE without output on agy 1.2.17+, ERROR "…denied permission…" on 1.2.7) or a hook.
+   * For a DONE step this is known only when the turn's `result` arrives, so `toolResults()` yields such
+   * calls at the end of the turn, and objects yielded earlier are updated in place.
+   */
+  denied?: boolean;
 }

@@ -4,7 +4,7 @@
  */
 import type { WireResult } from '../connection/stream-json/wire.js';
 import type { AgySdkError } from '../errors.js';
-import type { ToolCall, Usage } from './step.js';
+import type { CommandResult, ToolCall, Usage } from './step.js';
 
 /** How a turn ended. */
 export type TurnStatus =
@@ -12,10 +12,21 @@ export type TurnStatus =
   | 'success'
   /** agy soft-denied at least one action (`denied_actions` non-empty), or a policy denied the turn. */
   | 'denied'
-  /** agy's print timeout or the SDK's watchdog fired. */
+  /**
+   * agy's print timeout (a SUCCESS `result` with all-zero usage, no usage-bearing step and no command; or an
+   * ERROR "timeout waiting for response" on older agy) or the SDK's watchdog fired.
+   */
   | 'timeout'
-  /** Quota exhausted (exit code 3, or a quota marker on stderr). */
+  /**
+   * The account's quota is used up: agy exited with code 3, or said "Individual quota reached" (its `result`
+   * error or its `AGY_ERROR` line). `TurnResult.retryAfterMs` says when it resets, when agy states it.
+   */
   | 'quota_exhausted'
+  /**
+   * A transient rate limit: the turn failed after 429 "Resource has been exhausted" answers that were not the
+   * quota stop. Retrying later usually works; `retryAfterMs` is set when agy states a delay.
+   */
+  | 'rate_limited'
   /** agy could not authenticate. */
   | 'auth_failed'
   /** Interrupted with `interrupt()` (SIGINT). */
@@ -48,10 +59,12 @@ export interface TurnResult {
   /** The turn's text: the concatenated streamed deltas, or `result.response` when nothing was streamed. */
   text: string;
   /**
-   * Usage of this turn: the sum of its DONE model steps, each counted once. `null` when unknown (agy reported
-   * nothing, or only zeros).
+   * Usage of this turn: the sum of the usage of its DONE steps of every type (model and `checkpoint` steps),
+   * each step counted once, subagents' steps excluded. `null` when unknown (agy reported nothing, or only zeros).
    */
   usage: Usage | null;
+  /** Usage of each subagent that ran during the turn, by the subagent's conversation id; absent when none reported any. */
+  subagentUsage?: Record<string, Usage>;
   /** Cumulative usage of the whole conversation from agy's `result` (earlier processes included); `null` if unknown. */
   totalUsage: Usage | null;
   /** Actions agy soft-denied during the turn. */
@@ -70,8 +83,27 @@ export interface TurnResult {
   structuredOutput: unknown;
   /** The conversation the turn ran in. */
   conversationId: string | undefined;
-  /** Wall time of the turn, in ms. */
+  /** Wall time of the turn, in ms, measured by the SDK. */
   durationMs: number;
+  /**
+   * agy's own `result.duration_seconds`: cumulative over the process's turns in a stream-json session,
+   * `undefined` when no `result` arrived.
+   */
+  agyDurationSeconds?: number;
+  /** The slash command's result, when the turn ran one (`command_result`, or `result.command`). */
+  command?: CommandResult;
+  /**
+   * With `quota_exhausted` or `rate_limited`: how long until agy said the limit resets, in ms (from
+   * "Resets in 34m13s"). `undefined` when agy stated no time.
+   */
+  retryAfterMs?: number;
+  /** With `retryAfterMs`: the moment it points to (the turn's end plus `retryAfterMs`). */
+  resetsAt?: Date;
+  /**
+   * Texts of the turn's `error_message` and `unknown` steps (failed API calls, retries, notices), in order.
+   * When the turn fails they also feed `errorMessage`.
+   */
+  notices?: string[];
   /** Why the turn did not succeed, in one line (empty on success). */
   errorMessage: string;
   /** The typed error behind a non-success status, when there is one. */

@@ -1,14 +1,19 @@
 /**
- * Fail-closed turn classification (seed 001 "Wire protocol and lifecycle"; agy-cli.md §0.4, §D.3, §F.3).
+ * Fail-closed turn classification (seed 001 "Wire protocol and lifecycle"; agy-cli.md §0.4, §D.3, §F.3), judged
+ * against real agy output (`shared/fixtures/agy-real/`).
  *
  * `success` only on a terminal `result` with status SUCCESS and none of:
- *   a non-empty `denied_actions` → denied; a `[agy] print timeout` stderr line → timeout;
- *   exit code 3 or a quota marker on stderr → quota_exhausted; an `agent_response` step in ERROR → error.
- * A process that exits (even with code 0) before the turn's `result` is `error`.
+ *   a non-empty `denied_actions` or a denied tool step → denied; all-zero usage with no usage-bearing step and no
+ *   command (agy's print timeout) → timeout; exit code 3 → quota_exhausted; an `agent_response` step in ERROR or a
+ *   dropped line → error. A process that exits (even with code 0) before the turn's `result` is `error`.
+ *
+ * Only agy's own signals count: its exit code, the `result` it wrote, and the exact stderr lines it writes for a
+ * quota stop. Stray words ("quota" in a file name, "print timeout" in a warning) never change a status.
  */
 import type { DeniedAction, TurnStatus } from '../../conversation/turn-result.js';
+import { isRecord } from '../../internal/guards.js';
 import type { ExitInfo } from '../../process/agy-process.js';
-import { resultErrorText } from './normalize.js';
+import { resultErrorText, usageFromWire } from './normalize.js';
 import type { WireResult } from './wire.js';
 
 /** What the SDK itself asked for during the turn. */
@@ -30,6 +35,12 @@ export interface OutcomeInput {
   lineTooLong: boolean;
   /** Tool steps that ended in ERROR because a hook or a permission check denied them. */
   deniedToolSteps?: number;
+  /** A DONE step of the turn's own conversation carried usage (a model or checkpoint step ran). */
+  sawStepUsage?: boolean;
+  /** The turn ran a slash command (`command_result`). */
+  command?: boolean;
+  /** Texts of the turn's `error_message` / `unknown` steps. */
+  notices?: readonly string[];
 }
 
 /** The classifier's verdict. */
@@ -37,16 +48,82 @@ export interface Outcome {
   status: TurnStatus;
   /** One line; empty on success. */
   message: string;
+  /** With quota_exhausted / rate_limited: the delay agy stated ("Resets in 34m13s"), in ms. */
+  retryAfterMs?: number;
 }
 
-const PRINT_TIMEOUT = /^\[agy\] print timeout/;
-const QUOTA_LINE = /^(?:AGY_ERROR:.*(?:quota|RESOURCE_EXHAUSTED)|error:.*quota)/i;
-const AUTH = /authenticat|sign(?:ed)? in|log ?in required|unauthori[sz]ed|credentials/i;
+// agy 1.2.17's quota stop, verbatim (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr):
+//   error: Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 34m13s.
+//   AGY_ERROR: {"short_error":"RESOURCE_EXHAUSTED (code 429): Individual quota reached. …","status":"RESOURCE_EXHAUSTED",…}
+const QUOTA_WORDING = /\bIndividual quota reached\b/;
+const QUOTA_ERROR_LINE = /^error: Individual quota reached\b/;
+const AGY_ERROR_LINE = /^AGY_ERROR: (\{.*\})$/;
+// A transient 429, retried by agy: "Resource has been exhausted (e.g. check quota)." — not the quota stop.
+const RATE_LIMIT_WORDING = /\bResource has been exhausted\b|\bRESOURCE_EXHAUSTED\b|\(code 429\)|\b429 Too Many Requests\b/;
+const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/;
+// agy's own auth failure texts on `result.error` (agy-cli.md §D.3 "Failure before the turn").
+const AUTH =
+  /^(?:authentication failed|not (?:signed|logged) in|(?:sign|log) ?in required|unauthenticated\b|invalid (?:api key|credentials))/i;
 const INTERRUPTED = /^interrupted$/i;
+// Older agy's print timeout (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson).
+const OLD_PRINT_TIMEOUT = /^timeout waiting for response$/i;
+// 1.2.17+'s stderr line; used for the message only, never to decide (agy-real/joiomi-*/print-timeout.stderr).
+const PRINT_TIMEOUT_LINE = /^\[agy\] print timeout after \S+ with turn in progress/;
 
-/** The stderr line that proves quota exhaustion, if any. */
+/** An `AGY_ERROR: {json}` stderr line, parsed; `undefined` for any other line or bad JSON. */
+export function agyErrorLine(line: string): Record<string, unknown> | undefined {
+  const m = AGY_ERROR_LINE.exec(line.trim());
+  if (!m) return undefined;
+  try {
+    const value: unknown = JSON.parse(m[1]!);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stderr line that proves the quota stop (agy's exact wording), if any. */
 export function quotaLine(lines: readonly string[]): string | undefined {
-  return lines.find((l) => QUOTA_LINE.test(l.trim()));
+  return lines.find((l) => {
+    if (QUOTA_ERROR_LINE.test(l.trim())) return true;
+    const e = agyErrorLine(l);
+    return e !== undefined && typeof e.short_error === 'string' && QUOTA_WORDING.test(e.short_error);
+  });
+}
+
+/** A Go duration as agy prints it (`34m13s`, `1h2m`, `45.5s`, `300ms`) in ms. */
+export function parseGoDuration(text: string): number | undefined {
+  let ms = 0;
+  let matched = '';
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) {
+    const n = Number(m[1]);
+    ms += n * (m[2] === 'h' ? 3_600_000 : m[2] === 'm' ? 60_000 : m[2] === 's' ? 1000 : 1);
+    matched += m[0];
+  }
+  return matched === text && Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+/** The delay in "Resets in 34m13s", searched in `texts` in order. */
+export function resetsIn(texts: readonly string[]): number | undefined {
+  for (const t of texts) {
+    const m = RESETS_IN.exec(t);
+    const ms = m ? parseGoDuration(m[1]!) : undefined;
+    if (ms !== undefined) return ms;
+  }
+  return undefined;
+}
+
+function withRetry(o: Outcome, texts: readonly string[]): Outcome {
+  const ms = resetsIn(texts);
+  return ms === undefined ? o : { ...o, retryAfterMs: ms };
+}
+
+/** A SUCCESS that is agy 1.2.17+'s print timeout: nothing ran and nothing was counted. */
+function isPrintTimeout(i: OutcomeInput): boolean {
+  if (i.command || i.sawStepUsage) return false;
+  // `result.command` also marks a slash command (agy-real/joiomi-*/quota.stdout, `--output-format json`).
+  if (i.result?.command !== undefined) return false;
+  return usageFromWire(i.result?.usage) === null;
 }
 
 export function classifyTurn(i: OutcomeInput): Outcome {
@@ -66,15 +143,20 @@ export function classifyTurn(i: OutcomeInput): Outcome {
     };
   }
 
-  const quota = quotaLine(i.stderrLines);
-  if (i.exit?.code === 3 || quota) {
-    return {
-      status: 'quota_exhausted',
-      message: quota?.trim() || errorText || 'agy exited with code 3 (quota exhausted)',
-    };
+  const notices = i.notices ?? [];
+  const failed = status !== 'SUCCESS';
+  // stderr is read only when stdout did not report success: a SUCCESS turn is never re-judged by stderr text.
+  const quota = failed ? quotaLine(i.stderrLines) : undefined;
+  const evidence = [errorText, ...(quota ? [quota] : []), ...notices];
+  if (i.exit?.code === 3 || quota || (failed && QUOTA_WORDING.test(errorText))) {
+    return withRetry(
+      {
+        status: 'quota_exhausted',
+        message: errorText || quota?.trim() || 'agy exited with code 3 (quota exhausted)',
+      },
+      evidence,
+    );
   }
-  const printTimeout = i.stderrLines.find((l) => PRINT_TIMEOUT.test(l.trim()));
-  if (printTimeout) return { status: 'timeout', message: printTimeout.trim() };
 
   if (!i.result) {
     const how = i.exit
@@ -99,6 +181,13 @@ export function classifyTurn(i: OutcomeInput): Outcome {
           message: `${i.deniedToolSteps} tool call(s) denied by a hook or permission check`,
         };
       }
+      if (isPrintTimeout(i)) {
+        const line = i.stderrLines.find((l) => PRINT_TIMEOUT_LINE.test(l.trim()));
+        return {
+          status: 'timeout',
+          message: line?.trim() ?? "agy's print timeout: SUCCESS with no model step and all-zero usage",
+        };
+      }
       if (i.agentResponseError !== undefined) {
         return { status: 'error', message: `model step failed: ${i.agentResponseError || 'unknown error'}` };
       }
@@ -108,13 +197,21 @@ export function classifyTurn(i: OutcomeInput): Outcome {
       return { status: 'interrupted', message: errorText || 'agy reported INTERRUPTED' };
     case 'CANCELED':
       return { status: 'canceled', message: errorText || 'agy reported CANCELED' };
-    case 'ERROR':
-      if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message: errorText };
-      if (AUTH.test(errorText)) return { status: 'auth_failed', message: errorText };
-      if (/quota|RESOURCE_EXHAUSTED/i.test(errorText))
-        return { status: 'quota_exhausted', message: errorText };
-      if (/timeout waiting for response/i.test(errorText)) return { status: 'timeout', message: errorText };
-      return { status: 'error', message: errorText || 'agy reported ERROR' };
+    case 'ERROR': {
+      const message = errorText || notices.at(-1) || 'agy reported ERROR';
+      if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message };
+      if (AUTH.test(errorText)) return { status: 'auth_failed', message };
+      if (OLD_PRINT_TIMEOUT.test(errorText)) return { status: 'timeout', message };
+      const agyErrors = i.stderrLines.map(agyErrorLine).filter((e) => e !== undefined);
+      if (
+        RATE_LIMIT_WORDING.test(errorText) ||
+        notices.some((n) => RATE_LIMIT_WORDING.test(n)) ||
+        agyErrors.some((e) => e.error_code === 429 || e.status === 'RESOURCE_EXHAUSTED')
+      ) {
+        return withRetry({ status: 'rate_limited', message }, evidence);
+      }
+      return { status: 'error', message };
+    }
     default:
       return {
         status: 'error',
@@ -129,7 +226,7 @@ export function classifyStartFailure(
   exit: ExitInfo | null,
   stderrLines: readonly string[],
 ): 'auth_failed' | 'quota_exhausted' | 'error' {
-  if (exit?.code === 3 || quotaLine(stderrLines)) return 'quota_exhausted';
+  if (exit?.code === 3 || quotaLine(stderrLines) || QUOTA_WORDING.test(reason)) return 'quota_exhausted';
   if (AUTH.test(reason)) return 'auth_failed';
   return 'error';
 }

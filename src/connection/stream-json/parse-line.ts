@@ -2,9 +2,9 @@
  * Turns one stdout line into a typed event, or a bad-line report. Never throws: agy drifts, and a line we do
  * not understand must not take the session down (agy-cli.md §F.1).
  */
-import type { Step } from '../../conversation/step.js';
+import type { CommandResult, Step } from '../../conversation/step.js';
 import { isRecord } from '../../internal/guards.js';
-import { type InitInfo, initFromWire, stepFromWire } from './normalize.js';
+import { badNumber, commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 import type { WireInit, WireResult, WireStepUpdate } from './wire.js';
 
 /** A parsed agy event. Wire payloads are kept alongside the normalized view. */
@@ -12,7 +12,13 @@ export type AgyEvent =
   | { type: 'init'; init: InitInfo; raw: WireInit }
   | { type: 'step'; step: Step }
   | { type: 'result'; conversationId: string | undefined; result: WireResult }
-  | { type: 'command_result'; conversationId: string | undefined; payload: Record<string, unknown> };
+  | {
+      type: 'command_result';
+      conversationId: string | undefined;
+      payload: Record<string, unknown>;
+      /** The command's result; `undefined` when the payload has no `name`. */
+      command: CommandResult | undefined;
+    };
 
 /** Why a line was not delivered as an event. */
 export type BadLineReason =
@@ -56,7 +62,8 @@ export function parseLine(line: string): ParsedLine {
   const payload = typeof name === 'string' ? value[name] : undefined;
   switch (name) {
     case 'step_update':
-      if (isRecord(payload) && typeof payload.step_index === 'number') {
+      // An out-of-range number (step_index 1e400 parses to Infinity) is a malformed line, never coerced.
+      if (isRecord(payload) && badNumber(payload, 'step') === undefined) {
         return {
           ok: true,
           event: { type: 'step', step: stepFromWire(payload as WireStepUpdate, topConversationId) },
@@ -84,15 +91,19 @@ export function parseLine(line: string): ParsedLine {
         };
       }
       break;
-    case 'command_result':
+    case 'command_result': {
+      // The payload sits under `command` (agy-real/jdiazromeral-agy-plugin-cc/command_result-*).
+      const body = isRecord(value.command) ? value.command : isRecord(payload) ? payload : {};
       return {
         ok: true,
         event: {
           type: 'command_result',
           conversationId: topConversationId,
-          payload: isRecord(payload) ? payload : {},
+          payload: body,
+          command: commandFromWire(body),
         },
       };
+    }
     default:
       return { ok: false, bad: { reason: 'unknown_event', line: preview(line), value } };
   }

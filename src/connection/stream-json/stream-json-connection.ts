@@ -24,7 +24,7 @@ import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../conne
 import { AgyLaunch } from './agy-launch.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
-import { deniedFromWire, usageFromWire } from './normalize.js';
+import { commandFromWire, deniedFromWire, usageFromWire } from './normalize.js';
 import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
 import { TurnTracker } from './turn-tracker.js';
@@ -57,8 +57,13 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   maxLineBytes?: number | undefined;
   /** Lines that are not JSON, not objects, or carry an unknown event. They never throw. */
   onBadLine?: ((bad: BadLine) => void) | undefined;
-  /** Every `command_result` event (slash commands). */
+  /** Every `command_result` event (slash commands), with its payload (`{name, data}`) as sent. */
   onCommandResult?: ((payload: Record<string, unknown>) => void) | undefined;
+  /**
+   * Maps an MCP tool's served name back to the name its author gave it (`agyServer` as agy names the server,
+   * e.g. `agy-sdk_tools`); `undefined` keeps the served name. Used for `ToolCall.name`.
+   */
+  resolveToolName?: ((agyServer: string, servedName: string) => string | undefined) | undefined;
   /** Every stderr line of agy. */
   onStderr?: ((line: string) => void) | undefined;
   /** Called with the pid of each agy process started (restarts included). */
@@ -170,7 +175,7 @@ export class StreamJsonConnection implements Connection {
   async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
     if (this.#closed) throw new ClosedError();
     if (this.#turn) throw new Error('runTurn: a turn is already running (the Conversation queues turns)');
-    const tracker = new TurnTracker(this.#countedSteps);
+    const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
     // Claim the turn slot before any await, so a concurrent misuse is caught.
     const placeholder: ActiveTurn = {
       tracker,
@@ -344,8 +349,7 @@ export class StreamJsonConnection implements Connection {
           if (!turn) return;
           turn.tracker.lastLine = raw;
           if (event.type === 'step') {
-            turn.tracker.onStep(event.step);
-            this.#deliver(turn.sink, event.step);
+            this.#deliver(turn.sink, turn.tracker.onStep(this.#resolveTool(event.step)));
           } else if (event.type === 'result') {
             if (event.conversationId) this.#conversationId = event.conversationId;
             turn.tracker.result = event.result;
@@ -353,6 +357,18 @@ export class StreamJsonConnection implements Connection {
             // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
             setImmediate(() => setImmediate(() => turn.finish(null)));
           } else if (event.type === 'command_result') {
+            if (event.command) {
+              turn.tracker.command = event.command;
+              // Not an agy step: -1 says agy gave it no index. Delivered so `steps()` shows it in order.
+              this.#deliver(turn.sink, {
+                conversationId: event.conversationId ?? this.#conversationId,
+                stepIndex: -1,
+                state: 'DONE',
+                type: 'command',
+                command: event.command,
+                raw: { step_index: -1, state: 'DONE', step_type: 'command', command: event.payload },
+              });
+            }
             o.onCommandResult?.(event.payload);
           }
         },
@@ -405,6 +421,7 @@ export class StreamJsonConnection implements Connection {
           model: init.model ?? this.#model,
           tools: init.tools,
           permissionMode: init.permissionMode,
+          agent: init.agent,
           cwd: init.cwd,
           pid: launch.proc.pid,
         };
@@ -412,6 +429,15 @@ export class StreamJsonConnection implements Connection {
       () => {},
     );
     return launch;
+  }
+
+  /** Gives an MCP tool call the name its author chose, when the served name was normalized. */
+  #resolveTool(step: Step): Step {
+    const call = step.tool;
+    const resolve = this.#opts.resolveToolName;
+    if (!call?.mcpServer || !resolve) return step;
+    const name = resolve(call.mcpServer, call.name);
+    return name === undefined || name === call.name ? step : { ...step, tool: { ...call, name } };
   }
 
   #deliver(sink: TurnSink, step: Step): void {
@@ -467,6 +493,8 @@ export class StreamJsonConnection implements Connection {
     const { tracker } = turn;
     const result = tracker.result;
     const deniedActions = result ? deniedFromWire(result) : [];
+    tracker.applyDeniedActions(deniedActions);
+    const command = tracker.command ?? (result ? commandFromWire(result.command) : undefined);
     const outcome = classifyTurn({
       result,
       exit,
@@ -476,6 +504,9 @@ export class StreamJsonConnection implements Connection {
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
       deniedToolSteps: tracker.deniedToolSteps.size,
+      sawStepUsage: tracker.sawStepUsage,
+      command: command !== undefined,
+      notices: tracker.notices,
     });
     const totalUsage = result ? usageFromWire(result.usage) : null;
     let usage = tracker.stepUsage;
@@ -487,6 +518,7 @@ export class StreamJsonConnection implements Connection {
       text,
       usage,
       totalUsage,
+      notices: [...tracker.notices],
       deniedActions,
       toolCalls: tracker.toolCalls,
       exitCode: exit?.code ?? null,
@@ -498,6 +530,15 @@ export class StreamJsonConnection implements Connection {
       durationMs: Date.now() - tracker.startedAt,
       errorMessage: outcome.message,
     };
+    const subagentUsage = tracker.subagentUsage;
+    if (subagentUsage) turnResult.subagentUsage = subagentUsage;
+    if (typeof result?.duration_seconds === 'number' && Number.isFinite(result.duration_seconds))
+      turnResult.agyDurationSeconds = result.duration_seconds;
+    if (command) turnResult.command = command;
+    if (outcome.retryAfterMs !== undefined) {
+      turnResult.retryAfterMs = outcome.retryAfterMs;
+      turnResult.resetsAt = new Date(Date.now() + outcome.retryAfterMs);
+    }
     const error =
       outcome.status === 'success'
         ? undefined

@@ -28,6 +28,8 @@ export const WireInitSchema = z.looseObject({
   model: z.string().optional(),
   tools: z.array(z.string()).optional(),
   permission_mode: z.string().optional(),
+  /** The `--agent` name, echoed even when no such agent exists (agy-real/jdiazromeral-agy-plugin-cc/agent_fallback-*). */
+  agent: z.string().optional(),
 });
 export type WireInit = z.infer<typeof WireInitSchema>;
 
@@ -54,6 +56,8 @@ export const WireSubagentSchema = z.looseObject({
   conversation_id: z.string().optional(),
   log_uri: z.string().optional(),
   workspace_uris: z.array(z.string()).optional(),
+  /** The prompt the parent gave the subagent. */
+  initial_prompt: z.string().optional(),
 });
 
 /** Known step types. The set is open: unknown types are kept as sent (agy-cli.md §1). */
@@ -64,6 +68,10 @@ export const KNOWN_STEP_TYPES = [
   'system_message',
   'checkpoint',
   'subagent',
+  /** A failed API call, a retry notice or a model error (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout). */
+  'error_message',
+  /** agy's own catch-all, e.g. a resume or agent fallback notice (agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-*). */
+  'unknown',
 ] as const;
 
 /** Known step states; `ERROR` marks a failed tool or model step (agy-cli.md §1). */
@@ -121,12 +129,20 @@ export const WireResultSchema = z.looseObject({
   denied_actions: z.array(WireDeniedActionSchema).optional(),
   /** Present when `--json-schema` was given. */
   structured_output: z.unknown().optional(),
+  /** A slash command's result, repeated from the `command_result` event (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota.stdout). */
+  command: z.lazy(() => WireCommandSchema).optional(),
 });
 export type WireResult = z.infer<typeof WireResultSchema>;
 
-/** `command_result`, emitted for slash commands; its payload shape is not documented, so it is kept opaque. */
-export const WireCommandResultSchema = z.looseObject({});
-export type WireCommandResult = z.infer<typeof WireCommandResultSchema>;
+/**
+ * A slash command's result: `{name, data}`, where `data` is command-specific (`/model` → the model, `/usage` →
+ * quota groups). Verbatim in agy-real/jdiazromeral-agy-plugin-cc/command_result-2026-09-20-run1.ndjson.
+ */
+export const WireCommandSchema = z.looseObject({
+  name: z.string(),
+  data: z.unknown().optional(),
+});
+export type WireCommand = z.infer<typeof WireCommandSchema>;
 
 /** The nested envelope: `{"event":"<name>","<name>":{…}}`; `conversation_id` may sit at the top level. */
 export const WireEnvelopeSchema = z.discriminatedUnion('event', [
@@ -141,10 +157,11 @@ export const WireEnvelopeSchema = z.discriminatedUnion('event', [
     conversation_id: z.string().optional(),
     result: WireResultSchema,
   }),
+  // The payload sits under `command`, not `command_result` (agy-real/jdiazromeral-agy-plugin-cc/command_result-*).
   z.looseObject({
     event: z.literal('command_result'),
     conversation_id: z.string().optional(),
-    command_result: WireCommandResultSchema,
+    command: WireCommandSchema,
   }),
 ]);
 export type WireEnvelope = z.infer<typeof WireEnvelopeSchema>;
