@@ -206,10 +206,13 @@ describe('our own tools (in-process gate)', () => {
     );
     const r = await agent.chat('use echo');
     const [call] = await toolResults(r);
+    // Shown under its own name; agy's `call_mcp_tool` wrapper is kept in `wire`.
     expect(call).toMatchObject({
-      name: 'call_mcp_tool',
+      name: 'echo',
+      mcpServer: 'agy-sdk_tools',
       state: 'DONE',
-      args: { ServerName: 'agy-sdk_tools', ToolName: 'echo' },
+      args: { text: 'hi' },
+      wire: { name: 'call_mcp_tool', args: { ServerName: 'agy-sdk_tools', ToolName: 'echo' } },
     });
     expect(String(call?.output)).toContain('echo: hi');
     expect((await r.result()).status).toBe('success');

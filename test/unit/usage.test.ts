@@ -30,7 +30,7 @@ const u = (input: number, output: number, thinking = 0, cache = 0) => ({
 
 describe('per-turn usage', () => {
   it('sums DONE agent_response steps; total = input + output; thinking inside output; cache separate', () => {
-    const t = new TurnTracker(new Set());
+    const t = new TurnTracker(new Set(), () => 'c');
     t.onStep(step(1, u(100, 20, 5, 50)));
     t.onStep(step(3, u(200, 30, 10, 0)));
     expect(t.stepUsage).toEqual({
@@ -43,31 +43,35 @@ describe('per-turn usage', () => {
   });
 
   it('counts a repeated DONE for the same (conversation, step) once', () => {
-    const t = new TurnTracker(new Set());
+    const t = new TurnTracker(new Set(), () => 'c');
     t.onStep(step(1, u(100, 20)));
     t.onStep(step(1, u(100, 20)));
     t.onStep(step(1, u(100, 20)));
     expect(t.stepUsage?.totalTokens).toBe(120);
   });
 
-  it('dedupes across turns of one conversation, but not across conversations', () => {
+  it('dedupes across turns of one conversation; another conversation is a subagent, counted apart', () => {
     const counted = new Set<string>();
-    const t1 = new TurnTracker(counted);
+    const t1 = new TurnTracker(counted, () => 'c');
     t1.onStep(step(1, u(10, 1)));
-    const t2 = new TurnTracker(counted);
+    const t2 = new TurnTracker(counted, () => 'c');
     t2.onStep(step(1, u(10, 1)));
+    t2.onStep(step(2, u(20, 2)));
     t2.onStep(step(1, u(10, 1), 'DONE', 'other'));
-    expect(t2.stepUsage?.totalTokens).toBe(11);
+    expect(t2.stepUsage?.totalTokens).toBe(22);
+    expect(t2.subagentUsage).toEqual({
+      other: { inputTokens: 10, outputTokens: 1, thinkingTokens: 0, cacheReadTokens: 0, totalTokens: 11 },
+    });
   });
 
   it('ignores usage on ACTIVE updates', () => {
-    const t = new TurnTracker(new Set());
+    const t = new TurnTracker(new Set(), () => 'c');
     t.onStep(step(1, u(10, 1), 'ACTIVE'));
     expect(t.stepUsage).toBeNull();
   });
 
   it('is null (unknown), not zero, when every step reported zeros', () => {
-    const t = new TurnTracker(new Set());
+    const t = new TurnTracker(new Set(), () => 'c');
     t.onStep(step(1, u(0, 0)));
     expect(t.stepUsage).toBeNull();
   });
