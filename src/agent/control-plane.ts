@@ -41,6 +41,7 @@ import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js'
 import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
 export { CALL_MCP_TOOL } from '../internal/mcp-call.js';
+
 /** Correlates a hook request with its answer. */
 function hookKey(input: AgyHookInput): string {
   return `${input.conversationId ?? ''}:${input.stepIdx ?? ''}:${input.toolCall?.name ?? ''}`;

@@ -23,7 +23,7 @@ function stepUsageOf(file: string) {
   const seen = new Set<string>();
   for (const line of captureLines(file)) {
     const s = line.step_update as Record<string, unknown> | undefined;
-    if (!s || s.state !== 'DONE') continue;
+    if (s === undefined || s.state !== 'DONE') continue;
     const u = usageFromWire(s.usage as never);
     const key = `${s.conversation_id}:${s.step_index}`;
     if (u && !seen.has(key)) {
@@ -104,7 +104,9 @@ describe.skipIf(!HAVE_CAPTURES)(
 
     it('a DONE tool step without output and no denial is not denied', async () => {
       // agy-real/joiomi-playbook-plugin-agy-1.2.17/web-tool.stdout (search_web ends DONE with no output)
-      const { result, toolResults } = await replay({ stdout: 'joiomi-playbook-plugin-agy-1.2.17/web-tool.stdout' });
+      const { result, toolResults } = await replay({
+        stdout: 'joiomi-playbook-plugin-agy-1.2.17/web-tool.stdout',
+      });
       expect(result.status).toBe('success');
       expect(toolResults).toHaveLength(1);
       expect(toolResults[0]).toMatchObject({ name: 'search_web', state: 'DONE' });
@@ -132,7 +134,12 @@ describe.skipIf(!HAVE_CAPTURES)(
       });
       const model = {
         name: 'model',
-        data: { id: 'gemini-3.8-flash-medium', label: 'Gemini 3.8 Flash (Medium)', effort: 'medium', is_default: false },
+        data: {
+          id: 'gemini-3.8-flash-medium',
+          label: 'Gemini 3.8 Flash (Medium)',
+          effort: 'medium',
+          is_default: false,
+        },
       };
       expect(result.command).toEqual(model);
       expect(steps.filter((s) => s.type === 'command').map((s) => s.command)).toEqual([model]);
@@ -152,7 +159,9 @@ describe.skipIf(!HAVE_CAPTURES)(
 
     it('checkpoint usage counts: 12,308/1,435 as agy says, not 12,088/1,431', async () => {
       // agy-real/jdiazromeral-agy-plugin-cc/stream_events-2026-08-02-run1.ndjson
-      const { result } = await replay({ stdout: 'jdiazromeral-agy-plugin-cc/stream_events-2026-08-02-run1.ndjson' });
+      const { result } = await replay({
+        stdout: 'jdiazromeral-agy-plugin-cc/stream_events-2026-08-02-run1.ndjson',
+      });
       expect(result.usage).toMatchObject({ inputTokens: 12_308, outputTokens: 1_435 });
     });
   },

@@ -138,7 +138,10 @@ describe('print timeout is read from stdout (agy 1.2.17/1.3.1)', () => {
     sawStepUsage: false,
   };
   it('SUCCESS + zero usage + no usage-bearing step → timeout, with no stderr at all', () => {
-    expect(classify(timedOut)).toMatchObject({ status: 'timeout', message: expect.stringMatching(/print timeout/) });
+    expect(classify(timedOut)).toMatchObject({
+      status: 'timeout',
+      message: expect.stringMatching(/print timeout/),
+    });
   });
   it('the stderr line, when it is there, only words the message', () => {
     const line = '[agy] print timeout after 8s with turn in progress; returning partial output';
@@ -176,8 +179,10 @@ describe('stray stderr text never changes a status (issue 8)', () => {
     });
     expect(o.status).toBe('error');
   });
-  it('ERROR whose text mentions quota without agy\'s wording → error', () => {
-    expect(classify({ result: { status: 'ERROR', error: 'could not parse quota.csv' } }).status).toBe('error');
+  it("ERROR whose text mentions quota without agy's wording → error", () => {
+    expect(classify({ result: { status: 'ERROR', error: 'could not parse quota.csv' } }).status).toBe(
+      'error',
+    );
   });
   it('ERROR with an auth-looking word inside another message → error, not auth_failed', () => {
     expect(
@@ -194,13 +199,19 @@ describe('a transient 429 is a rate limit, the quota stop is the quota', () => {
   });
   it('ERROR whose text is the 429 wording → rate_limited; a stated delay is kept', () => {
     const o = classify({
-      result: { status: 'ERROR', error: 'RESOURCE_EXHAUSTED (code 429): Resource has been exhausted. Resets in 45s.' },
+      result: {
+        status: 'ERROR',
+        error: 'RESOURCE_EXHAUSTED (code 429): Resource has been exhausted. Resets in 45s.',
+      },
     });
     expect(o).toMatchObject({ status: 'rate_limited', retryAfterMs: 45_000 });
   });
   it('an AGY_ERROR 429 without the quota wording on a failed turn → rate_limited', () => {
-    const line = 'AGY_ERROR: {"short_error":"RESOURCE_EXHAUSTED (code 429): Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","error_code":429}';
-    expect(classify({ result: { status: 'ERROR', error: 'x' }, stderrLines: [line] }).status).toBe('rate_limited');
+    const line =
+      'AGY_ERROR: {"short_error":"RESOURCE_EXHAUSTED (code 429): Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","error_code":429}';
+    expect(classify({ result: { status: 'ERROR', error: 'x' }, stderrLines: [line] }).status).toBe(
+      'rate_limited',
+    );
   });
   it('ERROR "Individual quota reached" → quota_exhausted, even before the exit code', () => {
     // agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout

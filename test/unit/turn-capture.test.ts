@@ -1,6 +1,9 @@
 // The turn tracker against every real agy capture (../shared/fixtures/agy-real/, README.md there): usage is the
 // sum of every DONE step (checkpoint steps included) and equals result.usage for whole turns; text equals agy's
 // own `response`. Plus the cases the captures imply but do not contain (repeated DONE, subagents).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deniedFromWire, usageFromWire } from '../../src/connection/stream-json/normalize.js';
 import { parseLine } from '../../src/connection/stream-json/parse-line.js';
@@ -8,8 +11,6 @@ import { TurnTracker } from '../../src/connection/stream-json/turn-tracker.js';
 import type { WireResult } from '../../src/connection/stream-json/wire.js';
 import type { Step } from '../../src/conversation/step.js';
 import { AGY_REAL, CAPTURES, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../captures/captures.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** Feeds a capture's stdout through parseLine and a tracker, as the connection does. */
 function track(file: string) {
@@ -68,7 +69,13 @@ function stepOf(o: Record<string, unknown>): Step {
   if (!p.ok || p.event.type !== 'step') throw new Error('bad fixture');
   return p.event.step;
 }
-const usage = { input_tokens: 10, output_tokens: 2, thinking_tokens: 0, cache_read_tokens: 0, total_tokens: 12 };
+const usage = {
+  input_tokens: 10,
+  output_tokens: 2,
+  thinking_tokens: 0,
+  cache_read_tokens: 0,
+  total_tokens: 12,
+};
 
 describe('repeated DONE updates', () => {
   it('do not duplicate the final delta: "Hello world." not "Hello world.world."', () => {
@@ -110,7 +117,9 @@ describe('subagent steps', () => {
         usage,
       }),
     );
-    t.onStep(stepOf({ step_index: 3, state: 'DONE', step_type: 'agent_response', text_delta: 'main', usage }));
+    t.onStep(
+      stepOf({ step_index: 3, state: 'DONE', step_type: 'agent_response', text_delta: 'main', usage }),
+    );
     expect(t.text).toBe('main');
     expect(sub.subagent).toEqual({
       conversationId: 'sub',
@@ -132,7 +141,12 @@ describe('denial marking', () => {
     const active = t.onStep(stepOf({ step_index: 2, state: 'ACTIVE', step_type: 'tool', tool_info: params }));
     const done = t.onStep(stepOf({ step_index: 2, state: 'DONE', step_type: 'tool', tool_info: params }));
     const web = t.onStep(
-      stepOf({ step_index: 3, state: 'DONE', step_type: 'tool', tool_info: { name: 'search_web', parameters: {} } }),
+      stepOf({
+        step_index: 3,
+        state: 'DONE',
+        step_type: 'tool',
+        tool_info: { name: 'search_web', parameters: {} },
+      }),
     );
     t.applyDeniedActions([{ action: 'command', displayName: 'RunCommand', source: 'agy' }]);
     expect(active.tool?.denied).toBe(true);

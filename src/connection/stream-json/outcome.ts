@@ -59,7 +59,8 @@ const QUOTA_WORDING = /\bIndividual quota reached\b/;
 const QUOTA_ERROR_LINE = /^error: Individual quota reached\b/;
 const AGY_ERROR_LINE = /^AGY_ERROR: (\{.*\})$/;
 // A transient 429, retried by agy: "Resource has been exhausted (e.g. check quota)." — not the quota stop.
-const RATE_LIMIT_WORDING = /\bResource has been exhausted\b|\bRESOURCE_EXHAUSTED\b|\(code 429\)|\b429 Too Many Requests\b/;
+const RATE_LIMIT_WORDING =
+  /\bResource has been exhausted\b|\bRESOURCE_EXHAUSTED\b|\(code 429\)|\b429 Too Many Requests\b/;
 const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/;
 // agy's own auth failure texts on `result.error` (agy-cli.md §D.3 "Failure before the turn").
 const AUTH =
