@@ -14,8 +14,6 @@ const base: OutcomeInput = {
   agentResponseError: undefined,
   requested: null,
   lineTooLong: false,
-  // A normal turn: its model step carried usage.
-  sawStepUsage: true,
 };
 const classify = (over: Partial<OutcomeInput>) => classifyTurn({ ...base, ...over });
 
@@ -135,9 +133,8 @@ describe('print timeout is read from stdout (agy 1.2.17/1.3.1)', () => {
   };
   const timedOut: Partial<OutcomeInput> = {
     result: { status: 'SUCCESS', response: '', num_turns: 1, usage: zeros },
-    sawStepUsage: false,
   };
-  it('SUCCESS + zero usage + no usage-bearing step → timeout, with no stderr at all', () => {
+  it('SUCCESS + all-zero usage → timeout, with no stderr at all', () => {
     expect(classify(timedOut)).toMatchObject({
       status: 'timeout',
       message: expect.stringMatching(/print timeout/),
@@ -153,8 +150,15 @@ describe('print timeout is read from stdout (agy 1.2.17/1.3.1)', () => {
     const withCommand = { status: 'SUCCESS', usage: zeros, command: { name: 'usage', data: {} } };
     expect(classify({ ...timedOut, result: withCommand }).status).toBe('success');
   });
-  it('near miss: zero result usage but a step carried usage → success', () => {
-    expect(classify({ ...timedOut, sawStepUsage: true }).status).toBe('success');
+  it('near miss: SUCCESS without a usage object says nothing → success', () => {
+    expect(classify({ result: { status: 'SUCCESS', response: '' } }).status).toBe('success');
+  });
+  it('near miss: SUCCESS with real usage → success', () => {
+    const usage = { ...zeros, input_tokens: 12_555, output_tokens: 214, total_tokens: 12_769 };
+    expect(classify({ result: { status: 'SUCCESS', usage } }).status).toBe('success');
+  });
+  it('a model step in ERROR is an error, not a timeout', () => {
+    expect(classify({ ...timedOut, agentResponseError: 'boom' }).status).toBe('error');
   });
   it('near miss: "[agy] print timeout setting ignored" on stderr of a real SUCCESS → success', () => {
     expect(classify({ stderrLines: ['[agy] print timeout setting ignored'] }).status).toBe('success');

@@ -3,8 +3,8 @@
  * against real agy output (`shared/fixtures/agy-real/`).
  *
  * `success` only on a terminal `result` with status SUCCESS and none of:
- *   a non-empty `denied_actions` or a denied tool step → denied; all-zero usage with no usage-bearing step and no
- *   command (agy's print timeout) → timeout; exit code 3 → quota_exhausted; an `agent_response` step in ERROR or a
+ *   a non-empty `denied_actions` or a denied tool step → denied; an all-zero usage object and no command (agy's
+ *   print timeout) → timeout; exit code 3 → quota_exhausted; an `agent_response` step in ERROR or a
  *   dropped line → error. A process that exits (even with code 0) before the turn's `result` is `error`.
  *
  * Only agy's own signals count: its exit code, the `result` it wrote, and the exact stderr lines it writes for a
@@ -13,7 +13,7 @@
 import type { DeniedAction, TurnStatus } from '../../conversation/turn-result.js';
 import { isRecord } from '../../internal/guards.js';
 import type { ExitInfo } from '../../process/agy-process.js';
-import { resultErrorText, usageFromWire } from './normalize.js';
+import { resultErrorText } from './normalize.js';
 import type { WireResult } from './wire.js';
 
 /** What the SDK itself asked for during the turn. */
@@ -35,8 +35,6 @@ export interface OutcomeInput {
   lineTooLong: boolean;
   /** Tool steps that ended in ERROR because a hook or a permission check denied them. */
   deniedToolSteps?: number;
-  /** A DONE step of the turn's own conversation carried usage (a model or checkpoint step ran). */
-  sawStepUsage?: boolean;
   /** The turn ran a slash command (`command_result`). */
   command?: boolean;
   /** Texts of the turn's `error_message` / `unknown` steps. */
@@ -119,13 +117,21 @@ function withRetry(o: Outcome, texts: readonly string[]): Outcome {
   return ms === undefined ? o : { ...o, retryAfterMs: ms };
 }
 
-/** A SUCCESS that is agy 1.2.17+'s print timeout: nothing ran and nothing was counted. */
+/**
+ * A SUCCESS that is agy 1.2.17+'s print timeout: its `result` carries an all-zero usage object. A turn that ran
+ * reports what it spent (the usage is cumulative, so never zero once a step counted); a slash command also
+ * reports zeros, but says it is one (`command`).
+ */
 function isPrintTimeout(i: OutcomeInput): boolean {
-  if (i.command || i.sawStepUsage) return false;
-  // `result.command` also marks a slash command (agy-real/joiomi-*/quota.stdout, `--output-format json`).
-  if (i.result?.command !== undefined) return false;
-  return usageFromWire(i.result?.usage) === null;
+  // `result.command` also marks a slash command (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota.stdout).
+  if (i.command || i.result?.command !== undefined) return false;
+  const u: unknown = i.result?.usage;
+  // Absent usage says nothing; only agy's explicit zeros do.
+  return (
+    isRecord(u) && USAGE_KEYS.every((k) => u[k] === undefined || u[k] === 0) && USAGE_KEYS.some((k) => k in u)
+  );
 }
+const USAGE_KEYS = ['input_tokens', 'output_tokens', 'thinking_tokens', 'cache_read_tokens', 'total_tokens'];
 
 export function classifyTurn(i: OutcomeInput): Outcome {
   const requested = i.requested;
@@ -182,15 +188,15 @@ export function classifyTurn(i: OutcomeInput): Outcome {
           message: `${i.deniedToolSteps} tool call(s) denied by a hook or permission check`,
         };
       }
+      if (i.agentResponseError !== undefined) {
+        return { status: 'error', message: `model step failed: ${i.agentResponseError || 'unknown error'}` };
+      }
       if (isPrintTimeout(i)) {
         const line = i.stderrLines.find((l) => PRINT_TIMEOUT_LINE.test(l.trim()));
         return {
           status: 'timeout',
-          message: line?.trim() ?? "agy's print timeout: SUCCESS with no model step and all-zero usage",
+          message: line?.trim() ?? "agy's print timeout: a SUCCESS result with all-zero usage",
         };
-      }
-      if (i.agentResponseError !== undefined) {
-        return { status: 'error', message: `model step failed: ${i.agentResponseError || 'unknown error'}` };
       }
       if (i.lineTooLong) return { status: 'error', message: 'a line longer than maxLineBytes was dropped' };
       return { status: 'success', message: '' };

@@ -504,7 +504,6 @@ export class StreamJsonConnection implements Connection {
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
       deniedToolSteps: tracker.deniedToolSteps.size,
-      sawStepUsage: tracker.sawStepUsage,
       command: command !== undefined,
       notices: tracker.notices,
     });
