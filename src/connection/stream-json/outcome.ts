@@ -59,7 +59,7 @@ const AGY_ERROR_LINE = /^AGY_ERROR: (\{.*\})$/;
 // A transient 429, retried by agy: "Resource has been exhausted (e.g. check quota)." — not the quota stop.
 const RATE_LIMIT_WORDING =
   /\bResource has been exhausted\b|\bRESOURCE_EXHAUSTED\b|\(code 429\)|\b429 Too Many Requests\b/;
-const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/;
+const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/i;
 // agy's own auth failure texts on `result.error` (agy-cli.md §D.3 "Failure before the turn").
 const AUTH =
   /^(?:authentication failed|not (?:signed|logged) in|(?:sign|log) ?in required|unauthenticated\b|invalid (?:api key|credentials))/i;
@@ -171,7 +171,8 @@ export function classifyTurn(i: OutcomeInput): Outcome {
         ? `was killed by ${i.exit.signal}`
         : `exited with code ${i.exit.code}`
       : 'stopped';
-    return { status: 'error', message: `agy ${how} before the turn's result` };
+    const last = notices.at(-1);
+    return { status: 'error', message: `agy ${how} before the turn's result${last ? `: ${last}` : ''}` };
   }
 
   switch (status) {
