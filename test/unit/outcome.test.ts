@@ -157,6 +157,13 @@ describe('print timeout is read from stdout (agy 1.2.17/1.3.1)', () => {
     const usage = { ...zeros, input_tokens: 12_555, output_tokens: 214, total_tokens: 12_769 };
     expect(classify({ result: { status: 'SUCCESS', usage } }).status).toBe('success');
   });
+  it('zero usage with only a partial (ACTIVE) answer → timeout; with counted steps reported as zero → timeout', () => {
+    expect(classify({ ...timedOut, finishedModelStep: false }).status).toBe('timeout');
+    expect(classify({ ...timedOut, finishedModelStep: true, sawStepUsage: true }).status).toBe('timeout');
+  });
+  it('near miss: zero usage after a finished model step that carried none → success', () => {
+    expect(classify({ ...timedOut, finishedModelStep: true, sawStepUsage: false }).status).toBe('success');
+  });
   it('a model step in ERROR is an error, not a timeout', () => {
     expect(classify({ ...timedOut, agentResponseError: 'boom' }).status).toBe('error');
   });

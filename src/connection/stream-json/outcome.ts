@@ -37,6 +37,10 @@ export interface OutcomeInput {
   deniedToolSteps?: number;
   /** The turn ran a slash command (`command_result`). */
   command?: boolean;
+  /** An `agent_response` step of the turn's own conversation reached DONE. */
+  finishedModelStep?: boolean;
+  /** A DONE step of the turn's own conversation carried non-zero usage. */
+  sawStepUsage?: boolean;
   /** Texts of the turn's `error_message` / `unknown` steps. */
   notices?: readonly string[];
 }
@@ -118,18 +122,21 @@ function withRetry(o: Outcome, texts: readonly string[]): Outcome {
 }
 
 /**
- * A SUCCESS that is agy 1.2.17+'s print timeout: its `result` carries an all-zero usage object. A turn that ran
- * reports what it spent (the usage is cumulative, so never zero once a step counted); a slash command also
- * reports zeros, but says it is one (`command`).
+ * A SUCCESS that is agy 1.2.17+'s print timeout: an all-zero usage object with no finished model step (the
+ * capture; or only a partial, still ACTIVE answer), or with steps whose usage the result then reports as zero (a
+ * turn that ran reports what it spent: the usage is cumulative). A slash command also reports zeros, but says
+ * it is one (`command`).
  */
 function isPrintTimeout(i: OutcomeInput): boolean {
   // `result.command` also marks a slash command (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota.stdout).
   if (i.command || i.result?.command !== undefined) return false;
   const u: unknown = i.result?.usage;
   // Absent usage says nothing; only agy's explicit zeros do.
-  return (
-    isRecord(u) && USAGE_KEYS.every((k) => u[k] === undefined || u[k] === 0) && USAGE_KEYS.some((k) => k in u)
-  );
+  const zeros =
+    isRecord(u) &&
+    USAGE_KEYS.every((k) => u[k] === undefined || u[k] === 0) &&
+    USAGE_KEYS.some((k) => k in u);
+  return zeros && (!i.finishedModelStep || i.sawStepUsage === true);
 }
 const USAGE_KEYS = ['input_tokens', 'output_tokens', 'thinking_tokens', 'cache_read_tokens', 'total_tokens'];
 

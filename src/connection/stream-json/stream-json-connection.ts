@@ -505,6 +505,8 @@ export class StreamJsonConnection implements Connection {
       lineTooLong: tracker.lineTooLong,
       deniedToolSteps: tracker.deniedToolSteps.size,
       command: command !== undefined,
+      finishedModelStep: tracker.finishedModelStep,
+      sawStepUsage: tracker.sawStepUsage,
       notices: tracker.notices,
     });
     const totalUsage = result ? usageFromWire(result.usage) : null;

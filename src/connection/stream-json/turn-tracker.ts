@@ -43,6 +43,7 @@ export class TurnTracker {
   readonly #usage: Usage = zeroUsage();
   #sawStepUsage = false;
   #sawModelStep = false;
+  #finishedModelStep = false;
   readonly #subagentUsage = new Map<string, Usage>();
   readonly #subagents = new Map<string, SubagentInfo>();
   /** Steps of this turn that already had their terminal update. */
@@ -107,6 +108,7 @@ export class TurnTracker {
     }
     if (step.type === 'agent_response' && subagentId === undefined) {
       this.#sawModelStep = true;
+      if (step.state === 'DONE') this.#finishedModelStep = true;
       if (step.textDelta) this.#text += step.textDelta;
       if (step.state === 'ERROR' && !step.repeat) {
         const err = step.raw.error;
@@ -171,6 +173,11 @@ export class TurnTracker {
   /** True when the turn's own conversation had an `agent_response` step. */
   get sawModelStep(): boolean {
     return this.#sawModelStep;
+  }
+
+  /** True when an `agent_response` step of the turn's own conversation reached DONE. */
+  get finishedModelStep(): boolean {
+    return this.#finishedModelStep;
   }
 
   /** Usage per subagent conversation; `undefined` when no subagent step carried usage. */
