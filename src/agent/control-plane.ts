@@ -426,8 +426,11 @@ export class ControlPlane {
   }
 
   async #stop(input: AgyHookInput): Promise<StopOutput> {
+    // Stop carries no stepIdx: it belongs to the turn running as it arrives. With none (a late call from an
+    // ended turn), there is nothing to keep going, so agy may stop and no stop hook runs.
     const turn = this.#turn;
-    const ctx = turn?.ctx ?? this.runner.beginTurn();
+    if (!turn) return {};
+    const ctx = turn.ctx;
     const errorMessage = errorText(input.error);
     const agy = agyInfo(input);
     const event: StopEvent = {
@@ -437,11 +440,11 @@ export class ControlPlane {
       ...(typeof input.executionNum === 'number' && { executionNum: input.executionNum }),
       ...(typeof input.fullyIdle === 'boolean' && { fullyIdle: input.fullyIdle }),
       ...(agy && { agy }),
-      continuationCount: turn?.continuations ?? 0,
+      continuationCount: turn.continuations,
     };
     const outcome = await this.runner.dispatchStop(ctx, event);
     if (outcome.decision !== 'continue') return {};
-    if (turn) turn.continuations++;
+    turn.continuations++;
     return { decision: 'continue', reason: outcome.reason };
   }
 
