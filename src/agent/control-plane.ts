@@ -5,7 +5,8 @@
  * |-------------------------------|--------------------------------------------------------------------------|
  * | preToolCall (and policies)    | agy `PreToolUse` for built-in and user MCP tools; in-process, before the |
  * |                               | handler, for the agent's own `tool()`s. `modifiedArgs` → `overwrite`.     |
- * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools; in-process for own tools, where    |
+ * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools (1.3.0 sends no output, and `error` |
+ * |                               | is "" even for a failed command); in-process for own tools, where        |
  * |                               | onToolError's replacement message is what the model sees.                |
  * | preTurn                       | the SDK, before the message is written (a deny never reaches agy).       |
  * | postTurn                      | the turn's end, on the response text.                                    |

@@ -135,11 +135,11 @@ describe.skipIf(!HAVE_CAPTURES)(
     it('PreToolUse: preToolCall sees the call with stepIndex, toolAction/toolSummary, Cwd and the agy origin', async () => {
       const seen: HookToolCall[] = [];
       const { cp, post } = await plane([
-        hooks.preToolCall((call) =>
-          (call.args.CommandLine as string | undefined) === 'false'
-            ? { allow: false, message: 'no false here' }
-            : (seen.push(call), true),
-        ),
+        hooks.preToolCall((call) => {
+          if (call.args.CommandLine === 'false') return { allow: false, message: 'no false here' };
+          seen.push(call);
+          return true;
+        }),
       ]);
       await cp.beginTurn('run');
       for (const file of [
@@ -198,7 +198,10 @@ describe.skipIf(!HAVE_CAPTURES)(
       const post: HookToolResult[] = [];
       const errors: ToolErrorEvent[] = [];
       const { cp, post: send } = await plane([
-        hooks.preToolCall((call) => (pre.push(call), true)),
+        hooks.preToolCall((call) => {
+          pre.push(call);
+          return true;
+        }),
         hooks.postToolCall((r) => void post.push(r)),
         hooks.onToolError((e) => void errors.push(e)),
       ]);
