@@ -450,6 +450,9 @@ export class ControlPlane {
   }
 
   #preInvocation(): InvocationOutput {
+    // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
+    // for the next turn must not be spent on it (it rides the next prompt instead).
+    if (!this.#turn) return {};
     const steers = this.takePendingSteers();
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
   }

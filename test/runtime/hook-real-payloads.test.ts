@@ -259,6 +259,15 @@ describe.skipIf(!HAVE_CAPTURES)(
       expect(await post('PreInvocation', capture('PreInvocation-3.json'))).toEqual({});
     });
 
+    it('PreInvocation between turns (no stepIdx, no turn) leaves queued steering for the next prompt', async () => {
+      const { cp, post } = await plane([]);
+      await cp.beginTurn('one');
+      await cp.endTurn(result());
+      cp.steerNextStep('for the next turn');
+      expect(await post('PreInvocation', capture('PreInvocation-3.json'))).toEqual({});
+      expect(cp.takePendingSteers()).toEqual(['for the next turn']);
+    });
+
     it('a Stop (no stepIdx) is charged to the turn it arrived in; between turns it just lets agy stop', async () => {
       const stops: StopEvent[] = [];
       const entered = deferred();
