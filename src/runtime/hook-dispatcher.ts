@@ -47,12 +47,14 @@ export const PreToolUseAnswerSchema = z.strictObject({
 
 /** Describes a refused answer for the log and the deny reason; never throws (BigInt, cycles…). */
 function describeAnswer(value: unknown): string {
+  let text: string;
   try {
-    if (typeof value === 'bigint') return `${value}n (a BigInt)`;
-    return JSON.stringify(value) ?? String(value);
+    text = typeof value === 'bigint' ? `${value}n (a BigInt)` : (JSON.stringify(value) ?? String(value));
   } catch {
-    return `an unserializable ${typeof value}`;
+    text = `an unserializable ${typeof value}`;
   }
+  // Bounded: the reason goes back to agy and the model.
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** Checks one raw PreToolUse answer: `undefined` (no opinion) or a well-formed answer; else a deny. */

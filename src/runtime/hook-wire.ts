@@ -111,7 +111,11 @@ export interface AgyHookRegistration<E extends AgyHookEvent = AgyHookEvent> {
   event: E;
   /** Tool events only: a regex on agy's tool name (anchored), or `*` (default) for every tool. */
   matcher?: string;
-  /** Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). Returning nothing is fine. */
+  /**
+   * Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). Returning nothing is fine;
+   * a PreToolUse answer that is not exactly a {@link PreToolUseOutput} (e.g. `{decision:'DENY'}`, `false`, a
+   * string `overwrite`) is logged and answered as a deny.
+   */
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that only observe return nothing.
   handler: (input: AgyHookInput) => AgyHookOutputs[E] | void | Promise<AgyHookOutputs[E] | void>;
 }
