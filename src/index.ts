@@ -75,6 +75,7 @@ export {
 export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
 // Hooks.
 export {
+  type AgyHookInfo,
   type CompactionEvent,
   DecideHook,
   type Hook,

@@ -5,7 +5,8 @@
  * |-------------------------------|--------------------------------------------------------------------------|
  * | preToolCall (and policies)    | agy `PreToolUse` for built-in and user MCP tools; in-process, before the |
  * |                               | handler, for the agent's own `tool()`s. `modifiedArgs` → `overwrite`.     |
- * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools; in-process for own tools, where    |
+ * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools (1.3.0 sends no output, and `error` |
+ * |                               | is "" even for a failed command); in-process for own tools, where        |
  * |                               | onToolError's replacement message is what the model sees.                |
  * | preTurn                       | the SDK, before the message is written (a deny never reaches agy).       |
  * | postTurn                      | the turn's end, on the response text.                                    |
@@ -15,6 +16,11 @@
  * | onInteraction                 | not reachable: stream-json has no question channel (headless agy).       |
  *
  * Steering 'next-step' rides agy's `PreInvocation` hook (`injectSteps: [{userMessage}]`).
+ *
+ * Real agy payloads (agy-real/hooks-anti-samcheonpo-agy-1.3.0) carry no event name (the route says which
+ * event a call is), no `stepIdx` on PreInvocation and Stop, and no tool output on PostToolUse (only `error`,
+ * empty even for a command that failed). A call is charged to the turn running when it arrives; where a
+ * `stepIdx` exists, a call whose step was seen before that turn began belongs to an ended turn instead.
  */
 import type { Step } from '../conversation/step.js';
 import type { DeniedAction, TurnResult } from '../conversation/turn-result.js';
@@ -23,7 +29,7 @@ import { createHookToolCall } from '../hooks/args.js';
 import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
-import type { HookToolCall } from '../hooks/types.js';
+import type { AgyHookInfo, HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
 import { isRecord } from '../internal/guards.js';
 import { unwrapMcpCall } from '../internal/mcp-call.js';
 import type { Logger } from '../logger.js';
@@ -42,9 +48,35 @@ import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
 export { CALL_MCP_TOOL } from '../internal/mcp-call.js';
 
-/** Correlates a hook request with its answer. */
-function hookKey(input: AgyHookInput): string {
-  return `${input.conversationId ?? ''}:${input.stepIdx ?? ''}:${input.toolCall?.name ?? ''}`;
+/** The origin fields real agy sends with every hook call, for typed hooks. */
+function agyInfo(input: AgyHookInput): AgyHookInfo | undefined {
+  const info: AgyHookInfo = {};
+  if (typeof input.conversationId === 'string') info.conversationId = input.conversationId;
+  if (typeof input.modelName === 'string') info.modelName = input.modelName;
+  if (typeof input.transcriptPath === 'string') info.transcriptPath = input.transcriptPath;
+  if (Array.isArray(input.workspacePaths) && input.workspacePaths.every((p) => typeof p === 'string'))
+    info.workspacePaths = [...input.workspacePaths];
+  if (typeof input.artifactDirectoryPath === 'string')
+    info.artifactDirectoryPath = input.artifactDirectoryPath;
+  return Object.keys(info).length > 0 ? info : undefined;
+}
+
+/** A hook error as text: agy 1.3.0 sends `""` for none; other versions an object with `message`. */
+function errorText(raw: unknown): string | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string') return raw;
+  if (isRecord(raw) && typeof raw.message === 'string') return raw.message;
+  return JSON.stringify(raw);
+}
+
+/**
+ * PostToolUse's output as the bare value, the shape of `ToolCall.output`: versions that send one wrap it as
+ * `toolResult: {output}` (the simulator did too); 1.3.0 sends none.
+ */
+function bareOutput(input: AgyHookInput): unknown {
+  const result = input.toolResult;
+  if (isRecord(result) && 'output' in result) return result.output;
+  return result ?? input.output;
 }
 
 /** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
@@ -87,8 +119,11 @@ export class ControlPlane {
   #toolCallsGated = 0;
   /** The highest step index seen in the conversation. */
   #maxStep = -1;
-  /** PreToolUse calls in flight → the turn they arrived in. */
-  readonly #hookTurns = new Map<string, TurnState>();
+  /**
+   * Hook calls in flight → the turn they arrived in (none: no turn, or an ended one). Keyed by the parsed
+   * input object, which the listener hands to both observers, so an answer always finds its own request.
+   */
+  readonly #hookTurns = new WeakMap<object, TurnState | undefined>();
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
@@ -206,10 +241,11 @@ export class ControlPlane {
   readonly onHookAnswer = (event: string, input: unknown, answer: unknown): void => {
     if (event !== 'PreToolUse') return;
     const hookInput = isRecord(input) ? (input as AgyHookInput) : {};
-    const key = hookKey(hookInput);
-    // The turn the call belonged to, not whichever turn is current when a slow answer comes back.
-    const turn = this.#hookTurns.get(key) ?? this.#turnOf(hookInput);
-    this.#hookTurns.delete(key);
+    // The turn the call belonged to, not whichever turn is current when a slow answer comes back. Input that
+    // never reached a handler (too large, not JSON) is charged to the turn running now.
+    const turn =
+      isRecord(input) && this.#hookTurns.has(input) ? this.#hookTurns.get(input) : this.#turnOf(hookInput);
+    if (isRecord(input)) this.#hookTurns.delete(input);
     if (!isRecord(answer) || answer.decision === 'allow') return;
     const { call } = this.#toHookCall(hookInput);
     this.#recordDenial(
@@ -222,13 +258,14 @@ export class ControlPlane {
   /** Notes which turn a hook call arrived in (called before any handler runs). */
   readonly onHookRequest = (event: string, input: unknown): void => {
     if (event !== 'PreToolUse' || !isRecord(input)) return;
-    const turn = this.#turnOf(input as AgyHookInput);
-    if (turn) this.#hookTurns.set(hookKey(input as AgyHookInput), turn);
+    this.#hookTurns.set(input, this.#turnOf(input as AgyHookInput));
   };
 
   /**
-   * The turn a hook call belongs to: the current one, unless the call's step was already seen before the
-   * current turn began — a late request from a turn that already ended (e.g. interrupted as its hook started).
+   * The turn a hook call belongs to: the one running when it arrives (agy sends no `stepIdx` on Stop and
+   * PreInvocation, and none of its payloads names a turn), unless the call has a `stepIdx` that was already
+   * seen before that turn began — a late request from a turn that already ended (e.g. interrupted as its hook
+   * started). A call arriving between turns belongs to none.
    */
   #turnOf(input: AgyHookInput): TurnState | undefined {
     const turn = this.#turn;
@@ -300,17 +337,33 @@ export class ControlPlane {
     const name = input.toolCall?.name ?? 'unknown';
     const args = isRecord(input.toolCall?.args) ? input.toolCall.args : {};
     const id = `${input.conversationId ?? ''}:${input.stepIdx ?? ''}`;
+    // agy adds its own `toolAction`/`toolSummary` to every call's args (kept in `args` as sent).
+    const origin = {
+      ...(typeof args.toolAction === 'string' && { action: args.toolAction }),
+      ...(typeof args.toolSummary === 'string' && { summary: args.toolSummary }),
+      ...(agyInfo(input) && { agy: agyInfo(input) }),
+    };
     const unwrapped = unwrapMcpCall(name, args);
     if (unwrapped) {
       const prefix = `${PLUGIN_NAME}_`;
       const { agyServer, toolName, args: inner } = unwrapped;
       const server = agyServer.startsWith(prefix) ? agyServer.slice(prefix.length) : agyServer;
       return {
-        call: createHookToolCall({ id, name: toolName, args: inner, server, stepIndex: input.stepIdx }),
+        call: createHookToolCall({
+          id,
+          name: toolName,
+          args: inner,
+          server,
+          stepIndex: input.stepIdx,
+          ...origin,
+        }),
         mcp: { agyServer, args },
       };
     }
-    return { call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx }), mcp: undefined };
+    return {
+      call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx, ...origin }),
+      mcp: undefined,
+    };
   }
 
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
@@ -348,17 +401,14 @@ export class ControlPlane {
   async #postToolUse(input: AgyHookInput): Promise<void> {
     const { call } = this.#toHookCall(input);
     if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
-    const known = this.#turn?.operations.get(call.id);
-    const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
+    // PostToolUse has a stepIdx: a late one from an ended turn runs on a context of its own, never the next
+    // turn's.
+    const turn = this.#turnOf(input);
+    const known = turn?.operations.get(call.id);
+    const op = known?.op ?? (turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
     const result = isRecord(input.toolResult) ? input.toolResult : undefined;
-    const rawError = input.error ?? result?.error;
-    if (rawError !== undefined && rawError !== null && rawError !== '') {
-      const message =
-        typeof rawError === 'string'
-          ? rawError
-          : isRecord(rawError) && typeof rawError.message === 'string'
-            ? rawError.message
-            : JSON.stringify(rawError);
+    const message = errorText(input.error) ?? errorText(result?.error);
+    if (message !== undefined) {
       const replacement = await this.runner.dispatchToolError(op, {
         call: known?.call ?? call,
         error: { message },
@@ -370,26 +420,39 @@ export class ControlPlane {
       }
       return;
     }
-    await this.runner.dispatchPostToolCall(op, {
-      call: known?.call ?? call,
-      output: input.toolResult ?? input.output,
-    });
+    const output = bareOutput(input);
+    const event: HookToolResult = { call: known?.call ?? call };
+    if (output !== undefined) event.output = output;
+    await this.runner.dispatchPostToolCall(op, event);
   }
 
   async #stop(input: AgyHookInput): Promise<StopOutput> {
+    // Stop carries no stepIdx: it belongs to the turn running as it arrives. With none (a late call from an
+    // ended turn), there is nothing to keep going, so agy may stop and no stop hook runs.
     const turn = this.#turn;
-    const ctx = turn?.ctx ?? this.runner.beginTurn();
-    const outcome = await this.runner.dispatchStop(ctx, {
+    if (!turn) return {};
+    const ctx = turn.ctx;
+    const errorMessage = errorText(input.error);
+    const agy = agyInfo(input);
+    const event: StopEvent = {
       ...(typeof input.responseText === 'string' && { responseText: input.responseText }),
-      ...(input.terminationReason !== undefined && { terminationReason: input.terminationReason }),
-      continuationCount: turn?.continuations ?? 0,
-    });
+      ...(typeof input.terminationReason === 'string' && { terminationReason: input.terminationReason }),
+      ...(errorMessage !== undefined && { errorMessage }),
+      ...(typeof input.executionNum === 'number' && { executionNum: input.executionNum }),
+      ...(typeof input.fullyIdle === 'boolean' && { fullyIdle: input.fullyIdle }),
+      ...(agy && { agy }),
+      continuationCount: turn.continuations,
+    };
+    const outcome = await this.runner.dispatchStop(ctx, event);
     if (outcome.decision !== 'continue') return {};
-    if (turn) turn.continuations++;
+    turn.continuations++;
     return { decision: 'continue', reason: outcome.reason };
   }
 
   #preInvocation(): InvocationOutput {
+    // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
+    // for the next turn must not be spent on it (it rides the next prompt instead).
+    if (!this.#turn) return {};
     const steers = this.takePendingSteers();
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
   }

@@ -2,7 +2,7 @@
  * Tool-argument helpers: agy sends built-in tool args with PascalCase keys (`CommandLine`, `AbsolutePath`);
  * TypeScript code reads better with camelCase. Both forms are kept on a `HookToolCall`.
  */
-import type { HookToolCall, ToolArgs } from './types.js';
+import type { AgyHookInfo, HookToolCall, ToolArgs } from './types.js';
 
 /** Sets an own data property; unlike `obj[key] = v`, a `__proto__` key from JSON stays plain data. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -70,6 +70,12 @@ export interface HookToolCallInit {
   server?: string;
   /** The step index, when known. */
   stepIndex?: number;
+  /** agy's `toolAction`, when sent. */
+  action?: string;
+  /** agy's `toolSummary`, when sent. */
+  summary?: string;
+  /** The agy hook call's origin, when it came through one. */
+  agy?: AgyHookInfo;
 }
 
 /** Builds a `HookToolCall`, deriving `normalizedArgs` from `args`. */
@@ -78,6 +84,9 @@ export function createHookToolCall(init: HookToolCallInit): HookToolCall {
   const call: HookToolCall = { id: init.id, name: init.name, args, normalizedArgs: normalizeArgKeys(args) };
   if (init.server !== undefined && init.server !== '') call.server = init.server;
   if (init.stepIndex !== undefined) call.stepIndex = init.stepIndex;
+  if (init.action !== undefined) call.action = init.action;
+  if (init.summary !== undefined) call.summary = init.summary;
+  if (init.agy !== undefined) call.agy = init.agy;
   return call;
 }
 

@@ -34,6 +34,7 @@ export {
   type StopOutcome,
 } from './runner.js';
 export {
+  type AgyHookInfo,
   type CompactionEvent,
   HOOK_KINDS,
   type HookDecision,

@@ -25,6 +25,23 @@ export type HookKind = (typeof HOOK_KINDS)[number];
 /** Tool arguments as a plain JSON-like object. */
 export type ToolArgs = Record<string, unknown>;
 
+/**
+ * Where an agy hook call came from: the fields real agy sends with every hook
+ * (agy-real/hooks-anti-samcheonpo-agy-1.3.0). Present only on calls that arrived through agy's hooks.
+ */
+export interface AgyHookInfo {
+  /** agy's conversation id. */
+  conversationId?: string;
+  /** The model serving the conversation, e.g. `gemini-3.8-flash-high`. */
+  modelName?: string;
+  /** agy's transcript of the conversation (a `…/transcript_full.jsonl` file, one step per line). */
+  transcriptPath?: string;
+  /** The workspaces agy was given. */
+  workspacePaths?: string[];
+  /** The directory where agy keeps the conversation's artifacts (`…/brain/<conversation>`). */
+  artifactDirectoryPath?: string;
+}
+
 /** A tool call as tool hooks and policies see it. */
 export interface HookToolCall {
   /** Stable call id (the stream's `<conversationId>:<stepIndex>`, or whatever id the host correlates on). */
@@ -39,13 +56,23 @@ export interface HookToolCall {
   server?: string;
   /** The step the call belongs to, when known. */
   stepIndex?: number;
+  /** agy's description of the call in progress (its `toolAction` arg), e.g. `Running echo hi`. */
+  action?: string;
+  /** agy's short summary of the call (its `toolSummary` arg), e.g. `Run echo hi`. */
+  summary?: string;
+  /** Where the call came from, when it arrived through an agy hook. */
+  agy?: AgyHookInfo;
 }
 
 /** What `postToolCall` hooks see once a tool has run. */
 export interface HookToolResult {
   /** The call as it was executed (after any `modifiedArgs`). */
   call: HookToolCall;
-  /** The tool's output, when it succeeded. */
+  /**
+   * The tool's output, when it succeeded and the host has it: the bare value, the same shape as
+   * `ToolCall.output`. Real agy (1.3.0) sends no output with PostToolUse, so for built-in tools this is
+   * usually absent; read the turn's `toolCalls()` for their output.
+   */
   output?: unknown;
   /** The failure, when it failed. */
   error?: ToolError;
@@ -94,8 +121,14 @@ export interface StopEvent {
   terminationReason?: string;
   /** How many times stop hooks already made this turn continue; use it to avoid endless loops. */
   continuationCount?: number;
-  /** The error that ended the turn, if any. */
+  /** The error that ended the turn, if any (agy's Stop `error`, when not empty). */
   errorMessage?: string;
+  /** agy's execution counter for the conversation (Stop `executionNum`). */
+  executionNum?: number;
+  /** Whether agy has nothing left running (Stop `fullyIdle`). */
+  fullyIdle?: boolean;
+  /** Where the call came from, when it arrived through agy's Stop hook. */
+  agy?: AgyHookInfo;
 }
 
 /** One option of a multiple-choice question. */

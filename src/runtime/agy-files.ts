@@ -46,10 +46,15 @@ export const McpConfigSchema = z.strictObject({
 export type McpConfigFile = z.infer<typeof McpConfigSchema>;
 export type McpConfigEntry = McpConfigFile['mcpServers'][string];
 
-/** One hook handler: always an absolute-path command (hooks may be exec'd without a shell). */
+/**
+ * One hook handler: an absolute path as one shell word — bare, or single-quoted when it holds shell syntax
+ * (agy runs hook commands as command lines; see hook-commands.ts).
+ */
 export const HookHandlerSchema = z.strictObject({
   type: z.literal('command'),
-  command: z.string().refine((c) => c.startsWith('/'), 'hook commands must be absolute paths'),
+  command: z
+    .string()
+    .refine((c) => c.startsWith('/') || c.startsWith("'/"), 'hook commands must be absolute paths'),
   timeout: z.number().int().positive().optional(),
 });
 

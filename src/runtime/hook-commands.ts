@@ -1,15 +1,19 @@
 /**
- * The absolute-path commands agy runs for our hooks. Each event gets an executable script in the session
- * directory that posts the hook's stdin to the listener and prints the reply: `curl` when installed (fast,
- * no Node start-up), else the Node relay (`hook-relay.ts`) run by `process.execPath`.
+ * The commands agy runs for our hooks. Each event gets an executable script in the session directory that
+ * posts the hook's stdin to the listener and prints the reply: `curl` when installed (fast, no Node
+ * start-up), else the Node relay (`hook-relay.ts`) run by `process.execPath`.
  *
- * agy may exec hook commands without a shell and without splitting arguments, so each command is a single
- * absolute path. The listener URL carries the session token; it lives only in private (0600) config files
- * read by `curl -K` or the relay, never in argv.
+ * The command written to hooks.json is the script's absolute path as one shell word: real agy runs hook
+ * commands as command lines (a captured plugin hook was `python3 '<path>' hook`), so a session directory
+ * named with shell syntax must not run anything. A path of plain characters stays bare, which also works
+ * where agy execs the command without a shell. Every path inside the scripts is quoted the same way. The
+ * listener URL carries the session token; it lives only in private (0600) config files read by `curl -K` or
+ * the relay, never in argv.
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scriptPath } from '../internal/script-path.js';
+import { shellCommand, shellQuote } from '../internal/shell-quote.js';
 import { findOnPath } from '../internal/which.js';
 import type { SessionDir } from './session-dir.js';
 
@@ -21,7 +25,6 @@ export function findCurl(env: NodeJS.ProcessEnv = process.env): string | undefin
   return findOnPath(['curl'], env).found;
 }
 
-const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 /** curl config files quote values with double quotes and backslash escapes. */
 const curlQuote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
@@ -37,7 +40,10 @@ export interface HookCommandOptions {
   curlPath?: string | undefined;
 }
 
-/** Writes the command script (0700) and its private config (0600); returns the script's absolute path. */
+/**
+ * Writes the command script (0700) and its private config (0600); returns the command line for hooks.json:
+ * the script's absolute path, shell-quoted.
+ */
 export async function writeHookCommand(session: SessionDir, o: HookCommandOptions): Promise<string> {
   const dir = await session.subdir('hooks');
   const script = join(dir, `${o.event}.sh`);
@@ -68,8 +74,8 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
         ? JSON.stringify({ decision: 'deny', reason: 'agy-sdk hook relay failed' })
         : '{}';
     body = [
-      `out=$(${shQuote(o.curlPath ?? 'curl')} -K ${shQuote(conf)}) && [ -n "$out" ] && { printf '%s' "$out"; exit 0; }`,
-      `printf '%s' ${shQuote(fallback)}`,
+      `out=$(${shellCommand([o.curlPath ?? 'curl', '-K', conf])}) && [ -n "$out" ] && { printf '%s' "$out"; exit 0; }`,
+      `printf '%s' ${shellQuote(fallback)}`,
     ].join('\n');
   } else {
     const conf = await session.writePrivate(
@@ -78,9 +84,9 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
       // its fail-closed fallback, always arrives before the relay gives up.
       JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 }),
     );
-    body = `exec ${shQuote(process.execPath)} ${shQuote(scriptPath('./hook-relay.js', import.meta.url))} ${shQuote(conf)}`;
+    body = `exec ${shellCommand([process.execPath, scriptPath('./hook-relay.js', import.meta.url), conf])}`;
   }
   await session.writePrivate(`hooks/${o.event}.sh`, `#!/bin/sh\n${body}\n`);
   await chmod(script, 0o700);
-  return script;
+  return shellQuote(script);
 }

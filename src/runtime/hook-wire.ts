@@ -17,25 +17,55 @@ export type AgyHookEvent = (typeof AGY_HOOK_EVENTS)[number];
 /** Tool events take a matcher (a regex on agy's tool name, or `*`). */
 export const TOOL_HOOK_EVENTS: ReadonlySet<AgyHookEvent> = new Set(['PreToolUse', 'PostToolUse']);
 
-/** The stdin of any agy hook command. */
+/**
+ * The stdin of any agy hook command, as real agy 1.3.0 sends it
+ * (agy-real/hooks-anti-samcheonpo-agy-1.3.0/*.json). There is no event name in it: which event a call is
+ * comes only from the route its command was registered on (`/hook/<event>`). Every field is optional
+ * because versions differ; unknown fields pass through.
+ */
 export interface AgyHookInput {
-  hookEventName?: string;
+  /** The conversation (agy's trajectory id). */
   conversationId?: string;
+  /**
+   * The step of the call. Sent on PreToolUse and PostToolUse; never on PreInvocation or Stop, so turn
+   * attribution cannot rely on it.
+   */
   stepIdx?: number;
-  /** Tool events: the call, with agy's argument keys (PascalCase for built-in tools). */
+  /**
+   * Tool events: the call, with agy's argument keys (PascalCase for built-in tools, e.g. `CommandLine`,
+   * `Cwd`, `WaitMsBeforeAsync`) plus agy's own `toolAction` ("Running echo hi") and `toolSummary` ("Run echo
+   * hi").
+   */
   toolCall?: { name: string; args?: Record<string, unknown> };
-  /** PostToolUse: the tool's result (agy versions differ on the key). */
+  /**
+   * PostToolUse and Stop: an error message; agy 1.3.0 sends `""` even for a command that exited non-zero.
+   * PostToolUse carries no tool output on 1.3.0.
+   */
+  error?: unknown;
+  /** PostToolUse on other versions (not 1.3.0): the result, often wrapped as `{output}` or `{error}`. */
   toolResult?: unknown;
+  /** PostToolUse on other versions (not 1.3.0): the output. */
   output?: unknown;
+  /** The conversation transcript, `…/brain/<conversation>/.system_generated/logs/transcript_full.jsonl`. */
   transcriptPath?: string;
+  /** The workspaces agy was given. */
   workspacePaths?: string[];
+  /** `…/brain/<conversation>`: where agy keeps the conversation's artifacts. */
   artifactDirectoryPath?: string;
+  /** The model serving the conversation, e.g. `gemini-3.8-flash-high`. */
   modelName?: string;
-  /** Pre/PostInvocation: 0 for a turn's first model call. */
+  /** Pre/PostInvocation: 0 for the conversation's first model call, counting up across turns. */
   invocationNum?: number;
+  /** Pre/PostInvocation: how many steps the conversation had when the model call began. */
   initialNumSteps?: number;
   /** Stop: why agy wants to stop, e.g. `NO_TOOL_CALL`. */
   terminationReason?: string;
+  /** Stop: agy's execution counter for the conversation (0 in the captured one-prompt run). */
+  executionNum?: number;
+  /** Stop: whether agy has nothing left running. */
+  fullyIdle?: boolean;
+  /** Older documentation shows this; real 1.3.0 payloads have none. Never used for routing. */
+  hookEventName?: string;
   [key: string]: unknown;
 }
 
@@ -81,7 +111,11 @@ export interface AgyHookRegistration<E extends AgyHookEvent = AgyHookEvent> {
   event: E;
   /** Tool events only: a regex on agy's tool name (anchored), or `*` (default) for every tool. */
   matcher?: string;
-  /** Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). Returning nothing is fine. */
+  /**
+   * Runs in-process on agy's hook input. A throw fails closed (PreToolUse: deny). Returning nothing is fine;
+   * a PreToolUse answer that is not exactly a {@link PreToolUseOutput} (e.g. `{decision:'DENY'}`, `false`, a
+   * string `overwrite`) is logged and answered as a deny.
+   */
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that only observe return nothing.
   handler: (input: AgyHookInput) => AgyHookOutputs[E] | void | Promise<AgyHookOutputs[E] | void>;
 }

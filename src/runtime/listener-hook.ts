@@ -72,6 +72,13 @@ export async function handleHookRequest(
 ): Promise<void> {
   const body = await readBody(req, options.maxBodyBytes);
   if (!body.ok) {
+    // The relay turns the 413 into its own fail-closed answer (a deny for PreToolUse); report that answer
+    // too, so the denial is recorded like every other one.
+    options.logger.warn('hook input is larger than the body limit; the relay answers its fallback', {
+      event,
+      maxBodyBytes: options.maxBodyBytes,
+    });
+    report(options, event, undefined, fallback(event, new Error('hook input is too large'), options));
     sendStatus(res, 413, { Connection: 'close' });
     return;
   }

@@ -3,6 +3,12 @@
  * directly over HTTP (`serverUrl`), or through the stdio relay, for agy versions or setups where its HTTP
  * MCP client does not work. The relay gets the URL from its environment, never from argv, because argv is
  * visible to every local user in `ps` and the URL carries the session token.
+ *
+ * Unlike a hook's `command` (a command line agy hands to a shell, see hook-commands.ts), a stdio server
+ * entry is an argv vector: `command` is the executable and each `args` element one argument, started
+ * without a shell (MCP's stdio transport; the simulator starts it the same way). So the paths go in
+ * verbatim: shell quotes here would become part of the file names. Nothing in the entry is ever parsed by a
+ * shell, so a path with shell syntax in it is inert.
  */
 import { scriptPath } from '../internal/script-path.js';
 

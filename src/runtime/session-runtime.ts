@@ -219,7 +219,7 @@ export class SessionRuntime {
         listener = await SessionListener.start({
           ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
           ...(hooks.length > 0 && {
-            onHook: withRequestObserver(createHookDispatcher(hooks), o.onHookRequest),
+            onHook: withRequestObserver(createHookDispatcher(hooks, o.logger), o.onHookRequest),
           }),
           onHookAnswer: o.onHookAnswer,
           hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,

@@ -77,6 +77,27 @@ describe('createHookToolCall', () => {
     expect('server' in call).toBe(false);
   });
 
+  it("carries agy's toolAction/toolSummary and origin when given, and nothing when not", () => {
+    // agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-write_to_file.json
+    const call = createHookToolCall({
+      id: 'c:6',
+      name: 'write_to_file',
+      args: { TargetFile: '/work/proj/b.txt', toolAction: 'Writing b.txt', toolSummary: 'Create b.txt' },
+      stepIndex: 6,
+      action: 'Writing b.txt',
+      summary: 'Create b.txt',
+      agy: { modelName: 'gemini-3.8-flash-high', workspacePaths: ['/work/proj'] },
+    });
+    expect(call).toMatchObject({
+      action: 'Writing b.txt',
+      summary: 'Create b.txt',
+      agy: { modelName: 'gemini-3.8-flash-high', workspacePaths: ['/work/proj'] },
+      normalizedArgs: { targetFile: '/work/proj/b.txt', toolAction: 'Writing b.txt' },
+    });
+    const bare = createHookToolCall({ id: 'x', name: 'ls' });
+    expect(Object.keys(bare).sort()).toEqual(['args', 'id', 'name', 'normalizedArgs']);
+  });
+
   it('sets server for MCP tools and treats non-object args as empty', () => {
     const call = createHookToolCall({ id: '1', name: 'query', args: 'oops', server: 'db' });
     expect(call.server).toBe('db');

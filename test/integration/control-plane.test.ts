@@ -9,6 +9,7 @@ import { Agent } from '../../src/agent/agent.js';
 import type { AgentConfig } from '../../src/agent/config.js';
 import { BudgetExceededError, ConfigError } from '../../src/errors.js';
 import { hooks } from '../../src/hooks/factories.js';
+import type { HookToolResult } from '../../src/hooks/types.js';
 import { policy } from '../../src/policy/index.js';
 import { tool } from '../../src/tools/tool.js';
 import { onFileChange } from '../../src/triggers/on-file-change.js';
@@ -48,7 +49,9 @@ describe('policies on built-in tools (PreToolUse relay)', () => {
         action: 'run_command',
         source: 'sdk',
         reason: expect.stringMatching(/Denied by policy/),
-        args: { CommandLine: 'rm -rf /' },
+        // The args as agy sent them, with its own toolAction/toolSummary/Cwd
+        // (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json).
+        args: expect.objectContaining({ CommandLine: 'rm -rf /', toolAction: 'Running rm -rf /' }),
       }),
     ]);
   });
@@ -169,8 +172,9 @@ describe('policies on built-in tools (PreToolUse relay)', () => {
     expect(asked).toEqual(['ls', 'sleep']);
   });
 
-  it('postToolCall sees built-in tool output', async () => {
-    const outputs: unknown[] = [];
+  it('postToolCall runs for a built-in tool without output, as agy 1.3.0 sends none', async () => {
+    // agy-real/hooks-anti-samcheonpo-agy-1.3.0/PostToolUse-step2.json: only `error`, no output.
+    const seen: HookToolResult[] = [];
     const agent = await agentWith(
       {
         turns: [
@@ -182,10 +186,20 @@ describe('policies on built-in tools (PreToolUse relay)', () => {
           },
         ],
       },
-      { hooks: [hooks.postToolCall((res) => void outputs.push(res.output))] },
+      { hooks: [hooks.postToolCall((res) => void seen.push(res))] },
     );
-    await (await agent.chat('read')).result();
-    expect(JSON.stringify(outputs)).toContain('file body');
+    const r = await agent.chat('read');
+    await r.result();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toHaveProperty('output');
+    expect(seen[0]?.error).toBeUndefined();
+    expect(seen[0]?.call).toMatchObject({
+      name: 'view_file',
+      action: 'Running view_file',
+      summary: 'Run view_file',
+    });
+    // The output is in the turn's tool calls.
+    expect((await toolResults(r))[0]?.output).toBe('file body');
   });
 });
 

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shellCommand, shellQuote } from '../../src/internal/shell-quote.js';
 import { findCurl } from '../../src/runtime/hook-commands.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../src/runtime/hook-wire.js';
 import { SessionRuntime, type SessionRuntimeOptions } from '../../src/runtime/session-runtime.js';
@@ -76,8 +77,11 @@ for (const relay of ['node', 'curl'] as const) {
       // curl runs under the script's shell, which prints the fail-closed fallback if curl fails;
       // the Node relay prints its own fallback, so the script execs it.
       expect(text.startsWith(relay === 'curl' ? '#!/bin/sh\nout=$(' : '#!/bin/sh\nexec ')).toBe(true);
-      expect(text).toContain(relay === 'curl' ? `'${CURL}' -K '${conf}'` : `'${process.execPath}' '`);
-      expect(text).toContain(`'${conf}'`);
+      // Every path is one shell word (bare when it has no shell syntax: see hook-shell-safety.test.ts).
+      expect(text).toContain(
+        relay === 'curl' ? shellCommand([CURL!, '-K', conf]) : `exec ${shellCommand([process.execPath])} `,
+      );
+      expect(text).toContain(shellQuote(conf));
     });
 
     it('PreToolUse: allow, deny with reason (first deny wins), matchers select handlers', async () => {

@@ -168,6 +168,28 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('hooks', () => {
+  it('runs a hook command as a command line through /bin/sh -c, with its arguments', async () => {
+    // Real hooks are command lines with arguments: `python ./plugins/…/hook.py PreToolUse`
+    // (agy-real/configs-hooks-json/Ajw2003-AjsAgyTools.hooks.json), `python3 '<path>' hook` (agy-real/README.md).
+    const fx = await fixture();
+    const dir = join(fx.root, "bin dir 'q'");
+    const script = put(
+      join(dir, 'h.sh'),
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\t%s\\t%s\\t%s\\n' "args:$1|$2" "$(pwd)" "$ANTIGRAVITY_CONVERSATION_ID" "$input" >> '${fx.log}'\n`,
+    );
+    chmodSync(script, 0o755);
+    const quoted = `'${script.replace(/'/g, `'\\''`)}'`;
+    put(join(fx.work, '.agents/hooks.json'), {
+      ws: { PreInvocation: [cmd(`/bin/sh ${quoted} PreInvocation "two words"`)] },
+    });
+    const sim = await start(fx);
+    await runPrompts(sim, ['one']);
+    const log = hookLog(fx);
+    expect(log.map((e) => e.name)).toEqual(['args:PreInvocation|two words']);
+    expect(log[0]?.input).toMatchObject({ invocationNum: 0 });
+    expect(sim.stderr).not.toContain('warning: PreInvocation hook');
+  });
+
   it('loads hooks from $HOME, the workspace and plugins, runs them in that order with agy input', async () => {
     const fx = await fixture();
     put(join(fx.home, '.gemini/config/hooks.json'), {
@@ -185,6 +207,12 @@ describe('hooks', () => {
         note: 'unknown keys are dropped',
       },
       off: { enabled: false, PreInvocation: [cmd(hook(fx, 'disabled'))] },
+    });
+    // User plugins: agy-cli.md §D.7's ~/.gemini/antigravity-cli/plugins/, and ~/.gemini/config/plugins/.
+    const userPlugins = join(fx.home, '.gemini/config/plugins');
+    put(join(userPlugins, 'cfg/plugin.json'), { name: 'cfg' });
+    put(join(userPlugins, 'cfg/hooks.json'), {
+      cfg: { PreInvocation: [cmd(hook(fx, 'pre-config-plugin'))] },
     });
     const plugins = join(fx.work, '.agents/plugins');
     put(join(plugins, 'kit/plugin.json'), { name: 'kit' });
@@ -204,10 +232,12 @@ describe('hooks', () => {
     expect(log.map((entry) => entry.name)).toEqual([
       'session-start',
       'pre-home',
+      'pre-config-plugin',
       'pre-workspace',
       'pre-plugin',
       'post-workspace',
       'pre-home',
+      'pre-config-plugin',
       'pre-workspace',
       'pre-plugin',
       'post-workspace',
@@ -217,38 +247,30 @@ describe('hooks', () => {
       expect(entry.conversationId).toBe(conv);
     }
     const brain = join(fx.home, '.gemini/antigravity-cli/brain', conv);
-    expect(log[0]?.input).toEqual({
-      hookEventName: 'SessionStart',
+    // The common fields of real agy 1.3.0 payloads, and no others: no hookEventName, no stepIdx
+    // (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreInvocation-0.json).
+    const common = {
       conversationId: conv,
-      stepIdx: 0,
-      transcriptPath: join(brain, '.system_generated/logs/transcript.jsonl'),
+      transcriptPath: join(brain, '.system_generated/logs/transcript_full.jsonl'),
       workspacePaths: [fx.work],
       artifactDirectoryPath: brain,
       modelName: 'gemini-test',
-    });
+    };
+    expect(log[0]?.input).toEqual(common);
     // Turn 1: user_input 0, list_dir 1, the model call's response 2. Turn 2 starts at step 3.
-    expect(log[1]?.input).toMatchObject({
-      hookEventName: 'PreInvocation',
-      stepIdx: 2,
-      invocationNum: 0,
-      initialNumSteps: 1,
-    });
-    expect(log[4]?.input).toMatchObject({
-      hookEventName: 'PostInvocation',
-      invocationNum: 0,
-      initialNumSteps: 1,
-    });
-    expect(log[5]?.input).toMatchObject({
-      hookEventName: 'PreInvocation',
-      invocationNum: 0,
-      initialNumSteps: 4,
-    });
+    expect(log[1]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 1 });
+    expect(log[5]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 1 });
+    expect(log[6]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 4 });
     expect(sim.stderr).toContain(`warning: ignoring hooks file ${join(plugins, 'p-broken/hooks.json')}`);
     expect(sim.stderr).toContain(
       `warning: ignoring hooks file ${join(plugins, 'p-flat/hooks.json')}: bundle "PreInvocation" must be an object`,
     );
     // agy only reads $HOME: nothing was written there.
-    expect(filesUnder(fx.home)).toEqual(['.gemini/config/hooks.json']);
+    expect(filesUnder(fx.home)).toEqual([
+      '.gemini/config/hooks.json',
+      '.gemini/config/plugins/cfg/hooks.json',
+      '.gemini/config/plugins/cfg/plugin.json',
+    ]);
   });
 
   it('applies the PreToolUse decision table measured on agy 1.2.3', async () => {
@@ -352,16 +374,27 @@ describe('hooks', () => {
     const log = hookLog(fx);
     expect(log.some((entry) => entry.name === 'never')).toBe(false);
     const pre = log.find((entry) => entry.name === 'pre-t_deny');
+    // agy adds its toolAction/toolSummary to the args (agy-real/hooks-anti-samcheonpo-agy-1.3.0/
+    // PreToolUse-write_to_file.json); no hookEventName.
     expect(pre?.input).toMatchObject({
-      hookEventName: 'PreToolUse',
       stepIdx: byName.get('t_deny')?.step_index,
-      toolCall: { name: 't_deny', args: parameters },
+      toolCall: {
+        name: 't_deny',
+        args: { ...parameters, toolAction: 'Running t_deny', toolSummary: 'Run t_deny' },
+      },
     });
+    expect(pre?.input).not.toHaveProperty('hookEventName');
     expect(log.find((entry) => entry.name === 'pre-after-overwrite')?.input.toolCall).toEqual({
       name: 't_overwrite',
-      args: { CommandLine: 'echo safe', Extra: 1 },
+      args: {
+        CommandLine: 'echo safe',
+        Extra: 1,
+        toolAction: 'Running t_overwrite',
+        toolSummary: 'Run t_overwrite',
+      },
     });
-    // PostToolUse runs only for tools that ran, and sees their result.
+    // PostToolUse runs only for tools that ran; like agy 1.3.0 it carries only `error`, no output
+    // (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PostToolUse-step2.json).
     const post = log.filter((entry) => entry.name === 'post');
     expect(post.map((entry) => (entry.input.toolCall as { name: string }).name)).toEqual([
       't_empty',
@@ -369,12 +402,13 @@ describe('hooks', () => {
       't_overwrite',
     ]);
     expect(post[2]?.input).toMatchObject({
-      hookEventName: 'PostToolUse',
       stepIdx: byName.get('t_overwrite')?.step_index,
       toolCall: { name: 't_overwrite', args: { CommandLine: 'echo safe', Extra: 1 } },
-      toolResult: { output: 't_overwrite ran' },
-      output: 't_overwrite ran',
+      error: '',
     });
+    expect(
+      Object.keys(post[2]?.input ?? {}).filter((k) => ['toolResult', 'output', 'hookEventName'].includes(k)),
+    ).toEqual([]);
 
     // With --dangerously-skip-permissions, `ask` and `force_ask` let the tool run.
     const skip = await start(fx, {
@@ -475,13 +509,17 @@ describe('hooks', () => {
     expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'Continuing: keep going' });
     const stops = hookLog(fx);
     expect(stops).toHaveLength(4);
-    expect(stops[0]?.input).toMatchObject({
-      hookEventName: 'Stop',
-      terminationReason: 'NO_TOOL_CALL',
-      responseText: 'first answer',
-      stepIdx: 1,
-    });
-    expect(stops[3]?.input).toMatchObject({ responseText: 'Continuing: keep going', stepIdx: 4 });
+    // The fields of agy-real/hooks-anti-samcheonpo-agy-1.3.0/Stop.json: no stepIdx, no response text.
+    for (const stop of stops) {
+      expect(stop.input).toMatchObject({
+        terminationReason: 'NO_TOOL_CALL',
+        error: '',
+        executionNum: 0,
+        fullyIdle: true,
+      });
+      expect(stop.input).not.toHaveProperty('stepIdx');
+      expect(stop.input).not.toHaveProperty('hookEventName');
+    }
   });
 });
 
@@ -805,16 +843,17 @@ describe('MCP servers', () => {
     expect(log.filter((e) => e.name === 'pre')).toHaveLength(4);
     expect(log.find((e) => e.name === 'pre')?.input.toolCall).toEqual({
       name: 'call_mcp_tool',
-      args: { ServerName: 'remote', ToolName: 'echo', Arguments: { text: 'over http' } },
+      args: {
+        ServerName: 'remote',
+        ToolName: 'echo',
+        Arguments: { text: 'over http' },
+        toolAction: 'Running call_mcp_tool',
+        toolSummary: 'Run call_mcp_tool',
+      },
     });
-    expect(log.find((e) => e.name === 'post')?.input).toMatchObject({
-      toolResult: { output: 'echo: over http' },
-      output: 'echo: over http',
-    });
+    expect(log.find((e) => e.name === 'post')?.input).toMatchObject({ error: '' });
     const failedPost = log.filter((e) => e.name === 'post')[2];
-    expect(failedPost?.input.toolResult).toEqual({
-      error: { type: 'TOOL_ERROR', message: 'tool "danger" not found on MCP server "kit_srv"' },
-    });
+    expect(failedPost?.input.error).toBe('tool "danger" not found on MCP server "kit_srv"');
   });
 
   it('lets a PreToolUse overwrite change the MCP call, and a deny stop it', async () => {

@@ -4,7 +4,8 @@
  *
  * 1. `$HOME/.gemini/config/hooks.json`, `$HOME/.gemini/config/mcp_config.json`,
  *    `$HOME/.gemini/antigravity-cli/settings.json` (`toolPermission` only), then the plugins in
- *    `$HOME/.gemini/antigravity-cli/plugins/`;
+ *    `$HOME/.gemini/antigravity-cli/plugins/` (agy-cli.md §D.7) and in `$HOME/.gemini/config/plugins/`
+ *    (beside the user's other config: `config/hooks.json`, `config/mcp_config.json`, `config/skills`);
  * 2. for each `--add-dir` workspace W, in flag order: `W/.agents/hooks.json`, `W/.agents/mcp_config.json`,
  *    the custom agents `W/.agents/agents/<name>/agent.md`, then the plugins in `W/.agents/plugins/`.
  *
@@ -97,6 +98,7 @@ export function discoverConfig(
   loader.mcp(join(gemini, 'config', 'mcp_config.json'), undefined);
   config.toolPermission = readToolPermission(join(gemini, 'antigravity-cli', 'settings.json'), warn);
   loader.plugins(join(gemini, 'antigravity-cli', 'plugins'));
+  loader.plugins(join(gemini, 'config', 'plugins'));
   for (const workspace of config.workspaces) {
     const agents = join(workspace, '.agents');
     loader.hooks(join(agents, 'hooks.json'));

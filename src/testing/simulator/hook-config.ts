@@ -19,7 +19,7 @@ export const DEFAULT_HOOK_TIMEOUT_S = 30;
 
 /** One runnable hook command. */
 export interface HookCommand {
-  /** Executed as is, without a shell or argument splitting: the whole string is the executable's path. */
+  /** A command line, run by `/bin/sh -c` (so it may carry arguments, quotes and redirections). */
   command: string;
   timeoutMs: number;
   /** Tool events only: the tool names it applies to; `undefined` matches every tool. */

@@ -1,14 +1,18 @@
 /**
  * What each hook event means to a turn (agy-cli.md §D.6, decision table measured on agy 1.2.3; seed 000
- * "Hooks"). Every hook of an event runs, one at a time, in discovery order; their input is camelCase JSON:
+ * "Hooks"). Every hook of an event runs, one at a time, in discovery order; their input is camelCase JSON
+ * with the fields real agy 1.3.0 sends (agy-real/hooks-anti-samcheonpo-agy-1.3.0/*.json), and no others:
  *
- * - common: `hookEventName`, `conversationId`, `stepIdx`, `transcriptPath`, `workspacePaths`,
- *   `artifactDirectoryPath`, `modelName` (paths under `$HOME/.gemini/antigravity-cli/brain/<conv>`, named
- *   but never created);
- * - PreToolUse / PostToolUse: `toolCall: {name, args}`; PostToolUse adds `toolResult` (`{output}` or
- *   `{error: {type, message}}`) and `output`;
+ * - common: `conversationId`, `transcriptPath` (`…/.system_generated/logs/transcript_full.jsonl`),
+ *   `workspacePaths`, `artifactDirectoryPath`, `modelName` (paths under
+ *   `$HOME/.gemini/antigravity-cli/brain/<conv>`, named but never created). No `hookEventName`: a hook knows
+ *   its event only from how it was registered;
+ * - PreToolUse / PostToolUse: `stepIdx` and `toolCall: {name, args}`, the args with agy's own `toolAction`
+ *   and `toolSummary` added (and `Cwd`, `WaitMsBeforeAsync` for `run_command` when the model gave none);
+ *   PostToolUse adds only `error` (`""` on success; real agy sends no tool output);
  * - PreInvocation / PostInvocation: `invocationNum` (0 for the turn's first model call), `initialNumSteps`;
- * - Stop: `terminationReason: "NO_TOOL_CALL"`, `responseText`.
+ * - Stop: `terminationReason: "NO_TOOL_CALL"`, `error: ""`, `executionNum` (this process's turns before this
+ *   one), `fullyIdle: true`.
  *
  * A hook that fails (cannot start, times out, exits non-zero) is reported on stderr as a warning.
  */
@@ -31,23 +35,47 @@ function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The fields every hook input carries. */
-export function hookInput(
-  runtime: SimRuntime,
-  event: HookEvent,
-  conversationId: string,
-  stepIdx: number,
-): Obj {
+/** The fields every hook input carries (real agy sends no event name). */
+export function hookInput(runtime: SimRuntime, conversationId: string): Obj {
   const brain = join(runtime.config.home, '.gemini', 'antigravity-cli', 'brain', conversationId);
   return {
-    hookEventName: event,
-    conversationId,
-    stepIdx,
-    transcriptPath: join(brain, '.system_generated', 'logs', 'transcript.jsonl'),
-    workspacePaths: runtime.config.workspaces,
     artifactDirectoryPath: brain,
+    conversationId,
     modelName: runtime.modelName,
+    transcriptPath: join(brain, '.system_generated', 'logs', 'transcript_full.jsonl'),
+    workspacePaths: runtime.config.workspaces,
   };
+}
+
+/** What agy adds to a tool call's args in hook payloads (its UI strings, and run_command's defaults). */
+function payloadArgs(runtime: SimRuntime, name: string, args: Obj): Obj {
+  const command = typeof args.CommandLine === 'string' ? args.CommandLine : undefined;
+  const added: Obj =
+    name === 'run_command'
+      ? {
+          Cwd: runtime.config.workspaces[0] ?? process.cwd(),
+          WaitMsBeforeAsync: 5000,
+          toolAction: `Running ${command ?? ''}`.trim(),
+          toolSummary: `Run ${command ?? ''}`.trim(),
+        }
+      : { toolAction: `Running ${name}`, toolSummary: `Run ${name}` };
+  return { ...added, ...args };
+}
+
+/** Turns of this process that reached their Stop hooks, per conversation: Stop's `executionNum`. */
+const executions = new WeakMap<Conversation, { turn: TurnContext; count: number }>();
+
+function executionNum(ctx: TurnContext): number {
+  const seen = executions.get(ctx.conv);
+  if (seen === undefined) {
+    executions.set(ctx.conv, { turn: ctx, count: 0 });
+    return 0;
+  }
+  if (seen.turn !== ctx) {
+    seen.turn = ctx;
+    seen.count++;
+  }
+  return seen.count;
 }
 
 interface HookCall {
@@ -144,8 +172,9 @@ export async function preToolUse(
   let ask: string | undefined;
   for (const hook of ctx.runtime.hooksFor('PreToolUse', name)) {
     const input = {
-      ...hookInput(ctx.runtime, 'PreToolUse', ctx.conv.id, stepIdx),
-      toolCall: { name, args: current },
+      ...hookInput(ctx.runtime, ctx.conv.id),
+      stepIdx,
+      toolCall: { name, args: payloadArgs(ctx.runtime, name, current) },
     };
     const decision = decide(await run(turnCall(ctx), 'PreToolUse', hook, input));
     if (decision.verdict === 'deny') return { verdict: 'deny', reason: decision.reason, args: current };
@@ -157,7 +186,7 @@ export async function preToolUse(
     : { verdict: 'ask', reason: ask, args: current };
 }
 
-/** Runs the PostToolUse hooks matching `name` with the tool's result; their output is ignored. */
+/** Runs the PostToolUse hooks matching `name` after the tool ran; their output is ignored. */
 export async function postToolUse(
   ctx: TurnContext,
   name: string,
@@ -166,12 +195,14 @@ export async function postToolUse(
   outcome: ToolOutcome,
 ): Promise<void> {
   for (const hook of ctx.runtime.hooksFor('PostToolUse', name)) {
+    // Real agy sends `""` here even for a command that exited non-zero; only a tool that could not run at
+    // all has something to report.
     const input: Obj = {
-      ...hookInput(ctx.runtime, 'PostToolUse', ctx.conv.id, stepIdx),
-      toolCall: { name, args },
-      toolResult: outcome,
+      ...hookInput(ctx.runtime, ctx.conv.id),
+      error: 'error' in outcome ? outcome.error.message : '',
+      stepIdx,
+      toolCall: { name, args: payloadArgs(ctx.runtime, name, args) },
     };
-    if ('output' in outcome) input.output = outcome.output;
     await run(turnCall(ctx), 'PostToolUse', hook, input);
   }
 }
@@ -189,7 +220,7 @@ export async function invocationHooks(
 ): Promise<void> {
   for (const hook of ctx.runtime.hooksFor(event)) {
     const input = {
-      ...hookInput(ctx.runtime, event, ctx.conv.id, ctx.conv.state.nextStepIndex),
+      ...hookInput(ctx.runtime, ctx.conv.id),
       invocationNum,
       initialNumSteps: ctx.initialNumSteps,
     };
@@ -231,11 +262,15 @@ async function injectStep(ctx: TurnContext, inject: unknown): Promise<void> {
  */
 export async function stopHooks(ctx: TurnContext): Promise<string | undefined> {
   let reason: string | undefined;
-  for (const hook of ctx.runtime.hooksFor('Stop')) {
+  const hooks = ctx.runtime.hooksFor('Stop');
+  const execution = hooks.length > 0 ? executionNum(ctx) : 0;
+  for (const hook of hooks) {
     const input = {
-      ...hookInput(ctx.runtime, 'Stop', ctx.conv.id, ctx.conv.state.nextStepIndex - 1),
+      ...hookInput(ctx.runtime, ctx.conv.id),
+      error: '',
+      executionNum: execution,
+      fullyIdle: true,
       terminationReason: 'NO_TOOL_CALL',
-      responseText: ctx.lastText,
     };
     const output = outputObject(await run(turnCall(ctx), 'Stop', hook, input));
     if (
@@ -257,7 +292,7 @@ export async function sessionStartHooks(
   emitter: Emitter,
 ): Promise<void> {
   for (const hook of runtime.hooksFor('SessionStart')) {
-    const input = hookInput(runtime, 'SessionStart', conv.id, conv.state.nextStepIndex);
+    const input = hookInput(runtime, conv.id);
     await run({ runtime, emitter, conversationId: conv.id }, 'SessionStart', hook, input);
   }
 }

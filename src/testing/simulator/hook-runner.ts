@@ -1,6 +1,7 @@
 /**
- * Running one hook command the way agy does (agy-cli.md §D.6, §B "ctxloom"): exec'd without a shell (the
- * whole `command` string is the executable's path, so it must be absolute or relative to the hook's cwd), cwd
+ * Running one hook command the way agy does: as a command line with arguments through `/bin/sh -c` (real
+ * users' hooks are command lines such as `python ./plugins/x/hook.py PreToolUse`,
+ * agy-real/configs-hooks-json/; a real plugin's hook was `python3 '<path>' hook`, agy-real/README.md), cwd
  * the first workspace's `.agents` directory when it exists (else the first workspace, else agy's cwd), the
  * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
  * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
@@ -68,11 +69,10 @@ export function runHook(
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {
-      child = spawn(hook.command, [], {
+      child = spawn('/bin/sh', ['-c', hook.command], {
         cwd: options.cwd,
         env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
         stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
       });
     } catch (err) {
       resolve({ code: null, stdout: '', failure: `cannot run ${hook.command}: ${(err as Error).message}` });
