@@ -58,8 +58,11 @@ describe('flags and startup', () => {
   it('prints the version and exits 0', async () => {
     const sim = await harness.start({ raw: true, args: ['--version'] });
     expect(await sim.exited).toEqual({ code: 0, signal: null });
-    expect(sim.lines[0]?.raw).toBe('agy version 1.2.17');
-    expect(/\d+\.\d+\.\d+/.exec(sim.lines[0]?.raw ?? '')?.[0]).toBe('1.2.17');
+    // The newest captured build is the default (agy-real/joiomi-playbook-plugin-agy-1.3.1/SOURCE.txt).
+    expect(sim.lines[0]?.raw).toBe('agy version 1.3.1');
+    const env = await harness.start({ raw: true, args: ['--version'], env: { AGY_SIM_VERSION: '1.2.7' } });
+    await env.exited;
+    expect(env.lines[0]?.raw).toBe('agy version 1.2.7');
   });
 
   it('prints a scenario version', async () => {
@@ -130,12 +133,21 @@ describe('flags and startup', () => {
   });
 
   it('rejects an invalid model with a lone result and exit 1', async () => {
-    const sim = await harness.start({ args: ['--model', 'gemini-invalid-9'] });
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/error-model-rejected.stdout (and the 1.2.17 .stderr)
+    const sim = await harness.start({ args: ['--model', 'gemini-9.9-nope'] });
     expect((await sim.exited).code).toBe(1);
-    expect(sim.results).toEqual([
-      expect.objectContaining({ status: 'ERROR', error: 'invalid model selection' }),
-    ]);
+    const error =
+      'invalid model selection (--model "gemini-9.9-nope" --effort ""): model gemini-9.9-nope is not recognized as a known model or custom model in settings\nAvailable models:\n  Gemini 3.8 Flash (High)';
+    expect(sim.results).toEqual([expect.objectContaining({ status: 'ERROR', conversation_id: '', num_turns: 0 })]);
+    expect(sim.results[0]?.error as string).toContain(error);
+    expect(sim.stderr).toContain(`error: ${error}`);
     expect(sim.lines).toHaveLength(1);
+    // agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-effort-conflict.stdout
+    const conflict = await harness.start({ args: ['--model', 'gemini-3.8-flash-low', '--effort', 'high'] });
+    expect((await conflict.exited).code).toBe(1);
+    expect(conflict.results[0]?.error).toBe(
+      'invalid model selection (--model "gemini-3.8-flash-low" --effort "high"): --model gemini-3.8-flash-low conflicts with --effort=high',
+    );
   });
 
   it('exits before init, and reports a bad scenario file with exit 1', async () => {
@@ -166,15 +178,19 @@ describe('the default script', () => {
     expectWireValid(sim);
 
     const steps = sim.steps;
+    // Every tool call follows a text-less model step (agy-real/joiomi-playbook-plugin-agy-1.3.1/success-tools.stdout).
     expect(steps.map((s) => [s.step_index, s.step_type, s.state])).toEqual([
       [0, 'user_input', 'DONE'],
-      [1, 'tool', 'ACTIVE'],
-      [1, 'tool', 'DONE'],
-      [2, 'agent_response', 'ACTIVE'],
-      [2, 'agent_response', 'ACTIVE'],
-      [2, 'agent_response', 'DONE'],
+      [1, 'agent_response', 'DONE'],
+      [2, 'tool', 'ACTIVE'],
+      [2, 'tool', 'DONE'],
+      [3, 'agent_response', 'ACTIVE'],
+      [3, 'agent_response', 'ACTIVE'],
+      [3, 'agent_response', 'DONE'],
     ]);
-    expect(steps[2]).toMatchObject({
+    expect(steps[1]).not.toHaveProperty('text_delta');
+    expect(steps[3]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[3]).toMatchObject({
       tool_name: 'list_dir',
       tool_info: { name: 'list_dir', parameters: { DirectoryPath: workspace }, output: 'a-dir\nb.txt' },
     });
@@ -188,14 +204,24 @@ describe('the default script', () => {
       cache_read_tokens: 0,
       total_tokens: 102 + Math.ceil(text.length / 4) + 8,
     };
-    expect(steps[5]).toMatchObject({ usage });
-    expect(steps[5]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[6]).toMatchObject({ usage });
+    expect(steps[6]?.duration_seconds).toBeTypeOf('number');
+    const modelUsage = steps[1]?.usage as Record<string, number>;
+    expect(modelUsage.input_tokens).toBe(102);
+    const sum = (key: string): number => (usage as Record<string, number>)[key] + (modelUsage[key] ?? 0);
     expect(sim.results).toEqual([
       expect.objectContaining({
         status: 'SUCCESS',
         response: text,
         num_turns: 1,
-        usage,
+        // The sum over the DONE steps, as in every capture.
+        usage: {
+          input_tokens: sum('input_tokens'),
+          output_tokens: sum('output_tokens'),
+          thinking_tokens: sum('thinking_tokens'),
+          cache_read_tokens: 0,
+          total_tokens: sum('total_tokens'),
+        },
         conversation_id: conversationId(sim),
       }),
     ]);
@@ -301,8 +327,9 @@ describe('turns', () => {
               },
             },
             { text: 'oops', error: true },
+            { text: 'never written' },
           ],
-          end: { status: 'ERROR', error: 'model failed' },
+          end: { error: 'model failed' },
         },
       ],
     };
@@ -310,33 +337,67 @@ describe('turns', () => {
     await runPrompts(sim, ['x']);
     expectWireValid(sim);
     const steps = sim.steps;
-    expect(steps[2]).toMatchObject({ state: 'DONE', tool_info: { output: 'a\nb' } });
-    expect(steps[4]).toMatchObject({
+    expect(steps[3]).toMatchObject({ state: 'DONE', tool_info: { output: 'a\nb' } });
+    expect(steps[3]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[6]).toMatchObject({
       state: 'ERROR',
       tool_name: 'run_command',
       tool_info: { error: { type: 'TOOL_ERROR', message: 'exit status 1' } },
     });
-    expect(steps.at(-1)).toMatchObject({ step_type: 'agent_response', state: 'ERROR' });
-    expect(steps.at(-1)).not.toHaveProperty('usage');
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'model failed', usage: ZERO_USAGE });
+    // No real agy writes a model step in ERROR: a failed model call is a DONE error_message step and the
+    // turn ends there (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout).
+    expect(steps.some((s) => s.state === 'ERROR' && s.step_type === 'agent_response')).toBe(false);
+    expect(steps.at(-1)).toEqual({
+      conversation_id: conversationId(sim),
+      step_index: 5,
+      state: 'DONE',
+      step_type: 'error_message',
+    });
+    expect(steps.some((s) => s.text_delta === 'never written' || s.text_delta === 'oo')).toBe(false);
+    const sumOfSteps = steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'model failed', response: '' });
+    expect((sim.results[0]?.usage as { total_tokens: number }).total_tokens).toBe(sumOfSteps);
   });
 
   it('soft-denies an action: SUCCESS, empty response, denied_actions, stderr notice', async () => {
     const scenario: Scenario = {
       turns: [
-        { actions: [{ text: 'let me write' }, { deny: { action: 'write_file', tool: 'write_to_file' } }] },
+        {
+          actions: [
+            { text: 'let me write' },
+            { deny: { action: 'write_file', tool: 'write_to_file', parameters: { TargetFile: '/w/p.txt' } } },
+            { text: 'skipped: the turn ends at the denial' },
+          ],
+        },
       ],
     };
+    // 1.2.17+: the tool step ends DONE with no output (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout)
     const sim = await harness.start({ scenario });
     await runPrompts(sim, ['x']);
     expectWireValid(sim);
-    expect(sim.steps.at(-1)).toMatchObject({ step_type: 'tool', state: 'ERROR', tool_name: 'write_to_file' });
+    const last = sim.steps.at(-1);
+    expect(last).toMatchObject({ step_type: 'tool', state: 'DONE', tool_name: 'write_to_file' });
+    expect(last?.tool_info).toEqual({ name: 'write_to_file', parameters: { TargetFile: '/w/p.txt' } });
+    expect(last?.duration_seconds).toBeTypeOf('number');
     expect(sim.results[0]).toMatchObject({
       status: 'SUCCESS',
       response: '',
-      denied_actions: [{ action: 'write_file', display_name: 'Write file' }],
+      denied_actions: [{ action: 'write_file', display_name: 'WriteToFile' }],
     });
     expect(sim.stderr).toContain('jetski: no output produced — a tool required the "write_file" permission');
+
+    // 1.2.7: ERROR with TOOL_ERROR "…user denied permission…" (agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson)
+    const old = await harness.start({ scenario: { ...scenario, version: '1.2.7' } });
+    await runPrompts(old, ['x']);
+    const error = (old.steps.at(-1)?.tool_info as { error: { type: string; message: string } }).error;
+    expect(old.steps.at(-1)).toMatchObject({ state: 'ERROR', tool_name: 'write_to_file' });
+    expect(error.type).toBe('TOOL_ERROR');
+    expect(error.message).toMatch(
+      /^permission check failed for write_file "\/w\/p\.txt": user denied permission for write_file\(\/w\/p\.txt\)\nDo not attempt/,
+    );
+    expect(old.results[0]).toMatchObject({ status: 'SUCCESS', response: '' });
   });
 
   it('fails a turn whose prompt misses expectPrompt, then falls back to the echo script', async () => {
@@ -409,13 +470,14 @@ describe('resume with --conversation', () => {
     expectWireValid(second);
     expect(conversationId(second)).toBe(id);
     const steps = second.steps;
-    expect(steps[0]).toMatchObject({
-      step_index: lastIndex + 1,
-      step_type: 'system_message',
+    // The resume notice follows the user_input and has no text (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson).
+    expect(steps[0]).toMatchObject({ step_index: lastIndex + 1, step_type: 'user_input' });
+    expect(steps[1]).toEqual({
+      conversation_id: id,
+      step_index: lastIndex + 2,
       state: 'DONE',
-      text_delta: 'Conversation resumed',
+      step_type: 'system_message',
     });
-    expect(steps[1]).toMatchObject({ step_index: lastIndex + 2, step_type: 'user_input' });
     expect(second.results[0]).toMatchObject({
       conversation_id: id,
       response: 'two',
@@ -439,7 +501,7 @@ describe('resume with --conversation', () => {
     const resumed = await harness.start({ args: ['-c'] });
     await runPrompts(resumed, ['b']);
     expect(conversationId(resumed)).toBe(conversationId(first));
-    expect(resumed.steps[0]).toMatchObject({ step_type: 'system_message' });
+    expect(resumed.steps[1]).toMatchObject({ step_type: 'system_message' });
     expect(resumed.results[0]?.num_turns).toBe(2);
   });
 
@@ -448,6 +510,8 @@ describe('resume with --conversation', () => {
     await runPrompts(sim, ['x']);
     expect(conversationId(sim)).toBe('my-new-conversation-id');
     expect(sim.steps[0]).toMatchObject({ step_index: 0, step_type: 'user_input' });
+    // agy 1.1.9 notes the fallback with a DONE `unknown` step (agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-2026-08-02-run1.ndjson).
+    expect(sim.steps[1]).toMatchObject({ step_index: 1, step_type: 'unknown', state: 'DONE' });
     expect(sim.results[0]?.num_turns).toBe(1);
   });
 
@@ -529,25 +593,66 @@ describe('endings', () => {
     sim.prompt('x');
     expect((await sim.exited).code).toBe(3);
     expectWireValid(sim);
-    expect(sim.stderr).toContain('error: Individual quota reached. Your quota resets in 2h.');
+    // agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr and .stdout
+    const message =
+      'Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 34m13s.';
+    expect(sim.stderr).toContain(`error: ${message}\n`);
     const agyError = /^AGY_ERROR: (.*)$/m.exec(sim.stderr)?.[1];
-    expect(JSON.parse(agyError ?? '{}')).toMatchObject({ short_error: 'RESOURCE_EXHAUSTED (code 429)' });
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', usage: { input_tokens: 50, total_tokens: 55 } });
+    expect(Object.keys(JSON.parse(agyError ?? '{}'))).toEqual([
+      'short_error',
+      'status',
+      'error_code',
+      'code_kind',
+      'retryable',
+      'error_id',
+    ]);
+    expect(JSON.parse(agyError ?? '{}')).toMatchObject({
+      short_error: `RESOURCE_EXHAUSTED (code 429): ${message}`,
+      status: 'RESOURCE_EXHAUSTED',
+      error_code: 429,
+    });
+    expect(sim.steps.at(-1)).toMatchObject({ state: 'DONE', step_type: 'error_message' });
+    expect(sim.results[0]).toMatchObject({
+      status: 'ERROR',
+      error: message,
+      usage: { input_tokens: 50, total_tokens: 55 },
+    });
   });
 
-  it('reports a scripted print timeout as SUCCESS with partial text and zero usage, exit 0', async () => {
-    const scenario: Scenario = {
-      turns: [{ actions: [{ text: 'half an answer' }], end: { printTimeout: true } }],
-    };
+  it('retries a transient 429 as error_message steps, then recovers', async () => {
+    const scenario: Scenario = { turns: [{ actions: [{ rateLimit: {} }, { text: 'fine now' }] }] };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    const types = sim.steps.map((s) => s.step_type);
+    expect(types).toEqual(['user_input', ...Array(7).fill('error_message'), 'agent_response', 'agent_response']);
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'fine now' });
+  });
+
+  it('reports a scripted print timeout as SUCCESS with empty response and zero usage, exit 0', async () => {
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/print-timeout.stdout, …-1.2.17/print-timeout.stderr
+    const scenario: Scenario = { turns: [{ actions: [], end: { printTimeout: true } }] };
     const sim = await harness.start({ scenario });
     sim.prompt('x');
     expect((await sim.exited).code).toBe(0);
-    expect(sim.stderr).toContain(
-      '[agy] print timeout after 5m0s with turn in progress; returning partial output',
-    );
-    expect(sim.results[0]).toMatchObject({
-      status: 'SUCCESS',
-      response: 'half an answer',
+    expect(sim.stderr).toBe('[agy] print timeout after 5m0s with turn in progress; returning partial output\n');
+    expect(sim.steps.map((s) => s.step_type)).toEqual(['user_input']);
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
+
+    const silent = await harness.start({
+      scenario: { turns: [{ actions: [], end: { printTimeout: { stderr: 'none' } } }] },
+    });
+    silent.prompt('x');
+    expect((await silent.exited).code).toBe(0);
+    expect(silent.stderr).toBe('');
+    expect(silent.results[0]).toMatchObject({ status: 'SUCCESS', response: '' });
+
+    // 1.1.9: ERROR "timeout waiting for response", exit 1 (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson)
+    const old = await harness.start({ scenario: { ...scenario, version: '1.1.9' } });
+    old.prompt('x');
+    expect((await old.exited).code).toBe(1);
+    expect(old.results[0]).toMatchObject({
+      status: 'ERROR',
+      error: 'timeout waiting for response',
       usage: ZERO_USAGE,
     });
   });
@@ -558,7 +663,7 @@ describe('endings', () => {
     sim.prompt('x');
     expect((await sim.exited).code).toBe(0);
     expect(sim.stderr).toContain('[agy] print timeout after 300ms with turn in progress');
-    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'so far', usage: ZERO_USAGE });
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
   });
 
   it('can end without a result, or exit after it', async () => {
@@ -585,7 +690,10 @@ describe('signals', () => {
         {
           actions: [
             { text: 'working on it', chunks: 1, usage: { input_tokens: 4, output_tokens: 2 } },
-            { tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true } },
+            {
+              modelStep: { usage: { input_tokens: 1, output_tokens: 1 } },
+              tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true },
+            },
           ],
         },
       ],
@@ -605,7 +713,7 @@ describe('signals', () => {
     expect(sim.results).toEqual([
       expect.objectContaining({ status: 'INTERRUPTED', response: 'working on it', num_turns: 1 }),
     ]);
-    expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 6 });
+    expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 8 });
   });
 
   it('reports ERROR "interrupted" and the scenario exit code when asked', async () => {

@@ -238,6 +238,11 @@ export async function errorMessages(ctx: TurnContext, count: number): Promise<vo
 }
 
 async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
+  if (action.error) {
+    // No real agy writes a model step in state ERROR: a failed API call is a DONE `error_message` step.
+    await errorMessages(ctx, 1);
+    throw new ModelCallFailed(MODEL_ERROR_MESSAGE);
+  }
   const text = dynamicText.get(action)?.(ctx) ?? action.text;
   const index = nextIndex(ctx);
   const started = performance.now();
@@ -248,11 +253,6 @@ async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
     ctx.lastText += chunk;
     throwIfAborted(ctx.signal);
     if (action.delayMs) await delay(action.delayMs, ctx.signal);
-  }
-  if (action.error) {
-    // No real agy writes a model step in state ERROR: a failed API call is a DONE `error_message` step.
-    await errorMessages(ctx, 1);
-    throw new ModelCallFailed(MODEL_ERROR_MESSAGE);
   }
   const last = chunks.at(-1);
   const usage =

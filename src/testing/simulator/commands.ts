@@ -31,7 +31,7 @@ interface CommandPayload {
 /** `/quota` (alias `/usage`): the captured quota groups; agy names the command `usage` either way. */
 function usageCommand(): CommandPayload {
   const reset = (hours: number): string =>
-    new Date(Date.now() + hours * 3_600_000).toISOString().slice(0, 19) + 'Z';
+    `${new Date(Date.now() + hours * 3_600_000).toISOString().slice(0, 19)}Z`;
   const groups = [
     {
       name: 'Gemini Models',

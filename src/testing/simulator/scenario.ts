@@ -46,8 +46,7 @@ export interface TextAction {
   duplicateDone?: number;
   /**
    * The model call fails. No real agy writes an `agent_response` in state ERROR, so this maps to the nearest
-   * captured shape: the ACTIVE deltas streamed so far (all but the last chunk), then a DONE `error_message`
-   * step (no usage), and the turn ends at once with `result` ERROR `the model returned an error` (the
+   * captured shape: no `agent_response` at all, a DONE `error_message` step (no usage) instead, and the turn ends at once with `result` ERROR `the model returned an error` (the
    * process stays up). `end.error` replaces the message.
    */
   error?: boolean;
