@@ -75,6 +75,8 @@ export interface TurnContext {
   readonly profile: AgyProfile;
   /** Model calls that produced a DONE model step in this turn (1.1.x then ends the turn with a checkpoint). */
   modelSteps: number;
+  /** Whether this turn wrote a `checkpoint` step already. */
+  checkpointed: boolean;
   /**
    * The conversation id steps are written under: the turn's own, or a subagent's while its steps stream.
    * Undefined means `conv.id`.

@@ -5,7 +5,7 @@
  * 1.2.17+ soft-denies with a `DONE` step without output and reports a print timeout as `SUCCESS` with an
  * empty response and all-zero usage (exit 0). The default is the newest captured build, 1.3.1.
  */
-import { TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17 } from './builtin-tools.js';
+import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17 } from './builtin-tools.js';
 
 /** The newest agy build whose wire output was captured; the simulator's default. */
 export const DEFAULT_AGY_VERSION = '1.3.1';
@@ -16,7 +16,11 @@ export interface AgyProfile {
   readonly version: string;
   /** `init.tools`. */
   readonly tools: readonly string[];
-  /** Each turn that made a model call ends with a DONE `checkpoint` step carrying usage (1.1.x). */
+  /**
+   * The first turn of a new conversation that made a model call ends with a DONE `checkpoint` step carrying
+   * usage (1.1.x: every captured first turn has one, the captured resumed turn has none), unless the turn
+   * already wrote one (a `checkpoint` action).
+   */
   readonly checkpoints: boolean;
   /** How a soft-denied tool step ends: `done` (1.2.17+, no output) or `error` (1.2.7, `TOOL_ERROR`). */
   readonly denial: 'done' | 'error';
@@ -47,7 +51,13 @@ export function profileFor(version: string): AgyProfile {
   const v1_2_17 = !olderThan(version, '1.2.17');
   return {
     version,
-    tools: v1_2_17 ? TOOLS_1_2_17 : v1_2 ? TOOLS_1_2_7 : TOOLS_1_1_9,
+    tools: v1_2_17
+      ? TOOLS_1_2_17
+      : v1_2
+        ? TOOLS_1_2_7
+        : olderThan(version, '1.1.9')
+          ? TOOLS_1_1_8
+          : TOOLS_1_1_9,
     checkpoints: !v1_2,
     denial: v1_2_17 ? 'done' : 'error',
     printTimeout: v1_2 ? 'success' : 'error',

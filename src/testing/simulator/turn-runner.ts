@@ -120,6 +120,7 @@ export class TurnRunner {
       lastTool: undefined,
       profile: this.opts.profile,
       modelSteps: 0,
+      checkpointed: false,
     };
     const end = turn.end ?? {};
     try {
@@ -136,7 +137,15 @@ export class TurnRunner {
         if (ctx.denied.length > 0) break;
       }
       if (runsStopHooks(end)) await this.stop(ctx);
-      if (runsStopHooks(end) && ctx.profile.checkpoints && ctx.modelSteps > 0) await checkpoint(ctx, true);
+      if (
+        runsStopHooks(end) &&
+        ctx.profile.checkpoints &&
+        conv.state.numTurns === 1 &&
+        ctx.modelSteps > 0 &&
+        !ctx.checkpointed
+      ) {
+        await checkpoint(ctx, true);
+      }
       clearTimeout(timer);
       await this.finish(ctx, end, started);
     } catch (err) {
