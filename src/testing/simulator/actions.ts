@@ -223,6 +223,7 @@ export async function checkpoint(ctx: TurnContext, option: CheckpointAction['che
     option === true || option.usage === undefined ? CHECKPOINT_USAGE : option.usage,
   );
   countUsage(ctx, usage);
+  ctx.checkpointed = true;
   await step(ctx, index, { state: 'DONE', step_type: 'checkpoint', duration_seconds: 0.000001, usage });
 }
 
