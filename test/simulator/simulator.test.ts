@@ -583,6 +583,159 @@ describe('input rules', () => {
   });
 });
 
+describe('captured shapes beyond the captures', () => {
+  it('a subagent streams under its own conversation id, starting with initial_prompt (agy-cli.md §D.3)', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              subagent: {
+                name: 'researcher',
+                prompt: 'look it up',
+                actions: [
+                  { tool: { name: 'search_web', parameters: { query: 'q' } } },
+                  { text: 'found it', usage: { input_tokens: 7, output_tokens: 3 } },
+                ],
+              },
+            },
+            { text: 'the subagent found it' },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    const parent = conversationId(sim);
+    const outer = sim.steps.filter((s) => s.step_type === 'subagent');
+    expect(outer.map((s) => s.state)).toEqual(['ACTIVE', 'DONE']);
+    const info = (outer[0]?.subagent_info as { subagents: Record<string, unknown>[] }).subagents[0];
+    const child = info?.conversation_id as string;
+    expect(child).toMatch(/^[0-9a-f-]{36}$/);
+    expect(child).not.toBe(parent);
+    expect(info).toMatchObject({ type_name: 'researcher', role: 'subagent' });
+    expect(outer[1]).toMatchObject({ tool_name: 'invoke_subagent', tool_info: { output: 'found it' } });
+    const inner = sim.steps.filter((s) => s.conversation_id === child);
+    expect(inner[0]).toMatchObject({ step_index: 0, step_type: 'user_input', initial_prompt: 'look it up' });
+    expect(inner.map((s) => s.step_type)).toEqual([
+      'user_input',
+      'agent_response',
+      'tool',
+      'tool',
+      'agent_response',
+      'agent_response',
+    ]);
+    // Every DONE step's usage, the subagent's included, adds up to result.usage.
+    const total = sim.steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect(sim.results[0]).toMatchObject({ response: 'the subagent found it' });
+    expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
+  });
+
+  it('1.1.x: the first turn ends with a checkpoint carrying usage, a later turn does not', async () => {
+    // agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-2026-08-02-run1.ndjson, …/resume-2026-08-02-run1.ndjson
+    const sim = await harness.start({
+      scenario: { version: '1.1.9', turns: [{ actions: [{ text: 'a' }] }, { actions: [{ text: 'b' }] }] },
+    });
+    await runPrompts(sim, ['1', '2']);
+    const types = sim.steps.filter((s) => s.state === 'DONE').map((s) => s.step_type);
+    expect(types).toEqual(['user_input', 'agent_response', 'checkpoint', 'user_input', 'agent_response']);
+    const checkpoint = sim.steps.find((s) => s.step_type === 'checkpoint');
+    expect(checkpoint?.usage).toEqual({
+      input_tokens: 100,
+      output_tokens: 4,
+      thinking_tokens: 0,
+      cache_read_tokens: 0,
+      total_tokens: 104,
+    });
+    const sum = sim.steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect((sim.results[1]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(sum);
+    const init = sim.events.find((e) => e.event === 'init')?.init as { tools: string[] };
+    expect(init.tools).toHaveLength(56);
+  });
+
+  it('print mode: -p runs one turn; slash commands answer with command_result; unknown ones exit 2', async () => {
+    const sim = await harness.start({ raw: true, args: ['-p', 'hello', '--output-format', 'stream-json'] });
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.events.map((e) => e.event)).toEqual([
+      'init',
+      'step_update',
+      'step_update',
+      'step_update',
+      'result',
+    ]);
+    expect(sim.results[0]?.response).toContain('You said: "hello"');
+
+    // agy-real/jdiazromeral-agy-plugin-cc/command_result-2026-09-20-run1.ndjson
+    const model = await harness.start({
+      raw: true,
+      args: ['-p', '/model', '--model', 'gemini-3.8-flash-high', '--output-format', 'stream-json'],
+    });
+    expect((await model.exited).code).toBe(0);
+    expect(model.events[0]).toEqual({
+      event: 'command_result',
+      command: {
+        name: 'model',
+        data: {
+          id: 'gemini-3.8-flash-high',
+          label: 'Gemini 3.8 Flash (High)',
+          effort: 'high',
+          is_default: false,
+        },
+      },
+    });
+    expect(model.results[0]).toMatchObject({
+      conversation_id: '',
+      response: 'gemini-3.8-flash-high\tGemini 3.8 Flash (High)\n',
+      command: { name: 'model' },
+    });
+
+    const unknown = await harness.start({
+      raw: true,
+      args: ['-p', '/frob', '--output-format', 'stream-json'],
+    });
+    expect((await unknown.exited).code).toBe(2);
+    expect(unknown.stderr).toBe('error: unknown command "/frob"\n');
+  });
+
+  it('writes the print-timeout stderr line with stderr: "before" too', async () => {
+    // Which of two pipes a reader sees first is not observable reliably, so only presence is checked here;
+    // the "after" default is flushed after the result line (turn-runner.ts).
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [], end: { printTimeout: { stderr: 'before' } } }] },
+    });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.stderr).toMatch(
+      /^\[agy\] print timeout after 5m0s with turn in progress; returning partial output\n$/,
+    );
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
+  });
+
+  it('never writes a model step in ERROR, PERMISSION_DENIED or MODEL_ERROR, whatever the scenario', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'x', error: true }] },
+        { actions: [{ deny: { action: 'command', tool: 'run_command' } }] },
+        { actions: [{ rateLimit: { retries: 2 } }, { text: 'ok' }], end: { quota: true } },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('a');
+    sim.prompt('b');
+    sim.prompt('c');
+    expect((await sim.exited).code).toBe(3);
+    const raw = sim.lines.map((l) => l.raw).join('\n');
+    expect(raw).not.toMatch(/PERMISSION_DENIED|MODEL_ERROR/);
+    expect(sim.steps.some((s) => s.step_type === 'agent_response' && s.state === 'ERROR')).toBe(false);
+    expect(sim.results.map((r) => r.status)).toEqual(['ERROR', 'SUCCESS', 'ERROR']);
+  });
+});
+
 describe('endings', () => {
   it('reports quota exhaustion with stderr markers, spent usage and exit 3', async () => {
     const scenario: Scenario = {
