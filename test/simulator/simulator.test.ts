@@ -666,6 +666,7 @@ describe('captured shapes beyond the captures', () => {
       'step_update',
       'step_update',
       'step_update',
+      'step_update',
       'result',
     ]);
     expect(sim.results[0]?.response).toContain('You said: "hello"');
