@@ -201,16 +201,15 @@ describe('hooks', () => {
     const conv = conversationId(sim);
 
     const log = hookLog(fx);
+    // Two model calls per turn: the text-less one that chose list_dir, then the reply
+    // (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreInvocation-*.json: invocations before tool calls too).
+    const invocation = ['pre-home', 'pre-workspace', 'pre-plugin', 'post-workspace'];
     expect(log.map((entry) => entry.name)).toEqual([
       'session-start',
-      'pre-home',
-      'pre-workspace',
-      'pre-plugin',
-      'post-workspace',
-      'pre-home',
-      'pre-workspace',
-      'pre-plugin',
-      'post-workspace',
+      ...invocation,
+      ...invocation,
+      ...invocation,
+      ...invocation,
     ]);
     for (const entry of log) {
       expect(entry.cwd).toBe(join(fx.work, '.agents'));
@@ -226,10 +225,10 @@ describe('hooks', () => {
       artifactDirectoryPath: brain,
       modelName: 'gemini-test',
     });
-    // Turn 1: user_input 0, list_dir 1, the model call's response 2. Turn 2 starts at step 3.
+    // Turn 1: user_input 0, the model step 1, list_dir 2, the response 3. Turn 2 starts at step 4.
     expect(log[1]?.input).toMatchObject({
       hookEventName: 'PreInvocation',
-      stepIdx: 2,
+      stepIdx: 1,
       invocationNum: 0,
       initialNumSteps: 1,
     });
@@ -238,10 +237,10 @@ describe('hooks', () => {
       invocationNum: 0,
       initialNumSteps: 1,
     });
-    expect(log[5]?.input).toMatchObject({
+    expect(log[9]?.input).toMatchObject({
       hookEventName: 'PreInvocation',
       invocationNum: 0,
-      initialNumSteps: 4,
+      initialNumSteps: 5,
     });
     expect(sim.stderr).toContain(`warning: ignoring hooks file ${join(plugins, 'p-broken/hooks.json')}`);
     expect(sim.stderr).toContain(
@@ -287,7 +286,10 @@ describe('hooks', () => {
       turns: [
         {
           actions: [
-            ...rows.map(([name]) => ({ tool: { name, parameters, output: `${name} ran` } })),
+            // `ask` soft-denies, which ends the turn: those two run in their own process below.
+            ...rows
+              .filter(([name]) => name !== 't_ask' && name !== 't_force')
+              .map(([name]) => ({ tool: { name, parameters, output: `${name} ran` } })),
             { text: 'done' },
           ],
         },
@@ -324,8 +326,6 @@ describe('hooks', () => {
     denied('t_emptyobj', 'HOOK_DENIED', /no decision/);
     denied('t_blank', 'HOOK_DENIED', /unknown decision ""/);
     ran('t_allow');
-    denied('t_ask', 'PERMISSION_DENIED', /approval/);
-    denied('t_force', 'PERMISSION_DENIED', 'a human should look');
     denied('t_deny', 'HOOK_DENIED', 'nope');
     denied('t_nonjson', 'HOOK_DENIED', /not valid JSON/);
     denied('t_exit1', 'HOOK_DENIED', /exited with code 1/);
@@ -336,13 +336,10 @@ describe('hooks', () => {
     const active = sim.steps.find((s) => s.tool_name === 't_overwrite' && s.state === 'ACTIVE');
     expect(toolInfo(active).parameters).toEqual(parameters);
 
-    // The turn went on after every denial; the `ask` soft-denials empty the response, as permission denials do.
+    // The turn went on after every hook denial.
     const result = sim.results[0];
-    expect(result).toMatchObject({ status: 'SUCCESS', response: '' });
-    expect(result?.denied_actions).toEqual([
-      { action: 't_ask', display_name: 'T ask' },
-      { action: 't_force', display_name: 'T force' },
-    ]);
+    expect(result).toMatchObject({ status: 'SUCCESS', response: 'done' });
+    expect(result).not.toHaveProperty('denied_actions');
     expect([...finalSteps(sim).values()].at(-1)).toMatchObject({
       step_type: 'agent_response',
       state: 'DONE',
@@ -375,6 +372,29 @@ describe('hooks', () => {
       toolResult: { output: 't_overwrite ran' },
       output: 't_overwrite ran',
     });
+
+    // Without always-proceed, `ask` and `force_ask` soft-deny the way agy 1.3.1 does: the tool step ends DONE
+    // with no output, denied_actions grows, the turn ends with an empty response
+    // (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout).
+    const soft = await start(fx, {
+      scenario: {
+        turns: [
+          { actions: [{ tool: { name: 't_ask', parameters, output: 'no' } }, { text: 'not reached' }] },
+          { actions: [{ tool: { name: 't_force', parameters, output: 'no' } }] },
+        ],
+      },
+    });
+    await runPrompts(soft, ['one', 'two']);
+    const softSteps = toolSteps(soft);
+    expect(softSteps.map((step) => [step.tool_name, step.state])).toEqual([
+      ['t_ask', 'DONE'],
+      ['t_force', 'DONE'],
+    ]);
+    for (const step of softSteps) expect(toolInfo(step)).not.toHaveProperty('output');
+    expect(soft.results.map((r) => [r.response, r.denied_actions])).toEqual([
+      ['', [{ action: 't_ask', display_name: 'TAsk' }]],
+      ['', [{ action: 't_force', display_name: 'TForce' }]],
+    ]);
 
     // With --dangerously-skip-permissions, `ask` and `force_ask` let the tool run.
     const skip = await start(fx, {
@@ -431,14 +451,17 @@ describe('hooks', () => {
     ]);
     expect(steps[1]).toMatchObject({ state: 'DONE', step_index: 1 });
     expect(sim.results[0]).toMatchObject({ response: 'second' });
-    // Default script: user_input, list_dir, injected, echo that mentions it.
+    // Default script: user_input, injected, the model step choosing list_dir, list_dir, injected, the echo.
     expect(steps.slice(5).map((s) => s.step_type)).toEqual([
       'user_input',
+      'user_input',
+      'agent_response',
       'tool',
       'user_input',
       'agent_response',
     ]);
-    expect(sim.results[1]?.response).toBe(`${echoText('default')} A hook added: "remember the milk".`);
+    const added = ' A hook added: "remember the milk".';
+    expect(sim.results[1]?.response).toBe(`${echoText('default')}${added}${added}`);
 
     const log = hookLog(fx);
     expect(log.map((e) => [e.name, e.input.invocationNum, e.input.initialNumSteps])).toEqual([
@@ -448,6 +471,8 @@ describe('hooks', () => {
       ['post', 1, 1],
       ['pre', 0, 6],
       ['post', 0, 6],
+      ['pre', 1, 6],
+      ['post', 1, 6],
     ]);
   });
 
