@@ -610,7 +610,8 @@ describe('captured shapes beyond the captures', () => {
     const parent = conversationId(sim);
     const outer = sim.steps.filter((s) => s.step_type === 'subagent');
     expect(outer.map((s) => s.state)).toEqual(['ACTIVE', 'DONE']);
-    const info = (outer[0]?.subagent_info as { subagents: Record<string, unknown>[] }).subagents[0];
+    const info = (outer[0]?.subagent_info as { subagents: Record<string, unknown>[] } | undefined)
+      ?.subagents[0];
     const child = info?.conversation_id as string;
     expect(child).toMatch(/^[0-9a-f-]{36}$/);
     expect(child).not.toBe(parent);
