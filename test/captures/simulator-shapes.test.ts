@@ -129,6 +129,30 @@ async function runTurn(
 }
 
 const FLAGS_1_2 = ['--model', 'gemini-3.8-flash-high', '--mode', 'plan'];
+
+describe('the comparison itself', () => {
+  it('tells a missing key, a wrong step state and a wrong status apart from equal shapes', (ctx) => {
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/success-pong.stdout
+    const real = parseLines(capture(ctx, `${V1_3_1}/success-pong.stdout`));
+    const copy = (): Record<string, unknown>[] =>
+      JSON.parse(JSON.stringify(real)) as Record<string, unknown>[];
+    const step = (lines: Record<string, unknown>[], i: number): Record<string, unknown> =>
+      (lines[i]?.step_update ?? lines[i]?.result ?? {}) as Record<string, unknown>;
+    expect(copy().map(signature)).toEqual(real.map(signature));
+    const noUsage = copy();
+    step(noUsage, 3).usage = undefined;
+    expect(JSON.parse(JSON.stringify(noUsage)).map(signature)).not.toEqual(real.map(signature));
+    const errorState = copy();
+    step(errorState, 3).state = 'ERROR';
+    expect(errorState.map(signature)).not.toEqual(real.map(signature));
+    const failed = copy();
+    step(failed, 4).status = 'ERROR';
+    expect(failed.map(signature)).not.toEqual(real.map(signature));
+    const otherText = copy();
+    step(otherText, 2).text_delta = 'something else';
+    expect(otherText.map(signature)).toEqual(real.map(signature));
+  });
+});
 const SKIP = ['--dangerously-skip-permissions'];
 
 describe.each([
