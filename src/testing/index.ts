@@ -1,16 +1,20 @@
 /**
- * `agy-sdk/testing`: test your agents without a model. The simulator is a Node executable that behaves like
- * agy as `shared/reference/agy-cli.md` documents it; point `agyPath` at `simulatorPath()` and script turns
- * with a scenario file (`AGY_SIM_SCENARIO`).
+ * `agy-sdk/testing`: test your agents without a model. The simulator is a Node executable that writes what
+ * real agy builds write (checked against captured runs; `Scenario.version` or `AGY_SIM_VERSION` picks the
+ * build, default 1.3.1); point `agyPath` at `simulatorPath()` and script turns with a scenario file
+ * (`AGY_SIM_SCENARIO`).
  */
 export { simulatorPath, writeScenario } from './simulator/path.js';
 export type {
+  CheckpointAction,
   CustomStepAction,
   DenyAction,
   ExitAction,
   HugeTextAction,
   KillSelfAction,
   McpToolAction,
+  ModelStepOption,
+  RateLimitAction,
   RawAction,
   RawBytesAction,
   Scenario,
@@ -24,9 +28,11 @@ export type {
   SpawnChildAction,
   StallAction,
   StderrAction,
+  SubagentAction,
   SystemMessageAction,
   TextAction,
   TimestampDeltasAction,
   ToolAction,
   UnknownEventAction,
+  UnknownStepAction,
 } from './simulator/scenario.js';

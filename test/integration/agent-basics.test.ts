@@ -37,7 +37,8 @@ describe('launch (agy-cli.md §D.2, §F.5)', () => {
     expect(env).toContain('AGY_CLI_DISABLE_AUTO_UPDATE=1');
     expect(env).toContain('MY_VAR=kept');
     expect(env.some((e) => e.startsWith('PATH='))).toBe(true);
-    expect(agent.agyVersion).toBe('1.2.17');
+    // The simulator imitates the newest captured agy (1.3.1) by default.
+    expect(agent.agyVersion).toBe('1.3.1');
     expect(agent.info?.permissionMode).toBe('request-review');
   });
 
@@ -245,7 +246,10 @@ describe('start failures', () => {
   it("an invalid model fails start with agy's reason", async () => {
     const agent = await agentWith(undefined, { model: 'invalid-model' });
     const err = (await agent.start().catch((e: unknown) => e)) as StartError;
-    expect(err.reason).toBe('invalid model selection');
+    // agy's own wording: agy-real/joiomi-playbook-plugin-agy-1.3.1/error-model-rejected.stdout
+    expect(err.reason).toMatch(
+      /^invalid model selection \(--model "invalid-model" --effort ""\): model invalid-model is not recognized/,
+    );
   });
 
   it('a missing binary lists every path tried', async () => {

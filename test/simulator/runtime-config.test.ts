@@ -185,7 +185,9 @@ describe('hooks', () => {
     const sim = await start(fx);
     await runPrompts(sim, ['one']);
     const log = hookLog(fx);
-    expect(log.map((e) => e.name)).toEqual(['args:PreInvocation|two words']);
+    // One line per model call of the turn (the default script calls a tool, so there are two).
+    expect(log.length).toBeGreaterThan(0);
+    expect(new Set(log.map((e) => e.name))).toEqual(new Set(['args:PreInvocation|two words']));
     expect(log[0]?.input).toMatchObject({ invocationNum: 0 });
     expect(sim.stderr).not.toContain('warning: PreInvocation hook');
   });
@@ -229,18 +231,15 @@ describe('hooks', () => {
     const conv = conversationId(sim);
 
     const log = hookLog(fx);
+    // Two model calls per turn: the text-less one that chose list_dir, then the reply
+    // (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreInvocation-*.json: invocations before tool calls too).
+    const invocation = ['pre-home', 'pre-config-plugin', 'pre-workspace', 'pre-plugin', 'post-workspace'];
     expect(log.map((entry) => entry.name)).toEqual([
       'session-start',
-      'pre-home',
-      'pre-config-plugin',
-      'pre-workspace',
-      'pre-plugin',
-      'post-workspace',
-      'pre-home',
-      'pre-config-plugin',
-      'pre-workspace',
-      'pre-plugin',
-      'post-workspace',
+      ...invocation,
+      ...invocation,
+      ...invocation,
+      ...invocation,
     ]);
     for (const entry of log) {
       expect(entry.cwd).toBe(join(fx.work, '.agents'));
@@ -257,10 +256,11 @@ describe('hooks', () => {
       modelName: 'gemini-test',
     };
     expect(log[0]?.input).toEqual(common);
-    // Turn 1: user_input 0, list_dir 1, the model call's response 2. Turn 2 starts at step 3.
+    // Turn 1: user_input 0, the model step 1, list_dir 2, the response 3. Turn 2 starts at step 4.
     expect(log[1]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 1 });
     expect(log[5]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 1 });
-    expect(log[6]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 4 });
+    expect(log[6]?.input).toEqual({ ...common, invocationNum: 1, initialNumSteps: 1 });
+    expect(log[11]?.input).toEqual({ ...common, invocationNum: 0, initialNumSteps: 5 });
     expect(sim.stderr).toContain(`warning: ignoring hooks file ${join(plugins, 'p-broken/hooks.json')}`);
     expect(sim.stderr).toContain(
       `warning: ignoring hooks file ${join(plugins, 'p-flat/hooks.json')}: bundle "PreInvocation" must be an object`,
@@ -309,7 +309,10 @@ describe('hooks', () => {
       turns: [
         {
           actions: [
-            ...rows.map(([name]) => ({ tool: { name, parameters, output: `${name} ran` } })),
+            // `ask` soft-denies, which ends the turn: those two run in their own process below.
+            ...rows
+              .filter(([name]) => name !== 't_ask' && name !== 't_force')
+              .map(([name]) => ({ tool: { name, parameters, output: `${name} ran` } })),
             { text: 'done' },
           ],
         },
@@ -346,8 +349,6 @@ describe('hooks', () => {
     denied('t_emptyobj', 'HOOK_DENIED', /no decision/);
     denied('t_blank', 'HOOK_DENIED', /unknown decision ""/);
     ran('t_allow');
-    denied('t_ask', 'PERMISSION_DENIED', /approval/);
-    denied('t_force', 'PERMISSION_DENIED', 'a human should look');
     denied('t_deny', 'HOOK_DENIED', 'nope');
     denied('t_nonjson', 'HOOK_DENIED', /not valid JSON/);
     denied('t_exit1', 'HOOK_DENIED', /exited with code 1/);
@@ -358,13 +359,10 @@ describe('hooks', () => {
     const active = sim.steps.find((s) => s.tool_name === 't_overwrite' && s.state === 'ACTIVE');
     expect(toolInfo(active).parameters).toEqual(parameters);
 
-    // The turn went on after every denial; the `ask` soft-denials empty the response, as permission denials do.
+    // The turn went on after every hook denial.
     const result = sim.results[0];
-    expect(result).toMatchObject({ status: 'SUCCESS', response: '' });
-    expect(result?.denied_actions).toEqual([
-      { action: 't_ask', display_name: 'T ask' },
-      { action: 't_force', display_name: 'T force' },
-    ]);
+    expect(result).toMatchObject({ status: 'SUCCESS', response: 'done' });
+    expect(result).not.toHaveProperty('denied_actions');
     expect([...finalSteps(sim).values()].at(-1)).toMatchObject({
       step_type: 'agent_response',
       state: 'DONE',
@@ -409,6 +407,29 @@ describe('hooks', () => {
     expect(
       Object.keys(post[2]?.input ?? {}).filter((k) => ['toolResult', 'output', 'hookEventName'].includes(k)),
     ).toEqual([]);
+
+    // Without always-proceed, `ask` and `force_ask` soft-deny the way agy 1.3.1 does: the tool step ends DONE
+    // with no output, denied_actions grows, the turn ends with an empty response
+    // (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout).
+    const soft = await start(fx, {
+      scenario: {
+        turns: [
+          { actions: [{ tool: { name: 't_ask', parameters, output: 'no' } }, { text: 'not reached' }] },
+          { actions: [{ tool: { name: 't_force', parameters, output: 'no' } }] },
+        ],
+      },
+    });
+    await runPrompts(soft, ['one', 'two']);
+    const softSteps = toolSteps(soft);
+    expect(softSteps.map((step) => [step.tool_name, step.state])).toEqual([
+      ['t_ask', 'DONE'],
+      ['t_force', 'DONE'],
+    ]);
+    for (const step of softSteps) expect(toolInfo(step)).not.toHaveProperty('output');
+    expect(soft.results.map((r) => [r.response, r.denied_actions])).toEqual([
+      ['', [{ action: 't_ask', display_name: 'TAsk' }]],
+      ['', [{ action: 't_force', display_name: 'TForce' }]],
+    ]);
 
     // With --dangerously-skip-permissions, `ask` and `force_ask` let the tool run.
     const skip = await start(fx, {
@@ -465,14 +486,17 @@ describe('hooks', () => {
     ]);
     expect(steps[1]).toMatchObject({ state: 'DONE', step_index: 1 });
     expect(sim.results[0]).toMatchObject({ response: 'second' });
-    // Default script: user_input, list_dir, injected, echo that mentions it.
+    // Default script: user_input, injected, the model step choosing list_dir, list_dir, injected, the echo.
     expect(steps.slice(5).map((s) => s.step_type)).toEqual([
       'user_input',
+      'user_input',
+      'agent_response',
       'tool',
       'user_input',
       'agent_response',
     ]);
-    expect(sim.results[1]?.response).toBe(`${echoText('default')} A hook added: "remember the milk".`);
+    const added = ' A hook added: "remember the milk".';
+    expect(sim.results[1]?.response).toBe(`${echoText('default')}${added}${added}`);
 
     const log = hookLog(fx);
     expect(log.map((e) => [e.name, e.input.invocationNum, e.input.initialNumSteps])).toEqual([
@@ -482,6 +506,8 @@ describe('hooks', () => {
       ['post', 1, 1],
       ['pre', 0, 6],
       ['post', 0, 6],
+      ['pre', 1, 6],
+      ['post', 1, 6],
     ]);
   });
 

@@ -58,8 +58,11 @@ describe('flags and startup', () => {
   it('prints the version and exits 0', async () => {
     const sim = await harness.start({ raw: true, args: ['--version'] });
     expect(await sim.exited).toEqual({ code: 0, signal: null });
-    expect(sim.lines[0]?.raw).toBe('agy version 1.2.17');
-    expect(/\d+\.\d+\.\d+/.exec(sim.lines[0]?.raw ?? '')?.[0]).toBe('1.2.17');
+    // The newest captured build is the default (agy-real/joiomi-playbook-plugin-agy-1.3.1/SOURCE.txt).
+    expect(sim.lines[0]?.raw).toBe('agy version 1.3.1');
+    const env = await harness.start({ raw: true, args: ['--version'], env: { AGY_SIM_VERSION: '1.2.7' } });
+    await env.exited;
+    expect(env.lines[0]?.raw).toBe('agy version 1.2.7');
   });
 
   it('prints a scenario version', async () => {
@@ -130,12 +133,23 @@ describe('flags and startup', () => {
   });
 
   it('rejects an invalid model with a lone result and exit 1', async () => {
-    const sim = await harness.start({ args: ['--model', 'gemini-invalid-9'] });
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/error-model-rejected.stdout (and the 1.2.17 .stderr)
+    const sim = await harness.start({ args: ['--model', 'gemini-9.9-nope'] });
     expect((await sim.exited).code).toBe(1);
+    const error =
+      'invalid model selection (--model "gemini-9.9-nope" --effort ""): model gemini-9.9-nope is not recognized as a known model or custom model in settings\nAvailable models:\n  Gemini 3.8 Flash (High)';
     expect(sim.results).toEqual([
-      expect.objectContaining({ status: 'ERROR', error: 'invalid model selection' }),
+      expect.objectContaining({ status: 'ERROR', conversation_id: '', num_turns: 0 }),
     ]);
+    expect(sim.results[0]?.error as string).toContain(error);
+    expect(sim.stderr).toContain(`error: ${error}`);
     expect(sim.lines).toHaveLength(1);
+    // agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-effort-conflict.stdout
+    const conflict = await harness.start({ args: ['--model', 'gemini-3.8-flash-low', '--effort', 'high'] });
+    expect((await conflict.exited).code).toBe(1);
+    expect(conflict.results[0]?.error).toBe(
+      'invalid model selection (--model "gemini-3.8-flash-low" --effort "high"): --model gemini-3.8-flash-low conflicts with --effort=high',
+    );
   });
 
   it('exits before init, and reports a bad scenario file with exit 1', async () => {
@@ -166,15 +180,19 @@ describe('the default script', () => {
     expectWireValid(sim);
 
     const steps = sim.steps;
+    // Every tool call follows a text-less model step (agy-real/joiomi-playbook-plugin-agy-1.3.1/success-tools.stdout).
     expect(steps.map((s) => [s.step_index, s.step_type, s.state])).toEqual([
       [0, 'user_input', 'DONE'],
-      [1, 'tool', 'ACTIVE'],
-      [1, 'tool', 'DONE'],
-      [2, 'agent_response', 'ACTIVE'],
-      [2, 'agent_response', 'ACTIVE'],
-      [2, 'agent_response', 'DONE'],
+      [1, 'agent_response', 'DONE'],
+      [2, 'tool', 'ACTIVE'],
+      [2, 'tool', 'DONE'],
+      [3, 'agent_response', 'ACTIVE'],
+      [3, 'agent_response', 'ACTIVE'],
+      [3, 'agent_response', 'DONE'],
     ]);
-    expect(steps[2]).toMatchObject({
+    expect(steps[1]).not.toHaveProperty('text_delta');
+    expect(steps[3]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[3]).toMatchObject({
       tool_name: 'list_dir',
       tool_info: { name: 'list_dir', parameters: { DirectoryPath: workspace }, output: 'a-dir\nb.txt' },
     });
@@ -188,14 +206,25 @@ describe('the default script', () => {
       cache_read_tokens: 0,
       total_tokens: 102 + Math.ceil(text.length / 4) + 8,
     };
-    expect(steps[5]).toMatchObject({ usage });
-    expect(steps[5]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[6]).toMatchObject({ usage });
+    expect(steps[6]?.duration_seconds).toBeTypeOf('number');
+    const modelUsage = steps[1]?.usage as Record<string, number>;
+    expect(modelUsage.input_tokens).toBe(102);
+    const sum = (key: string): number =>
+      ((usage as Record<string, number>)[key] ?? 0) + (modelUsage[key] ?? 0);
     expect(sim.results).toEqual([
       expect.objectContaining({
         status: 'SUCCESS',
         response: text,
         num_turns: 1,
-        usage,
+        // The sum over the DONE steps, as in every capture.
+        usage: {
+          input_tokens: sum('input_tokens'),
+          output_tokens: sum('output_tokens'),
+          thinking_tokens: sum('thinking_tokens'),
+          cache_read_tokens: 0,
+          total_tokens: sum('total_tokens'),
+        },
         conversation_id: conversationId(sim),
       }),
     ]);
@@ -301,8 +330,9 @@ describe('turns', () => {
               },
             },
             { text: 'oops', error: true },
+            { text: 'never written' },
           ],
-          end: { status: 'ERROR', error: 'model failed' },
+          end: { error: 'model failed' },
         },
       ],
     };
@@ -310,33 +340,68 @@ describe('turns', () => {
     await runPrompts(sim, ['x']);
     expectWireValid(sim);
     const steps = sim.steps;
-    expect(steps[2]).toMatchObject({ state: 'DONE', tool_info: { output: 'a\nb' } });
-    expect(steps[4]).toMatchObject({
+    expect(steps[3]).toMatchObject({ state: 'DONE', tool_info: { output: 'a\nb' } });
+    expect(steps[3]?.duration_seconds).toBeTypeOf('number');
+    expect(steps[6]).toMatchObject({
       state: 'ERROR',
       tool_name: 'run_command',
       tool_info: { error: { type: 'TOOL_ERROR', message: 'exit status 1' } },
     });
-    expect(steps.at(-1)).toMatchObject({ step_type: 'agent_response', state: 'ERROR' });
-    expect(steps.at(-1)).not.toHaveProperty('usage');
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'model failed', usage: ZERO_USAGE });
+    // No real agy writes a model step in ERROR: a failed model call is a DONE error_message step and the
+    // turn ends there (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout).
+    expect(steps.some((s) => s.state === 'ERROR' && s.step_type === 'agent_response')).toBe(false);
+    expect(steps.at(-1)).toEqual({
+      conversation_id: conversationId(sim),
+      step_index: 5,
+      state: 'DONE',
+      step_type: 'error_message',
+    });
+    expect(steps.some((s) => s.text_delta === 'never written' || s.text_delta === 'oo')).toBe(false);
+    const sumOfSteps = steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'model failed', response: '' });
+    expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(sumOfSteps);
   });
 
   it('soft-denies an action: SUCCESS, empty response, denied_actions, stderr notice', async () => {
     const scenario: Scenario = {
       turns: [
-        { actions: [{ text: 'let me write' }, { deny: { action: 'write_file', tool: 'write_to_file' } }] },
+        {
+          actions: [
+            { text: 'let me write' },
+            { deny: { action: 'write_file', tool: 'write_to_file', parameters: { TargetFile: '/w/p.txt' } } },
+            { text: 'skipped: the turn ends at the denial' },
+          ],
+        },
       ],
     };
+    // 1.2.17+: the tool step ends DONE with no output (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout)
     const sim = await harness.start({ scenario });
     await runPrompts(sim, ['x']);
     expectWireValid(sim);
-    expect(sim.steps.at(-1)).toMatchObject({ step_type: 'tool', state: 'ERROR', tool_name: 'write_to_file' });
+    const last = sim.steps.at(-1);
+    expect(last).toMatchObject({ step_type: 'tool', state: 'DONE', tool_name: 'write_to_file' });
+    expect(last?.tool_info).toEqual({ name: 'write_to_file', parameters: { TargetFile: '/w/p.txt' } });
+    expect(last?.duration_seconds).toBeTypeOf('number');
     expect(sim.results[0]).toMatchObject({
       status: 'SUCCESS',
       response: '',
-      denied_actions: [{ action: 'write_file', display_name: 'Write file' }],
+      denied_actions: [{ action: 'write_file', display_name: 'WriteToFile' }],
     });
     expect(sim.stderr).toContain('jetski: no output produced — a tool required the "write_file" permission');
+
+    // 1.2.7: ERROR with TOOL_ERROR "…user denied permission…" (agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson)
+    const old = await harness.start({ scenario: { ...scenario, version: '1.2.7' } });
+    await runPrompts(old, ['x']);
+    const error = (old.steps.at(-1)?.tool_info as { error: { type: string; message: string } } | undefined)
+      ?.error ?? { type: '', message: '' };
+    expect(old.steps.at(-1)).toMatchObject({ state: 'ERROR', tool_name: 'write_to_file' });
+    expect(error.type).toBe('TOOL_ERROR');
+    expect(error.message).toMatch(
+      /^permission check failed for write_file "\/w\/p\.txt": user denied permission for write_file\(\/w\/p\.txt\)\nDo not attempt/,
+    );
+    expect(old.results[0]).toMatchObject({ status: 'SUCCESS', response: '' });
   });
 
   it('fails a turn whose prompt misses expectPrompt, then falls back to the echo script', async () => {
@@ -409,13 +474,14 @@ describe('resume with --conversation', () => {
     expectWireValid(second);
     expect(conversationId(second)).toBe(id);
     const steps = second.steps;
-    expect(steps[0]).toMatchObject({
-      step_index: lastIndex + 1,
-      step_type: 'system_message',
+    // The resume notice follows the user_input and has no text (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson).
+    expect(steps[0]).toMatchObject({ step_index: lastIndex + 1, step_type: 'user_input' });
+    expect(steps[1]).toEqual({
+      conversation_id: id,
+      step_index: lastIndex + 2,
       state: 'DONE',
-      text_delta: 'Conversation resumed',
+      step_type: 'system_message',
     });
-    expect(steps[1]).toMatchObject({ step_index: lastIndex + 2, step_type: 'user_input' });
     expect(second.results[0]).toMatchObject({
       conversation_id: id,
       response: 'two',
@@ -439,7 +505,7 @@ describe('resume with --conversation', () => {
     const resumed = await harness.start({ args: ['-c'] });
     await runPrompts(resumed, ['b']);
     expect(conversationId(resumed)).toBe(conversationId(first));
-    expect(resumed.steps[0]).toMatchObject({ step_type: 'system_message' });
+    expect(resumed.steps[1]).toMatchObject({ step_type: 'system_message' });
     expect(resumed.results[0]?.num_turns).toBe(2);
   });
 
@@ -448,6 +514,8 @@ describe('resume with --conversation', () => {
     await runPrompts(sim, ['x']);
     expect(conversationId(sim)).toBe('my-new-conversation-id');
     expect(sim.steps[0]).toMatchObject({ step_index: 0, step_type: 'user_input' });
+    // agy 1.1.9 notes the fallback with a DONE `unknown` step (agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-2026-08-02-run1.ndjson).
+    expect(sim.steps[1]).toMatchObject({ step_index: 1, step_type: 'unknown', state: 'DONE' });
     expect(sim.results[0]?.num_turns).toBe(1);
   });
 
@@ -515,6 +583,161 @@ describe('input rules', () => {
   });
 });
 
+describe('captured shapes beyond the captures', () => {
+  it('a subagent streams under its own conversation id, starting with initial_prompt (agy-cli.md §D.3)', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              subagent: {
+                name: 'researcher',
+                prompt: 'look it up',
+                actions: [
+                  { tool: { name: 'search_web', parameters: { query: 'q' } } },
+                  { text: 'found it', usage: { input_tokens: 7, output_tokens: 3 } },
+                ],
+              },
+            },
+            { text: 'the subagent found it' },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    const parent = conversationId(sim);
+    const outer = sim.steps.filter((s) => s.step_type === 'subagent');
+    expect(outer.map((s) => s.state)).toEqual(['ACTIVE', 'DONE']);
+    const info = (outer[0]?.subagent_info as { subagents: Record<string, unknown>[] } | undefined)
+      ?.subagents[0];
+    const child = info?.conversation_id as string;
+    expect(child).toMatch(/^[0-9a-f-]{36}$/);
+    expect(child).not.toBe(parent);
+    expect(info).toMatchObject({ type_name: 'researcher', role: 'subagent' });
+    expect(outer[1]).toMatchObject({ tool_name: 'invoke_subagent', tool_info: { output: 'found it' } });
+    const inner = sim.steps.filter((s) => s.conversation_id === child);
+    expect(inner[0]).toMatchObject({ step_index: 0, step_type: 'user_input', initial_prompt: 'look it up' });
+    expect(inner.map((s) => s.step_type)).toEqual([
+      'user_input',
+      'agent_response',
+      'tool',
+      'tool',
+      'agent_response',
+      'agent_response',
+    ]);
+    // Every DONE step's usage, the subagent's included, adds up to result.usage.
+    const total = sim.steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect(sim.results[0]).toMatchObject({ response: 'the subagent found it' });
+    expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
+  });
+
+  it('1.1.x: the first turn ends with a checkpoint carrying usage, a later turn does not', async () => {
+    // agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-2026-08-02-run1.ndjson, …/resume-2026-08-02-run1.ndjson
+    const sim = await harness.start({
+      scenario: { version: '1.1.9', turns: [{ actions: [{ text: 'a' }] }, { actions: [{ text: 'b' }] }] },
+    });
+    await runPrompts(sim, ['1', '2']);
+    const types = sim.steps.filter((s) => s.state === 'DONE').map((s) => s.step_type);
+    expect(types).toEqual(['user_input', 'agent_response', 'checkpoint', 'user_input', 'agent_response']);
+    const checkpoint = sim.steps.find((s) => s.step_type === 'checkpoint');
+    expect(checkpoint?.usage).toEqual({
+      input_tokens: 100,
+      output_tokens: 4,
+      thinking_tokens: 0,
+      cache_read_tokens: 0,
+      total_tokens: 104,
+    });
+    const sum = sim.steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect((sim.results[1]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(sum);
+    const init = sim.events.find((e) => e.event === 'init')?.init as { tools: string[] };
+    expect(init.tools).toHaveLength(56);
+  });
+
+  it('print mode: -p runs one turn; slash commands answer with command_result; unknown ones exit 2', async () => {
+    const sim = await harness.start({ raw: true, args: ['-p', 'hello', '--output-format', 'stream-json'] });
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.events.map((e) => e.event)).toEqual([
+      'init',
+      'step_update',
+      'step_update',
+      'step_update',
+      'step_update',
+      'result',
+    ]);
+    expect(sim.results[0]?.response).toContain('You said: "hello"');
+
+    // agy-real/jdiazromeral-agy-plugin-cc/command_result-2026-09-20-run1.ndjson
+    const model = await harness.start({
+      raw: true,
+      args: ['-p', '/model', '--model', 'gemini-3.8-flash-high', '--output-format', 'stream-json'],
+    });
+    expect((await model.exited).code).toBe(0);
+    expect(model.events[0]).toEqual({
+      event: 'command_result',
+      command: {
+        name: 'model',
+        data: {
+          id: 'gemini-3.8-flash-high',
+          label: 'Gemini 3.8 Flash (High)',
+          effort: 'high',
+          is_default: false,
+        },
+      },
+    });
+    expect(model.results[0]).toMatchObject({
+      conversation_id: '',
+      response: 'gemini-3.8-flash-high\tGemini 3.8 Flash (High)\n',
+      command: { name: 'model' },
+    });
+
+    const unknown = await harness.start({
+      raw: true,
+      args: ['-p', '/frob', '--output-format', 'stream-json'],
+    });
+    expect((await unknown.exited).code).toBe(2);
+    expect(unknown.stderr).toBe('error: unknown command "/frob"\n');
+  });
+
+  it('writes the print-timeout stderr line with stderr: "before" too', async () => {
+    // Which of two pipes a reader sees first is not observable reliably, so only presence is checked here;
+    // the "after" default is flushed after the result line (turn-runner.ts).
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [], end: { printTimeout: { stderr: 'before' } } }] },
+    });
+    sim.prompt('x');
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.stderr).toMatch(
+      /^\[agy\] print timeout after 5m0s with turn in progress; returning partial output\n$/,
+    );
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
+  });
+
+  it('never writes a model step in ERROR, PERMISSION_DENIED or MODEL_ERROR, whatever the scenario', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'x', error: true }] },
+        { actions: [{ deny: { action: 'command', tool: 'run_command' } }] },
+        { actions: [{ rateLimit: { retries: 2 } }, { text: 'ok' }], end: { quota: true } },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    sim.prompt('a');
+    sim.prompt('b');
+    sim.prompt('c');
+    expect((await sim.exited).code).toBe(3);
+    const raw = sim.lines.map((l) => l.raw).join('\n');
+    expect(raw).not.toMatch(/PERMISSION_DENIED|MODEL_ERROR/);
+    expect(sim.steps.some((s) => s.step_type === 'agent_response' && s.state === 'ERROR')).toBe(false);
+    expect(sim.results.map((r) => r.status)).toEqual(['ERROR', 'SUCCESS', 'ERROR']);
+  });
+});
+
 describe('endings', () => {
   it('reports quota exhaustion with stderr markers, spent usage and exit 3', async () => {
     const scenario: Scenario = {
@@ -529,25 +752,73 @@ describe('endings', () => {
     sim.prompt('x');
     expect((await sim.exited).code).toBe(3);
     expectWireValid(sim);
-    expect(sim.stderr).toContain('error: Individual quota reached. Your quota resets in 2h.');
+    // agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr and .stdout
+    const message =
+      'Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 34m13s.';
+    expect(sim.stderr).toContain(`error: ${message}\n`);
     const agyError = /^AGY_ERROR: (.*)$/m.exec(sim.stderr)?.[1];
-    expect(JSON.parse(agyError ?? '{}')).toMatchObject({ short_error: 'RESOURCE_EXHAUSTED (code 429)' });
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', usage: { input_tokens: 50, total_tokens: 55 } });
+    expect(Object.keys(JSON.parse(agyError ?? '{}'))).toEqual([
+      'short_error',
+      'status',
+      'error_code',
+      'code_kind',
+      'retryable',
+      'error_id',
+    ]);
+    expect(JSON.parse(agyError ?? '{}')).toMatchObject({
+      short_error: `RESOURCE_EXHAUSTED (code 429): ${message}`,
+      status: 'RESOURCE_EXHAUSTED',
+      error_code: 429,
+    });
+    expect(sim.steps.at(-1)).toMatchObject({ state: 'DONE', step_type: 'error_message' });
+    expect(sim.results[0]).toMatchObject({
+      status: 'ERROR',
+      error: message,
+      usage: { input_tokens: 50, total_tokens: 55 },
+    });
   });
 
-  it('reports a scripted print timeout as SUCCESS with partial text and zero usage, exit 0', async () => {
-    const scenario: Scenario = {
-      turns: [{ actions: [{ text: 'half an answer' }], end: { printTimeout: true } }],
-    };
+  it('retries a transient 429 as error_message steps, then recovers', async () => {
+    const scenario: Scenario = { turns: [{ actions: [{ rateLimit: {} }, { text: 'fine now' }] }] };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    const types = sim.steps.map((s) => s.step_type);
+    expect(types).toEqual([
+      'user_input',
+      ...Array(7).fill('error_message'),
+      'agent_response',
+      'agent_response',
+    ]);
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'fine now' });
+  });
+
+  it('reports a scripted print timeout as SUCCESS with empty response and zero usage, exit 0', async () => {
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/print-timeout.stdout, …-1.2.17/print-timeout.stderr
+    const scenario: Scenario = { turns: [{ actions: [], end: { printTimeout: true } }] };
     const sim = await harness.start({ scenario });
     sim.prompt('x');
     expect((await sim.exited).code).toBe(0);
-    expect(sim.stderr).toContain(
-      '[agy] print timeout after 5m0s with turn in progress; returning partial output',
+    expect(sim.stderr).toBe(
+      '[agy] print timeout after 5m0s with turn in progress; returning partial output\n',
     );
-    expect(sim.results[0]).toMatchObject({
-      status: 'SUCCESS',
-      response: 'half an answer',
+    expect(sim.steps.map((s) => s.step_type)).toEqual(['user_input']);
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
+
+    const silent = await harness.start({
+      scenario: { turns: [{ actions: [], end: { printTimeout: { stderr: 'none' } } }] },
+    });
+    silent.prompt('x');
+    expect((await silent.exited).code).toBe(0);
+    expect(silent.stderr).toBe('');
+    expect(silent.results[0]).toMatchObject({ status: 'SUCCESS', response: '' });
+
+    // 1.1.9: ERROR "timeout waiting for response", exit 1 (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson)
+    const old = await harness.start({ scenario: { ...scenario, version: '1.1.9' } });
+    old.prompt('x');
+    expect((await old.exited).code).toBe(1);
+    expect(old.results[0]).toMatchObject({
+      status: 'ERROR',
+      error: 'timeout waiting for response',
       usage: ZERO_USAGE,
     });
   });
@@ -558,7 +829,7 @@ describe('endings', () => {
     sim.prompt('x');
     expect((await sim.exited).code).toBe(0);
     expect(sim.stderr).toContain('[agy] print timeout after 300ms with turn in progress');
-    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'so far', usage: ZERO_USAGE });
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: '', usage: ZERO_USAGE });
   });
 
   it('can end without a result, or exit after it', async () => {
@@ -585,7 +856,10 @@ describe('signals', () => {
         {
           actions: [
             { text: 'working on it', chunks: 1, usage: { input_tokens: 4, output_tokens: 2 } },
-            { tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true } },
+            {
+              modelStep: { usage: { input_tokens: 1, output_tokens: 1 } },
+              tool: { name: 'run_command', parameters: { CommandLine: 'sleep 100' }, hang: true },
+            },
           ],
         },
       ],
@@ -605,7 +879,7 @@ describe('signals', () => {
     expect(sim.results).toEqual([
       expect.objectContaining({ status: 'INTERRUPTED', response: 'working on it', num_turns: 1 }),
     ]);
-    expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 6 });
+    expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 8 });
   });
 
   it('reports ERROR "interrupted" and the scenario exit code when asked', async () => {

@@ -1,9 +1,15 @@
 /**
  * One scenario action each: the steps agy would stream for it, or the misbehaviour it stands for.
- * Shapes follow agy-cli.md §D.3: `agent_response` streams `text_delta` on ACTIVE updates and ends with a DONE
- * carrying the last delta, `duration_seconds` and `usage`; `tool` steps carry `tool_name` and `tool_info`.
+ * Shapes follow the real captures (shared/fixtures/agy-real): `agent_response` streams `text_delta` on ACTIVE
+ * updates and ends with a DONE carrying the last delta, `duration_seconds` and `usage`; a tool call is preceded
+ * by a text-less DONE `agent_response` (the model call that chose it); `tool` steps carry `tool_name`,
+ * `tool_info` and, when they end, `duration_seconds`. Every DONE step's usage counts into the conversation's
+ * cumulative `result.usage`, so the sum over DONE steps always equals it.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { delay, throwIfAborted, untilAborted } from './abort.js';
 import type { Conversation } from './conversation.js';
@@ -11,15 +17,20 @@ import type { Emitter } from './emitter.js';
 import { type DeniedAction, roundSeconds, stepEnvelope } from './envelopes.js';
 import { invocationHooks } from './hook-events.js';
 import type { ToolOutcome } from './mcp-hub.js';
+import type { AgyProfile } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type {
+  CheckpointAction,
   CustomStepAction,
   DenyAction,
   HugeTextAction,
   KillSelfAction,
   McpToolAction,
+  ModelStepOption,
+  RateLimitAction,
   ScenarioAction,
   SpawnChildAction,
+  SubagentAction,
   TextAction,
   TimestampDeltasAction,
   ToolAction,
@@ -27,6 +38,15 @@ import type {
 import { actionKind } from './scenario-file.js';
 import { displayName, runMcpTool, runTool } from './tool-steps.js';
 import { addUsage, completeUsage, deriveUsage, type Usage } from './usage.js';
+
+/** A model call failed (`text.error`): the turn ends at once with `result` ERROR carrying this message. */
+export class ModelCallFailed extends Error {}
+
+/** What a scripted model failure reports when the scenario's `end.error` does not say. */
+export const MODEL_ERROR_MESSAGE = 'the model returned an error';
+
+/** Default usage of a `checkpoint` step (1.1.x checkpoints spend ~100 input and ~4 output tokens). */
+const CHECKPOINT_USAGE = { input_tokens: 100, output_tokens: 4 };
 
 /** What an action can see and change while a turn runs. */
 export interface TurnContext {
@@ -51,6 +71,19 @@ export interface TurnContext {
   readonly injected: string[];
   /** The outcome of the turn's latest tool step. */
   lastTool: ToolOutcome | undefined;
+  /** The agy build being imitated. */
+  readonly profile: AgyProfile;
+  /** Model calls that produced a DONE model step in this turn (1.1.x then ends the turn with a checkpoint). */
+  modelSteps: number;
+  /** Whether this turn wrote a `checkpoint` step already. */
+  checkpointed: boolean;
+  /**
+   * The conversation id steps are written under: the turn's own, or a subagent's while its steps stream.
+   * Undefined means `conv.id`.
+   */
+  stepConversation?: string | undefined;
+  /** The streaming subagent's step counter (its indexes start at 0); undefined outside a subagent. */
+  subagentSteps?: { next: number } | undefined;
 }
 
 /**
@@ -77,16 +110,32 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
       await modelCall(ctx, () => runText(ctx, action as TextAction));
       break;
     case 'tool':
+      await modelStepBefore(ctx, (action as ToolAction).modelStep);
       await runTool(ctx, action as ToolAction);
       break;
     case 'mcpTool':
+      await modelStepBefore(ctx, (action as McpToolAction).modelStep);
       await runMcpTool(ctx, action as McpToolAction);
       break;
     case 'deny':
+      await modelStepBefore(ctx, (action as DenyAction).modelStep);
       await runDeny(ctx, action as DenyAction);
       break;
     case 'systemMessage':
       await systemMessage(ctx, (action as { systemMessage: string }).systemMessage);
+      break;
+    case 'checkpoint':
+      await checkpoint(ctx, (action as CheckpointAction).checkpoint);
+      break;
+    case 'unknownStep':
+      await unknownStep(ctx);
+      break;
+    case 'rateLimit':
+      await errorMessages(ctx, (action as RateLimitAction).rateLimit.retries ?? 7);
+      break;
+    case 'subagent':
+      await modelStepBefore(ctx, (action as SubagentAction).modelStep);
+      await runSubagent(ctx, action as SubagentAction);
       break;
     case 'step':
       await runCustomStep(ctx, action as CustomStepAction);
@@ -132,20 +181,73 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
   throwIfAborted(ctx.signal);
 }
 
-/** Writes one step update for the current conversation. */
-function step(ctx: TurnContext, index: number, fields: Record<string, unknown>): Promise<void> {
-  return ctx.emitter.line(stepEnvelope(ctx.conv.id, index, fields));
+/** Writes one step update for the current conversation (or the subagent whose steps are streaming). */
+export function step(ctx: TurnContext, index: number, fields: Record<string, unknown>): Promise<void> {
+  return ctx.emitter.line(stepEnvelope(ctx.stepConversation ?? ctx.conv.id, index, fields));
 }
 
-/** Counts a DONE response's usage into the conversation totals (once, however often DONE is repeated). */
+/** The next step index: the conversation's, or the streaming subagent's. */
+export function nextIndex(ctx: TurnContext): number {
+  return ctx.subagentSteps !== undefined ? ctx.subagentSteps.next++ : ctx.conv.nextStep();
+}
+
+/** Counts a DONE step's usage into the conversation totals (once, however often DONE is repeated). */
 function countUsage(ctx: TurnContext, usage: Usage): void {
   addUsage(ctx.conv.state.usage, usage);
   ctx.conv.save();
 }
 
+/** The text-less model step agy writes before a tool call, unless `option` is false. */
+async function modelStepBefore(ctx: TurnContext, option: ModelStepOption | undefined): Promise<void> {
+  if (option === false) return;
+  const given = typeof option === 'object' ? option.usage : undefined;
+  await modelCall(ctx, async () => {
+    const index = nextIndex(ctx);
+    const started = performance.now();
+    const usage = given === undefined ? deriveUsage(ctx.prompt.length, 0) : completeUsage(given);
+    countUsage(ctx, usage);
+    ctx.modelSteps++;
+    await step(ctx, index, {
+      state: 'DONE',
+      step_type: 'agent_response',
+      duration_seconds: roundSeconds((performance.now() - started) / 1000),
+      usage,
+    });
+  });
+}
+
+/** A DONE `checkpoint` step with duration and usage (agy 1.1.x). */
+export async function checkpoint(ctx: TurnContext, option: CheckpointAction['checkpoint']): Promise<void> {
+  const index = nextIndex(ctx);
+  const usage = completeUsage(
+    option === true || option.usage === undefined ? CHECKPOINT_USAGE : option.usage,
+  );
+  countUsage(ctx, usage);
+  ctx.checkpointed = true;
+  await step(ctx, index, { state: 'DONE', step_type: 'checkpoint', duration_seconds: 0.000001, usage });
+}
+
+/** A DONE `unknown` step: agy 1.1.9's fallback notice (unknown conversation or agent). */
+export async function unknownStep(ctx: TurnContext): Promise<void> {
+  await step(ctx, nextIndex(ctx), { state: 'DONE', step_type: 'unknown', duration_seconds: 0.000001 });
+}
+
+/** `count` DONE `error_message` steps: failed API calls agy retried (rate limits, quota). */
+export async function errorMessages(ctx: TurnContext, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await step(ctx, nextIndex(ctx), { state: 'DONE', step_type: 'error_message' });
+    throwIfAborted(ctx.signal);
+  }
+}
+
 async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
+  if (action.error) {
+    // No real agy writes a model step in state ERROR: a failed API call is a DONE `error_message` step.
+    await errorMessages(ctx, 1);
+    throw new ModelCallFailed(MODEL_ERROR_MESSAGE);
+  }
   const text = dynamicText.get(action)?.(ctx) ?? action.text;
-  const index = ctx.conv.nextStep();
+  const index = nextIndex(ctx);
   const started = performance.now();
   const chunks = splitText(text, action.chunks ?? 2);
   ctx.lastText = '';
@@ -156,23 +258,20 @@ async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
     if (action.delayMs) await delay(action.delayMs, ctx.signal);
   }
   const last = chunks.at(-1);
-  // A failed model step reports usage only when the scenario says so; a normal one always does unless `null`.
-  let usage: Usage | undefined;
-  if (action.usage !== null && (action.usage !== undefined || !action.error)) {
-    usage =
-      action.usage === undefined ? deriveUsage(ctx.prompt.length, text.length) : completeUsage(action.usage);
-  }
-  const fields: Record<string, unknown> = {
-    state: action.error ? 'ERROR' : 'DONE',
-    step_type: 'agent_response',
-  };
+  const usage =
+    action.usage === null
+      ? undefined
+      : action.usage === undefined
+        ? deriveUsage(ctx.prompt.length, text.length)
+        : completeUsage(action.usage);
+  const fields: Record<string, unknown> = { state: 'DONE', step_type: 'agent_response' };
   if (last !== undefined) fields.text_delta = last;
   fields.duration_seconds = roundSeconds((performance.now() - started) / 1000);
   if (usage !== undefined) fields.usage = usage;
-  if (action.error) fields.error = { type: 'MODEL_ERROR', message: 'the model returned an error' };
   ctx.lastText += last ?? '';
+  ctx.modelSteps++;
   if (usage !== undefined) countUsage(ctx, usage);
-  const line = stepEnvelope(ctx.conv.id, index, fields);
+  const line = stepEnvelope(ctx.stepConversation ?? ctx.conv.id, index, fields);
   // agy sometimes repeats a DONE verbatim; consumers must count its usage (and text) once.
   for (let i = 0; i <= (action.duplicateDone ?? 0); i++) await ctx.emitter.line(line);
 }
@@ -194,30 +293,82 @@ export function splitText(text: string, count: number): string[] {
 }
 
 async function runDeny(ctx: TurnContext, action: DenyAction): Promise<void> {
-  const { action: permission, display_name, tool, parameters = {} } = action.deny;
+  const { action: permission, display_name, tool, parameters = {}, target, form } = action.deny;
   const name = tool ?? permission;
-  const index = ctx.conv.nextStep();
+  const index = nextIndex(ctx);
+  const started = performance.now();
   const base = { step_type: 'tool', tool_name: name };
   await step(ctx, index, { state: 'ACTIVE', ...base, tool_info: { name, parameters } });
   throwIfAborted(ctx.signal);
-  const toolError = { type: 'PERMISSION_DENIED', message: `permission "${permission}" was denied` };
-  await step(ctx, index, { state: 'ERROR', ...base, tool_info: { name, parameters, error: toolError } });
-  ctx.denied.push({ action: permission, display_name: display_name ?? displayName(permission) });
+  await denyStep(ctx, index, name, parameters, started, {
+    permission,
+    displayName: display_name,
+    target,
+    form,
+  });
 }
 
-/** Emits a DONE `system_message` step; its text travels in `text_delta`, the wire's only step text field. */
-export async function systemMessage(ctx: TurnContext, text: string): Promise<void> {
-  const index = ctx.conv.nextStep();
-  await step(ctx, index, { state: 'DONE', step_type: 'system_message', text_delta: text });
+/** What a soft denial says: the permission, its `denied_actions` name, the 1.2.7 message's target, its form. */
+export interface SoftDenial {
+  permission: string;
+  displayName?: string | undefined;
+  target?: string | undefined;
+  form?: 'done' | 'error' | undefined;
+}
+
+/**
+ * Ends a tool step as a soft denial in the imitated build's form (1.2.17+: DONE without output; 1.2.7: ERROR
+ * `TOOL_ERROR` "…user denied permission…") and records it in `denied_actions`, which ends the turn.
+ */
+export async function denyStep(
+  ctx: TurnContext,
+  index: number,
+  name: string,
+  parameters: Record<string, unknown>,
+  started: number,
+  denial: SoftDenial,
+): Promise<void> {
+  const base = { step_type: 'tool', tool_name: name };
+  const duration_seconds = roundSeconds((performance.now() - started) / 1000);
+  if ((denial.form ?? ctx.profile.denial) === 'done') {
+    await step(ctx, index, { state: 'DONE', ...base, duration_seconds, tool_info: { name, parameters } });
+  } else {
+    const what = denial.target ?? firstString(parameters) ?? '';
+    const message =
+      `permission check failed for ${denial.permission} ${JSON.stringify(what)}: user denied permission for ` +
+      `${denial.permission}(${what})\nDo not attempt to circumvent this denial by rephrasing the command, ` +
+      'using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. ' +
+      'Proceed without performing this action.';
+    const error = { type: 'TOOL_ERROR', message };
+    await step(ctx, index, {
+      state: 'ERROR',
+      ...base,
+      duration_seconds,
+      tool_info: { name, parameters, error },
+    });
+  }
+  ctx.denied.push({ action: denial.permission, display_name: denial.displayName ?? displayName(name) });
+}
+
+function firstString(parameters: Record<string, unknown>): string | undefined {
+  return Object.values(parameters).find((value): value is string => typeof value === 'string');
+}
+
+/**
+ * Emits a DONE `system_message` step. Real ones carry no text on the wire
+ * (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson), so `_text` is not written.
+ */
+export async function systemMessage(ctx: TurnContext, _text: string): Promise<void> {
+  const index = nextIndex(ctx);
+  await step(ctx, index, { state: 'DONE', step_type: 'system_message' });
 }
 
 async function runCustomStep(ctx: TurnContext, action: CustomStepAction): Promise<void> {
   const custom = action.step;
   // A scenario may pin `step_index` (to replay or reorder); otherwise the step takes the next one.
-  const index = typeof custom.step_index === 'number' ? custom.step_index : ctx.conv.nextStep();
-  if (custom.step_type === 'agent_response' && custom.state === 'DONE' && isUsage(custom.usage)) {
-    countUsage(ctx, completeUsage(custom.usage));
-  }
+  const index = typeof custom.step_index === 'number' ? custom.step_index : nextIndex(ctx);
+  // Whatever its type (agent_response, checkpoint, …), a DONE step's usage is part of result.usage.
+  if (custom.state === 'DONE' && isUsage(custom.usage)) countUsage(ctx, completeUsage(custom.usage));
   await ctx.emitter.line({
     event: 'step_update',
     step_update: { conversation_id: ctx.conv.id, step_index: index, ...custom },
@@ -230,7 +381,7 @@ function isUsage(value: unknown): value is Record<string, number> {
 
 async function runHugeText(ctx: TurnContext, action: HugeTextAction): Promise<void> {
   const size = action.hugeText;
-  const index = ctx.conv.nextStep();
+  const index = nextIndex(ctx);
   const started = performance.now();
   // `repeat` builds the string by doubling, so even hundreds of MiB cost little; ASCII keeps bytes == chars.
   const pattern = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_';
@@ -240,6 +391,7 @@ async function runHugeText(ctx: TurnContext, action: HugeTextAction): Promise<vo
   throwIfAborted(ctx.signal);
   const usage = deriveUsage(ctx.prompt.length, size);
   countUsage(ctx, usage);
+  ctx.modelSteps++;
   await step(ctx, index, {
     state: 'DONE',
     step_type: 'agent_response',
@@ -250,7 +402,7 @@ async function runHugeText(ctx: TurnContext, action: HugeTextAction): Promise<vo
 
 async function runTimestampDeltas(ctx: TurnContext, action: TimestampDeltasAction): Promise<void> {
   const { count, intervalMs = 0 } = action.timestampDeltas;
-  const index = ctx.conv.nextStep();
+  const index = nextIndex(ctx);
   for (let i = 0; i < count; i++) {
     if (i > 0 && intervalMs > 0) await delay(intervalMs, ctx.signal);
     const now = String(performance.timeOrigin + performance.now());
@@ -258,7 +410,8 @@ async function runTimestampDeltas(ctx: TurnContext, action: TimestampDeltasActio
   }
   const usage = deriveUsage(ctx.prompt.length, count);
   countUsage(ctx, usage);
-  await step(ctx, index, { state: 'DONE', step_type: 'agent_response', usage });
+  ctx.modelSteps++;
+  await step(ctx, index, { state: 'DONE', step_type: 'agent_response', duration_seconds: 0, usage });
 }
 
 async function killSelf(ctx: TurnContext, signal: NodeJS.Signals): Promise<never> {
@@ -289,4 +442,55 @@ async function spawnChild(ctx: TurnContext, action: SpawnChildAction): Promise<v
   child.unref();
   child.on('error', () => {});
   await ctx.emitter.stderr(`[agy-sim] child pid ${child.pid}`);
+}
+
+/**
+ * A subagent run: the parent's `subagent` step goes ACTIVE, the subagent's steps stream under its own
+ * conversation id (from step 0, starting with a `user_input` carrying `initial_prompt`), then the parent's
+ * step ends DONE with the subagent's last text as output. Usage counts into the parent conversation.
+ */
+async function runSubagent(ctx: TurnContext, action: SubagentAction): Promise<void> {
+  const { name = 'general', prompt, actions } = action.subagent;
+  const index = ctx.conv.nextStep();
+  const started = performance.now();
+  const child = randomUUID();
+  const parameters = { Name: name, Prompt: prompt };
+  const info = {
+    subagents: [
+      {
+        type_name: name,
+        role: 'subagent',
+        conversation_id: child,
+        // Where agy keeps a conversation's logs; the simulator names the place but never writes there.
+        log_uri: `file://${join(homedir(), '.gemini/antigravity-cli/brain', child)}`,
+        workspace_uris: ctx.runtime.config.workspaces.map((dir) => `file://${dir}`),
+      },
+    ],
+  };
+  const base = { step_type: 'subagent', tool_name: 'invoke_subagent' };
+  await step(ctx, index, {
+    state: 'ACTIVE',
+    ...base,
+    tool_info: { name: 'invoke_subagent', parameters },
+    subagent_info: info,
+  });
+  const parentText = ctx.lastText;
+  ctx.stepConversation = child;
+  ctx.subagentSteps = { next: 0 };
+  try {
+    await step(ctx, nextIndex(ctx), { state: 'DONE', step_type: 'user_input', initial_prompt: prompt });
+    for (const inner of actions) await runAction(ctx, inner);
+  } finally {
+    ctx.stepConversation = undefined;
+    ctx.subagentSteps = undefined;
+  }
+  const output = ctx.lastText;
+  ctx.lastText = parentText;
+  await step(ctx, index, {
+    state: 'DONE',
+    ...base,
+    duration_seconds: roundSeconds((performance.now() - started) / 1000),
+    tool_info: { name: 'invoke_subagent', parameters, output },
+    subagent_info: info,
+  });
 }

@@ -28,7 +28,7 @@ export interface SimArgs {
   /** The raw `--json-schema` value (inline JSON or a file path). */
   jsonSchema?: string;
   skipPermissions: boolean;
-  /** `-p/--print`: accepted but ignored, as agy ignores it with `--input-format stream-json`. */
+  /** `-p/--print`: print mode's prompt; ignored with `--input-format stream-json`, as agy ignores it. */
   print?: string;
   disableSlashCommands: boolean;
   agent?: string;
@@ -209,13 +209,15 @@ Flags:
   -h, --help                           show this help
       --input-format stream-json       read user messages as JSON lines on stdin
       --json-schema <json|file>        return structured_output in each result
-      --model <id>                     model (one containing "invalid" is rejected)
+      --model <id>                     model (one containing "invalid" or "nope" is rejected)
       --output-format stream-json      write init/step_update/result JSON lines
-  -p, --print <prompt>                 accepted, ignored in stream mode
+  -p, --print <prompt>                 print mode: one turn (slash commands: /model, /quota, /usage);
+                                       ignored with --input-format stream-json
       --print-timeout <duration>       per-turn limit, Go duration (default 5m0s, 0 = none)
   -v, --version                        print the version
 
 Environment:
   AGY_SIM_SCENARIO     path of a scenario JSON file (default: a built-in echo script)
   AGY_SIM_STATE_DIR    where conversation state is kept (default: <tmpdir>/agy-sim-state-<uid>)
+  AGY_SIM_VERSION      the agy build to imitate when the scenario names none (default: 1.3.1)
 `;

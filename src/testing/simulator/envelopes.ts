@@ -1,34 +1,28 @@
 /**
  * Builders for agy's nested stream-json envelopes, `{"event":"<name>","<name>":{…}}`, with keys in the order
- * of the verbatim captures in agy-cli.md §D.3 (so diffs against captures stay readable).
+ * of the verbatim captures in shared/fixtures/agy-real (so diffs against captures stay readable).
  */
 import { type Usage, zeroUsage } from './usage.js';
 
-/** Built-in tool names agy lists in `init.tools` (agy-cli.md §D.3 "Tool steps"; `call_mcp_tool` from seeds). */
-export const BUILTIN_TOOLS: readonly string[] = [
-  'run_command',
-  'view_file',
-  'write_to_file',
-  'replace_file_content',
-  'list_dir',
-  'search_web',
-  'read_url_content',
-  'invoke_subagent',
-  'call_mcp_tool',
-];
-
-/** The `init` line. `model` appears only when `--model` was passed, as in agy. */
+/**
+ * The `init` line: `model` only when `--model` was passed, `agent` only with `--agent`, in the captured order
+ * (model, cwd, agent, tools, permission_mode).
+ */
 export function initEnvelope(
   conversationId: string,
   init: {
     cwd: string;
     model: string | undefined;
+    agent: string | undefined;
+    tools: readonly string[];
     permissionMode: string;
   },
 ): object {
-  const payload: Record<string, unknown> = { cwd: init.cwd };
+  const payload: Record<string, unknown> = {};
   if (init.model !== undefined) payload.model = init.model;
-  payload.tools = BUILTIN_TOOLS;
+  payload.cwd = init.cwd;
+  if (init.agent !== undefined) payload.agent = init.agent;
+  payload.tools = init.tools;
   payload.permission_mode = init.permissionMode;
   return { event: 'init', conversation_id: conversationId, init: payload };
 }
@@ -63,6 +57,8 @@ export interface ResultFields {
   deniedActions?: DeniedAction[] | undefined;
   /** Present (even holding `null`) only when `structured_output` is to be written. */
   structured?: { value: unknown } | undefined;
+  /** A slash command's payload (`{name, data}`), written as `command` last. */
+  command?: object | undefined;
 }
 
 /** The `result` line that ends a turn (or a run that failed before its first turn). */
@@ -80,6 +76,7 @@ export function resultEnvelope(fields: ResultFields): object {
     result.denied_actions = fields.deniedActions;
   }
   if (fields.structured !== undefined) result.structured_output = fields.structured.value;
+  if (fields.command !== undefined) result.command = fields.command;
   return { event: 'result', result };
 }
 

@@ -60,7 +60,8 @@ export function classifyLine(line: string, slashCommands: boolean): InputLine {
     return { kind: 'fatal', error: `failed to parse stream input line: ${(err as Error).message}` };
   }
   if (!isObj(value) || typeof value.event !== 'string' || value.event === '') {
-    return { kind: 'fatal', error: 'stream input line is missing "event"' };
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/error-missing-event.stdout
+    return { kind: 'fatal', error: 'stream input message is missing the "event" field' };
   }
   const event = value.event;
   if (CONTROL_EVENTS.has(event)) {

@@ -12,12 +12,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlagError, HELP_TEXT, parseArgs, type SimArgs } from './args.js';
+import { runSlashCommand, SlashCommandError } from './commands.js';
 import { Conversation } from './conversation.js';
 import { Emitter } from './emitter.js';
 import { initEnvelope, preTurnFailure } from './envelopes.js';
 import { sessionStartHooks } from './hook-events.js';
 import { JsonSchemaError, loadJsonSchema } from './json-schema.js';
 import { McpConfigError } from './mcp-config.js';
+import { modelSelectionError } from './models.js';
+import { DEFAULT_AGY_VERSION, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { loadScenario, ScenarioError } from './scenario-file.js';
@@ -25,9 +28,6 @@ import { Session } from './session.js';
 import { fresh, isValidConversationId, StateError, StateStore, stateDirFromEnv } from './state.js';
 import { TurnRunner } from './turn-runner.js';
 import { usableWorkspaces } from './workspace.js';
-
-/** What `--version` reports without a scenario. */
-const DEFAULT_VERSION = '1.2.17';
 
 const emitter = new Emitter();
 let conversation: Conversation | undefined;
@@ -80,15 +80,36 @@ async function main(argv: readonly string[]): Promise<void> {
     await emitter.raw(HELP_TEXT);
     return exit(0);
   }
+  const version = scenario?.version ?? (process.env.AGY_SIM_VERSION || DEFAULT_AGY_VERSION);
+  const profile = profileFor(version);
   if (args.version) {
-    await emitter.raw(`agy version ${scenario?.version ?? DEFAULT_VERSION}\n`);
+    await emitter.raw(`agy version ${version}\n`);
     return exit(0);
   }
   if (args.inputFormat === 'stream-json' && args.outputFormat !== 'stream-json') {
     return fail(2, '--input-format stream-json requires --output-format stream-json');
   }
-  if (args.inputFormat !== 'stream-json' || args.outputFormat !== 'stream-json') {
-    return fail(2, 'the agy simulator supports only --input-format stream-json --output-format stream-json');
+  // Print mode (`-p <prompt>`, stdin unused), as the jdiazromeral captures were made: one turn, then exit.
+  const printMode = args.inputFormat === undefined && args.print !== undefined;
+  if (printMode && !args.disableSlashCommands && args.print?.trimStart().startsWith('/')) {
+    // Slash commands answer before any init (agy-real/jdiazromeral-agy-plugin-cc/command_result-…ndjson).
+    try {
+      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model);
+      for (const line of lines) await emitter.raw(`${line}\n`);
+      return exit(0);
+    } catch (err) {
+      if (err instanceof SlashCommandError) return fail(err.exitCode, err.message);
+      throw err;
+    }
+  }
+  if (
+    !(printMode && args.outputFormat === 'stream-json') &&
+    (args.inputFormat !== 'stream-json' || args.outputFormat !== 'stream-json')
+  ) {
+    return fail(
+      2,
+      'the agy simulator supports only --input-format stream-json --output-format stream-json, or -p <prompt> --output-format stream-json',
+    );
   }
   if (args.jsonSchema !== undefined) {
     try {
@@ -128,8 +149,11 @@ async function main(argv: readonly string[]): Promise<void> {
     await emitter.line(preTurnFailure('authentication failed or timed out'));
     return exit(1);
   }
-  if (args.model?.toLowerCase().includes('invalid')) {
-    await emitter.line(preTurnFailure('invalid model selection'));
+  const modelError = modelSelectionError(args.model, args.effort);
+  if (modelError !== undefined) {
+    // agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-rejected.stderr, …-1.3.1/error-model-rejected.stdout
+    await emitter.stderr(`error: ${modelError}`);
+    await emitter.line(preTurnFailure(modelError));
     return exit(1);
   }
 
@@ -144,7 +168,7 @@ async function main(argv: readonly string[]): Promise<void> {
         workspaces,
         model: args.model,
         skipPermissions: args.skipPermissions,
-        version: scenario?.version ?? DEFAULT_VERSION,
+        version,
       },
       (line) => warnings.push(line),
     );
@@ -156,8 +180,10 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const line of warnings) await emitter.stderr(line);
   runtime = loaded;
 
+  let opened: { conv: Conversation; known: boolean };
   try {
-    conversation = openConversation(args);
+    opened = openConversation(args);
+    conversation = opened.conv;
   } catch (err) {
     if (err instanceof StateError) return fail(1, err.message);
     throw err;
@@ -167,6 +193,8 @@ async function main(argv: readonly string[]): Promise<void> {
       initEnvelope(conversation.id, {
         cwd: process.cwd(),
         model: args.model,
+        agent: args.agent,
+        tools: profile.tools,
         permissionMode: loaded.permissionMode,
       }),
     );
@@ -186,7 +214,18 @@ async function main(argv: readonly string[]): Promise<void> {
     workspace: workspaces[0],
     exit,
     runtime: loaded,
+    profile,
+    notice: conversation.resumed
+      ? 'resumed'
+      : !opened.known ||
+          (args.agent !== undefined && !loaded.config.agents.some((a) => a.name === args.agent))
+        ? 'fallback'
+        : undefined,
   });
+  if (printMode) {
+    await runner.run(args.print ?? '');
+    return exit(0);
+  }
   new Session({
     conv: conversation,
     emitter,
@@ -199,16 +238,17 @@ async function main(argv: readonly string[]): Promise<void> {
 
 /**
  * Resumes `--conversation <id>` (or, with `--continue`, the latest one) from the state directory. An unknown id
- * starts a fresh conversation under that id, as agy creates it; only a real resume says "Conversation resumed".
+ * starts a fresh conversation under that id (`known` false: agy 1.1.9 then writes an `unknown` fallback step);
+ * only a real resume writes the `system_message` notice.
  */
-function openConversation(args: SimArgs): Conversation {
+function openConversation(args: SimArgs): { conv: Conversation; known: boolean } {
   const dir = stateDirFromEnv(process.env);
   const store = StateStore.open(dir, !process.env.AGY_SIM_STATE_DIR);
   const id = args.conversation ?? (args.continueLatest ? store.latest() : undefined) ?? randomUUID();
   const saved = store.load(id);
   const conv = new Conversation(store, saved ?? fresh(id), saved !== undefined);
   conv.save();
-  return conv;
+  return { conv, known: args.conversation === undefined || saved !== undefined };
 }
 
 main(process.argv.slice(2)).catch(crash);

@@ -99,6 +99,22 @@ export function checkScenario(value: unknown): string | undefined {
       if (end.exitAfter !== undefined && !isNonNegInt(end.exitAfter)) {
         return `${where}.end.exitAfter must be an integer ≥ 0`;
       }
+      const quota = end.quota;
+      if (
+        quota !== undefined &&
+        typeof quota !== 'boolean' &&
+        !(isObj(quota) && (quota.retries === undefined || isNonNegInt(quota.retries)))
+      ) {
+        return `${where}.end.quota must be a boolean or {retries?: integer ≥ 0}`;
+      }
+      const pt = end.printTimeout;
+      if (
+        pt !== undefined &&
+        typeof pt !== 'boolean' &&
+        !(isObj(pt) && (pt.stderr === undefined || ['before', 'after', 'none'].includes(pt.stderr as string)))
+      ) {
+        return `${where}.end.printTimeout must be a boolean or {stderr?: "before" | "after" | "none"}`;
+      }
     }
   }
   return undefined;
@@ -111,6 +127,10 @@ const ACTION_KEYS = [
   'mcpTool',
   'deny',
   'systemMessage',
+  'checkpoint',
+  'unknownStep',
+  'rateLimit',
+  'subagent',
   'step',
   'sleep',
   'stall',
@@ -144,6 +164,18 @@ function checkAction(action: unknown): string | undefined {
   }
   const kind = kinds[0] as ActionKind;
   const v = action[kind];
+  const modelStep = action.modelStep;
+  if (modelStep !== undefined) {
+    if (kind !== 'tool' && kind !== 'mcpTool' && kind !== 'deny' && kind !== 'subagent') {
+      return `modelStep applies only to tool, mcpTool, deny and subagent actions`;
+    }
+    if (
+      typeof modelStep !== 'boolean' &&
+      !(isObj(modelStep) && (modelStep.usage === undefined || isObj(modelStep.usage)))
+    ) {
+      return 'modelStep must be a boolean or {usage?: object}';
+    }
+  }
   switch (kind) {
     case 'text':
       if (typeof v !== 'string') return 'text must be a string';
@@ -179,7 +211,33 @@ function checkAction(action: unknown): string | undefined {
       return undefined;
     case 'deny':
       if (!isObj(v) || typeof v.action !== 'string') return 'deny must be {action: string, …}';
+      if (v.form !== undefined && v.form !== 'done' && v.form !== 'error')
+        return 'deny.form must be "done" or "error"';
       return undefined;
+    case 'checkpoint':
+      return v === true || (isObj(v) && (v.usage === undefined || isObj(v.usage)))
+        ? undefined
+        : 'checkpoint must be true or {usage?: object}';
+    case 'unknownStep':
+      return v === true ? undefined : 'unknownStep must be true';
+    case 'rateLimit':
+      return isObj(v) && (v.retries === undefined || isNonNegInt(v.retries))
+        ? undefined
+        : 'rateLimit must be {retries?: integer ≥ 0}';
+    case 'subagent': {
+      if (!isObj(v) || typeof v.prompt !== 'string' || !Array.isArray(v.actions)) {
+        return 'subagent must be {prompt: string, actions: array, name?: string}';
+      }
+      if (v.name !== undefined && typeof v.name !== 'string') return 'subagent.name must be a string';
+      for (const [i, inner] of v.actions.entries()) {
+        if (!isObj(inner) || !('text' in inner || 'tool' in inner)) {
+          return `subagent.actions[${i}] must be a text or tool action`;
+        }
+        const problem = checkAction(inner);
+        if (problem !== undefined) return `subagent.actions[${i}]: ${problem}`;
+      }
+      return undefined;
+    }
     case 'systemMessage':
     case 'stderr':
     case 'raw':

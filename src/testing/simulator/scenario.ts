@@ -3,14 +3,18 @@
  *
  * A scenario is a JSON file named by the `AGY_SIM_SCENARIO` environment variable. Without one the simulator
  * runs a small default script (an echo reply plus a `list_dir` tool step), so the offline demo has something
- * to say. Every wire shape the simulator writes follows `shared/reference/agy-cli.md` §D.3.
+ * to say. Every wire shape the simulator writes is one a real agy build wrote (`shared/fixtures/agy-real/`,
+ * which wins over `shared/reference/agy-cli.md` §D.3); which build is imitated is `Scenario.version` (or the
+ * `AGY_SIM_VERSION` environment variable), default 1.3.1. Where no real capture exists for a shape (subagents,
+ * interrupts, structured output), the reference is followed and the TSDoc says so.
  *
  * Whatever the scenario, the simulator also does what agy does with the configuration it finds (README
  * "Plugins, hooks and MCP"): plugins, rules and custom agents under `<--add-dir>/.agents/` and `$HOME/.gemini/`,
  * `hooks.json` files, whose hooks run around the scripted actions, and `mcp_config.json` files, whose servers
  * it connects to after `init` (the `mcpTool` action calls them). In a scenario turn:
  *
- * - each model call (`text`, `hugeText`, `timestampDeltas`) runs the PreInvocation hooks before it and the
+ * - each model call (`text`, `hugeText`, `timestampDeltas`, and the text-less model step agy writes before every
+ *   tool call) runs the PreInvocation hooks before it and the
  *   PostInvocation hooks after it; `invocationNum` counts the turn's calls from 0, and an injected
  *   `{"userMessage":"…"}` becomes a DONE `user_input` step carrying `user_input: {text: "…"}`;
  * - each `tool` and `mcpTool` step passes the PreToolUse hooks (which may deny it or `overwrite` its
@@ -40,18 +44,33 @@ export interface TextAction {
   usage?: ScenarioUsage | null;
   /** Repeat the DONE update this many extra times (agy sometimes repeats it; usage must count once). */
   duplicateDone?: number;
-  /** End the step in ERROR instead of DONE (a model error). */
+  /**
+   * The model call fails. No real agy writes an `agent_response` in state ERROR, so this maps to the nearest
+   * captured shape: no `agent_response` at all, a DONE `error_message` step (no usage) instead, and the turn ends at once with `result` ERROR `the model returned an error` (the
+   * process stays up). `end.error` replaces the message.
+   */
   error?: boolean;
   /** Delay between deltas, in ms. Default 0. */
   delayMs?: number;
 }
 
 /**
- * Run a tool step: ACTIVE, then DONE (or ERROR). PreToolUse hooks matching `name` run between the two (a
- * denial ends the step in ERROR with `HOOK_DENIED` and the tool never "runs"; an `overwrite` changes the
- * parameters the final update shows), and PostToolUse hooks after it.
+ * Whether agy's text-less model step comes first: every captured tool call follows a DONE `agent_response`
+ * with `duration_seconds` and `usage` but no `text_delta` (the model call that chose the tool). Default
+ * `true`; `false` puts this tool call in the same model call as the previous one; an object gives that model
+ * step's usage (default: derived from the prompt length).
+ */
+export type ModelStepOption = boolean | { usage?: ScenarioUsage };
+
+/**
+ * Run a tool step: a text-less model step (see {@link ModelStepOption}), then the tool step ACTIVE, then DONE
+ * (or ERROR) with `duration_seconds`. PreToolUse hooks matching `name` run between the two (a denial ends the
+ * step in ERROR with `HOOK_DENIED` and the tool never "runs"; an `overwrite` changes the parameters the final
+ * update shows), and PostToolUse hooks after it.
  */
 export interface ToolAction {
+  /** The model step before the call. Default `true`. */
+  modelStep?: ModelStepOption;
   tool: {
     /** agy's tool name, e.g. `run_command`, `view_file`. */
     name: string;
@@ -74,6 +93,8 @@ export interface ToolAction {
  * fails or the result has `isError`. PreToolUse/PostToolUse hooks apply, matched against `call_mcp_tool`.
  */
 export interface McpToolAction {
+  /** The model step before the call. Default `true`. */
+  modelStep?: ModelStepOption;
   mcpTool: {
     /** The server: its full name (`<plugin>_<server>` for a plugin's), or a plugin server's name without the prefix. */
     server: string;
@@ -89,23 +110,88 @@ export interface McpToolAction {
 }
 
 /**
- * Soft-deny an action, as headless agy does: the tool step ends in ERROR and `denied_actions` grows. No hooks
- * run for it.
+ * Soft-deny an action, as headless agy does: after the model step, the tool step goes ACTIVE and then ends the
+ * way the imitated build ends it — 1.2.17+ `DONE` with `duration_seconds` and no output
+ * (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout), 1.2.7 `ERROR` with `tool_info.error`
+ * `{type: "TOOL_ERROR", message: "permission check failed for <action> \"<target>\": user denied permission
+ * for <action>(<target>)\n…"}` (agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson) —
+ * and `denied_actions` grows. Both captured runs end the turn right there, so the rest of the turn's actions
+ * are skipped and the `result` is SUCCESS with an empty response. No hooks run for it.
  */
 export interface DenyAction {
+  /** The model step before the call. Default `true`. */
+  modelStep?: ModelStepOption;
   deny: {
+    /** The permission, e.g. `command`, `write_file`. */
     action: string;
+    /** `denied_actions[].display_name`. Default: the tool name in PascalCase (`run_command` → `RunCommand`). */
     display_name?: string;
     /** The tool step's `tool_name`. Default: the action name. */
     tool?: string;
     /** The tool step's `tool_info.parameters`. Default `{}`. */
     parameters?: Record<string, unknown>;
+    /** The denied target in the 1.2.7 message. Default: the first string parameter, else `""`. */
+    target?: string;
+    /** Override the version's form: `done` (1.2.17+) or `error` (1.2.7). */
+    form?: 'done' | 'error';
   };
 }
 
-/** Emit a `system_message` step. */
+/**
+ * Emit a DONE `system_message` step. Real system messages carry no text on the wire
+ * (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson), so the string is not written; it only
+ * documents the scenario.
+ */
 export interface SystemMessageAction {
   systemMessage: string;
+}
+
+/**
+ * Emit a DONE `checkpoint` step with `duration_seconds` and usage (agy 1.1.x writes one at the end of each
+ * turn, and sometimes mid-turn: agy-real/jdiazromeral-agy-plugin-cc/adversarial_review-2026-07-30-run1.ndjson).
+ * Its usage counts into `result.usage`. `true` uses the default usage (100 in, 4 out).
+ */
+export interface CheckpointAction {
+  checkpoint: true | { usage?: ScenarioUsage };
+}
+
+/**
+ * Emit a DONE `unknown` step with `duration_seconds` and nothing else: the notice agy 1.1.9 writes when it
+ * falls back (unknown `--conversation` or `--agent`; agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-…).
+ * The simulator writes those notices itself; this action places one anywhere.
+ */
+export interface UnknownStepAction {
+  unknownStep: true;
+}
+
+/**
+ * Transient rate limiting: `retries` DONE `error_message` steps (no other fields, as in
+ * agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout), one per failed API call agy retried.
+ * The turn then goes on with the next action (recovered) or ends as `end` says. Default 7 retries.
+ */
+export interface RateLimitAction {
+  rateLimit: { retries?: number };
+}
+
+/**
+ * A subagent run (no real capture exists; shapes follow agy-cli.md §D.3 "Subagents"): a text-less model step,
+ * then a `subagent` step (`tool_name: "invoke_subagent"`, `tool_info.parameters {Name, Prompt}`,
+ * `subagent_info.subagents[{type_name, role, conversation_id, log_uri, workspace_uris}]`) going ACTIVE, then
+ * the subagent's own steps under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt`,
+ * then its `text` and `tool` actions), then the `subagent` step DONE with the subagent's last text as
+ * `tool_info.output`. The subagent's model usage counts into the parent's `result.usage`.
+ */
+export interface SubagentAction {
+  /** The model step before the call. Default `true`. */
+  modelStep?: ModelStepOption;
+  subagent: {
+    /** The subagent type. Default `general`. */
+    name?: string;
+    /** The prompt the parent gives it. */
+    prompt: string;
+    /** What the subagent does: `text` and `tool` actions only. */
+    actions: (TextAction | ToolAction)[];
+  };
 }
 
 /** Emit a step of an arbitrary (possibly unknown) type, to test drift tolerance. */
@@ -182,6 +268,10 @@ export type ScenarioAction =
   | McpToolAction
   | DenyAction
   | SystemMessageAction
+  | CheckpointAction
+  | UnknownStepAction
+  | RateLimitAction
+  | SubagentAction
   | CustomStepAction
   | SleepAction
   | StallAction
@@ -207,10 +297,23 @@ export interface ScenarioTurnEnd {
   structuredOutput?: unknown;
   /** Write `structured_output` even without `--json-schema` (a drifted agy). */
   forceStructured?: boolean;
-  /** Quota exhaustion as agy 1.2.17 reports it: stderr markers, status ERROR, exit 3. */
-  quota?: boolean;
-  /** The 1.2.17 print timeout: exit 0, status SUCCESS, partial text, all-zero usage, a stderr marker. */
-  printTimeout?: boolean;
+  /**
+   * Quota exhaustion as agy 1.2.17 reports it (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.*):
+   * `retries` DONE `error_message` steps (default 1), then the stderr lines `error: Individual quota reached.
+   * Please upgrade your subscription to increase your limits. Resets in 34m13s.` and `AGY_ERROR: {json}`
+   * (`short_error` "RESOURCE_EXHAUSTED (code 429): …", `status`, `error_code` 429, `code_kind`, `retryable`,
+   * `error_id`), then `result` ERROR with that message and the usage spent so far, then exit 3.
+   */
+  quota?: boolean | { retries?: number };
+  /**
+   * The print timeout as the imitated build reports it. 1.2.17+ (agy-real/joiomi-playbook-plugin-agy-1.3.1/
+   * print-timeout.stdout): `result` SUCCESS, empty response, all-zero usage, exit 0, and the stderr line
+   * `[agy] print timeout after <dur> with turn in progress; returning partial output` written `after` the
+   * `result` (default), `before` it, or not at all (`none`). 1.1.x (agy-real/jdiazromeral-agy-plugin-cc/
+   * error_result-2026-08-02-run1.ndjson): `result` ERROR `timeout waiting for response`, all-zero usage,
+   * exit 1, no stderr line. The captured runs had no model step: script no model actions for the real shape.
+   */
+  printTimeout?: boolean | { stderr?: 'before' | 'after' | 'none' };
   /** Exit with this code right after the `result` (e.g. 1 for an error turn). */
   exitAfter?: number;
   /** Write no `result` line and exit 0: a cut stream (antigravity-cli #902/#947). */
@@ -248,7 +351,11 @@ export interface ScenarioInterrupt {
 }
 
 export interface Scenario {
-  /** What `agy --version` prints. Default `1.2.17`. */
+  /**
+   * The agy build to imitate (and what `agy --version` prints): `1.1.x` shapes (checkpoint steps, 56 tools,
+   * ERROR print timeouts), `1.2.7` (ERROR denials, 57 tools) or `1.2.17`/`1.3.1` (the default: DONE denials,
+   * SUCCESS print timeouts, 60 tools). Default: `$AGY_SIM_VERSION`, else `1.3.1`.
+   */
   version?: string;
   startup?: ScenarioStartup;
   interrupt?: ScenarioInterrupt;

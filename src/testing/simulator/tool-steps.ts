@@ -4,15 +4,18 @@
  * A step goes ACTIVE with the model's arguments; the PreToolUse hooks matching the tool name then decide:
  * - denied: the step ends ERROR, `tool_info.error` `{type: "HOOK_DENIED", message: "Tool call denied with
  *   reason: <R>"}`, no output; the turn goes on;
- * - `ask`/`force_ask` ("normal policy"): runs in `always-proceed` mode; otherwise it is soft-denied like a
- *   permission denial: ERROR with `type: "PERMISSION_DENIED"` and the same message form, and the tool's name
- *   joins `result.denied_actions`;
+ * - `ask`/`force_ask` ("normal policy"): runs in `always-proceed` mode; otherwise it is soft-denied the way
+ *   the imitated build soft-denies (`deny` action: DONE without output on 1.2.17+, ERROR `TOOL_ERROR` on
+ *   1.2.7 — no real agy writes `PERMISSION_DENIED`), the tool's name joins `result.denied_actions` and the
+ *   turn ends;
  * - allowed: the tool runs with the `overwrite`-merged arguments, which the DONE/ERROR update shows; then the
  *   PostToolUse hooks see its result.
+ * The final update carries `duration_seconds` (the tool's run time), as every captured one does.
  */
+import { performance } from 'node:perf_hooks';
 import { throwIfAborted, untilAborted } from './abort.js';
-import type { TurnContext } from './actions.js';
-import { stepEnvelope } from './envelopes.js';
+import { denyStep, nextIndex, step, type TurnContext } from './actions.js';
+import { roundSeconds } from './envelopes.js';
 import { postToolUse, preToolUse } from './hook-events.js';
 import type { ToolOutcome } from './mcp-hub.js';
 import type { McpToolAction, ToolAction } from './scenario.js';
@@ -23,14 +26,16 @@ export const CALL_MCP_TOOL = 'call_mcp_tool';
 /** A scenario expectation that did not hold (`mcpTool.expectError`): the turn ends with a result ERROR. */
 export class ExpectationFailed extends Error {}
 
-/** `write_file` → `Write file`: a readable default for `denied_actions[].display_name`. */
-export function displayName(permission: string): string {
-  const words = permission.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function step(ctx: TurnContext, index: number, fields: Record<string, unknown>): Promise<void> {
-  return ctx.emitter.line(stepEnvelope(ctx.conv.id, index, fields));
+/**
+ * `run_command` → `RunCommand`: agy's `denied_actions[].display_name` is the tool name in PascalCase
+ * (agy-real/joiomi-playbook-plugin-agy-1.3.1/denied-command.stdout, …/denied_actions-2026-09-20-run1.ndjson).
+ */
+export function displayName(toolName: string): string {
+  return toolName
+    .split(/[_-]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }
 
 /**
@@ -43,23 +48,24 @@ async function toolStep(
   parameters: Record<string, unknown>,
   execute: (args: Record<string, unknown>) => Promise<ToolOutcome>,
 ): Promise<ToolOutcome> {
-  const index = ctx.conv.nextStep();
+  const index = nextIndex(ctx);
+  const started = performance.now();
   const base = { step_type: 'tool', tool_name: name };
   await step(ctx, index, { state: 'ACTIVE', ...base, tool_info: { name, parameters } });
   throwIfAborted(ctx.signal);
   const gate = await preToolUse(ctx, name, parameters, index);
-  let denial: { type: string; message: string } | undefined;
-  if (gate.verdict === 'deny') {
-    denial = { type: 'HOOK_DENIED', message: `Tool call denied with reason: ${gate.reason}` };
-  } else if (gate.verdict === 'ask' && !ctx.runtime.asksProceed) {
-    const reason = gate.reason || `the ${name} tool needs an approval headless agy cannot ask for`;
-    denial = { type: 'PERMISSION_DENIED', message: `Tool call denied with reason: ${reason}` };
-    ctx.denied.push({ action: name, display_name: displayName(name) });
+  if (gate.verdict === 'ask' && !ctx.runtime.asksProceed) {
+    await denyStep(ctx, index, name, gate.args, started, { permission: name });
+    ctx.lastTool = { error: { type: 'TOOL_ERROR', message: `user denied permission for ${name}` } };
+    return ctx.lastTool;
   }
-  if (denial !== undefined) {
+  if (gate.verdict === 'deny') {
+    // No capture shows a hook denial on stdout; this keeps the reference's form (agy-cli.md §D.6).
+    const denial = { type: 'HOOK_DENIED', message: `Tool call denied with reason: ${gate.reason}` };
     await step(ctx, index, {
       state: 'ERROR',
       ...base,
+      duration_seconds: roundSeconds((performance.now() - started) / 1000),
       tool_info: { name, parameters: gate.args, error: denial },
     });
     ctx.lastTool = { error: denial };
@@ -76,12 +82,13 @@ async function toolStep(
   }
   throwIfAborted(ctx.signal);
   const info: Record<string, unknown> = { name, parameters: args };
+  const duration_seconds = roundSeconds((performance.now() - started) / 1000);
   if ('error' in outcome) {
     info.error = outcome.error;
-    await step(ctx, index, { state: 'ERROR', ...base, tool_info: info });
+    await step(ctx, index, { state: 'ERROR', ...base, duration_seconds, tool_info: info });
   } else {
     if (outcome.output !== undefined) info.output = outcome.output;
-    await step(ctx, index, { state: 'DONE', ...base, tool_info: info });
+    await step(ctx, index, { state: 'DONE', ...base, duration_seconds, tool_info: info });
   }
   ctx.lastTool = outcome;
   await postToolUse(ctx, name, args, index, outcome);

@@ -1,17 +1,30 @@
 /**
- * Runs one turn: a `user_input` step, the scripted (or default) actions, then the `result` line, with
- * cumulative `usage`, `num_turns` and `duration_seconds` (agy-cli.md §0.5). Also owns the turn's abort
- * controller, so SIGINT and `--print-timeout` can cut the turn short the way agy does.
+ * Runs one turn: a `user_input` step, the notices agy writes on a process's first turn (a DONE `system_message`
+ * after a resume, a DONE `unknown` after a fallback), the scripted (or default) actions, a `checkpoint` on 1.1.x,
+ * then the `result` line, with cumulative `usage`, `num_turns` and `duration_seconds` (agy-cli.md §0.5;
+ * agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson). Also owns the turn's abort controller,
+ * so SIGINT and `--print-timeout` can cut the turn short the way agy does.
  */
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type AbortReason, TurnAborted } from './abort.js';
-import { runAction, systemMessage, type TurnContext } from './actions.js';
+import {
+  checkpoint,
+  errorMessages,
+  MODEL_ERROR_MESSAGE,
+  ModelCallFailed,
+  runAction,
+  systemMessage,
+  type TurnContext,
+  unknownStep,
+} from './actions.js';
 import type { Conversation } from './conversation.js';
 import { defaultTurn } from './default-script.js';
 import { formatGoDuration } from './duration.js';
 import type { Emitter } from './emitter.js';
 import { type ResultFields, resultEnvelope, stepEnvelope } from './envelopes.js';
 import { MAX_STOP_CONTINUATIONS, stopHooks } from './hook-events.js';
+import type { AgyProfile } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnEnd } from './scenario.js';
 import { ExpectationFailed } from './tool-steps.js';
@@ -32,14 +45,27 @@ export interface TurnRunnerOptions {
   exit: (code: number) => Promise<never>;
   /** What agy loaded: hooks, MCP servers, rules, custom agents. */
   runtime: SimRuntime;
+  /** The agy build being imitated. */
+  profile: AgyProfile;
+  /**
+   * The notice the process's first turn carries after its `user_input`: `resumed` (a DONE `system_message`,
+   * `--conversation` of a known conversation), `fallback` (a DONE `unknown`: agy 1.1.9 fell back from an
+   * unknown conversation or agent), or none.
+   */
+  notice: 'resumed' | 'fallback' | undefined;
 }
 
-/** The stderr line of agy 1.2.17's print timeout (agy-cli.md §D.3). */
+/** The stderr line of agy 1.2.17+'s print timeout (agy-real/joiomi-playbook-plugin-agy-1.2.17/print-timeout.stderr). */
 export function printTimeoutMarker(ms: number): string {
   return `[agy] print timeout after ${formatGoDuration(ms > 0 ? ms : 5 * 60_000)} with turn in progress; returning partial output`;
 }
 
-const QUOTA_MESSAGE = 'Individual quota reached. Your quota resets in 2h.';
+/** agy's quota message (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr). */
+export const QUOTA_MESSAGE =
+  'Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 34m13s.';
+
+/** 1.1.x's print-timeout error (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson). */
+const PRINT_TIMEOUT_ERROR = 'timeout waiting for response';
 
 /** setTimeout's limit; a longer print timeout is as good as none. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -47,7 +73,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Plays turns one at a time. */
 export class TurnRunner {
   private current: AbortController | undefined;
-  private announcedResume = false;
+  private noticeWritten = false;
+  /** The running turn's scripted end (a timer-fired print timeout honours its `printTimeout` option). */
+  private currentEnd: ScenarioTurnEnd | undefined;
 
   constructor(private readonly opts: TurnRunnerOptions) {}
 
@@ -75,6 +103,7 @@ export class TurnRunner {
     const started = performance.now();
     conv.state.numTurns++;
     const turn = this.pickTurn(prompt);
+    this.currentEnd = turn.end;
     conv.save();
     const ctx: TurnContext = {
       conv,
@@ -89,21 +118,47 @@ export class TurnRunner {
       initialNumSteps: 0,
       injected: [],
       lastTool: undefined,
+      profile: this.opts.profile,
+      modelSteps: 0,
+      checkpointed: false,
     };
+    const end = turn.end ?? {};
     try {
-      if (conv.resumed && !this.announcedResume) {
-        this.announcedResume = true;
-        await systemMessage(ctx, 'Conversation resumed');
-      }
       await emitter.line(stepEnvelope(conv.id, conv.nextStep(), { state: 'DONE', step_type: 'user_input' }));
+      if (!this.noticeWritten) {
+        this.noticeWritten = true;
+        if (this.opts.notice === 'resumed') await systemMessage(ctx, 'Conversation resumed');
+        if (this.opts.notice === 'fallback') await unknownStep(ctx);
+      }
       ctx.initialNumSteps = conv.state.nextStepIndex;
-      for (const action of turn.actions) await runAction(ctx, action);
-      const end = turn.end ?? {};
+      for (const action of turn.actions) {
+        await runAction(ctx, action);
+        // Headless agy stops the turn at a soft denial (both captured denials end right there).
+        if (ctx.denied.length > 0) break;
+      }
       if (runsStopHooks(end)) await this.stop(ctx);
+      if (
+        runsStopHooks(end) &&
+        ctx.profile.checkpoints &&
+        conv.state.numTurns === 1 &&
+        ctx.modelSteps > 0 &&
+        !ctx.checkpointed
+      ) {
+        await checkpoint(ctx, true);
+      }
       clearTimeout(timer);
       await this.finish(ctx, end, started);
     } catch (err) {
-      if (err instanceof ExpectationFailed) {
+      if (err instanceof ModelCallFailed) {
+        clearTimeout(timer);
+        const failed: ScenarioTurnEnd = {
+          status: 'ERROR',
+          error: end.error ?? MODEL_ERROR_MESSAGE,
+          response: '',
+        };
+        if (end.exitAfter !== undefined) failed.exitAfter = end.exitAfter;
+        await this.finish(ctx, failed, started);
+      } else if (err instanceof ExpectationFailed) {
         clearTimeout(timer);
         await this.finish(ctx, { status: 'ERROR', error: err.message, response: '' }, started);
       } else if (err instanceof TurnAborted) {
@@ -180,20 +235,32 @@ export class TurnRunner {
     const { emitter, exit } = this.opts;
     const duration = this.closeDuration(started);
     if (end.noResult) await exit(end.exitAfter ?? 0);
-    if (end.printTimeout) await this.printTimeout(ctx, duration);
+    if (end.printTimeout) {
+      await this.printTimeout(ctx, duration, end.printTimeout === true ? {} : end.printTimeout);
+    }
     const result = this.baseResult(ctx, duration);
     if (end.quota) {
-      // agy 1.2.17: the tokens spent so far stay in usage; the wording, not the 429, says "quota".
-      await emitter.stderr(`error: ${QUOTA_MESSAGE}`);
+      // agy 1.2.17: the failed API calls as error_message steps, then the stderr lines, then the result
+      // keeping the tokens spent so far; the wording, not the 429, says "quota".
+      await errorMessages(ctx, end.quota === true ? 1 : (end.quota.retries ?? 1));
+      const message = end.error ?? QUOTA_MESSAGE;
+      await emitter.stderr(`error: ${message}`);
       await emitter.stderr(
-        `AGY_ERROR: ${JSON.stringify({ short_error: 'RESOURCE_EXHAUSTED (code 429)', message: QUOTA_MESSAGE })}`,
+        `AGY_ERROR: ${JSON.stringify({
+          short_error: `RESOURCE_EXHAUSTED (code 429): ${message}`,
+          status: 'RESOURCE_EXHAUSTED',
+          error_code: 429,
+          code_kind: 'http',
+          retryable: true,
+          error_id: `${randomUUID()}-${this.opts.conv.state.nextStepIndex}`,
+        })}`,
       );
       await emitter.line(
         resultEnvelope({
-          ...result,
+          ...this.baseResult(ctx, duration),
           status: 'ERROR',
           response: end.response ?? '',
-          error: end.error ?? QUOTA_MESSAGE,
+          error: message,
         }),
       );
       await exit(end.exitAfter ?? 3);
@@ -207,6 +274,7 @@ export class TurnRunner {
       result.structured = structuredOutput(end, result.response);
     const firstDenied = ctx.denied[0];
     if (firstDenied !== undefined && result.response === '') {
+      // From agy-cli.md §D.3 (the captured denied-command.stderr was not kept): the notice names the permission.
       await emitter.stderr(
         `jetski: no output produced — a tool required the "${firstDenied.action}" permission`,
       );
@@ -215,18 +283,38 @@ export class TurnRunner {
     if (end.exitAfter !== undefined) await exit(end.exitAfter);
   }
 
-  /** agy 1.2.17's print timeout: stderr marker, SUCCESS with the partial text and all-zero usage, exit 0. */
-  private async printTimeout(ctx: TurnContext, duration: number): Promise<never> {
+  /**
+   * The print timeout in the imitated build's shape. 1.2.17+: SUCCESS, empty response, all-zero usage, exit 0,
+   * the stderr line before or after the result or absent. 1.1.x: ERROR "timeout waiting for response",
+   * all-zero usage, exit 1.
+   */
+  private async printTimeout(
+    ctx: TurnContext,
+    duration: number,
+    option: { stderr?: 'before' | 'after' | 'none' },
+  ): Promise<never> {
     const { emitter, exit, printTimeoutMs } = this.opts;
-    await emitter.stderr(printTimeoutMarker(printTimeoutMs));
-    await emitter.line(resultEnvelope({ ...this.baseResult(ctx, duration), usage: zeroUsage() }));
+    const base = { ...this.baseResult(ctx, duration), response: '', usage: zeroUsage() };
+    if (ctx.profile.printTimeout === 'error') {
+      await emitter.line(resultEnvelope({ ...base, status: 'ERROR', error: PRINT_TIMEOUT_ERROR }));
+      return exit(1);
+    }
+    const where = option.stderr ?? 'after';
+    if (where === 'before') await emitter.stderr(printTimeoutMarker(printTimeoutMs));
+    await emitter.line(resultEnvelope({ ...base, durationSeconds: 0 }));
+    // Let the result reach the reader first, so "after" really is after on the wire.
+    await emitter.flush();
+    if (where === 'after') await emitter.stderr(printTimeoutMarker(printTimeoutMs));
     return exit(0);
   }
 
   private async aborted(ctx: TurnContext, reason: AbortReason, started: number): Promise<never> {
     const { emitter, exit, scenario } = this.opts;
     const duration = this.closeDuration(started);
-    if (reason === 'printTimeout') return this.printTimeout(ctx, duration);
+    if (reason === 'printTimeout') {
+      const option = this.currentEnd?.printTimeout;
+      return this.printTimeout(ctx, duration, typeof option === 'object' ? option : {});
+    }
     // Both shapes are seen in the wild: INTERRUPTED, or ERROR with error "interrupted" (seed 000).
     const status = scenario?.interrupt?.status ?? 'INTERRUPTED';
     await emitter.stderr('error: interrupted');

@@ -1,0 +1,65 @@
+/**
+ * Which agy build the simulator imitates. Real builds differ on the wire (agy-real captures): 1.1.x ends each
+ * turn with a `checkpoint` step carrying usage and reports a print timeout as `ERROR` "timeout waiting for
+ * response" (exit 1); 1.2.7 soft-denies a tool with an `ERROR` step (`TOOL_ERROR` "…denied permission…");
+ * 1.2.17+ soft-denies with a `DONE` step without output and reports a print timeout as `SUCCESS` with an
+ * empty response and all-zero usage (exit 0). The default is the newest captured build, 1.3.1.
+ */
+import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17 } from './builtin-tools.js';
+
+/** The newest agy build whose wire output was captured; the simulator's default. */
+export const DEFAULT_AGY_VERSION = '1.3.1';
+
+/** The wire behaviours that depend on the imitated agy version. */
+export interface AgyProfile {
+  /** The version string (`agy --version`). */
+  readonly version: string;
+  /** `init.tools`. */
+  readonly tools: readonly string[];
+  /**
+   * The first turn of a new conversation that made a model call ends with a DONE `checkpoint` step carrying
+   * usage (1.1.x: every captured first turn has one, the captured resumed turn has none), unless the turn
+   * already wrote one (a `checkpoint` action).
+   */
+  readonly checkpoints: boolean;
+  /** How a soft-denied tool step ends: `done` (1.2.17+, no output) or `error` (1.2.7, `TOOL_ERROR`). */
+  readonly denial: 'done' | 'error';
+  /** How a print timeout ends the turn: `success` (1.2.17+) or `error` (1.1.x, exit 1). */
+  readonly printTimeout: 'success' | 'error';
+}
+
+/** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
+function parts(version: string): number[] {
+  return version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
+/** Whether `version` is older than `than` (numeric, part by part). */
+export function olderThan(version: string, than: string): boolean {
+  const a = parts(version);
+  const b = parts(than);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+/** The profile of an agy version; versions between two captured ones behave like the older capture. */
+export function profileFor(version: string): AgyProfile {
+  const v1_2 = !olderThan(version, '1.2.0');
+  const v1_2_17 = !olderThan(version, '1.2.17');
+  return {
+    version,
+    tools: v1_2_17
+      ? TOOLS_1_2_17
+      : v1_2
+        ? TOOLS_1_2_7
+        : olderThan(version, '1.1.9')
+          ? TOOLS_1_1_8
+          : TOOLS_1_1_9,
+    checkpoints: !v1_2,
+    denial: v1_2_17 ? 'done' : 'error',
+    printTimeout: v1_2 ? 'success' : 'error',
+  };
+}
