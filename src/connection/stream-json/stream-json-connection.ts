@@ -18,6 +18,7 @@ import {
   StartError,
   WatchdogTimeoutError,
 } from '../../errors.js';
+import { callContained } from '../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../logger.js';
 import type { AgyProcess, ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
@@ -353,13 +354,13 @@ export class StreamJsonConnection implements Connection {
             // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
             setImmediate(() => setImmediate(() => turn.finish(null)));
           } else if (event.type === 'command_result') {
-            o.onCommandResult?.(event.payload);
+            callContained(this.#logger, 'onCommandResult', o.onCommandResult, event.payload);
           }
         },
         onBadLine: (bad) => {
           this.stats.badLines++;
           if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
-          o.onBadLine?.(bad);
+          callContained(this.#logger, 'onBadLine', o.onBadLine, bad);
         },
         onOverflow: () => {
           const turn = turnHere();
@@ -369,11 +370,14 @@ export class StreamJsonConnection implements Connection {
         },
         onStderrLine: (line) => {
           turnHere()?.tracker.stderrLines.push(line);
-          o.onStderr?.(line);
+          callContained(this.#logger, 'onStderr', o.onStderr, line);
+        },
+        onHandlerError: (error, stream) => {
+          this.#logger.error(`handling a line of agy's ${stream} threw; the line was dropped`, error);
         },
         onSpawn: (pid) => {
           this.stats.processesStarted++;
-          o.onSpawn?.(pid);
+          callContained(this.#logger, 'onSpawn', o.onSpawn, pid);
         },
         onExit: (exit) => {
           const turn = turnHere();
