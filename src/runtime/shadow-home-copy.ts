@@ -81,6 +81,11 @@ export class CredentialSet {
     return this.#realPaths.some((c) => real === c || real.startsWith(c + sep));
   }
 
+  /** Whether the file with stats `st` is a credential (same device and inode: a link or a copy by hard link). */
+  hasFile(st: Stats): boolean {
+    return this.#inodes.has(inodeKey(st));
+  }
+
   /** Whether directory `real` contains a credential somewhere below it (e.g. a link to `~`). */
   contains(real: string): boolean {
     return this.#realPaths.some((c) => c.startsWith(real + sep));

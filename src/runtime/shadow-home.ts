@@ -62,7 +62,11 @@ export function deepMerge(
  * regular file (a FIFO, a device, a directory) or too large: a `ConfigError` naming it, since reading it
  * could block forever or exhaust memory, and silently ignoring the user's settings would change behaviour.
  */
-async function readJsonObject(path: string, warn: (m: string) => void): Promise<Record<string, unknown>> {
+async function readJsonObject(
+  path: string,
+  warn: (m: string) => void,
+  credentials: CredentialSet,
+): Promise<Record<string, unknown>> {
   let text: string;
   let handle: Awaited<ReturnType<typeof open>>;
   try {
@@ -84,6 +88,11 @@ async function readJsonObject(path: string, warn: (m: string) => void): Promise<
         'isolation',
         `${path} is ${st.size} bytes, over the ${MAX_USER_JSON_BYTES}-byte limit for the shadow HOME`,
       );
+    if (credentials.hasFile(st)) {
+      // A settings file linked to a token would otherwise carry it into the shadow settings.json.
+      warn(`${path} is a credential file (a link to one); ignored in the shadow HOME`);
+      return {};
+    }
     text = await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -116,13 +125,23 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
   await mkdir(join(gemini, 'antigravity-cli'), { recursive: true, mode: 0o700 });
   await mkdir(join(gemini, 'config'), { recursive: true, mode: 0o700 });
 
-  const settings = await readJsonObject(join(userGemini, 'antigravity-cli', 'settings.json'), o.warn);
+  // agy's whole sign-in state (everything in antigravity-cli but settings and skills) counts as credentials.
+  const authState = (await readdir(join(userGemini, 'antigravity-cli')).catch(() => [] as string[]))
+    .filter((entry) => entry !== 'settings.json' && entry !== 'skills')
+    .map((entry) => join(userGemini, 'antigravity-cli', entry));
+  const credentials = await CredentialSet.collect(o.userHome, authState);
+
+  const settings = await readJsonObject(
+    join(userGemini, 'antigravity-cli', 'settings.json'),
+    o.warn,
+    credentials,
+  );
   await writePrivateJson(
     join(gemini, 'antigravity-cli', 'settings.json'),
     deepMerge(settings, o.settingsOverrides ?? {}),
   );
 
-  const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn);
+  const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn, credentials);
   const userServers = isRecord(userMcp.mcpServers) ? userMcp.mcpServers : {};
   const ours = validated(McpConfigSchema, { mcpServers: o.mcpServers ?? {} }, 'mcp_config.json').mcpServers;
   await writePrivateJson(join(gemini, 'config', 'mcp_config.json'), {
@@ -130,17 +149,12 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
     mcpServers: { ...userServers, ...ours },
   });
 
-  const userHooks = await readJsonObject(join(userGemini, 'config', 'hooks.json'), o.warn);
+  const userHooks = await readJsonObject(join(userGemini, 'config', 'hooks.json'), o.warn, credentials);
   const hooks = { ...userHooks, ...(o.hooks ?? {}) };
   if (Object.keys(hooks).length > 0) await writePrivateJson(join(gemini, 'config', 'hooks.json'), hooks);
 
   // Inputs agy loads: skills and the user's preference files. Copied, not linked: agy may write to them
   // (e.g. saving a memory to GEMINI.md), and that must land in the shadow HOME, not in the user's ~/.gemini.
-  // agy's whole sign-in state (everything in antigravity-cli but settings and skills) counts as credentials.
-  const authState = (await readdir(join(userGemini, 'antigravity-cli')).catch(() => [] as string[]))
-    .filter((entry) => entry !== 'settings.json' && entry !== 'skills')
-    .map((entry) => join(userGemini, 'antigravity-cli', entry));
-  const credentials = await CredentialSet.collect(o.userHome, authState);
   for (const rel of ['config/skills', 'antigravity-cli/skills']) {
     await copyUserItem(join(userGemini, rel), join(gemini, rel), credentials, o.warn, true);
   }

@@ -4,7 +4,7 @@
 // and mode) before and after a whole run.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, link, lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -300,7 +300,7 @@ describe('buildShadowHome never copies credentials through links, and reads only
     ['mcp_config.json', '.gemini/config/mcp_config.json'],
   ])('refuses a FIFO as %s with a ConfigError naming it, instead of blocking forever', async (_, rel) => {
     const path = join(userHome, rel);
-    await (await import('node:fs/promises')).rm(path);
+    await rm(path);
     execFileSync('mkfifo', [path]);
     const error = await buildShadowHome({
       userHome,
@@ -313,6 +313,19 @@ describe('buildShadowHome never copies credentials through links, and reads only
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(path);
     expect((error as ConfigError).message).toMatch(/not a regular file/);
+  });
+
+  it('ignores (with a warning) a settings.json that is a link to a credential', async () => {
+    const settings = join(userHome, '.gemini/antigravity-cli/settings.json');
+    await rm(settings);
+    await symlink(join(userHome, '.gemini/antigravity-cli/oauth_token.json'), settings);
+    const warnings: string[] = [];
+    const shadow = join(box.root, 'shadow');
+    await buildShadowHome({ userHome, shadowHome: shadow, warn: (m) => warnings.push(m) });
+    expect(await readFile(join(shadow, '.gemini/antigravity-cli/settings.json'), 'utf8')).not.toContain(
+      TOKEN,
+    );
+    expect(warnings.some((w) => w.includes(settings) && w.includes('credential'))).toBe(true);
   });
 
   it('refuses an oversized settings.json with a ConfigError naming it', async () => {
