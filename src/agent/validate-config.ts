@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { hiddenSegment } from '../runtime/hidden-path.js';
+import { hiddenSegmentReal, validateDataDir } from '../runtime/hidden-path.js';
 import type { AgentConfig } from './config.js';
 
 const EFFORTS = new Set(['low', 'medium', 'high']);
@@ -22,11 +22,11 @@ export function validateWorkspace(path: unknown, field: string): string {
   if (typeof path !== 'string' || !isAbsolute(path)) {
     throw new ConfigError(field, `must be an absolute path, got ${JSON.stringify(path)}`);
   }
-  const hidden = hiddenSegment(path);
+  const hidden = hiddenSegmentReal(path);
   if (hidden) {
     throw new ConfigError(
       field,
-      `${path} has a hidden segment (${hidden}); agy would silently ignore it as a workspace ("is hidden: ignore uri")`,
+      `${path} has a hidden segment (${hidden.segment}${hidden.path === path ? '' : ` in its real path ${hidden.path}`}); agy would silently ignore it as a workspace ("is hidden: ignore uri")`,
     );
   }
   let isDir = false;
@@ -55,6 +55,7 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
       throw new ConfigError(key, `must be a non-empty string, got ${JSON.stringify(v)}`);
     }
   }
+  if (config.dataDir !== undefined) validateDataDir(config.dataDir);
   if (config.effort !== undefined && !EFFORTS.has(config.effort)) {
     throw new ConfigError('effort', `must be one of low, medium, high; got ${JSON.stringify(config.effort)}`);
   }

@@ -5,6 +5,7 @@
  * `{}` for everything else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../internal/json-depth.js';
 import { describeError, type Logger, toError } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendStatus } from './listener-http.js';
@@ -85,6 +86,8 @@ export async function handleHookRequest(
   let input: unknown;
   try {
     input = JSON.parse(body.body.toString('utf8'));
+    // Hook input reaches user handlers and zod, which walk it recursively: bound its depth here.
+    if (exceedsJsonDepth(input)) throw new Error(`hook input nests deeper than ${MAX_JSON_DEPTH} levels`);
   } catch (error) {
     options.logger.warn('hook input is not JSON; answering the fallback', {
       event,

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isRecord } from '../internal/guards.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../internal/json-depth.js';
 import { describeError, type Logger } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJsonRpcError } from './listener-http.js';
@@ -66,6 +67,12 @@ export async function handleMcpRequest(
   } catch (error) {
     options.logger.debug('MCP request body is not JSON', { server, error: describeError(error) });
     sendJsonRpcError(res, 400, -32700, 'Parse error: invalid JSON');
+    return;
+  }
+  // Tool arguments reach zod and user handlers, which walk them recursively: bound their depth here.
+  if (exceedsJsonDepth(message)) {
+    options.logger.debug('MCP request nests too deep', { server });
+    sendJsonRpcError(res, 400, -32600, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     return;
   }
   const messages = Array.isArray(message) ? message : [message];

@@ -8,9 +8,15 @@
  * It binds `127.0.0.1` only, on a port the OS picks. Every path starts with a per-session random token that
  * only the config files the SDK writes for agy contain; anything else is a 404, a foreign `Host` or `Origin`
  * (DNS rebinding) a 403. Those checks, the method check and the body limit all run before user code.
+ *
+ * I/O is bounded so a local process without the token cannot hold the listener: headers and the whole request
+ * must arrive within seconds (`headersTimeoutMs`, `requestTimeoutMs`), a socket with no request in flight is
+ * closed after `idleTimeoutMs`, a rejected request whose body is still arriving loses its connection, and at
+ * most `maxConnections` sockets are open at once. The limits are on *receiving* a request; a handler (a long
+ * tool call, an `askUser` wait) may take as long as it needs to answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../tools/tool-context.js';
@@ -34,6 +40,15 @@ import { createToken } from './token.js';
 /** The address the listener binds; never a public interface. */
 export const LISTENER_HOST = '127.0.0.1';
 
+/** Default time for a client to send a request's headers: loopback clients send them at once. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time to receive a whole request (headers and a body of up to `maxBodyBytes`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default time a socket may sit with no request in flight (before the first, between keep-alive requests). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+/** Default cap on open sockets: agy's concurrent hook and tool calls stay far below it. */
+export const DEFAULT_MAX_CONNECTIONS = 64;
+
 /** Options of {@link SessionListener.start}. */
 export interface SessionListenerOptions {
   /**
@@ -51,6 +66,17 @@ export interface SessionListenerOptions {
   hookFallback?: HookFallback;
   /** The largest request body accepted; default 4 MiB. Larger bodies get 413 without being buffered. */
   maxBodyBytes?: number;
+  /** Time for a client to send complete request headers, in ms; then 408 and the socket closes. Default 10 s. */
+  headersTimeoutMs?: number;
+  /**
+   * Time to receive a whole request (headers and body), in ms; then 408 and the socket closes. Default 30 s.
+   * It does not limit the answer: a handler may run longer. At least `headersTimeoutMs`.
+   */
+  requestTimeoutMs?: number;
+  /** Time a socket may stay open with no request in flight, in ms; then it is closed. Default 5 s. */
+  idleTimeoutMs?: number;
+  /** Most sockets open at once; further connections are closed on accept. Default 64. */
+  maxConnections?: number;
   /** Where failures are reported; default prints warnings and errors. The token is never logged. */
   logger?: Logger;
   /** Sees each call to a `tool()` (not to factory-built servers). */
@@ -106,6 +132,20 @@ export class SessionListener {
       throw new RangeError('maxBodyBytes must be a positive integer');
     if (!Number.isFinite(hookTimeoutMs) || hookTimeoutMs <= 0)
       throw new RangeError('hookTimeoutMs must be a positive number');
+    const headersTimeoutMs = positiveInteger(
+      'headersTimeoutMs',
+      options.headersTimeoutMs,
+      DEFAULT_HEADERS_TIMEOUT_MS,
+    );
+    const requestTimeoutMs = positiveInteger(
+      'requestTimeoutMs',
+      options.requestTimeoutMs,
+      Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+    );
+    const idleTimeoutMs = positiveInteger('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    const maxConnections = positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+    if (headersTimeoutMs > requestTimeoutMs)
+      throw new RangeError('headersTimeoutMs must not be larger than requestTimeoutMs');
     const catalogs = new Map<string, ToolCatalog>();
     const factories = new Map<string, McpServerFactory>();
     for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
@@ -113,7 +153,14 @@ export class SessionListener {
       if (typeof entry === 'function') factories.set(name, entry);
       else catalogs.set(name, new ToolCatalog(name, entry));
     }
-    const server = createServer();
+    const server = createServer({
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: idleTimeoutMs,
+      // Node checks the two timeouts above on this period (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    });
+    server.maxConnections = maxConnections;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, LISTENER_HOST, () => {
@@ -126,11 +173,36 @@ export class SessionListener {
       maxBodyBytes,
       hookTimeoutMs,
     });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => listener.#serve(req, res));
+    server.on('connection', (socket: Socket) => {
+      // Idle before the first request; Node's own keep-alive timer takes over between requests. No listener
+      // on the request or response means Node destroys the socket when this fires.
+      socket.setTimeout(idleTimeoutMs);
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // A request is in flight: receiving it is bounded by the request timeout, answering it by nothing here.
+      req.socket.setTimeout(0);
+      listener.#serve(req, res);
+    });
+    let drops = 0;
+    server.on('drop', () => {
+      // Logged once per listener at warn level: a flood must not also flood the log.
+      drops += 1;
+      if (drops === 1)
+        listener.#logger.warn('listener connection limit reached; refusing connections', { maxConnections });
+      else listener.#logger.debug('listener refused a connection over the limit', { maxConnections, drops });
+    });
     // After listen() there is no other 'error' handler: an accept failure (EMFILE…) must not crash the host.
     server.on('error', (error) => listener.#logger.error('listener server error', { error: error.message }));
-    server.on('clientError', (error, socket) => {
-      listener.#logger.debug('malformed request on the listener', { error: error.message });
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      listener.#logger.debug(timedOut ? 'listener request timed out' : 'malformed request on the listener', {
+        error: error.message,
+      });
+      // A timed-out client gets a 408 (as Node's default handler would) unless an answer had already started.
+      const started = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+      if (timedOut && socket.writable && !started) {
+        socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      }
       socket.destroy();
     });
     return listener;
@@ -203,15 +275,15 @@ export class SessionListener {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isLoopbackRequest(req, this.#hosts)) return sendStatus(res, 403);
+    if (!isLoopbackRequest(req, this.#hosts)) return reject(req, res, 403);
     const route = parseRoute(req.url, this.#token);
     const known =
       route !== undefined &&
       (route.kind === 'mcp'
         ? this.#catalogs.has(route.name) || this.#factories.has(route.name)
         : !!this.#options.onHook);
-    if (!route || !known) return sendStatus(res, 404);
-    if (req.method !== 'POST') return sendStatus(res, 405, { Allow: 'POST' });
+    if (!route || !known) return reject(req, res, 404);
+    if (req.method !== 'POST') return reject(req, res, 405, { Allow: 'POST' });
     const options = this.#options;
     if (route.kind === 'hook') {
       return handleHookRequest(route.name, req, res, {
@@ -249,6 +321,25 @@ export class SessionListener {
         logger: this.#logger,
       });
   }
+}
+
+/**
+ * Answers a request turned away before its body was read. If the body is still arriving, the connection is
+ * closed after the answer (Node would otherwise read and discard it until the request timeout).
+ */
+function reject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  sendStatus(res, status, req.complete ? headers : { ...headers, Connection: 'close' });
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`${name} must be a positive integer`);
+  return v;
 }
 
 function checkedName(name: string): string {

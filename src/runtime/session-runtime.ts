@@ -34,6 +34,7 @@ import {
   renderFrontmatter,
   validated,
 } from './agy-files.js';
+import { validateDataDir } from './hidden-path.js';
 import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from './hook-wire.js';
@@ -147,6 +148,7 @@ export class SessionRuntime {
   /** Validates options that need no I/O; throws `ConfigError`. Called from the Agent constructor. */
   static validate(o: Omit<SessionRuntimeOptions, 'env' | 'logger'>): void {
     const isolation = o.isolation ?? 'none';
+    if (o.dataDir !== undefined) validateDataDir(o.dataDir);
     if (isolation !== 'none' && isolation !== 'shadow-home') {
       throw new ConfigError('isolation', `must be 'none' or 'shadow-home', got ${JSON.stringify(isolation)}`);
     }

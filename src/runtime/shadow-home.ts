@@ -6,16 +6,25 @@
  * - `~/.gemini/antigravity-cli/settings.json`: the user's, copied, with our overrides merged over it.
  * - `~/.gemini/config/mcp_config.json`: the user's servers plus ours.
  * - `~/.gemini/config/hooks.json`: the user's bundles plus ours (agy's canonical hook location).
- * - Skills and the user's preference files are copied (agy may write to them; the user's stay untouched).
+ * - Skills and the user's preference files are copied (agy may write to them; the user's stay untouched),
+ *   without following symlinks out of a skill and never a credential file (`shadow-home-copy.ts`).
+ * - The user's JSON files are read only if they are regular files of reasonable size: a FIFO named
+ *   `settings.json` would otherwise block `start()` forever.
  * - Credentials are never copied. `linkNativeAuth` links the native auth and session state instead (and, on
  *   macOS, the keychain paths `Library/Keychains` and `Library/Preferences/com.apple.security.plist`), so a
  *   signed-in agy stays signed in; agy may then update that state itself.
  */
-import { existsSync } from 'node:fs';
-import { chmod, cp, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { mkdir, open, readdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ConfigError } from '../errors.js';
 import { isRecord } from '../internal/guards.js';
+import { exceedsJsonDepth } from '../internal/json-depth.js';
 import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from './agy-files.js';
+import { CredentialSet, copyUserItem } from './shadow-home-copy.js';
+
+/** Largest user JSON file read (settings, MCP config, hooks); real ones are a few KiB. */
+export const MAX_USER_JSON_BYTES = 1024 * 1024;
 
 /** What to build the shadow HOME from. */
 export interface ShadowHomeOptions {
@@ -48,16 +57,49 @@ export function deepMerge(
   return out;
 }
 
-async function readJsonObject(path: string, warn: (m: string) => void): Promise<Record<string, unknown>> {
+/**
+ * Reads one of the user's JSON files. Absent: `{}`. Not JSON or not an object: `{}` with a warning. Not a
+ * regular file (a FIFO, a device, a directory) or too large: a `ConfigError` naming it, since reading it
+ * could block forever or exhaust memory, and silently ignoring the user's settings would change behaviour.
+ */
+async function readJsonObject(
+  path: string,
+  warn: (m: string) => void,
+  credentials: CredentialSet,
+): Promise<Record<string, unknown>> {
   let text: string;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return {};
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever, before any type check.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError('isolation', `cannot read ${path} for the shadow HOME: ${(err as Error).message}`);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile())
+      throw new ConfigError(
+        'isolation',
+        `${path} is not a regular file; the shadow HOME cannot be built from it`,
+      );
+    if (st.size > MAX_USER_JSON_BYTES)
+      throw new ConfigError(
+        'isolation',
+        `${path} is ${st.size} bytes, over the ${MAX_USER_JSON_BYTES}-byte limit for the shadow HOME`,
+      );
+    if (credentials.hasFile(st)) {
+      // A settings file linked to a token would otherwise carry it into the shadow settings.json.
+      warn(`${path} is a credential file (a link to one); ignored in the shadow HOME`);
+      return {};
+    }
+    text = await handle.readFile('utf8');
+  } finally {
+    await handle.close();
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (isRecord(value)) return value;
+    if (isRecord(value) && !exceedsJsonDepth(value)) return value;
     warn(`${path} is not a JSON object; ignored in the shadow HOME`);
   } catch (err) {
     warn(`${path} is not valid JSON (${(err as Error).message}); ignored in the shadow HOME`);
@@ -68,25 +110,6 @@ async function readJsonObject(path: string, warn: (m: string) => void): Promise<
 async function writePrivateJson(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-}
-
-/** Copies a file or directory tree (following links), private; skipped when absent. */
-async function copyIfExists(source: string, target: string): Promise<void> {
-  if (!existsSync(source) || existsSync(target)) return;
-  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  await cp(source, target, { recursive: true, dereference: true, errorOnExist: false });
-  await makePrivate(target);
-}
-
-/** chmods a copied tree: directories 0700, files 0600 (copies keep the user's modes otherwise). */
-async function makePrivate(path: string): Promise<void> {
-  const st = await lstat(path);
-  if (st.isDirectory()) {
-    await chmod(path, 0o700);
-    for (const entry of await readdir(path)) await makePrivate(join(path, entry));
-  } else if (st.isFile()) {
-    await chmod(path, 0o600);
-  }
 }
 
 async function linkIfExists(target: string, link: string): Promise<void> {
@@ -102,13 +125,23 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
   await mkdir(join(gemini, 'antigravity-cli'), { recursive: true, mode: 0o700 });
   await mkdir(join(gemini, 'config'), { recursive: true, mode: 0o700 });
 
-  const settings = await readJsonObject(join(userGemini, 'antigravity-cli', 'settings.json'), o.warn);
+  // agy's whole sign-in state (everything in antigravity-cli but settings and skills) counts as credentials.
+  const authState = (await readdir(join(userGemini, 'antigravity-cli')).catch(() => [] as string[]))
+    .filter((entry) => entry !== 'settings.json' && entry !== 'skills')
+    .map((entry) => join(userGemini, 'antigravity-cli', entry));
+  const credentials = await CredentialSet.collect(o.userHome, authState);
+
+  const settings = await readJsonObject(
+    join(userGemini, 'antigravity-cli', 'settings.json'),
+    o.warn,
+    credentials,
+  );
   await writePrivateJson(
     join(gemini, 'antigravity-cli', 'settings.json'),
     deepMerge(settings, o.settingsOverrides ?? {}),
   );
 
-  const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn);
+  const userMcp = await readJsonObject(join(userGemini, 'config', 'mcp_config.json'), o.warn, credentials);
   const userServers = isRecord(userMcp.mcpServers) ? userMcp.mcpServers : {};
   const ours = validated(McpConfigSchema, { mcpServers: o.mcpServers ?? {} }, 'mcp_config.json').mcpServers;
   await writePrivateJson(join(gemini, 'config', 'mcp_config.json'), {
@@ -116,16 +149,25 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
     mcpServers: { ...userServers, ...ours },
   });
 
-  const userHooks = await readJsonObject(join(userGemini, 'config', 'hooks.json'), o.warn);
+  const userHooks = await readJsonObject(join(userGemini, 'config', 'hooks.json'), o.warn, credentials);
   const hooks = { ...userHooks, ...(o.hooks ?? {}) };
   if (Object.keys(hooks).length > 0) await writePrivateJson(join(gemini, 'config', 'hooks.json'), hooks);
 
   // Inputs agy loads: skills and the user's preference files. Copied, not linked: agy may write to them
   // (e.g. saving a memory to GEMINI.md), and that must land in the shadow HOME, not in the user's ~/.gemini.
-  for (const rel of ['config/skills', 'antigravity-cli/skills', 'config/AGENTS.md', 'GEMINI.md']) {
-    await copyIfExists(join(userGemini, rel), join(gemini, rel));
+  for (const rel of ['config/skills', 'antigravity-cli/skills']) {
+    await copyUserItem(join(userGemini, rel), join(gemini, rel), credentials, o.warn, true);
   }
-  await copyIfExists(join(o.userHome, '.agents', 'skills'), join(o.shadowHome, '.agents', 'skills'));
+  for (const rel of ['config/AGENTS.md', 'GEMINI.md']) {
+    await copyUserItem(join(userGemini, rel), join(gemini, rel), credentials, o.warn);
+  }
+  await copyUserItem(
+    join(o.userHome, '.agents', 'skills'),
+    join(o.shadowHome, '.agents', 'skills'),
+    credentials,
+    o.warn,
+    true,
+  );
 
   if (o.linkNativeAuth) {
     const skip = new Set(['settings.json', 'skills']);

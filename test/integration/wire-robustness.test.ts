@@ -1,7 +1,10 @@
 // Framing and drift tolerance through real processes (agy-cli.md §D.3 "Framing caveat", §F.1).
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BadLine } from '../../src/connection/stream-json/parse-line.js';
 import { LineTooLongError } from '../../src/errors.js';
+import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();
@@ -83,5 +86,121 @@ describe('stdout robustness', () => {
     for await (const d of r) deltas.push(d);
     expect(deltas).toContain('🌍\u2028é\u0085!');
     expect((await r.result()).status).toBe('success');
+  });
+});
+
+interface HostReport {
+  turns: { status: string; text: string }[];
+  badLines: string[];
+  logged: { level: string; message: string; detail: string }[];
+}
+
+/**
+ * Runs `test/fixtures/hostile-host.mjs` (the built package, the real spawn path) in its own Node process, so
+ * an exception that escapes the SDK shows as what it is in production: the host exiting non-zero.
+ */
+async function runHost(
+  scenario: Scenario,
+  prompts: string[],
+  throwIn: string[] = [],
+): Promise<{ code: number | null; report: HostReport | undefined; stderr: string }> {
+  const config = await sb.box.agentConfig(scenario);
+  const host = spawn(
+    process.execPath,
+    [join(import.meta.dirname, '../fixtures/hostile-host.mjs'), JSON.stringify({ config, prompts, throwIn })],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  onTestFinished(() => {
+    host.kill('SIGKILL');
+  });
+  let stdout = '';
+  let stderr = '';
+  host.stdout.on('data', (c: Buffer) => {
+    stdout += c;
+  });
+  host.stderr.on('data', (c: Buffer) => {
+    stderr += c;
+  });
+  const code = await new Promise<number | null>((resolve) => host.on('close', (c) => resolve(c)));
+  const line = stdout.split('\n').find((l) => l.startsWith('{'));
+  return { code, report: line ? (JSON.parse(line) as HostReport) : undefined, stderr };
+}
+
+/** `{"a":{"a":…}}` nested `depth` levels. */
+const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('nothing agy writes or a callback throws crashes the host', () => {
+  // Each deep value sits where the captures put real values: tool_info.error / output / parameters and
+  // agent_response usage (agy-real/joiomi-playbook-plugin-agy-1.3.1/success-tools.stdout,
+  // agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson).
+  const deepLines = (depth: number) => [
+    `{"event":"step_update","step_update":{"step_index":900,"state":"ERROR","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{},"error":${deep(depth)}}}}\n`,
+    `{"event":"step_update","step_update":{"step_index":901,"state":"DONE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{},"output":${deep(depth)}}}}\n`,
+    `{"event":"step_update","step_update":{"step_index":902,"state":"ACTIVE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":${deep(depth)}}}}\n`,
+    `{"event":"step_update","step_update":{"step_index":903,"state":"DONE","step_type":"agent_response","usage":${deep(depth)}}}\n`,
+  ];
+
+  it('survives deeply nested error, output, arguments and usage (1k-100k levels); text around them is kept', async () => {
+    const depths = [1_000, 5_000, 100_000];
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { text: 'before ' },
+            ...depths.flatMap((d) => deepLines(d).map((raw) => ({ raw }))),
+            { text: 'after' },
+          ],
+        },
+        { actions: [{ text: 'next turn' }] },
+      ],
+    };
+    const { code, report, stderr } = await runHost(scenario, ['deep', 'again']);
+    expect(stderr).not.toContain('Maximum call stack');
+    expect(code).toBe(0);
+    expect(report?.turns.map((t) => t.text)).toEqual(['before after', 'next turn']);
+    expect(report?.turns[1]?.status).toBe('success');
+    expect(report?.badLines).toEqual(Array(depths.length * 4).fill('too_deep'));
+  });
+
+  it('contains a throwing onBadLine and onStderr: logged through the logger, the turn goes on', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { text: 'one ' },
+            { raw: 'not json at all\n' },
+            { stderr: 'a warning from agy' },
+            {
+              raw: `{"event":"step_update","step_update":{"step_index":950,"state":"DONE","step_type":"tool","tool_info":{"output":${deep(5_000)}}}}\n`,
+            },
+            { text: 'two' },
+          ],
+        },
+      ],
+    };
+    const { code, report } = await runHost(scenario, ['x'], ['onBadLine', 'onStderr']);
+    expect(code).toBe(0);
+    expect(report?.turns[0]?.text).toBe('one two');
+    expect(report?.badLines).toEqual(['not_json', 'too_deep']);
+    const errors = report?.logged.filter((l) => l.level === 'error') ?? [];
+    expect(errors.filter((l) => l.message.startsWith('onBadLine threw')).map((l) => l.detail)).toEqual([
+      'onBadLine blew up',
+      'onBadLine blew up',
+    ]);
+    expect(
+      errors.some((l) => l.message.startsWith('onStderr threw') && l.detail === 'onStderr blew up'),
+    ).toBe(true);
+  });
+
+  it('contains an async onBadLine that rejects (no unhandled rejection)', async () => {
+    const scenario: Scenario = { turns: [{ actions: [{ raw: '[1]\n' }, { text: 'ok' }] }] };
+    const { code, report } = await runHost(scenario, ['x'], ['onBadLineAsync']);
+    expect(code).toBe(0);
+    expect(report?.turns[0]?.text).toBe('ok');
+    expect(
+      report?.logged.some(
+        (l) => l.message.startsWith('onBadLine threw') && l.detail === 'async onBadLine blew up',
+      ),
+    ).toBe(true);
   });
 });

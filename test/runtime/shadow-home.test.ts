@@ -2,12 +2,14 @@
 // simulator, through the real spawn path) with HOME pointing into its session directory. The user's
 // ~/.gemini is read, merged and linked, and never modified: checked by fingerprinting every file (content
 // and mode) before and after a whole run.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
+import { ConfigError } from '../../src/errors.js';
 import { HookBundleSchema, HooksFileSchema, McpConfigSchema } from '../../src/runtime/agy-files.js';
 import type { AgyHookRegistration } from '../../src/runtime/hook-wire.js';
 import { buildShadowHome } from '../../src/runtime/shadow-home.js';
@@ -234,5 +236,103 @@ describe('buildShadowHome with a broken or empty user configuration', () => {
     expect(await readJson(join(shadow, '.gemini/antigravity-cli/settings.json'))).toEqual({});
     expect(await readJson(join(shadow, '.gemini/config/mcp_config.json'))).toEqual({ mcpServers: {} });
     expect(await walkTree(emptyHome)).toHaveLength(1);
+  });
+});
+
+describe('buildShadowHome never copies credentials through links, and reads only regular files', () => {
+  const SSH_KEY = '-----BEGIN OPENSSH PRIVATE KEY----- fake-key-material';
+  const TOKEN = 'ya29.fake';
+
+  it('skips symlinks leaving a skill and any file that is a credential (by inode); copies the rest', async () => {
+    const gem = join(userHome, '.gemini');
+    const skills = join(gem, 'config/skills');
+    await mkdir(join(userHome, '.ssh'), { recursive: true, mode: 0o700 });
+    await writeFile(join(userHome, '.ssh/id_ed25519'), SSH_KEY, { mode: 0o600 });
+    await writeFile(join(userHome, 'notes.md'), 'outside the skill\n');
+    // A skill kept in a dotfiles folder and linked in: its target is its own tree.
+    await mkdir(join(userHome, 'dotfiles/skills/dot'), { recursive: true });
+    await writeFile(join(userHome, 'dotfiles/skills/dot/SKILL.md'), '---\nname: dot\n---\nDot.\n');
+    await symlink(join(userHome, 'dotfiles/skills/dot'), join(skills, 'dot'));
+    // The attacks: a whole skill linked to ~/.ssh, files linked to agy's token and to a key, a hard link.
+    await symlink(join(userHome, '.ssh'), join(skills, 'keys'));
+    await symlink(join(gem, 'antigravity-cli/oauth_token.json'), join(skills, 'x/creds.json'));
+    await symlink(join(userHome, '.ssh/id_ed25519'), join(skills, 'x/key'));
+    await link(join(gem, 'antigravity-cli/oauth_token.json'), join(skills, 'x/hard.json'));
+    await symlink(join(userHome, 'notes.md'), join(skills, 'x/outside.md'));
+    await symlink('..', join(skills, 'x/up'));
+    // In-tree links are fine, and a FIFO is skipped rather than blocking the copy.
+    await symlink('SKILL.md', join(skills, 'x/alias.md'));
+    execFileSync('mkfifo', [join(skills, 'x/pipe')]);
+    const warnings: string[] = [];
+    const shadow = join(box.root, 'shadow');
+    await buildShadowHome({ userHome, shadowHome: shadow, warn: (m) => warnings.push(m) });
+
+    const copied = await walkTree(join(shadow, '.gemini/config/skills'));
+    expect(
+      copied
+        .filter((e) => e.kind === 'file')
+        .map((e) => e.rel)
+        .sort(),
+    ).toEqual(['dot/SKILL.md', 'x/SKILL.md', 'x/alias.md']);
+    expect(copied.filter((e) => e.kind === 'symlink' || e.kind === 'other')).toEqual([]);
+    for (const e of await walkTree(shadow)) {
+      if (e.kind !== 'file') continue;
+      const text = await readFile(e.path, 'utf8');
+      expect(text).not.toContain(SSH_KEY);
+      expect(text).not.toContain(TOKEN);
+    }
+    const joined = warnings.join('\n');
+    for (const skipped of [
+      'keys',
+      'x/creds.json',
+      'x/key',
+      'x/hard.json',
+      'x/outside.md',
+      'x/up',
+      'x/pipe',
+    ]) {
+      expect(joined).toContain(join(skills, skipped));
+    }
+  });
+
+  it.each([
+    ['settings.json', '.gemini/antigravity-cli/settings.json'],
+    ['mcp_config.json', '.gemini/config/mcp_config.json'],
+  ])('refuses a FIFO as %s with a ConfigError naming it, instead of blocking forever', async (_, rel) => {
+    const path = join(userHome, rel);
+    await rm(path);
+    execFileSync('mkfifo', [path]);
+    const error = await buildShadowHome({
+      userHome,
+      shadowHome: join(box.root, 'shadow'),
+      warn: () => {},
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(path);
+    expect((error as ConfigError).message).toMatch(/not a regular file/);
+  });
+
+  it('ignores (with a warning) a settings.json that is a link to a credential', async () => {
+    const settings = join(userHome, '.gemini/antigravity-cli/settings.json');
+    await rm(settings);
+    await symlink(join(userHome, '.gemini/antigravity-cli/oauth_token.json'), settings);
+    const warnings: string[] = [];
+    const shadow = join(box.root, 'shadow');
+    await buildShadowHome({ userHome, shadowHome: shadow, warn: (m) => warnings.push(m) });
+    expect(await readFile(join(shadow, '.gemini/antigravity-cli/settings.json'), 'utf8')).not.toContain(
+      TOKEN,
+    );
+    expect(warnings.some((w) => w.includes(settings) && w.includes('credential'))).toBe(true);
+  });
+
+  it('refuses an oversized settings.json with a ConfigError naming it', async () => {
+    const path = join(userHome, '.gemini/antigravity-cli/settings.json');
+    await writeFile(path, `{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+    await expect(
+      buildShadowHome({ userHome, shadowHome: join(box.root, 'shadow'), warn: () => {} }),
+    ).rejects.toThrow(/settings\.json is \d+ bytes, over the/);
   });
 });

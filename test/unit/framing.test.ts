@@ -63,4 +63,68 @@ describe('LineSplitter', () => {
     expect(splitter.end()).toBe('{"b":');
     expect(splitter.end()).toBeUndefined();
   });
+
+  it('keeps a 4 MiB line arriving one byte per chunk at about one byte per pending byte', () => {
+    const size = 4 * 1024 * 1024;
+    const { splitter, lines } = collect(64 * 1024 * 1024);
+    const x = Buffer.from('x');
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    splitter.push(Buffer.from('{"t":"'));
+    let worst = 0;
+    for (let i = 0; i < size; i++) {
+      splitter.push(x);
+      // Checked at every power of two and at the end: capacity never runs ahead of twice what is pending.
+      if ((i & (i - 1)) === 0 || i === size - 1) {
+        worst = Math.max(worst, splitter.pendingCapacity / Math.max(splitter.pendingBytes, 4096));
+      }
+    }
+    const pending = splitter.pendingBytes;
+    const heapAfter = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    expect(pending).toBe(size + 6);
+    expect(worst).toBeLessThanOrEqual(2);
+    expect(splitter.pendingCapacity).toBeLessThanOrEqual(2 * pending);
+    // Loose: the old chunk list cost ~86 B per pending byte (~344 MiB here); one buffer costs ~1-2 B.
+    expect(heapAfter - heapBefore).toBeLessThan(48 * 1024 * 1024);
+    splitter.push(Buffer.from('"}\n'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.length).toBe(size + 8);
+    expect(JSON.parse(lines[0]!).t.length).toBe(size);
+    // A huge line's buffer is released once the line is delivered.
+    expect(splitter.pendingCapacity).toBe(0);
+  });
+
+  it('never grows the pending buffer past maxLineBytes, and overflows one byte later', () => {
+    const { splitter, lines, overflows } = collect(5000);
+    for (let i = 0; i < 5000; i++) splitter.push(Buffer.from('a'));
+    expect(splitter.pendingBytes).toBe(5000);
+    expect(splitter.pendingCapacity).toBeLessThanOrEqual(5000);
+    splitter.push(Buffer.from('a'));
+    expect(overflows()).toBe(1);
+    expect(splitter.pendingCapacity).toBe(0);
+    splitter.push(Buffer.from('\nok\n'));
+    expect(lines).toEqual(['ok']);
+  });
+
+  it('delivers lines intact whatever the chunking (fuzzed chunk sizes)', () => {
+    const text = Array.from({ length: 200 }, (_, i) => JSON.stringify({ i, s: 'é🌍'.repeat(i % 37) })).join(
+      '\n',
+    );
+    const bytes = Buffer.from(`${text}\n`);
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (let round = 0; round < 20; round++) {
+      const { splitter, lines } = collect(1 << 20);
+      for (let off = 0; off < bytes.length; ) {
+        const n = 1 + (next() % 700);
+        splitter.push(bytes.subarray(off, off + n));
+        off += n;
+      }
+      expect(lines).toEqual(text.split('\n'));
+    }
+  });
 });

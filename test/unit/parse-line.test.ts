@@ -1,7 +1,9 @@
 // Wire shapes are the verbatim captures of agy-cli.md §D.3; drift tolerance per §F.1.
 import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/connection/stream-json/framing.js';
 import { parseLine } from '../../src/connection/stream-json/parse-line.js';
 import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
 
 // agy-cli.md §D.3 "A successful one-turn run" (verbatim from the shipped binary).
 const CAPTURE = [
@@ -146,5 +148,101 @@ describe('parseLine', () => {
   it('passes the parsed value of unknown events through', () => {
     const e = parseLine('{"event":"future","future":{"a":1}}');
     expect(!e.ok && e.bad.value).toEqual({ event: 'future', future: { a: 1 } });
+  });
+});
+
+/** `{"a":{"a":…1…}}` nested `depth` levels (objects) or `[[…]]` (arrays). */
+function nested(depth: number, kind: 'object' | 'array' = 'object'): string {
+  return kind === 'object'
+    ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+// Placement of each pathological value follows the captured shapes of a tool step (error, output,
+// parameters) and of a DONE agent_response (usage): agy-real/joiomi-playbook-plugin-agy-1.3.1/success-tools.stdout
+// and agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson.
+const PLACES: Record<string, (deep: string) => string> = {
+  error: (d) =>
+    `{"event":"step_update","step_update":{"step_index":6,"state":"ERROR","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{},"error":${d}}}}`,
+  output: (d) =>
+    `{"event":"step_update","step_update":{"step_index":4,"state":"DONE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{},"output":${d}}}}`,
+  arguments: (d) =>
+    `{"event":"step_update","step_update":{"step_index":4,"state":"ACTIVE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":${d}}}}`,
+  usage: (d) =>
+    `{"event":"step_update","step_update":{"step_index":1,"state":"DONE","step_type":"agent_response","usage":${d}}}`,
+  resultError: (d) => `{"event":"result","result":{"status":"ERROR","error":${d}}}`,
+  stepError: (d) =>
+    `{"event":"step_update","step_update":{"step_index":1,"state":"ERROR","step_type":"agent_response","error":${d}}}`,
+};
+
+describe('nesting depth (a deep value must never reach a recursive walk)', () => {
+  it.each(
+    Object.keys(PLACES).flatMap((place) =>
+      [1_000, 5_000, 20_000, 100_000].map((depth) => [place, depth] as const),
+    ),
+  )('%s nested %i levels is a too_deep bad line, never an exception', (place, depth) => {
+    for (const kind of ['object', 'array'] as const) {
+      const line = PLACES[place]!(nested(depth, kind));
+      let parsed: ReturnType<typeof parseLine> | undefined;
+      expect(() => {
+        parsed = parseLine(line);
+      }).not.toThrow();
+      expect(parsed?.ok).toBe(false);
+      if (parsed && !parsed.ok) {
+        expect(parsed.bad.reason).toBe('too_deep');
+        expect(parsed.bad.value).toBeUndefined();
+        expect(parsed.bad.line.length).toBeLessThanOrEqual(1025);
+      }
+    }
+  });
+
+  it('accepts nesting up to the limit, and the parsed value can be stringified', () => {
+    // Three levels sit above tool_info.output (envelope, step_update, tool_info).
+    const line = PLACES.output!(nested(MAX_JSON_DEPTH - 3));
+    const parsed = parseLine(line);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(() => JSON.stringify(parsed.event)).not.toThrow();
+    const over = parseLine(PLACES.output!(nested(MAX_JSON_DEPTH - 2)));
+    expect(!over.ok && over.bad.reason).toBe('too_deep');
+  });
+
+  it('keeps the lines before and after a deep line through the real framing path', () => {
+    const got: string[] = [];
+    const splitter = new LineSplitter({
+      maxLineBytes: 64 * 1024 * 1024,
+      onLine: (line) => {
+        const p = parseLine(line);
+        got.push(
+          p.ok
+            ? p.event.type === 'step'
+              ? (p.event.step.textDelta ?? p.event.type)
+              : p.event.type
+            : p.bad.reason,
+        );
+      },
+      onOverflow: () => got.push('overflow'),
+    });
+    const text = (t: string, i: number) =>
+      `{"event":"step_update","step_update":{"step_index":${i},"state":"ACTIVE","step_type":"agent_response","text_delta":"${t}"}}`;
+    const bytes = Buffer.from(
+      `${text('before', 1)}\n${PLACES.error!(nested(50_000))}\n${text('after', 2)}\n`,
+    );
+    // Odd chunk sizes so the deep line straddles many pushes.
+    for (let off = 0; off < bytes.length; off += 4093) splitter.push(bytes.subarray(off, off + 4093));
+    expect(got).toEqual(['before', 'too_deep', 'after']);
+  });
+
+  it('exceedsJsonDepth walks iteratively: any depth, wide values, primitives', () => {
+    expect(exceedsJsonDepth(JSON.parse(nested(200_000)), 10)).toBe(true);
+    expect(exceedsJsonDepth(JSON.parse(nested(10)), 10)).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(nested(11)), 10)).toBe(true);
+    expect(
+      exceedsJsonDepth(
+        Array.from({ length: 10_000 }, () => ({ a: [1] })),
+        3,
+      ),
+    ).toBe(false);
+    expect(exceedsJsonDepth('x', 0)).toBe(false);
+    expect(exceedsJsonDepth(null, 0)).toBe(false);
   });
 });

@@ -36,6 +36,11 @@ export interface LaunchEvents {
   onSpawn(pid: number): void;
   /** agy exited after `init` (an exit before it rejects `ready` instead). */
   onExit(exit: ExitInfo): void;
+  /**
+   * Handling one line of agy's output threw (a bug on our side, or in a callback that was not contained).
+   * The line is lost but the stream goes on: an exception in a pipe handler would otherwise end the host.
+   */
+  onHandlerError(error: unknown, stream: 'stdout' | 'stderr'): void;
 }
 
 export class AgyLaunch {
@@ -69,19 +74,28 @@ export class AgyLaunch {
         preInitReason = typeof err === 'string' && err ? err : `status ${event.result.status}`;
       }
     };
+    const guarded =
+      <A extends unknown[]>(stream: 'stdout' | 'stderr', fn: (...args: A) => void) =>
+      (...args: A): void => {
+        try {
+          fn(...args);
+        } catch (error) {
+          events.onHandlerError(error, stream);
+        }
+      };
     const splitter = new LineSplitter({
       maxLineBytes: o.maxLineBytes,
-      onLine: (line) => {
+      onLine: guarded('stdout', (line: string) => {
         events.onLine();
         if (line.length === 0) return;
         const parsed = parseLine(line);
         if (parsed.ok) handle(parsed.event, line);
         else events.onBadLine(parsed.bad);
-      },
-      onOverflow: () => {
+      }),
+      onOverflow: guarded('stdout', () => {
         events.onOverflow();
         events.onBadLine({ reason: 'too_long', line: '' });
-      },
+      }),
     });
 
     const proc = new AgyProcess({
@@ -90,18 +104,22 @@ export class AgyLaunch {
       env: o.env,
       cwd: o.cwd,
       onStdout: (chunk) => splitter.push(chunk),
-      onStdoutEnd: () => {
+      onStdoutEnd: guarded('stdout', () => {
         const last = splitter.end();
         if (last === undefined || last.trim() === '') return;
         const parsed = parseLine(last);
         // A truncated last line that still parses is delivered; otherwise it is reported, never thrown.
         if (parsed.ok) handle(parsed.event, last);
-        else events.onBadLine({ ...parsed.bad, reason: 'truncated' });
-      },
-      onStderrLine: (line) => {
+        else
+          events.onBadLine({
+            ...parsed.bad,
+            reason: parsed.bad.reason === 'too_deep' ? 'too_deep' : 'truncated',
+          });
+      }),
+      onStderrLine: guarded('stderr', (line: string) => {
         if (!this.#initialized) preInitStderr.push(line);
         events.onStderrLine(line);
-      },
+      }),
       onSpawn: (pid) => events.onSpawn(pid),
     });
     this.proc = proc;

@@ -6,7 +6,15 @@
  * - Works on bytes and decodes whole lines only, so a UTF-8 character split across chunks decodes correctly
  *   (0x0A never occurs inside a multi-byte UTF-8 sequence).
  * - Memory is bounded by `maxLineBytes`: a longer line is dropped as it streams and reported once.
+ * - A pending partial line costs about one byte per byte whatever the chunking: it is copied into one
+ *   growable buffer (capacity doubles, capped at `maxLineBytes`), not kept as a list of chunk views (a line
+ *   trickling in one byte per read used to cost ~86 bytes per pending byte).
  */
+
+/** Capacity of the pending buffer when a partial line first arrives. */
+const INITIAL_CAPACITY = 4096;
+/** A pending buffer larger than this is released after its line, so one huge line does not pin memory. */
+const RETAINED_CAPACITY = 64 * 1024;
 
 /** Callbacks and limits for a `LineSplitter`. */
 export interface LineSplitterOptions {
@@ -20,13 +28,24 @@ export interface LineSplitterOptions {
 
 export class LineSplitter {
   readonly #opts: LineSplitterOptions;
-  #pending: Buffer[] = [];
+  /** The partial line so far, in `#buffer[0, #pendingBytes)`; allocated on first use. */
+  #buffer: Buffer | undefined;
   #pendingBytes = 0;
   /** True while skipping the rest of an over-long line. */
   #discarding = false;
 
   constructor(opts: LineSplitterOptions) {
     this.#opts = opts;
+  }
+
+  /** Bytes held for the partial line (its buffer's capacity). Internal: for memory tests. */
+  get pendingCapacity(): number {
+    return this.#buffer?.length ?? 0;
+  }
+
+  /** Bytes of the partial line received so far. Internal: for memory tests. */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
   }
 
   /** Feeds one chunk of stdout. */
@@ -37,12 +56,8 @@ export class LineSplitter {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) {
         if (start < chunk.length && !this.#discarding) {
-          const rest = chunk.subarray(start);
-          if (this.#pendingBytes + rest.length > max) this.#overflow();
-          else {
-            this.#pending.push(rest);
-            this.#pendingBytes += rest.length;
-          }
+          if (this.#pendingBytes + (chunk.length - start) > max) this.#overflow();
+          else this.#append(chunk, start, chunk.length);
         }
         return;
       }
@@ -51,13 +66,11 @@ export class LineSplitter {
       } else if (this.#pendingBytes + (nl - start) > max) {
         this.#overflow();
         this.#discarding = false;
-      } else if (this.#pending.length === 0) {
+      } else if (this.#pendingBytes === 0) {
         this.#opts.onLine(chunk.toString('utf8', start, nl));
       } else {
-        this.#pending.push(chunk.subarray(start, nl));
-        const line = Buffer.concat(this.#pending, this.#pendingBytes + (nl - start)).toString('utf8');
-        this.#pending = [];
-        this.#pendingBytes = 0;
+        this.#append(chunk, start, nl);
+        const line = this.#take();
         this.#opts.onLine(line);
       }
       start = nl + 1;
@@ -69,12 +82,37 @@ export class LineSplitter {
    * whether it is usable.
    */
   end(): string | undefined {
-    if (this.#discarding || this.#pending.length === 0) {
+    if (this.#discarding || this.#pendingBytes === 0) {
       this.#reset();
       return undefined;
     }
-    const line = Buffer.concat(this.#pending, this.#pendingBytes).toString('utf8');
+    const line = this.#take();
     this.#reset();
+    return line;
+  }
+
+  /** Copies `chunk[from, to)` after the pending bytes, growing the buffer by doubling. */
+  #append(chunk: Buffer, from: number, to: number): void {
+    const needed = this.#pendingBytes + (to - from);
+    const capacity = this.#buffer?.length ?? 0;
+    if (needed > capacity) {
+      let next = Math.max(capacity * 2, INITIAL_CAPACITY);
+      while (next < needed) next *= 2;
+      // Never more than the longest line kept: a longer one overflows before it gets here.
+      next = Math.min(next, Math.max(this.#opts.maxLineBytes, needed));
+      const grown = Buffer.allocUnsafe(next);
+      if (this.#buffer && this.#pendingBytes > 0) this.#buffer.copy(grown, 0, 0, this.#pendingBytes);
+      this.#buffer = grown;
+    }
+    chunk.copy(this.#buffer as Buffer, this.#pendingBytes, from, to);
+    this.#pendingBytes = needed;
+  }
+
+  /** Decodes and clears the pending line. */
+  #take(): string {
+    const line = (this.#buffer as Buffer).toString('utf8', 0, this.#pendingBytes);
+    this.#pendingBytes = 0;
+    if ((this.#buffer?.length ?? 0) > RETAINED_CAPACITY) this.#buffer = undefined;
     return line;
   }
 
@@ -85,7 +123,7 @@ export class LineSplitter {
   }
 
   #reset(): void {
-    this.#pending = [];
+    this.#buffer = undefined;
     this.#pendingBytes = 0;
     this.#discarding = false;
   }

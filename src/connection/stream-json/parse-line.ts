@@ -4,6 +4,7 @@
  */
 import type { CommandResult, Step } from '../../conversation/step.js';
 import { isRecord } from '../../internal/guards.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../internal/json-depth.js';
 import { badNumber, commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 import type { WireInit, WireResult, WireStepUpdate } from './wire.js';
 
@@ -27,6 +28,7 @@ export type BadLineReason =
   | 'unknown_event'
   | 'malformed_event'
   | 'too_long'
+  | 'too_deep'
   | 'truncated';
 
 /** A line that was not understood; passed to `onBadLine` and counted. */
@@ -34,7 +36,10 @@ export interface BadLine {
   reason: BadLineReason;
   /** The line (cut to 1 KiB; empty for `too_long`). */
   line: string;
-  /** The parsed value, for `unknown_event` and `malformed_event` (forward-compatible pass-through). */
+  /**
+   * The parsed value, for `unknown_event` and `malformed_event` (forward-compatible pass-through). Never set
+   * for `too_deep`: such a value is not safe to hand on.
+   */
   value?: unknown;
 }
 
@@ -48,6 +53,11 @@ export function parseLine(line: string): ParsedLine {
     value = JSON.parse(line);
   } catch {
     return { ok: false, bad: { reason: 'not_json', line: preview(line) } };
+  }
+  // The one depth check for everything agy writes on stdout: past this point values are walked recursively
+  // (normalize, the turn tracker, zod, user code), and a pathological nesting would throw a RangeError there.
+  if (mayExceedJsonDepth(line) && exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
+    return { ok: false, bad: { reason: 'too_deep', line: preview(line) } };
   }
   if (!isRecord(value)) return { ok: false, bad: { reason: 'not_object', line: preview(line) } };
   const topConversationId = typeof value.conversation_id === 'string' ? value.conversation_id : undefined;

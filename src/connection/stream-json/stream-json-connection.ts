@@ -18,6 +18,7 @@ import {
   StartError,
   WatchdogTimeoutError,
 } from '../../errors.js';
+import { callContained } from '../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../logger.js';
 import type { AgyProcess, ExitInfo } from '../../process/agy-process.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
@@ -369,13 +370,13 @@ export class StreamJsonConnection implements Connection {
                 raw: { step_index: -1, state: 'DONE', step_type: 'command', command: event.payload },
               });
             }
-            o.onCommandResult?.(event.payload);
+            callContained(this.#logger, 'onCommandResult', o.onCommandResult, event.payload);
           }
         },
         onBadLine: (bad) => {
           this.stats.badLines++;
           if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
-          o.onBadLine?.(bad);
+          callContained(this.#logger, 'onBadLine', o.onBadLine, bad);
         },
         onOverflow: () => {
           const turn = turnHere();
@@ -385,11 +386,14 @@ export class StreamJsonConnection implements Connection {
         },
         onStderrLine: (line) => {
           turnHere()?.tracker.stderrLines.push(line);
-          o.onStderr?.(line);
+          callContained(this.#logger, 'onStderr', o.onStderr, line);
+        },
+        onHandlerError: (error, stream) => {
+          this.#logger.error(`handling a line of agy's ${stream} threw; the line was dropped`, error);
         },
         onSpawn: (pid) => {
           this.stats.processesStarted++;
-          o.onSpawn?.(pid);
+          callContained(this.#logger, 'onSpawn', o.onSpawn, pid);
         },
         onExit: (exit) => {
           const turn = turnHere();
