@@ -141,6 +141,7 @@ export {
   isCallToolResult,
   normalizeToolName,
   StateStore,
+  servedToolNames,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,

@@ -6,6 +6,7 @@ export {
   normalizeToolName,
   QUALIFIED_NAME_SEPARATOR,
   sanitizeToolNamePart,
+  servedToolNames,
   type ToolNameOptions,
   ToolNameRegistry,
   type ToolNameSource,
