@@ -16,7 +16,7 @@ import { sendJsonRpcError } from './listener-http.js';
 
 /**
  * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
- * in the SDK's, which need DOM types (`HeadersInit`) a Node-only consumer does not have.
+ * in the SDK's, which need DOM lib types (fetch headers) a Node-only consumer does not have.
  */
 export interface McpTransportLike {
   /** Starts processing messages. */

@@ -1,7 +1,7 @@
 /**
  * The MCP shapes our public API speaks (tool results, content blocks, annotations, `tools/list` entries),
  * declared here rather than re-exported from `@modelcontextprotocol/sdk`. The SDK's declarations reach DOM
- * types (`HeadersInit`), so re-exporting them broke consumers compiling with `lib: ["ES2022"]` and
+ * lib types (fetch headers), so re-exporting them broke consumers compiling with `lib: ["ES2022"]` and
  * `skipLibCheck: false`; they are also zod-inferred, which ties type-checking to the SDK's own zod copy.
  * These are structural copies of the MCP 2025-06-18 schema: values of these types are valid for the SDK,
  * which the compiler checks where they are handed to it (`src/runtime/mcp-server.ts`).
