@@ -54,7 +54,7 @@ function collector() {
 const has = (kind: FileChange['kind'], p: string) => (all: FileChange[]) =>
   all.some((c) => c.kind === kind && c.path === p);
 
-describe('onFileChange (real file system)', { timeout: 20_000 }, () => {
+describe('onFileChange (real file system)', { timeout: 60_000 }, () => {
   it('reports added, modified and deleted files with absolute paths', async () => {
     const c = collector();
     trigger = onFileChange(dir, c.fn, { debounceMs: 30 });
