@@ -1,5 +1,6 @@
-// The README's code, type-checked by `tsc --noEmit` so the docs cannot drift from the API.
-// (Imports the sources; user code imports the same names from 'agy-sdk'.)
+// The README's code blocks, type-checked by `tsc --noEmit` so the docs cannot drift from the API (the README
+// blocks themselves are run offline by `test/package/readme.test.ts`). Imports the sources; user code
+// imports the same names from 'agy-sdk'.
 import { z } from 'zod';
 import { Agent, every, hooks, policy, terminalApproval, tool } from '../src/index.js';
 import { simulatorPath, writeScenario } from '../src/testing/index.js';
@@ -10,7 +11,8 @@ export async function quickStart(): Promise<void> {
     const response = await agent.chat('Summarize the README in one line.');
     for await (const delta of response) process.stdout.write(delta);
     const result = await response.result();
-    if (result.status !== 'success') console.error(result.status, result.errorMessage);
+    console.log(`\n${result.status}`);
+    if (result.status !== 'success') console.error(result.errorMessage);
   } finally {
     await agent.close();
   }
@@ -23,7 +25,7 @@ export async function toolsAndPolicies(): Promise<void> {
   );
   const agent = new Agent({
     tools: [lookup],
-    mcpServers: { files: { command: 'npx', args: ['-y', 'some-mcp-server'], enabledTools: ['read'] } },
+    mcpServers: { files: { command: 'node', args: ['my-mcp-server.js'], enabledTools: ['read'] } },
     policies: [
       policy.deny('run_command', { when: (a) => /rm -rf/.test(String(a.commandLine)) }),
       policy.allowAll(),
@@ -32,22 +34,52 @@ export async function toolsAndPolicies(): Promise<void> {
     triggers: [every(60_000, (ctx) => ctx.send('Any new orders?'))],
     budget: { maxToolCalls: 20 },
   });
-  await agent.steer('Prefer short answers.', { when: 'next-step' });
-  await agent.close();
+  try {
+    await agent.steer('Prefer short answers.', { when: 'next-step' });
+    const result = await (await agent.chat('Where is order 42?')).result();
+    console.log(result.status);
+  } finally {
+    await agent.close();
+  }
   new Agent({ policies: [policy.confirmRunCommand(terminalApproval())] });
 }
 
 export async function offline(): Promise<void> {
+  const lookup = tool(
+    { name: 'lookup_order', description: 'Find an order', input: z.object({ id: z.string() }) },
+    ({ id }) => `order ${id}: shipped`,
+  );
   const scenario = await writeScenario({
     turns: [
       {
         actions: [
-          { tool: { name: 'run_command', parameters: { CommandLine: 'ls' }, output: 'a\nb' } },
-          { text: 'Two files.' },
+          { tool: { name: 'view_file', parameters: { AbsolutePath: '/orders.csv' }, output: '42,shipped' } },
+          {
+            mcpTool: {
+              server: 'agy-sdk_tools',
+              tool: 'lookup_order',
+              arguments: { id: '42' },
+              expectError: false,
+            },
+          },
+          { text: 'Order 42 has shipped.' },
         ],
       },
     ],
   });
-  const agent = new Agent({ agyPath: simulatorPath(), env: { AGY_SIM_SCENARIO: scenario } });
-  await agent.close();
+  const agent = new Agent({
+    agyPath: simulatorPath(),
+    env: { AGY_SIM_SCENARIO: scenario },
+    tools: [lookup],
+    policies: [policy.allowAll()],
+  });
+  try {
+    console.log(agent.toolServerName, agent.servedName(lookup));
+    const response = await agent.chat('Where is order 42?');
+    for await (const call of response.toolResults()) console.log(call.name, call.state, call.args);
+    const result = await response.result();
+    console.log(result.text, result.status);
+  } finally {
+    await agent.close();
+  }
 }

@@ -135,24 +135,44 @@ export type { McpHttpServer, McpServerConfig, McpStdioServer } from './runtime/m
 // Structured output and instructions.
 export type { SystemInstructionSection, SystemInstructions } from './runtime/rules.js';
 export type { HookPlacement, Isolation, SubagentConfig } from './runtime/session-runtime.js';
-export type { JsonSchema, ResponseSchemaInput } from './structured/response-schema.js';
+export type {
+  JsonSchema,
+  ResponseSchemaInput,
+  ZodSchemaLike,
+  ZodSchemaParseResult,
+} from './structured/response-schema.js';
 // Tools.
 export {
+  type AudioContent,
   type CallToolResult,
   type ContentBlock,
+  type EmbeddedResource,
+  type ImageContent,
   isCallToolResult,
+  type McpContentAnnotations,
+  type McpToolListing,
   normalizeToolName,
+  type ResourceLink,
+  type SchemaInput,
+  type SchemaIssue,
+  type SchemaOutput,
+  type SchemaParseResult,
   StateStore,
+  servedToolNames,
+  type TextContent,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,
   type ToolHandler,
   type ToolHandlerResult,
+  type ToolInputSchema,
   ToolNameRegistry,
+  type ToolOutputSchema,
   type ToolSpec,
   tool,
   toolError,
   toolResult,
+  type ZodObjectSchema,
 } from './tools/index.js';
 // Triggers.
 export {

@@ -23,6 +23,8 @@ import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
 import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
 import { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
+import { servedToolNames } from '../tools/names.js';
+import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
@@ -47,6 +49,7 @@ export class Agent implements AsyncDisposable {
   readonly #control: ControlPlane;
   readonly #hookTimeoutMs: number | undefined;
   readonly #budget: BudgetTracker | undefined;
+  readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
   #connection: StreamJsonConnection | undefined;
   #conversation: Conversation<Content> | undefined;
@@ -113,6 +116,10 @@ export class Agent implements AsyncDisposable {
         )
       : config.hookTimeoutMs;
     this.#budget = config.budget ? new BudgetTracker(config.budget) : undefined;
+    this.#toolNames = servedToolNames(
+      TOOL_SERVER_NAME,
+      (config.tools ?? []).map((t) => t.name),
+    );
   }
 
   /** Starts agy and waits for its `init`. Idempotent; concurrent calls share one start. */
@@ -281,6 +288,38 @@ export class Agent implements AsyncDisposable {
     await this.start();
     const connection = this.#connection!;
     await this.#requireConversation().whenIdle(() => connection.setModel(model));
+  }
+
+  /**
+   * The MCP server name agy knows the agent's own tools by (`agy-sdk_tools`): what a simulator scenario's
+   * `mcpTool.server` names, and the server part of agy's `call_mcp_tool` steps.
+   */
+  get toolServerName(): string {
+    return `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+  }
+
+  /**
+   * Each of `config.tools` by its author's name → the name it is served under to agy. Names are made
+   * provider-safe (`[A-Za-z0-9_-]`, ≤ 64 characters) and a clash gets a hash suffix, so a served name can
+   * differ from the one in `tool({ name })`; scenarios and policies must use the served one. Known from
+   * construction on (no start needed).
+   */
+  get toolNames(): ReadonlyMap<string, string> {
+    return this.#toolNames;
+  }
+
+  /**
+   * The name agy sees for one of this agent's tools (given as the definition or its author's name). Throws
+   * `ConfigError` (field `tools`) for a tool this agent does not serve.
+   */
+  servedName(tool: ToolDefinition | string): string {
+    const name = typeof tool === 'string' ? tool : tool?.name;
+    const served = typeof name === 'string' ? this.#toolNames.get(name) : undefined;
+    const own = typeof tool === 'string' || (this.#config.tools ?? []).includes(tool);
+    if (served === undefined || !own) {
+      throw new ConfigError('tools', `${JSON.stringify(name)} is not one of this agent's tools`);
+    }
+    return served;
   }
 
   /** The conversation (after `start()`). */

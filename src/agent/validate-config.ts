@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { hiddenSegmentReal, validateDataDir } from '../runtime/hidden-path.js';
+import { TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import type { AgentConfig } from './config.js';
 
 const EFFORTS = new Set(['low', 'medium', 'high']);
@@ -75,6 +76,18 @@ export function validateConfig(config: AgentConfig): { workspaces: string[] } {
     for (const [k, v] of Object.entries(config.env)) {
       if (v !== undefined && typeof v !== 'string')
         throw new ConfigError(`env.${k}`, 'values must be strings');
+    }
+  }
+  if (config.mcpServers !== undefined) {
+    if (typeof config.mcpServers !== 'object' || config.mcpServers === null) {
+      throw new ConfigError('mcpServers', 'must be an object of server name to server config');
+    }
+    // Caught here, not at start(): a server posing as the agent's own tool server would skip the policies.
+    if (Object.hasOwn(config.mcpServers, TOOL_SERVER_NAME)) {
+      throw new ConfigError(
+        `mcpServers.${TOOL_SERVER_NAME}`,
+        `the name '${TOOL_SERVER_NAME}' is reserved for the agent's own tools; pick another server name`,
+      );
     }
   }
   if (config.extraArgs !== undefined && !config.extraArgs.every((a) => typeof a === 'string')) {

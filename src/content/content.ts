@@ -37,10 +37,25 @@ export const SUPPORTED_VIDEO_MIMES: ReadonlySet<string> = new Set([
   'video/x-msvideo',
 ]);
 
+/** The kinds of media part. */
+export type MediaKind = 'image' | 'document' | 'audio' | 'video';
+
+/** Init of a media part constructor. */
+export interface MediaPartInit {
+  /** The raw bytes. */
+  data: Uint8Array;
+  /** The MIME type; must be one the part's kind supports (else `ContentError`). */
+  mimeType: string;
+  /** Optional description shown to the model next to the file path. */
+  description?: string;
+  /** Optional file name (used, sanitized, for the written file). */
+  name?: string;
+}
+
 /** Shared shape of media parts. */
 abstract class MediaPart {
   /** The part's kind, used in the text block that names the file. */
-  abstract readonly kind: 'image' | 'document' | 'audio' | 'video';
+  abstract readonly kind: MediaKind;
   /** The raw bytes. */
   readonly data: Uint8Array;
   /** The MIME type, e.g. `image/png`. */
@@ -50,14 +65,22 @@ abstract class MediaPart {
   /** Optional file name (used, sanitized, for the written file). */
   readonly name: string | undefined;
 
-  constructor(init: { data: Uint8Array; mimeType: string; description?: string; name?: string }) {
+  constructor(kind: MediaKind, init: MediaPartInit) {
     if (!(init.data instanceof Uint8Array))
-      throw new ContentError('media part: data must be a Uint8Array or Buffer');
-    if (typeof init.mimeType !== 'string' || !init.mimeType.includes('/')) {
-      throw new ContentError(`media part: invalid mimeType ${JSON.stringify(init.mimeType)}`);
+      throw new ContentError(`${kind} part: data must be a Uint8Array or Buffer`);
+    if (typeof init.mimeType !== 'string') {
+      throw new ContentError(`${kind} part: invalid mimeType ${JSON.stringify(init.mimeType)}`);
+    }
+    const mimeType = init.mimeType.toLowerCase();
+    // The constructors and `fromBytes` share this check, so a part built either way is one agy can take.
+    if (mediaKindOf(mimeType) !== kind) {
+      throw new ContentError(
+        `${kind} part: unsupported MIME type ${JSON.stringify(init.mimeType)}` +
+          `${init.name ? ` (${init.name})` : ''}; ${supportedHint(kind)}`,
+      );
     }
     this.data = init.data;
-    this.mimeType = init.mimeType.toLowerCase();
+    this.mimeType = mimeType;
     this.description = init.description;
     this.name = init.name;
   }
@@ -66,18 +89,34 @@ abstract class MediaPart {
 /** An image (bmp, jpeg, png, webp, gif). */
 export class Image extends MediaPart {
   readonly kind = 'image' as const;
+  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_IMAGE_MIMES}. */
+  constructor(init: MediaPartInit) {
+    super('image', init);
+  }
 }
 /** A document: PDF, JSON, plain text, Markdown, CSV, HTML, source code and similar. */
 export class Document extends MediaPart {
   readonly kind = 'document' as const;
+  /** Throws `ContentError` unless `mimeType` is a document type (`text/*`, PDF, JSON, XML, YAML, scripts). */
+  constructor(init: MediaPartInit) {
+    super('document', init);
+  }
 }
 /** An audio clip. */
 export class Audio extends MediaPart {
   readonly kind = 'audio' as const;
+  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_AUDIO_MIMES}. */
+  constructor(init: MediaPartInit) {
+    super('audio', init);
+  }
 }
 /** A video clip. */
 export class Video extends MediaPart {
   readonly kind = 'video' as const;
+  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_VIDEO_MIMES}. */
+  constructor(init: MediaPartInit) {
+    super('video', init);
+  }
 }
 
 /** A media part. */
@@ -101,21 +140,49 @@ function isDocumentMime(m: string): boolean {
   );
 }
 
+/** The part kind that takes a MIME type (lower case), or `undefined` when none does. */
+export function mediaKindOf(mimeType: string): MediaKind | undefined {
+  if (SUPPORTED_IMAGE_MIMES.has(mimeType)) return 'image';
+  if (SUPPORTED_AUDIO_MIMES.has(mimeType)) return 'audio';
+  if (SUPPORTED_VIDEO_MIMES.has(mimeType)) return 'video';
+  if (isDocumentMime(mimeType)) return 'document';
+  return undefined;
+}
+
+function supportedHint(kind: MediaKind): string {
+  const set =
+    kind === 'image'
+      ? SUPPORTED_IMAGE_MIMES
+      : kind === 'audio'
+        ? SUPPORTED_AUDIO_MIMES
+        : kind === 'video'
+          ? SUPPORTED_VIDEO_MIMES
+          : undefined;
+  return set ? `supported: ${[...set].join(', ')}` : 'supported: text/*, PDF, JSON, XML, YAML, scripts';
+}
+
 /** Builds the right part for bytes of a MIME type, or throws `ContentError` for an unsupported type. */
 export function fromBytes(
   data: Uint8Array,
   mimeType: string,
   opts: { description?: string; name?: string } = {},
 ): MediaContent {
-  const m = mimeType.toLowerCase();
+  const m = typeof mimeType === 'string' ? mimeType.toLowerCase() : '';
   const init = { data, mimeType: m, ...opts };
-  if (SUPPORTED_IMAGE_MIMES.has(m)) return new Image(init);
-  if (SUPPORTED_AUDIO_MIMES.has(m)) return new Audio(init);
-  if (SUPPORTED_VIDEO_MIMES.has(m)) return new Video(init);
-  if (isDocumentMime(m)) return new Document(init);
-  throw new ContentError(
-    `unsupported MIME type ${JSON.stringify(mimeType)}${opts.name ? ` (${opts.name})` : ''}`,
-  );
+  switch (mediaKindOf(m)) {
+    case 'image':
+      return new Image(init);
+    case 'audio':
+      return new Audio(init);
+    case 'video':
+      return new Video(init);
+    case 'document':
+      return new Document(init);
+    default:
+      throw new ContentError(
+        `unsupported MIME type ${JSON.stringify(mimeType)}${opts.name ? ` (${opts.name})` : ''}`,
+      );
+  }
 }
 
 /** Reads a file and picks the part type from its MIME type (by extension). */

@@ -15,17 +15,22 @@ export function isExecutableFile(path: string): boolean {
 
 /**
  * Looks `names` up in every directory of `env.PATH` (or `Path`), in order. Returns the first hit and every
- * path tried (for error messages).
+ * path tried (for error messages), each once: PATH often repeats a directory (shell profiles prepend the
+ * same entry twice), and a repeated entry cannot change the outcome.
  */
 export function findOnPath(
   names: readonly string[],
   env: NodeJS.ProcessEnv,
 ): { found: string | undefined; tried: string[] } {
   const tried: string[] = [];
+  const seen = new Set<string>();
   for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter)) {
     if (!dir) continue;
     for (const name of names) {
+      // `join` normalizes `/usr/bin/` and `/usr/bin` to the same path.
       const path = join(dir, name);
+      if (seen.has(path)) continue;
+      seen.add(path);
       tried.push(path);
       if (isExecutableFile(path)) return { found: path, tried };
     }

@@ -9,17 +9,29 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isRecord } from '../internal/guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../internal/json-depth.js';
 import { describeError, type Logger } from '../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJsonRpcError } from './listener-http.js';
 
+/**
+ * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
+ * in the SDK's, which need DOM lib types (fetch headers) a Node-only consumer does not have.
+ */
+export interface McpTransportLike {
+  /** Starts processing messages. */
+  start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
+  send(message: unknown, options?: unknown): Promise<void>;
+  /** Closes the connection. */
+  close(): Promise<void>;
+}
+
 /** What the listener needs of an MCP server: the SDK's `McpServer` and `Server` both fit. */
 export interface McpServerLike {
   /** Attaches the server to a transport. */
-  connect(transport: Transport): Promise<void>;
+  connect(transport: McpTransportLike): Promise<void>;
   /** Detaches it; called when the request's response is done. */
   close(): Promise<void>;
 }

@@ -2,9 +2,9 @@
  * The tools of one MCP server, prepared once per session: provider-safe names and JSON Schemas are computed
  * at start, not per request (the listener builds a fresh MCP server for every stateless request).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../logger.js';
+import type { McpToolListing as Tool } from '../tools/mcp-types.js';
 import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 
@@ -82,7 +82,11 @@ function listing(name: string, definition: ToolDefinition): Tool {
 function jsonSchema(definition: ToolDefinition, which: 'input' | 'output'): Record<string, unknown> {
   const schema = which === 'input' ? definition.input : definition.output!;
   try {
-    return z.toJSONSchema(schema, { target: 'draft-7', io: which }) as Record<string, unknown>;
+    // `tool()` checked it is a zod object; its public type is structural (see `ZodObjectSchema`).
+    return z.toJSONSchema(schema as unknown as z.ZodType, { target: 'draft-7', io: which }) as Record<
+      string,
+      unknown
+    >;
   } catch (error) {
     throw new TypeError(
       `tool "${definition.name}": ${which} schema cannot be expressed as JSON Schema: ${describeError(error)}`,

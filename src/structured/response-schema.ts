@@ -10,11 +10,34 @@ import { ConfigError, StructuredOutputError } from '../errors.js';
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** What `responseSchema` accepts. */
-export type ResponseSchemaInput = z.ZodType | JsonSchema;
+/**
+ * A zod 4 schema, read structurally (any copy of zod 4 fits; comparing against zod's own `ZodType` made
+ * TypeScript walk both copies' types, TS2589, when the user's copy differed from ours).
+ */
+export interface ZodSchemaLike {
+  /** zod's internals: the definition kind. */
+  readonly _zod: { readonly def: { readonly type: string } };
+  /** Validates a value without throwing. */
+  safeParse(data: unknown): ZodSchemaParseResult;
+}
 
-function isZod(v: unknown): v is z.ZodType {
-  return v instanceof z.ZodType;
+/** What `safeParse` returns, reduced to what the SDK reads. */
+export type ZodSchemaParseResult =
+  | { readonly success: true; readonly data: unknown }
+  | {
+      readonly success: false;
+      readonly error: { readonly issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+    };
+
+/** What `responseSchema` accepts. */
+export type ResponseSchemaInput = ZodSchemaLike | JsonSchema;
+
+// Structural, not `instanceof`: a schema from another zod 4 copy is still zod, not a JSON Schema.
+function isZod(v: unknown): v is ZodSchemaLike {
+  const internals = (v as { _zod?: { def?: { type?: unknown } } } | null | undefined)?._zod;
+  return (
+    typeof internals?.def?.type === 'string' && typeof (v as { safeParse?: unknown }).safeParse === 'function'
+  );
 }
 
 export class ResponseSchema {
@@ -32,7 +55,7 @@ export class ResponseSchema {
     if (isZod(input)) {
       let jsonSchema: JsonSchema;
       try {
-        jsonSchema = z.toJSONSchema(input, { target: 'draft-7' }) as JsonSchema;
+        jsonSchema = z.toJSONSchema(input as unknown as z.ZodType, { target: 'draft-7' }) as JsonSchema;
       } catch (err) {
         throw new ConfigError(
           'responseSchema',
@@ -45,7 +68,9 @@ export class ResponseSchema {
           ? { ok: true, value: parsed.data }
           : {
               ok: false,
-              issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+              issues: parsed.error.issues.map(
+                (i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`,
+              ),
             };
       });
     }

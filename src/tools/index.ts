@@ -1,4 +1,14 @@
 /** In-process tools: `tool()`, their context and state, results, and provider-safe names. */
+
+export type {
+  AudioContent,
+  EmbeddedResource,
+  ImageContent,
+  McpContentAnnotations,
+  McpToolListing,
+  ResourceLink,
+  TextContent,
+} from './mcp-types.js';
 export {
   isProviderSafeToolName,
   MAX_TOOL_NAME_LENGTH,
@@ -6,6 +16,7 @@ export {
   normalizeToolName,
   QUALIFIED_NAME_SEPARATOR,
   sanitizeToolNamePart,
+  servedToolNames,
   type ToolNameOptions,
   ToolNameRegistry,
   type ToolNameSource,
@@ -13,6 +24,10 @@ export {
   withHashSuffix,
 } from './names.js';
 export {
+  type SchemaInput,
+  type SchemaIssue,
+  type SchemaOutput,
+  type SchemaParseResult,
   type ToolAnnotations,
   type ToolDefinition,
   type ToolHandler,
@@ -21,6 +36,7 @@ export {
   type ToolOutputSchema,
   type ToolSpec,
   tool,
+  type ZodObjectSchema,
 } from './tool.js';
 export { createToolContext, StateStore, type ToolContext, type ToolContextHost } from './tool-context.js';
 export {

@@ -215,3 +215,18 @@ function checkedMaxLength(maxLength: number = MAX_TOOL_NAME_LENGTH): number {
   }
   return maxLength;
 }
+
+/**
+ * The names a set of tools of one server is served under, keyed by the author's name: the same
+ * {@link ToolNameRegistry.registerAll} the MCP server uses, so this is exactly what agy sees (and what a
+ * simulator scenario must call). Order-independent; a name clash gives the non-exact tools a hash suffix.
+ */
+export function servedToolNames(
+  server: string,
+  names: readonly string[],
+  options: ToolNameOptions = {},
+): ReadonlyMap<string, string> {
+  const registry = new ToolNameRegistry(options);
+  const entries = registry.registerAll(names.map((name) => ({ server, name })));
+  return new Map(entries.map((entry) => [entry.originalName, entry.name]));
+}

@@ -3,12 +3,9 @@
  * A string becomes one text block; a `CallToolResult` (e.g. from `toolResult`) passes through; anything else
  * becomes JSON text, plus `structuredContent` when the tool declares an output schema.
  */
-import {
-  type CallToolResult,
-  type ContentBlock,
-  ContentBlockSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from './mcp-types.js';
+import type { SchemaIssue, ZodObjectSchema } from './tool.js';
 
 export type { CallToolResult, ContentBlock };
 
@@ -69,7 +66,7 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
 export type ConvertedToolResult = { ok: true; result: CallToolResult } | { ok: false; message: string };
 
 /** Converts a handler's return value; fails when it does not match `output` or cannot be serialized. */
-export function toCallToolResult(value: unknown, output?: z.ZodType): ConvertedToolResult {
+export function toCallToolResult(value: unknown, output?: ZodObjectSchema): ConvertedToolResult {
   if (isCallToolResult(value)) return { ok: true, result: value };
   if (output) {
     const parsed = output.safeParse(value);
@@ -105,7 +102,7 @@ function serialize(value: unknown, structured: boolean): ConvertedToolResult {
 }
 
 /** `path: message; path: message`, short enough to show the model. */
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: { readonly issues: readonly SchemaIssue[] }): string {
   return error.issues
     .map((issue) =>
       issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message,

@@ -2,18 +2,54 @@
  * `tool()`: an in-process tool the agent can call. The SDK serves it to agy over MCP from the session's
  * listener; the handler runs in the host process with the validated arguments and a {@link ToolContext}.
  */
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+
+import type { ToolAnnotations } from './mcp-types.js';
 import type { ToolContext } from './tool-context.js';
 import type { CallToolResult } from './tool-result.js';
 
 export type { ToolAnnotations };
 
+/** One problem a schema found, as zod reports it. */
+export interface SchemaIssue {
+  /** Where in the value. */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong. */
+  readonly message: string;
+}
+
+/** What `safeParse` returns, reduced to what the SDK reads. */
+export type SchemaParseResult =
+  | { readonly success: true; readonly data: Record<string, unknown> }
+  | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
+
+/**
+ * The part of a zod 4 object schema (`z.object`, `z.strictObject`, `z.looseObject`, refined) the SDK relies
+ * on. Deliberately structural and small: constraining on zod's own `ZodObject` type made TypeScript compare
+ * the user's zod copy against ours member by member (TS2589 "excessively deep", minutes of tsc) whenever the
+ * two copies differed. Any zod 4 object schema fits, whichever copy it comes from.
+ */
+export interface ZodObjectSchema {
+  /** zod's internals: the definition kind and the phantom input/output types. */
+  readonly _zod: {
+    readonly def: { readonly type: 'object' };
+    readonly input: unknown;
+    readonly output: unknown;
+  };
+  /** Validates a value without throwing. */
+  safeParse(data: unknown): SchemaParseResult;
+}
+
 /** Tool arguments are always a JSON object, so the input schema is a zod object (strict, loose or refined). */
-export type ToolInputSchema = z.ZodObject<z.core.$ZodShape, z.core.$ZodObjectConfig>;
+export type ToolInputSchema = ZodObjectSchema;
 
 /** MCP requires structured output to be a JSON object, so the output schema is a zod object too. */
-export type ToolOutputSchema = z.ZodObject<z.core.$ZodShape, z.core.$ZodObjectConfig>;
+export type ToolOutputSchema = ZodObjectSchema;
+
+/** The parsed type of a schema (`z.output`, read structurally). */
+export type SchemaOutput<S> = S extends { readonly _zod: { readonly output: infer O } } ? O : unknown;
+
+/** The accepted type of a schema (`z.input`, read structurally). */
+export type SchemaInput<S> = S extends { readonly _zod: { readonly input: infer I } } ? I : unknown;
 
 /**
  * What a handler may return. With an output schema: a value matching it (sent as JSON text and as
@@ -21,12 +57,12 @@ export type ToolOutputSchema = z.ZodObject<z.core.$ZodShape, z.core.$ZodObjectCo
  * (sent as is), or any JSON-serializable value (sent as JSON text).
  */
 export type ToolHandlerResult<O extends ToolOutputSchema | undefined> = O extends ToolOutputSchema
-  ? z.input<O> | CallToolResult
+  ? SchemaInput<O> | CallToolResult
   : unknown;
 
 /** A tool's implementation; may be sync or async. A thrown error becomes an error result for the model. */
 export type ToolHandler<I extends ToolInputSchema, O extends ToolOutputSchema | undefined> = (
-  args: z.output<I>,
+  args: SchemaOutput<I>,
   ctx: ToolContext,
 ) => ToolHandlerResult<O> | Promise<ToolHandlerResult<O>>;
 
@@ -67,7 +103,7 @@ export interface ToolDefinition<
    * Runs the tool. Declared as a method so a `ToolDefinition<SpecificSchema>` fits in a `ToolDefinition[]`;
    * the server only calls it with arguments the input schema accepted.
    */
-  handler(args: z.output<I>, ctx: ToolContext): ToolHandlerResult<O> | Promise<ToolHandlerResult<O>>;
+  handler(args: SchemaOutput<I>, ctx: ToolContext): ToolHandlerResult<O> | Promise<ToolHandlerResult<O>>;
 }
 
 /**

@@ -69,7 +69,7 @@ export function alive(pid: number): boolean {
 }
 
 /** Waits (bounded) until none of `pids` exists; returns the survivors. */
-export async function waitGone(pids: number[], timeoutMs = 10_000): Promise<number[]> {
+export async function waitGone(pids: number[], timeoutMs = 30_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const left = pids.filter(alive).filter((pid) => !isZombie(pid));

@@ -322,7 +322,8 @@ describe('lifecycle', () => {
     const pid = agent.pid!;
     const t0 = Date.now();
     await agent.close();
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Bounded, not instant: grace + SIGTERM + SIGKILL, with room for a loaded 2-core machine.
+    expect(Date.now() - t0).toBeLessThan(20_000);
     expect(await waitGone([pid])).toEqual([]);
     expect((await r.result()).status).toBe('canceled');
   });

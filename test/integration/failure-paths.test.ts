@@ -17,8 +17,13 @@ describe('fail closed', () => {
       mcpServers: { tools: { command: process.execPath } },
       policies: [policy.denyAll()],
     });
-    const agent = new Agent(config);
-    const err = await agent.start().catch((e: unknown) => e);
+    // Refused by the constructor already, before anything is created.
+    let err: unknown;
+    try {
+      new Agent(config);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).field).toBe('mcpServers.tools');
     expect(await sb.box.sessionDirs()).toEqual([]);

@@ -148,7 +148,9 @@ describe('watchdog', () => {
           { actions: [{ text: 'fine' }] },
         ],
       },
-      { idleTimeoutMs: 300, interruptGraceMs: 1000 },
+      // Generous: the watchdog also runs over the second turn's fresh start, which a loaded 2-core box can
+      // keep silent for well over a second; only the stall (which never ends) should trip it.
+      { idleTimeoutMs: 5_000, interruptGraceMs: 2_000 },
     );
     const result = await (await agent.chat('x')).result();
     expect(result.status).toBe('timeout');
@@ -162,8 +164,9 @@ describe('watchdog', () => {
 
   it('turnTimeoutMs bounds a turn that keeps talking', async () => {
     const agent = await agentWith(
-      { turns: [{ actions: [{ text: 'x'.repeat(400), chunks: 200, delayMs: 20 }] }] },
-      { turnTimeoutMs: 500 },
+      // 400 chunks 25 ms apart keep talking for 10 s, far past the 2 s bound even on a loaded machine.
+      { turns: [{ actions: [{ text: 'x'.repeat(400), chunks: 400, delayMs: 25 }] }] },
+      { turnTimeoutMs: 2_000 },
     );
     const result = await (await agent.chat('x')).result();
     expect(result.status).toBe('timeout');
@@ -173,7 +176,8 @@ describe('watchdog', () => {
   it('kills agy when it ignores SIGINT past the grace period', async () => {
     const agent = await agentWith(
       { interrupt: { ignore: true }, turns: [{ actions: [{ stall: true }] }] },
-      { idleTimeoutMs: 200, interruptGraceMs: 300 },
+      // The idle bound must not fire before the simulator echoes `user_input` (awaited below).
+      { idleTimeoutMs: 3_000, interruptGraceMs: 1_000 },
     );
     const r = await agent.chat('x');
     await firstStep(r, 'user_input');

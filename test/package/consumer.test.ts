@@ -1,5 +1,7 @@
-// The published shape: a consumer project type-checks against the built declarations (no skipLibCheck), the
-// package resolves by name from its own root, and internals marked @internal are not in the declarations.
+// The published shape: a consumer project type-checks against the built declarations (no skipLibCheck, no DOM
+// lib), the package resolves by name from its own root, and internals marked @internal are not in the
+// declarations. The registry-backed checks (packed tarball, lowest and latest zod, a nested second zod copy)
+// are the CI step `test/package/zod-matrix.mjs`.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -11,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -19,48 +21,103 @@ const dist = join(root, 'dist');
 const built = existsSync(join(dist, 'index.d.ts'));
 const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-consumer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Type-checking every declaration file (ours, zod's, @types/node) takes 10–90 s on a loaded 2-core machine.
+const TSC_TIMEOUT_MS = 300_000;
+
+/** Every declaration file reachable from `entry` through relative imports, with its bare imports. */
+function reachable(entry: string): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+    seen.set(
+      file,
+      specifiers.filter((s) => !s.startsWith('.')),
+    );
+    for (const s of specifiers) {
+      if (s.startsWith('.')) queue.push(resolve(dirname(file), s.replace(/\.js$/, '.d.ts')));
+    }
+  }
+  return seen;
+}
 
 describe.skipIf(!built)('package', () => {
-  it('type-checks a strict consumer against dist/*.d.ts, both entry points, with skipLibCheck off', () => {
-    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
-    symlinkSync(root, join(dir, 'node_modules/agy-sdk'));
-    for (const dep of ['zod', '@modelcontextprotocol', 'ajv'])
-      symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep));
-    symlinkSync(join(root, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module' }));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-        },
-        include: ['main.ts'],
-      }),
-    );
-    writeFileSync(
-      join(dir, 'main.ts'),
-      `import { Agent, type ChatResponse, hooks, policy, tool, type TurnResult } from 'agy-sdk';
+  it(
+    'type-checks a strict Node-only consumer (lib ES2022, types node, skipLibCheck off) against both entry points',
+    () => {
+      mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+      symlinkSync(root, join(dir, 'node_modules/agy-sdk'));
+      for (const dep of ['zod', '@modelcontextprotocol', 'ajv'])
+        symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep));
+      symlinkSync(join(root, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module' }));
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            // No DOM: the public declarations must not need `HeadersInit` & co. (they did via the MCP SDK).
+            lib: ['ES2022'],
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+          },
+          include: ['main.ts'],
+        }),
+      );
+      writeFileSync(
+        join(dir, 'main.ts'),
+        `import { Agent, type ChatResponse, hooks, policy, tool, type TurnResult } from 'agy-sdk';
 import { simulatorPath, type Scenario } from 'agy-sdk/testing';
 import { z } from 'zod';
 const scenario: Scenario = { turns: [{ actions: [{ text: 'hi' }] }] };
 const echo = tool({ name: 'echo', description: 'echo', input: z.object({ a: z.string() }) }, ({ a }) => a.toUpperCase());
-const agent = new Agent({ agyPath: simulatorPath(), tools: [echo], policies: [policy.allowAll()], hooks: [hooks.postTurn(() => {})] });
+const typed = tool(
+  { name: 'typed', description: 'typed', input: z.object({ n: z.number().default(1) }), output: z.object({ s: z.string() }) },
+  ({ n }) => ({ s: n.toFixed(0) }),
+);
+const agent = new Agent({
+  agyPath: simulatorPath(),
+  tools: [echo, typed],
+  responseSchema: z.object({ summary: z.string() }),
+  policies: [policy.allowAll()],
+  hooks: [hooks.postTurn(() => {})],
+});
+const served: string = agent.servedName(typed);
+const names: ReadonlyMap<string, string> = agent.toolNames;
 const response: ChatResponse = await agent.chat('hi');
 const result: TurnResult = await response.result();
-export { result, scenario };
+export { names, result, scenario, served };
 `,
-    );
-    const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      encoding: 'utf8',
-    });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
+      );
+      const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+        encoding: 'utf8',
+      });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+    TSC_TIMEOUT_MS,
+  );
+
+  it('public declarations import neither the MCP SDK nor DOM-only types', () => {
+    const files = new Map([
+      ...reachable(join(dist, 'index.d.ts')),
+      ...reachable(join(dist, 'testing/index.d.ts')),
+    ]);
+    expect(files.size).toBeGreaterThan(20);
+    const offenders = [...files]
+      .filter(([, bare]) => bare.some((s) => s.startsWith('@modelcontextprotocol/')))
+      .map(([file]) => file.slice(dist.length + 1));
+    expect(offenders).toEqual([]);
+    for (const file of files.keys()) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/\b(?:HeadersInit|RequestInit|lib="dom")\b/);
+    }
   });
 
   it('resolves `agy-sdk` and `agy-sdk/testing` by name from the package root', () => {

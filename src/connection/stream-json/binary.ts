@@ -21,6 +21,7 @@ export function resolveAgyBinary(lookup: BinaryLookup): string {
   const explicit = [lookup.agyPath, lookup.env.AGY_PATH].filter((p): p is string => !!p);
   for (const candidate of explicit) {
     const path = isAbsolute(candidate) ? candidate : resolve(candidate);
+    if (tried.includes(path)) continue;
     tried.push(path);
     if (isExecutableFile(path)) return path;
   }
