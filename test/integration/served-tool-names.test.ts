@@ -62,7 +62,11 @@ describe('served tool names', () => {
     );
     const r = await agent.chat('look up');
     const results = await toolResults(r);
-    expect(results.map((c) => c.args.ToolName)).toEqual([names.servedName(dotted), 'lookup_order']);
+    // toolCalls() show each call under the tool's own name; agy's wrapper keeps the served one.
+    expect(results.map((c) => [c.name, c.mcpServer, c.wire?.args.ToolName])).toEqual([
+      ['lookup.order', names.toolServerName, names.servedName(dotted)],
+      ['lookup_order', names.toolServerName, 'lookup_order'],
+    ]);
     expect(calls).toEqual(['lookup.order', 'lookup_order']);
     expect((await r.result()).status).toBe('success');
     expect([...agent.toolNames]).toEqual([...names.toolNames]);
