@@ -46,8 +46,6 @@ import type { McpServerConfig } from '../runtime/mcp-config.js';
 import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
 import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
-export { CALL_MCP_TOOL } from '../internal/mcp-call.js';
-
 /** The origin fields real agy sends with every hook call, for typed hooks. */
 function agyInfo(input: AgyHookInput): AgyHookInfo | undefined {
   const info: AgyHookInfo = {};

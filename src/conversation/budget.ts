@@ -12,11 +12,11 @@ export interface BudgetConfig {
   maxModelCalls?: number;
   /** Tool calls: distinct `tool` steps. */
   maxToolCalls?: number;
-  /** Input tokens, from DONE model steps. */
+  /** Input tokens, from every DONE step (checkpoints and subagents included). */
   maxInputTokens?: number;
-  /** Output tokens (thinking included), from DONE model steps. */
+  /** Output tokens (thinking included), from every DONE step (checkpoints and subagents included). */
   maxOutputTokens?: number;
-  /** Input + output tokens, from DONE model steps. */
+  /** Input + output tokens, from every DONE step (checkpoints and subagents included). */
   maxTotalTokens?: number;
   /** `turn` (default): limits apply to each turn. `conversation`: to everything since the agent started. */
   scope?: 'turn' | 'conversation';
@@ -72,7 +72,9 @@ export class BudgetTracker {
     const key = `${step.conversationId ?? ''}:${step.stepIndex}`;
     if (step.type === 'agent_response') this.#modelSteps.add(key);
     if (step.tool) this.#toolSteps.add(key);
-    if (step.type === 'agent_response' && step.state === 'DONE' && step.usage && !this.#usageSteps.has(key)) {
+    // Every DONE step's usage counts (1.1.x `checkpoint` steps carry usage too), subagents' included: a budget
+    // bounds what the turn spends.
+    if (step.state === 'DONE' && step.usage && !this.#usageSteps.has(key)) {
       this.#usageSteps.add(key);
       this.#input += step.usage.inputTokens;
       this.#output += step.usage.outputTokens;

@@ -108,6 +108,10 @@ describe('classifyTurn (one case per row)', () => {
   );
   it('a dropped over-long line fails a SUCCESS turn closed', () => {
     expect(classify({ lineTooLong: true }).status).toBe('error');
+    expect(classify({ lineTooDeep: true })).toEqual({
+      status: 'error',
+      message: 'a line nested too deeply to read was dropped',
+    });
   });
 });
 

@@ -33,6 +33,8 @@ export interface OutcomeInput {
   requested: TurnRequestedEnd;
   /** A line was dropped as too long during the turn. */
   lineTooLong: boolean;
+  /** A line was dropped as nested too deeply to read safely (`too_deep`) during the turn. */
+  lineTooDeep?: boolean;
   /** Tool steps that ended in ERROR because a hook or a permission check denied them. */
   deniedToolSteps?: number;
   /** The turn ran a slash command (`command_result`). */
@@ -207,6 +209,8 @@ export function classifyTurn(i: OutcomeInput): Outcome {
         };
       }
       if (i.lineTooLong) return { status: 'error', message: 'a line longer than maxLineBytes was dropped' };
+      // Whatever that line carried (text, a tool result, usage) is lost: never a clean success.
+      if (i.lineTooDeep) return { status: 'error', message: 'a line nested too deeply to read was dropped' };
       return { status: 'success', message: '' };
     case 'INTERRUPTED':
       return { status: 'interrupted', message: errorText || 'agy reported INTERRUPTED' };

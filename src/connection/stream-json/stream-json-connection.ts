@@ -376,6 +376,10 @@ export class StreamJsonConnection implements Connection {
         onBadLine: (bad) => {
           this.stats.badLines++;
           if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+          if (bad.reason === 'too_deep') {
+            const turn = turnHere();
+            if (turn) turn.tracker.lineTooDeep = true;
+          }
           callContained(this.#logger, 'onBadLine', o.onBadLine, bad);
         },
         onOverflow: () => {
@@ -507,6 +511,7 @@ export class StreamJsonConnection implements Connection {
       agentResponseError: tracker.agentResponseError,
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
+      lineTooDeep: tracker.lineTooDeep,
       deniedToolSteps: tracker.deniedToolSteps.size,
       command: command !== undefined,
       finishedModelStep: tracker.finishedModelStep,

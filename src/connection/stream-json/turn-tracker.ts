@@ -58,6 +58,7 @@ export class TurnTracker {
   result: WireResult | null = null;
   command: CommandResult | undefined;
   lineTooLong = false;
+  lineTooDeep = false;
   /** Tool steps that failed because a hook or permission check denied them. */
   readonly deniedToolSteps = new Set<string>();
   /** stdout lines received since the user line was written. */
