@@ -51,8 +51,7 @@ export class AgyProcess {
   #pid: number | undefined;
   #exitInfo: ExitInfo | undefined;
   #stdinEnded = false;
-  /** Resolves a pending snapshot request when the supervisor acknowledges it. */
-  #onSnapshot: (() => void) | undefined;
+  #mark: string | undefined;
   /** Resolves with agy's pid, or rejects when it could not be started. */
   readonly spawned: Promise<number>;
   /** Resolves once agy has exited and its stdout has been fully read. */
@@ -111,6 +110,7 @@ export class AgyProcess {
         let msg: {
           type?: string;
           pid?: number;
+          mark?: string;
           code?: number | null;
           signal?: NodeJS.Signals | null;
           message?: string;
@@ -122,10 +122,9 @@ export class AgyProcess {
         }
         if (msg.type === 'spawned' && typeof msg.pid === 'number') {
           this.#pid = msg.pid;
+          this.#mark = msg.mark;
           opts.onSpawn?.(msg.pid);
           resolveSpawned(msg.pid);
-        } else if (msg.type === 'snapshot') {
-          this.#onSnapshot?.();
         } else if (msg.type === 'exit') {
           reported = { code: msg.code ?? null, signal: msg.signal ?? null };
         } else if (msg.type === 'error') {
@@ -157,6 +156,14 @@ export class AgyProcess {
   /** agy's pid, once started. */
   get pid(): number | undefined {
     return this.#pid;
+  }
+
+  /**
+   * The random marker in agy's environment (`AGY_SDK_SESSION_MARK`) that every descendant inherits; the
+   * supervisor kills every process holding it. Set once agy has started.
+   */
+  get mark(): string | undefined {
+    return this.#mark;
   }
 
   /** Set once agy has exited. */
@@ -208,7 +215,7 @@ export class AgyProcess {
     }
   }
 
-  /** Kills agy's whole tree at once (group and /proc descendants), through the supervisor. */
+  /** Kills agy's whole tree at once (group, descendants and every process holding the marker), through the supervisor. */
   killTree(): void {
     this.signalGroup('SIGKILL');
     if (!this.#control.destroyed) this.#control.write('kill-tree\n');
@@ -219,16 +226,6 @@ export class AgyProcess {
    * Resolves when agy has exited.
    */
   async close(t: CloseTimings): Promise<ExitInfo> {
-    // Let the supervisor record agy's children first (and wait for it, bounded): once agy exits, a setsid
-    // child is no longer under it and could not be found any more.
-    if (!this.#control.destroyed && !this.#exitInfo && !this.#stdinEnded) {
-      const acked = new Promise<void>((resolve) => {
-        this.#onSnapshot = resolve;
-      });
-      this.#control.write('snapshot\n');
-      await settlesWithin(acked, 1000);
-      this.#onSnapshot = undefined;
-    }
     this.endStdin();
     if (await settlesWithin(this.exited, t.graceMs)) return this.exited;
     this.signalGroup('SIGTERM');
