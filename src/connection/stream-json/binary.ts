@@ -111,23 +111,23 @@ function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeout
     },
   });
   proc.endStdin();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  // A probe we killed (timeout, or nobody waiting) says nothing about the binary: its answer is not cached.
+  let killed = false;
+  const kill = () => {
+    killed = true;
+    clearTimeout(timer);
     proc.killTree();
-  }, timeoutMs);
+  };
+  const timer = setTimeout(kill, timeoutMs);
   const answer = proc.exited.then(() => {
     clearTimeout(timer);
     const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
-    if (!timedOut) versionCache.set(binary, version);
+    if (!killed) versionCache.set(binary, version);
     return version;
   });
   return {
     answer,
     waiters: 0,
-    kill: () => {
-      clearTimeout(timer);
-      proc.killTree();
-    },
+    kill,
   };
 }
