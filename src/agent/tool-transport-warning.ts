@@ -5,8 +5,12 @@
  */
 import type { Step } from '../conversation/step.js';
 
-/** Phrases of a transport failure (agy and the simulator name the server in the message). */
-const TRANSPORT_FAILURE = /is not connected|failed to connect|ECONNREFUSED|ECONNRESET|socket hang up/i;
+/**
+ * Phrases of a transport failure: the server unreachable or the connection lost (the MCP client's own wording,
+ * Node/undici socket errors), as opposed to an error the tool returned.
+ */
+const TRANSPORT_FAILURE =
+  /is not connected|failed to connect|fetch failed|other side closed|socket hang up|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_/i;
 
 /** The warning for a tool step that failed for a transport reason, or undefined for any other step. */
 export function toolTransportWarning(step: Step): string | undefined {

@@ -38,8 +38,13 @@ function toolError(message: string): ToolOutcome {
   return { error: { type: 'TOOL_ERROR', message } };
 }
 
+/** The message, with the cause's when there is one (`fetch failed` alone says nothing about the socket). */
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause : undefined;
+  if (!cause) return err.message;
+  const code = (cause as { code?: unknown }).code;
+  return `${err.message} (${typeof code === 'string' ? `${code}: ` : ''}${cause.message})`;
 }
 
 /** The connected MCP servers of one simulator process. */
