@@ -3,7 +3,7 @@
 // session (p50/p99), total wall time, host RSS per agent, the host's worst event-loop stall, and every turn's
 // status and tool outcomes. Needs `npm run build`.
 // Usage: node bench/many-agents.mjs [agents=50] [calls=2]
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,6 +22,36 @@ mkdirSync(home);
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** RSS and PSS (shared pages split fairly) of every descendant of this process, in bytes (Linux only). */
+function childrenMemory() {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {}
+  }
+  const isDescendant = (pid) => {
+    for (let p = parents.get(pid), n = 0; p !== undefined && n < 64; p = parents.get(p), n++)
+      if (p === process.pid) return true;
+    return false;
+  };
+  let rss = 0;
+  let pss = 0;
+  let count = 0;
+  for (const pid of parents.keys()) {
+    if (!isDescendant(pid)) continue;
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+      count++;
+    } catch {}
+  }
+  return { rss, pss, count };
+}
 
 const echo = tool(
   { name: 'echo', description: 'Echoes its text', input: z.object({ text: z.string() }) },
@@ -77,6 +107,7 @@ const started = performance.now();
 const startStall = delay.max / 1e6;
 delay.reset();
 const rssStarted = process.memoryUsage().rss;
+const kids = childrenMemory();
 
 const statuses = {};
 const tools = { DONE: 0, ERROR: 0 };
@@ -119,6 +150,9 @@ console.log(
       hostRssMiBBefore: mib(rssBefore),
       hostRssMiBPerAgentStarted: mib((rssStarted - rssBefore) / agents),
       hostRssMiBPerAgentAfterTurns: mib((rssAfterTurns - rssBefore) / agents),
+      childProcessesAfterStart: kids.count,
+      childRssMiBPerAgent: mib(kids.rss / agents),
+      childPssMiBPerAgent: mib(kids.pss / agents),
       maxEventLoopStallMsDuringStart: Math.round(startStall),
       maxEventLoopStallMsDuringTurns: Math.round(turnStall),
       maxEventLoopStallMsDuringClose: Math.round(delay.max / 1e6),

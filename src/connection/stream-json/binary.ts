@@ -113,12 +113,16 @@ function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeout
   proc.endStdin();
   // A probe we killed (timeout, or nobody waiting) says nothing about the binary: its answer is not cached.
   let killed = false;
+  let timer: NodeJS.Timeout | undefined;
   const kill = () => {
     killed = true;
     clearTimeout(timer);
     proc.killTree();
   };
-  const timer = setTimeout(kill, timeoutMs);
+  // Counted from the actual spawn: waiting in the host's spawn queue is not the probe hanging.
+  void proc.launched.then(() => {
+    if (!killed && !proc.exitInfo) timer = setTimeout(kill, timeoutMs);
+  });
   const answer = proc.exited.then(() => {
     clearTimeout(timer);
     const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
