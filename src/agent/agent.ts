@@ -28,6 +28,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
+import { toolTransportWarning } from './tool-transport-warning.js';
 import { validateConfig } from './validate-config.js';
 
 /** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
@@ -232,6 +233,8 @@ export class Agent implements AsyncDisposable {
         },
         onStep: (step) => {
           this.#control.onStep(step);
+          const transport = toolTransportWarning(step);
+          if (transport) this.#logger.warn(transport);
           const over = this.#budget?.onStep(step);
           if (!over) return undefined;
           const error = new BudgetExceededError(over.budget, over.limit, over.used);

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { scriptPath } from '../internal/script-path.js';
 import { settlesWithin } from '../internal/timing.js';
+import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** How an agy process ended. */
@@ -44,34 +45,24 @@ export interface CloseTimings {
 const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
 
 export class AgyProcess {
-  readonly #supervisor: ChildProcess;
-  readonly #stdin: Writable;
-  readonly #control: Socket;
+  #supervisor: ChildProcess | undefined;
+  #stdin: Writable | undefined;
+  #control: Socket | undefined;
   readonly #stderr = new StderrTail();
   #pid: number | undefined;
+  #mark: string | undefined;
   #exitInfo: ExitInfo | undefined;
   #stdinEnded = false;
-  /** Resolves a pending snapshot request when the supervisor acknowledges it. */
-  #onSnapshot: (() => void) | undefined;
+  /** Stops a start still waiting in the spawn queue (it then never starts); undefined once it ran. */
+  #cancelQueued: (() => void) | undefined;
+  /** Resolves once the supervisor has been spawned (or the start was cancelled): a start timeout counts from here. */
+  readonly launched: Promise<void>;
   /** Resolves with agy's pid, or rejects when it could not be started. */
   readonly spawned: Promise<number>;
   /** Resolves once agy has exited and its stdout has been fully read. */
   readonly exited: Promise<ExitInfo>;
 
   constructor(opts: AgyProcessOptions) {
-    this.#supervisor = spawn(process.execPath, [SUPERVISOR, opts.binary, ...opts.args], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    const sup = this.#supervisor;
-    this.#stdin = sup.stdin!;
-    this.#control = sup.stdio[3] as Socket;
-    // EPIPE on a dead process is expected; the exit path reports it.
-    this.#stdin.on('error', () => {});
-    this.#control.on('error', () => {});
-
     let resolveSpawned!: (pid: number) => void;
     let rejectSpawned!: (err: Error) => void;
     this.spawned = new Promise((res, rej) => {
@@ -80,6 +71,55 @@ export class AgyProcess {
     });
     // Callers that never await `spawned` must not see an unhandled rejection.
     this.spawned.catch(() => {});
+    let resolveLaunched!: () => void;
+    this.launched = new Promise((res) => {
+      resolveLaunched = res;
+    });
+    let resolveExited!: (exit: ExitInfo | Promise<ExitInfo>) => void;
+    this.exited = new Promise((res) => {
+      resolveExited = res;
+    });
+
+    // The spawn itself waits for its turn (see spawn-queue.ts); its slot is held until agy has been spawned.
+    let cancelled = false;
+    this.#cancelQueued = () => {
+      cancelled = true;
+      this.#cancelQueued = undefined;
+      rejectSpawned(new Error('closed before agy was started'));
+      this.#exitInfo = { code: null, signal: null };
+      resolveExited(this.#exitInfo);
+      resolveLaunched();
+    };
+    spawnQueue.enqueue(() => {
+      if (cancelled) return Promise.resolve();
+      this.#cancelQueued = undefined;
+      resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
+      resolveLaunched();
+      return this.spawned.catch(() => {});
+    });
+  }
+
+  /** Spawns the supervisor and wires its pipes; resolves as `exited` does. */
+  #start(
+    opts: AgyProcessOptions,
+    resolveSpawned: (pid: number) => void,
+    rejectSpawned: (err: Error) => void,
+  ): Promise<ExitInfo> {
+    const sup = spawn(process.execPath, [SUPERVISOR, opts.binary, ...opts.args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    this.#supervisor = sup;
+    const stdin = sup.stdin!;
+    const control = sup.stdio[3] as Socket;
+    this.#stdin = stdin;
+    this.#control = control;
+    // EPIPE on a dead process is expected; the exit path reports it.
+    stdin.on('error', () => {});
+    control.on('error', () => {});
+    if (this.#stdinEnded) stdin.end();
 
     const stdout = sup.stdout as Readable;
     const stdoutEnded = new Promise<void>((res) => {
@@ -102,8 +142,8 @@ export class AgyProcess {
 
     let controlBuffer = '';
     let reported: ExitInfo | undefined;
-    this.#control.setEncoding('utf8');
-    this.#control.on('data', (chunk: string) => {
+    control.setEncoding('utf8');
+    control.on('data', (chunk: string) => {
       controlBuffer += chunk;
       for (let nl = controlBuffer.indexOf('\n'); nl !== -1; nl = controlBuffer.indexOf('\n')) {
         const line = controlBuffer.slice(0, nl);
@@ -111,6 +151,7 @@ export class AgyProcess {
         let msg: {
           type?: string;
           pid?: number;
+          mark?: string;
           code?: number | null;
           signal?: NodeJS.Signals | null;
           message?: string;
@@ -122,10 +163,9 @@ export class AgyProcess {
         }
         if (msg.type === 'spawned' && typeof msg.pid === 'number') {
           this.#pid = msg.pid;
+          this.#mark = msg.mark;
           opts.onSpawn?.(msg.pid);
           resolveSpawned(msg.pid);
-        } else if (msg.type === 'snapshot') {
-          this.#onSnapshot?.();
         } else if (msg.type === 'exit') {
           reported = { code: msg.code ?? null, signal: msg.signal ?? null };
         } else if (msg.type === 'error') {
@@ -142,7 +182,7 @@ export class AgyProcess {
       sup.on('exit', (code, signal) => res({ code, signal }));
     });
 
-    this.exited = supervisorExit.then(async (supExit) => {
+    return supervisorExit.then(async (supExit) => {
       rejectSpawned(new Error('agy exited before it started'));
       // A grandchild that kept stdout open must not hold the exit forever.
       await settlesWithin(Promise.all([stdoutEnded, stderrEnded]), 1000);
@@ -159,6 +199,14 @@ export class AgyProcess {
     return this.#pid;
   }
 
+  /**
+   * The random marker in agy's environment (`AGY_SDK_SESSION_MARK`) that every descendant inherits; the
+   * supervisor kills every process holding it. Set once agy has started.
+   */
+  get mark(): string | undefined {
+    return this.#mark;
+  }
+
   /** Set once agy has exited. */
   get exitInfo(): ExitInfo | undefined {
     return this.#exitInfo;
@@ -171,12 +219,13 @@ export class AgyProcess {
 
   /** Writes to agy's stdin, waiting for the pipe to drain (backpressure). Rejects if stdin is closed. */
   write(data: string): Promise<void> {
-    if (this.#stdinEnded || this.#exitInfo || this.#stdin.destroyed) {
+    if (this.#stdinEnded || this.#exitInfo || !this.#stdin || this.#stdin.destroyed) {
       return Promise.reject(new Error('agy stdin is closed'));
     }
+    const stdin = this.#stdin;
     return new Promise((res, rej) => {
-      const ok = this.#stdin.write(data, (err) => (err ? rej(err) : ok && res()));
-      if (!ok) this.#stdin.once('drain', () => res());
+      const ok = stdin.write(data, (err) => (err ? rej(err) : ok && res()));
+      if (!ok) stdin.once('drain', () => res());
     });
   }
 
@@ -184,7 +233,8 @@ export class AgyProcess {
   endStdin(): void {
     if (this.#stdinEnded) return;
     this.#stdinEnded = true;
-    this.#stdin.end();
+    // Not spawned yet: the stdin is ended as soon as it exists.
+    this.#stdin?.end();
   }
 
   /** Sends a signal to agy alone (SIGINT interrupts the turn; agy handles its own children). */
@@ -208,10 +258,14 @@ export class AgyProcess {
     }
   }
 
-  /** Kills agy's whole tree at once (group and /proc descendants), through the supervisor. */
+  /** Kills agy's whole tree at once (group, descendants and every process holding the marker), through the supervisor. */
   killTree(): void {
+    if (this.#cancelQueued) {
+      this.#cancelQueued();
+      return;
+    }
     this.signalGroup('SIGKILL');
-    if (!this.#control.destroyed) this.#control.write('kill-tree\n');
+    if (this.#control && !this.#control.destroyed) this.#control.write('kill-tree\n');
   }
 
   /**
@@ -219,15 +273,10 @@ export class AgyProcess {
    * Resolves when agy has exited.
    */
   async close(t: CloseTimings): Promise<ExitInfo> {
-    // Let the supervisor record agy's children first (and wait for it, bounded): once agy exits, a setsid
-    // child is no longer under it and could not be found any more.
-    if (!this.#control.destroyed && !this.#exitInfo && !this.#stdinEnded) {
-      const acked = new Promise<void>((resolve) => {
-        this.#onSnapshot = resolve;
-      });
-      this.#control.write('snapshot\n');
-      await settlesWithin(acked, 1000);
-      this.#onSnapshot = undefined;
+    if (this.#cancelQueued) {
+      // Still waiting in the spawn queue: it never starts.
+      this.#cancelQueued();
+      return this.exited;
     }
     this.endStdin();
     if (await settlesWithin(this.exited, t.graceMs)) return this.exited;
@@ -236,7 +285,7 @@ export class AgyProcess {
     this.killTree();
     if (await settlesWithin(this.exited, 5000)) return this.exited;
     // The supervisor itself is stuck: take it down; agy's group was already SIGKILLed.
-    this.#supervisor.kill('SIGKILL');
+    this.#supervisor?.kill('SIGKILL');
     return this.exited;
   }
 }

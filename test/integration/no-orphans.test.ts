@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
+import type { AgentConfig } from '../../src/agent/config.js';
+import { marked } from '../../src/process/proc-scan.js';
+import { FAKE_AGY, killAll, markedSurvivors, pidsOf, recorded } from '../helpers/fake-agy.js';
+import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -95,5 +98,148 @@ describe('no orphans on a normal close', () => {
       await agent.close();
     }
     expect(await waitGone(children)).toEqual([]);
+  });
+});
+
+// The marker scan reads /proc; elsewhere only the process group protects (see docs/architecture.md "No orphans").
+const linux = process.platform === 'linux';
+const HOST = join(import.meta.dirname, '../fixtures/host.mjs');
+
+/** An Agent config running the fake agy in `mode`, recording into a pid file. */
+async function fakeConfig(
+  mode: string,
+  env: Record<string, string> = {},
+): Promise<{ config: AgentConfig; pids: string }> {
+  const pids = join(box.root, 'pids');
+  const config = await box.agentConfig(undefined, {
+    agyPath: FAKE_AGY,
+    env: { FAKE_AGY_MODE: mode, FAKE_AGY_PIDS: pids, ...env },
+  });
+  // Whatever a failing test leaves behind dies with it.
+  onTestFinished(() => {
+    const all = [...recorded(pids).entries()].filter(([k]) => k !== 'mark').flatMap(([, v]) => v.map(Number));
+    killAll(all);
+  });
+  return { config, pids };
+}
+
+/** The markers every fake agy process of the test inherited (a retried turn starts a second one). */
+function marksOf(pids: string): string[] {
+  const marks = (recorded(pids).get('mark') ?? []).filter((m) => m !== '');
+  if (marks.length === 0) throw new Error('the fake agy did not inherit a session marker');
+  return marks;
+}
+
+/** Live processes holding any of the markers, once none is left or after a generous timeout. */
+async function survivorsOf(pids: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const mark of marksOf(pids)) out.push(...(await markedSurvivors(mark)));
+  return out;
+}
+
+/** Starts host.mjs with `config` and kills it when the test ends. */
+function startHost(config: AgentConfig, mode: 'chat' | 'start') {
+  const host = spawn(process.execPath, [HOST, JSON.stringify(config), mode], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  onTestFinished(() => {
+    host.kill('SIGKILL');
+  });
+  return host;
+}
+
+describe.skipIf(!linux)('no orphans on every exit path (fake agy, session marker)', () => {
+  it('agy exits 0 right after starting a setsid child: the child dies with it, before any close()', async () => {
+    const { config, pids } = await fakeConfig('setsid-exit');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    try {
+      const result = await (await agent.chat('go')).result();
+      // An exit before the result is never a success.
+      expect(result.status).toBe('error');
+      // agy wrote nothing for the turn, so the SDK retried it once in a fresh agy, which did the same.
+      const children = pidsOf(pids, 'child');
+      expect(children.length).toBeGreaterThan(0);
+      expect(await waitGone(children, 15_000)).toEqual([]);
+      expect(await survivorsOf(pids)).toEqual([]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('agy SIGKILLed mid-turn after starting a setsid child: the child dies too, before any close()', async () => {
+    const { config, pids } = await fakeConfig('setsid-stall');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    try {
+      const response = await agent.chat('go');
+      for await (const delta of response) if (delta.includes('children started')) break;
+      const [child] = pidsOf(pids, 'child');
+      const [mark] = marksOf(pids);
+      // The child carries the marker although it left agy's session.
+      expect(marked(mark!).map((f) => f.pid)).toContain(child);
+      process.kill(agent.pid!, 'SIGKILL');
+      expect(await waitGone([child!], 15_000)).toEqual([]);
+      expect(await survivorsOf(pids)).toEqual([]);
+      expect((await response.result()).status).toBe('error');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('close() kills a double-forked setsid daemon and an in-group grandchild, both ignoring SIGTERM', async () => {
+    const { config, pids } = await fakeConfig('daemon');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    let left: number[];
+    try {
+      expect(await (await agent.chat('go')).text()).toBe('children started');
+      left = [...pidsOf(pids, 'daemon'), ...pidsOf(pids, 'child')];
+      expect(left).toHaveLength(2);
+      expect(left.every(alive)).toBe(true);
+    } finally {
+      await agent.close();
+    }
+    expect(await waitGone(left, 15_000)).toEqual([]);
+    expect(await survivorsOf(pids)).toEqual([]);
+  });
+
+  it('a SIGKILLed host takes the double-forked daemon and the SIGTERM-ignoring grandchild with it', async () => {
+    const { config, pids } = await fakeConfig('daemon');
+    const host = startHost(config, 'chat');
+    const report = await new Promise<{ agy: number }>((resolve, reject) => {
+      let buf = '';
+      host.stdout.on('data', (c) => {
+        buf += c;
+        if (buf.includes('\n')) resolve(JSON.parse(buf));
+      });
+      host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
+    });
+    const supervisors = childrenOf(host.pid!);
+    const left = [report.agy, ...pidsOf(pids, 'daemon'), ...pidsOf(pids, 'child'), ...supervisors];
+    expect(left.length).toBeGreaterThanOrEqual(4);
+    expect(left.every(alive)).toBe(true);
+    host.kill('SIGKILL');
+    expect(await waitGone(left, 20_000)).toEqual([]);
+    expect(await survivorsOf(pids)).toEqual([]);
+  });
+
+  it('shows the boundary: a child that clears its environment (env -i) and leaves the session escapes', async () => {
+    const { config, pids } = await fakeConfig('env-clear');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    let escaped: number | undefined;
+    try {
+      expect(await (await agent.chat('go')).text()).toBe('escaped');
+      escaped = pidsOf(pids, 'escaped')[0];
+    } finally {
+      await agent.close();
+    }
+    expect(escaped).toBeGreaterThan(0);
+    // Nothing marked is left, yet the escaped process lives: no marker, no group, no session ties it to agy.
+    expect(await survivorsOf(pids)).toEqual([]);
+    expect(alive(escaped!)).toBe(true);
+    killAll([escaped!]);
   });
 });

@@ -124,13 +124,23 @@ export class AgyLaunch {
     });
     this.proc = proc;
 
-    const startTimer = setTimeout(() => {
-      if (this.#initialized) return;
-      proc.killTree();
-      fail(new StartError(`agy did not send init within ${o.startTimeoutMs} ms`, diagnostics(proc)));
-    }, o.startTimeoutMs);
-    const clear = () => clearTimeout(startTimer);
+    // The start timeout counts from the actual spawn: time spent waiting for other sessions' starts in the
+    // host-wide spawn queue must never fail this one.
+    let startTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const clear = () => {
+      settled = true;
+      clearTimeout(startTimer);
+    };
     this.ready.then(clear, clear);
+    void proc.launched.then(() => {
+      if (settled) return;
+      startTimer = setTimeout(() => {
+        if (this.#initialized) return;
+        proc.killTree();
+        fail(new StartError(`agy did not send init within ${o.startTimeoutMs} ms`, diagnostics(proc)));
+      }, o.startTimeoutMs);
+    });
 
     proc.spawned.catch((err: Error) => {
       fail(new StartError(`could not start agy (${o.binary}): ${err.message}`, diagnostics(proc)));

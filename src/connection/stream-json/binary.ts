@@ -2,10 +2,10 @@
  * Finds the agy binary and probes its version.
  * Order: the `agyPath` option, then `AGY_PATH`, then every directory on `PATH`. The error lists every path tried.
  */
-import { execFile } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
 import { AgyNotFoundError } from '../../errors.js';
 import { findOnPath, isExecutableFile } from '../../internal/which.js';
+import { AgyProcess } from '../../process/agy-process.js';
 
 /** Where to look. */
 export interface BinaryLookup {
@@ -33,31 +33,106 @@ export function resolveAgyBinary(lookup: BinaryLookup): string {
   throw new AgyNotFoundError([...tried, ...onPath.tried]);
 }
 
-const versionCache = new Map<string, Promise<string | null>>();
+/** How long `agy --version` may run before it is killed. */
+export const DEFAULT_VERSION_PROBE_TIMEOUT_MS = 10_000;
+
+/** Options of one wait for the version probe. */
+export interface ProbeOptions {
+  /** Working directory of the probe. */
+  cwd: string;
+  /** The probe is killed after this long and the answer is null (not cached). */
+  timeoutMs?: number | undefined;
+  /** Aborting stops this wait (answer null); the probe is killed once no one waits for it any more. */
+  signal?: AbortSignal | undefined;
+}
+
+/** One running probe, shared by every start that needs the same binary's version meanwhile. */
+interface InFlight {
+  answer: Promise<string | null>;
+  waiters: number;
+  kill: () => void;
+}
+
+/** Finished answers: a binary's version cannot change while the host runs. */
+const versionCache = new Map<string, string | null>();
+const inFlight = new Map<string, InFlight>();
 
 /**
- * Runs `agy --version` once per binary path and returns the first `x.y.z` it prints, or null when the probe
- * fails. Cached for the life of the process.
+ * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path and
+ * returns the first `x.y.z` it prints, or null when the probe fails, times out or the wait is aborted. A
+ * completed answer is cached for the life of the process; a timed-out or abandoned probe is killed and not
+ * cached, so a later start probes again.
  */
-export function probeAgyVersion(
+export async function probeAgyVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
-  timeoutMs = 15_000,
+  opts: ProbeOptions,
 ): Promise<string | null> {
-  let cached = versionCache.get(binary);
-  if (!cached) {
-    cached = new Promise((done) => {
-      execFile(
-        binary,
-        ['--version'],
-        { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
-        (err, stdout, stderr) => {
-          const match = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(`${stdout}\n${stderr}`);
-          done(err && !match ? null : (match?.[1] ?? null));
-        },
-      );
-    });
-    versionCache.set(binary, cached);
+  if (versionCache.has(binary)) return versionCache.get(binary) ?? null;
+  if (opts.signal?.aborted) return null;
+  let probe = inFlight.get(binary);
+  if (!probe) {
+    probe = startProbe(binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
+    inFlight.set(binary, probe);
   }
-  return cached;
+  const current = probe;
+  current.waiters++;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([current.answer, aborted]);
+  } finally {
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    current.waiters--;
+    // Nobody waits any more: a probe still running is killed rather than left behind.
+    if (current.waiters === 0 && inFlight.get(binary) === current) {
+      inFlight.delete(binary);
+      current.kill();
+    }
+  }
+}
+
+function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): InFlight {
+  let out = '';
+  const proc = new AgyProcess({
+    binary,
+    args: ['--version'],
+    env,
+    cwd,
+    onStdout: (chunk) => {
+      // Only the start matters; a runaway probe must not grow memory.
+      if (out.length < 4096) out += chunk.toString('utf8');
+    },
+    onStdoutEnd: () => {},
+    onStderrLine: (line) => {
+      if (out.length < 4096) out += `\n${line}`;
+    },
+  });
+  proc.endStdin();
+  // A probe we killed (timeout, or nobody waiting) says nothing about the binary: its answer is not cached.
+  let killed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const kill = () => {
+    killed = true;
+    clearTimeout(timer);
+    proc.killTree();
+  };
+  // Counted from the actual spawn: waiting in the host's spawn queue is not the probe hanging.
+  void proc.launched.then(() => {
+    if (!killed && !proc.exitInfo) timer = setTimeout(kill, timeoutMs);
+  });
+  const answer = proc.exited.then(() => {
+    clearTimeout(timer);
+    const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
+    if (!killed) versionCache.set(binary, version);
+    return version;
+  });
+  return {
+    answer,
+    waiters: 0,
+    kill,
+  };
 }

@@ -44,6 +44,8 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   cwd: string;
   /** How long to wait for `init`. Default 60 s. */
   startTimeoutMs?: number | undefined;
+  /** How long `agy --version` may run before it is killed (the version is then null). Default 10 s. */
+  versionProbeTimeoutMs?: number | undefined;
   /** Fail the turn with `timeout` when agy writes nothing for this long. Off by default. */
   idleTimeoutMs?: number | undefined;
   /** Fail the turn with `timeout` when it runs longer than this. Off by default. */
@@ -115,6 +117,8 @@ export class StreamJsonConnection implements Connection {
   #restarting: Promise<void> | undefined;
   #turn: ActiveTurn | undefined;
   #closed = false;
+  /** Stops waiting for the version probe on close (the probe is killed once no connection waits for it). */
+  readonly #probeAbort = new AbortController();
   #info: ConnectionInfo = {
     version: null,
     conversationId: undefined,
@@ -168,7 +172,12 @@ export class StreamJsonConnection implements Connection {
     }
     this.#env = buildAgyEnv(this.#opts.env);
     this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
-    const [version] = await Promise.all([probeAgyVersion(this.#binary, this.#env), this.#spawn().ready]);
+    const probe = probeAgyVersion(this.#binary, this.#env, {
+      cwd: this.#opts.cwd,
+      timeoutMs: this.#opts.versionProbeTimeoutMs,
+      signal: this.#probeAbort.signal,
+    });
+    const [version] = await Promise.all([probe, this.#spawn().ready]);
     this.#info = { ...this.#info, version };
     return this.#info;
   }
@@ -263,6 +272,7 @@ export class StreamJsonConnection implements Connection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#probeAbort.abort();
     if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
     // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
     // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.

@@ -3,7 +3,9 @@
  * Every enabled server is connected in parallel right after `init`, with the official SDK's client
  * (`StdioClientTransport`, `StreamableHTTPClientTransport` with `requestInit.headers`), and its tools are
  * listed; a server that fails to start, initialize or list its tools within 10 s is dropped with a stderr
- * warning. The SDK is imported only here, and only when a server is configured, so plain runs start fast.
+ * warning, and connected again on the first call to it (once per call), as agy does: a host that is slow to
+ * answer during a start storm must not lose its tools for the whole session. The SDK is imported only here, and
+ * only when a server is configured, so plain runs start fast.
  *
  * A stdio server's stderr is read (its last lines go into a failure warning) but never copied to agy's
  * stderr. Stdio servers get the simulator's whole environment plus the entry's `env`.
@@ -11,8 +13,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerSpec } from './mcp-config.js';
 
-/** How long a server may take to start, initialize and list its tools. */
-export const MCP_CONNECT_TIMEOUT_MS = 10_000;
+/** How long a server may take to start, initialize and list its tools (`AGY_SIM_MCP_CONNECT_TIMEOUT_MS` for tests). */
+export const MCP_CONNECT_TIMEOUT_MS =
+  Number(process.env.AGY_SIM_MCP_CONNECT_TIMEOUT_MS) > 0
+    ? Number(process.env.AGY_SIM_MCP_CONNECT_TIMEOUT_MS)
+    : 10_000;
 
 /** What a tool call produced: its output, or the error a tool step reports. */
 export type ToolOutcome = { output?: unknown } | { error: { type: string; message: string } };
@@ -33,8 +38,13 @@ function toolError(message: string): ToolOutcome {
   return { error: { type: 'TOOL_ERROR', message } };
 }
 
+/** The message, with the cause's when there is one (`fetch failed` alone says nothing about the socket). */
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause : undefined;
+  if (!cause) return err.message;
+  const code = (cause as { code?: unknown }).code;
+  return `${err.message} (${typeof code === 'string' ? `${code}: ` : ''}${cause.message})`;
 }
 
 /** The connected MCP servers of one simulator process. */
@@ -47,82 +57,100 @@ export class McpHub {
   ) {}
 
   /**
-   * Connects to every server in parallel; failures are reported through `warn` and the server dropped.
+   * Connects to every server in parallel; failures are reported through `warn` and the server dropped until
+   * the next call to it tries again.
    *
    * @param clientVersion the version agy announces in `initialize`.
    */
   async connect(clientVersion: string, warn: (line: string) => Promise<void>): Promise<void> {
-    const specs = this.specs;
-    if (specs.length === 0) return;
+    this.clientVersion = clientVersion;
+    this.warn = warn;
+    await Promise.all(this.specs.map((spec) => this.connectOne(spec)));
+  }
+
+  private clientVersion = '';
+  private warn: (line: string) => Promise<void> = async () => {};
+  /** Connection attempts in progress, so concurrent calls share one. */
+  private readonly attempts = new Map<string, Promise<string | undefined>>();
+
+  /** Connects one server (sharing an attempt already running); resolves with the failure, if any. */
+  private connectOne(spec: McpServerSpec): Promise<string | undefined> {
+    let attempt = this.attempts.get(spec.name);
+    if (!attempt) {
+      attempt = this.tryConnect(spec).finally(() => this.attempts.delete(spec.name));
+      this.attempts.set(spec.name, attempt);
+    }
+    return attempt;
+  }
+
+  private async tryConnect(spec: McpServerSpec): Promise<string | undefined> {
     const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     ]);
-    await Promise.all(
-      specs.map(async (spec) => {
-        const client = new Client({ name: 'agy', version: clientVersion }, { capabilities: {} });
-        const conn: Connection = {
-          spec,
-          client,
-          pid: undefined,
-          alive: true,
-          tools: new Set(),
-          stderrTail: '',
+    const client = new Client({ name: 'agy', version: this.clientVersion }, { capabilities: {} });
+    const conn: Connection = {
+      spec,
+      client,
+      pid: undefined,
+      alive: true,
+      tools: new Set(),
+      stderrTail: '',
+    };
+    this.connections.set(spec.name, conn);
+    client.onclose = () => {
+      conn.alive = false;
+    };
+    client.onerror = () => {};
+    try {
+      const t = spec.transport;
+      if (t.kind === 'stdio') {
+        const transport = new StdioClientTransport({
+          command: t.command,
+          args: t.args,
+          env: { ...(process.env as Record<string, string>), ...t.env },
+          cwd: t.cwd,
+          stderr: 'pipe',
+        });
+        transport.stderr?.on('data', (chunk: Buffer) => {
+          conn.stderrTail = (conn.stderrTail + chunk.toString('utf8')).slice(-500);
+        });
+        // Learn the pid as soon as the process exists, so even a server that fails to initialize is killed.
+        const start = transport.start.bind(transport);
+        transport.start = async () => {
+          await start();
+          conn.pid = transport.pid ?? undefined;
         };
-        this.connections.set(spec.name, conn);
-        client.onclose = () => {
-          conn.alive = false;
-        };
-        client.onerror = () => {};
-        try {
-          const t = spec.transport;
-          if (t.kind === 'stdio') {
-            const transport = new StdioClientTransport({
-              command: t.command,
-              args: t.args,
-              env: { ...(process.env as Record<string, string>), ...t.env },
-              cwd: t.cwd,
-              stderr: 'pipe',
-            });
-            transport.stderr?.on('data', (chunk: Buffer) => {
-              conn.stderrTail = (conn.stderrTail + chunk.toString('utf8')).slice(-500);
-            });
-            // Learn the pid as soon as the process exists, so even a server that fails to initialize is killed.
-            const start = transport.start.bind(transport);
-            transport.start = async () => {
-              await start();
-              conn.pid = transport.pid ?? undefined;
-            };
-            await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
-          } else {
-            const transport = new StreamableHTTPClientTransport(new URL(t.url), {
-              requestInit: { headers: t.headers },
-            });
-            await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
-          }
-          const disabled = new Set(spec.disabledTools);
-          let cursor: string | undefined;
-          do {
-            const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-              timeout: MCP_CONNECT_TIMEOUT_MS,
-            });
-            for (const tool of page.tools) if (!disabled.has(tool.name)) conn.tools.add(tool.name);
-            cursor = page.nextCursor;
-          } while (cursor !== undefined);
-        } catch (err) {
-          this.connections.delete(spec.name);
-          conn.alive = false;
-          killPid(conn.pid, 'SIGTERM');
-          void client.close().catch(() => {});
-          const detail = conn.stderrTail.trim().split('\n').at(-1);
-          await warn(
-            `warning: MCP server "${spec.name}" (${spec.file}) failed to connect: ${errorText(err)}` +
-              `${detail ? ` (stderr: ${detail})` : ''}; dropping it`,
-          );
-        }
-      }),
-    );
+        await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+      } else {
+        const transport = new StreamableHTTPClientTransport(new URL(t.url), {
+          requestInit: { headers: t.headers },
+        });
+        await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+      }
+      const disabled = new Set(spec.disabledTools);
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: MCP_CONNECT_TIMEOUT_MS,
+        });
+        for (const tool of page.tools) if (!disabled.has(tool.name)) conn.tools.add(tool.name);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (err) {
+      this.connections.delete(spec.name);
+      conn.alive = false;
+      killPid(conn.pid, 'SIGTERM');
+      void client.close().catch(() => {});
+      const detail = conn.stderrTail.trim().split('\n').at(-1);
+      const reason = `${errorText(err)}${detail ? ` (stderr: ${detail})` : ''}`;
+      await this.warn(
+        `warning: MCP server "${spec.name}" (${spec.file}) failed to connect: ${reason}; dropping it until a call retries it`,
+      );
+      return reason;
+    }
+    return undefined;
   }
 
   /**
@@ -145,8 +173,17 @@ export class McpHub {
   ): Promise<ToolOutcome> {
     const spec = this.resolve(server);
     if (spec === undefined) return toolError(`MCP server "${server}" not found`);
-    const conn = this.connections.get(spec.name);
-    if (conn === undefined || !conn.alive) return toolError(`MCP server "${spec.name}" is not connected`);
+    // A connection still being made (at start, or by another call) is waited for, not reported missing.
+    await this.attempts.get(spec.name);
+    let conn = this.connections.get(spec.name);
+    if (conn === undefined || !conn.alive) {
+      // Lazy reconnect: the server may have been slow at start (or its stdio process died).
+      if (conn) this.connections.delete(spec.name);
+      const failure = await this.connectOne(spec);
+      conn = this.connections.get(spec.name);
+      if (conn === undefined || !conn.alive)
+        return toolError(`MCP server "${spec.name}" is not connected${failure ? ` (${failure})` : ''}`);
+    }
     if (!conn.tools.has(tool)) return toolError(`tool "${tool}" not found on MCP server "${spec.name}"`);
     let result: Record<string, unknown>;
     try {

@@ -1,0 +1,23 @@
+/**
+ * Recognizes a tool step that failed because an MCP server could not be reached, not because the tool itself
+ * failed. agy still ends such a turn `SUCCESS` (the model just sees a tool error), so without a warning a host
+ * whose own tools were unreachable (e.g. during a start storm) would see nothing wrong.
+ */
+import type { Step } from '../conversation/step.js';
+
+/**
+ * Phrases of a transport failure: the server unreachable or the connection lost (the MCP client's own wording,
+ * Node/undici socket errors), as opposed to an error the tool returned.
+ */
+const TRANSPORT_FAILURE =
+  /is not connected|failed to connect|fetch failed|other side closed|socket hang up|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_/i;
+
+/** The warning for a tool step that failed for a transport reason, or undefined for any other step. */
+export function toolTransportWarning(step: Step): string | undefined {
+  const call = step.tool;
+  if (step.type !== 'tool' || step.state !== 'ERROR' || !call?.error) return undefined;
+  if (!TRANSPORT_FAILURE.test(call.error.message)) return undefined;
+  const server = typeof call.args.ServerName === 'string' ? ` on MCP server ${call.args.ServerName}` : '';
+  const name = typeof call.args.ToolName === 'string' ? call.args.ToolName : call.name;
+  return `tool call ${name}${server} (step ${step.stepIndex}) failed for a transport reason: ${call.error.message}`;
+}
