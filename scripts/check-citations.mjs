@@ -48,11 +48,12 @@ const OUTSIDE = [
 ];
 const REFERENCE_LINK = /docs\/reference\/([A-Za-z0-9_./-]+?)(?:#([\p{L}\p{N}_-]+))?(?=[^A-Za-z0-9_./#-]|$)/gu;
 
-/** Every text file under `dir` (relative to the root), skipping dependencies and build output. */
+/** Every text file under `dir` (or `dir` itself when it is a file), skipping dependencies and build output. */
 function walk(dir) {
   const out = [];
   const abs = join(ROOT, dir);
   if (!existsSync(abs)) return out;
+  if (statSync(abs).isFile()) return TEXT_EXTENSIONS.test(dir) ? [dir] : out;
   for (const entry of readdirSync(abs, { withFileTypes: true })) {
     const rel = join(dir, entry.name);
     if (entry.isDirectory()) {
