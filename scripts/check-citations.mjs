@@ -10,6 +10,10 @@
 //   node scripts/check-citations.mjs --verify-map
 //        check docs/reference/citation-map.json against the tree: every entry's `old` text is still on its
 //        line, every `new` target resolves, and every out-of-repo citation found is covered by an entry.
+//   node scripts/check-citations.mjs --apply-map
+//        rewrite src/ and test/ with the map: each entry's `old` text becomes its `new` target. An entry is found
+//        on its recorded line, else by its recorded line text (files may have moved since the map was made);
+//        entries it cannot place are listed and the exit code is 1. Review the diff: prose may need a touch.
 //   node scripts/check-citations.mjs --self-test   prove the checks on a planted tree in a temp dir
 //   --root <dir>                                   check another project root (default: this repository)
 import assert from 'node:assert/strict';
@@ -46,7 +50,8 @@ const OUTSIDE = [
   { name: 'shared/seeds', re: /\bshared\/seeds\b/g },
   { name: 'section sign', re: /§\s*[A-Z0-9](?:[A-Z0-9.]*[A-Z0-9])?/g },
 ];
-const REFERENCE_LINK = /docs\/reference\/([A-Za-z0-9_./-]+?)(?:#([\p{L}\p{N}_-]+))?(?=[^A-Za-z0-9_./#-]|$)/gu;
+// The path ends on a name character, so a sentence's full stop after a citation is not part of it.
+const REFERENCE_LINK = /docs\/reference\/([A-Za-z0-9_./-]*[A-Za-z0-9_-])(?:#([\p{L}\p{N}_-]+))?/gu;
 
 /** Every text file under `dir` (or `dir` itself when it is a file), skipping dependencies and build output. */
 function walk(dir) {
@@ -210,6 +215,61 @@ function verifyMap(outside) {
   return problems;
 }
 
+/** Where an entry's line is now: its recorded place if unchanged, else the one line with its recorded text. */
+function placeEntry(entry, candidates) {
+  const path = join(ROOT, entry.file);
+  if (existsSync(path)) {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    if (lines[entry.line - 1] === entry.lineText) return { file: entry.file, index: entry.line - 1 };
+    const same = lines.flatMap((l, i) => (l === entry.lineText ? [i] : []));
+    if (same.length === 1) return { file: entry.file, index: same[0] };
+  }
+  const found = [];
+  for (const file of candidates) {
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((l, i) => {
+        if (l === entry.lineText) found.push({ file, index: i });
+      });
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** Applies the map to the tree; returns the entries that could not be placed. */
+function applyMap(dirs) {
+  const map = JSON.parse(readFileSync(join(ROOT, REFERENCE_DIR, 'citation-map.json'), 'utf8'));
+  const candidates = dirs.flatMap((d) => walk(d));
+  const edits = new Map();
+  const unplaced = [];
+  for (const entry of map.occurrences) {
+    const at = placeEntry(entry, candidates);
+    if (at === undefined) {
+      unplaced.push(`${entry.file}:${entry.line}: cannot find ${JSON.stringify(entry.lineText)}`);
+      continue;
+    }
+    const key = `${at.file}\0${at.index}`;
+    edits.set(key, [...(edits.get(key) ?? []), entry]);
+  }
+  const files = new Map();
+  for (const [key, entries] of edits) {
+    const [file, index] = key.split('\0');
+    if (!files.has(file)) files.set(file, readFileSync(join(ROOT, file), 'utf8').split('\n'));
+    const lines = files.get(file);
+    let line = lines[Number(index)];
+    for (const entry of entries) {
+      if (!line.includes(entry.old)) {
+        unplaced.push(`${file}:${Number(index) + 1}: ${JSON.stringify(entry.old)} is not on the line`);
+        continue;
+      }
+      line = line.replace(entry.old, () => entry.new);
+    }
+    lines[Number(index)] = line;
+  }
+  for (const [file, lines] of files) writeFileSync(join(ROOT, file), lines.join('\n'));
+  console.error(`apply-map: rewrote ${edits.size} line(s) in ${files.size} file(s)`);
+  return unplaced;
+}
+
 /** Runs this script on a planted tree and checks what it reports, so the checker itself is tested. */
 function selfTest() {
   assert.equal(slug('Hooks file shape'), 'hooks-file-shape');
@@ -225,7 +285,7 @@ function selfTest() {
     put('docs/reference/x.md', '# X\n## Good anchor\n');
     put(
       'src/ok.ts',
-      '// docs/reference/x.md#good-anchor and agy-real/joiomi/print-timeout.stdout, issue #9\n',
+      '// docs/reference/x.md#good-anchor and agy-real/joiomi/print-timeout.stdout, issue #9. See docs/reference/x.md.\n',
     );
     const run = () => {
       try {
@@ -255,6 +315,50 @@ function selfTest() {
     }
     put('test/bad.test.ts', '// agy-cli.md §D.3 check-citations: ignore\n');
     assert.equal(run().code, 0, 'an ignored line passes');
+
+    // --apply-map: one entry in place, two on one line of a file that has since moved.
+    rmSync(join(dir, 'test/bad.test.ts'));
+    const stays = '// usage (agy-cli.md §0.5).';
+    const moved = '/** Framing (agy-cli.md §D.3 "Framing caveat"; seed 000). */';
+    put('src/stays.ts', `const a = 1;\n${stays}\n`);
+    put('src/new-home/moved.ts', `${moved}\nexport {};\n`);
+    const entry = (file, line, lineText, old, target) => ({ file, line, lineText, old, new: target });
+    put(
+      'docs/reference/citation-map.json',
+      JSON.stringify({
+        occurrences: [
+          entry('src/stays.ts', 2, stays, 'agy-cli.md §0.5', 'docs/reference/x.md#good-anchor'),
+          entry(
+            'src/moved.ts',
+            1,
+            moved,
+            'agy-cli.md §D.3 "Framing caveat"',
+            'docs/reference/x.md#good-anchor',
+          ),
+          entry('src/moved.ts', 1, moved, 'seed 000', 'docs/reference/x.md'),
+        ],
+      }),
+    );
+    assert.equal(run().code, 1, 'the planted citations fail before the rewrite');
+    execFileSync(process.execPath, [SELF, '--root', dir, '--apply-map'], { stdio: 'pipe' });
+    assert.equal(
+      readFileSync(join(dir, 'src/stays.ts'), 'utf8'),
+      'const a = 1;\n// usage (docs/reference/x.md#good-anchor).\n',
+    );
+    assert.equal(
+      readFileSync(join(dir, 'src/new-home/moved.ts'), 'utf8'),
+      '/** Framing (docs/reference/x.md#good-anchor; docs/reference/x.md). */\nexport {};\n',
+    );
+    assert.equal(run().code, 0, 'the tree passes after the rewrite');
+    put('src/stays.ts', 'const a = 2;\n');
+    let failed;
+    try {
+      execFileSync(process.execPath, [SELF, '--root', dir, '--apply-map'], { stdio: 'pipe' });
+    } catch (e) {
+      failed = e;
+    }
+    assert.equal(failed?.status, 1, 'an entry whose line is gone fails --apply-map');
+    assert.ok(String(failed.stderr).includes('src/stays.ts:2: cannot find'), String(failed?.stderr));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -269,6 +373,10 @@ const { outside, broken } = args.includes('--self-test')
 
 if (args.includes('--self-test')) {
   selfTest();
+} else if (args.includes('--apply-map')) {
+  const unplaced = applyMap(dirs.length > 0 ? dirs : ['src', 'test']);
+  for (const u of unplaced) console.error(u);
+  process.exitCode = unplaced.length === 0 ? 0 : 1;
 } else if (args.includes('--list')) {
   process.stdout.write(`${JSON.stringify(outside, null, 2)}\n`);
 } else if (args.includes('--verify-map')) {
