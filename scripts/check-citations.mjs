@@ -239,12 +239,24 @@ function placeEntry(entry, candidates) {
 function applyMap(dirs) {
   const map = JSON.parse(readFileSync(join(ROOT, REFERENCE_DIR, 'citation-map.json'), 'utf8'));
   const candidates = dirs.flatMap((d) => walk(d));
+  // What each recorded line reads once all its entries are applied: finding that means "already done".
+  const finalText = new Map();
+  for (const entry of map.occurrences) {
+    const key = `${entry.file}:${entry.line}`;
+    finalText.set(
+      key,
+      (finalText.get(key) ?? entry.lineText).replace(entry.old, () => entry.new),
+    );
+  }
   const edits = new Map();
   const unplaced = [];
+  let done = 0;
   for (const entry of map.occurrences) {
     const at = placeEntry(entry, candidates);
     if (at === undefined) {
-      unplaced.push(`${entry.file}:${entry.line}: cannot find ${JSON.stringify(entry.lineText)}`);
+      const applied = { ...entry, lineText: finalText.get(`${entry.file}:${entry.line}`) };
+      if (placeEntry(applied, candidates) !== undefined) done++;
+      else unplaced.push(`${entry.file}:${entry.line}: cannot find ${JSON.stringify(entry.lineText)}`);
       continue;
     }
     const key = `${at.file}\0${at.index}`;
@@ -266,7 +278,9 @@ function applyMap(dirs) {
     lines[Number(index)] = line;
   }
   for (const [file, lines] of files) writeFileSync(join(ROOT, file), lines.join('\n'));
-  console.error(`apply-map: rewrote ${edits.size} line(s) in ${files.size} file(s)`);
+  console.error(
+    `apply-map: rewrote ${edits.size} line(s) in ${files.size} file(s); ${done} entr(ies) were already applied`,
+  );
   return unplaced;
 }
 
@@ -350,6 +364,8 @@ function selfTest() {
       '/** Framing (docs/reference/x.md#good-anchor; docs/reference/x.md). */\nexport {};\n',
     );
     assert.equal(run().code, 0, 'the tree passes after the rewrite');
+    execFileSync(process.execPath, [SELF, '--root', dir, '--apply-map'], { stdio: 'pipe' });
+    assert.equal(run().code, 0, 'applying the map twice is harmless');
     put('src/stays.ts', 'const a = 2;\n');
     let failed;
     try {
