@@ -62,7 +62,8 @@ export function anthropicErrorReply(status: number, opts: { retryAfter?: number 
     invalid_request_error: 'messages: at least one message is required',
     authentication_error: 'invalid x-api-key',
     not_found_error: 'model: claude-missing',
-    rate_limit_error: 'This request would exceed the rate limit for your organization of 50 requests per minute.',
+    rate_limit_error:
+      'This request would exceed the rate limit for your organization of 50 requests per minute.',
     overloaded_error: 'Overloaded',
     api_error: 'Internal server error',
   };
@@ -98,7 +99,12 @@ export function renderAnthropic(
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: 1 },
+      usage: {
+        input_tokens: input,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: cached,
+        output_tokens: 1,
+      },
     },
   });
   let hasTool = false;
@@ -106,8 +112,16 @@ export function renderAnthropic(
     if ('thinking' in part) {
       const signature = part.signature ?? `Eq${randomBytes(32).toString('base64')}`;
       signed.add(signature);
-      push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-      push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part.thinking } });
+      push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      push({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'thinking_delta', thinking: part.thinking },
+      });
       push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } });
     } else if ('text' in part) {
       push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
@@ -118,7 +132,11 @@ export function renderAnthropic(
       hasTool = true;
       const call = part.toolCall;
       const id = call.id ?? `toolu_${randomBytes(12).toString('hex')}`;
-      push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: call.name, input: {} } });
+      push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: call.name, input: {} },
+      });
       for (const partial_json of ['', ...pieces(JSON.stringify(call.args), call.split ?? 3)]) {
         push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
       }
@@ -173,16 +191,27 @@ function blocks(message: Message | undefined): Block[] {
 }
 
 /** The Messages refusal rules, in the order the API checks them. */
-export function refuseAnthropic(req: RecordedRequest, key: string, signed: Set<string>): MockReply | undefined {
+export function refuseAnthropic(
+  req: RecordedRequest,
+  key: string,
+  signed: Set<string>,
+): MockReply | undefined {
   if (req.method !== 'POST' || req.path !== '/v1/messages') {
     return jsonReply(404, anthropicError('not_found_error', `${req.method} ${req.path} not found`));
   }
   if (req.headers['x-api-key'] !== key) return anthropicErrorReply(401);
   if (req.headers['anthropic-version'] === undefined) return invalid('anthropic-version: header is required');
   const body = req.body as
-    | { model?: unknown; max_tokens?: unknown; messages?: Message[]; tools?: unknown[]; thinking?: { type?: string } }
+    | {
+        model?: unknown;
+        max_tokens?: unknown;
+        messages?: Message[];
+        tools?: unknown[];
+        thinking?: { type?: string };
+      }
     | undefined;
-  if (body === undefined || typeof body !== 'object') return invalid('There was an error parsing the body of your request.');
+  if (body === undefined || typeof body !== 'object')
+    return invalid('There was an error parsing the body of your request.');
   if (typeof body.model !== 'string') return invalid('model: Field required');
   if (typeof body.max_tokens !== 'number') return invalid('max_tokens: Field required');
   if (!Array.isArray(body.messages) || body.messages.length === 0) return invalid('messages: Field required');
@@ -190,9 +219,12 @@ export function refuseAnthropic(req: RecordedRequest, key: string, signed: Set<s
     const schema = (tool as { input_schema?: Record<string, unknown> }).input_schema;
     if (schema === undefined) continue;
     if (schema.anyOf !== undefined || schema.oneOf !== undefined || schema.allOf !== undefined) {
-      return invalid(`tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`);
+      return invalid(
+        `tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`,
+      );
     }
-    if (schema.type !== 'object') return invalid(`tools.${i}.custom.input_schema.type: Input should be 'object'`);
+    if (schema.type !== 'object')
+      return invalid(`tools.${i}.custom.input_schema.type: Input should be 'object'`);
   }
   const messages = body.messages;
   for (const [i, message] of messages.entries()) {
@@ -200,7 +232,11 @@ export function refuseAnthropic(req: RecordedRequest, key: string, signed: Set<s
     if (results.length === 0) continue;
     const previous = i > 0 ? messages[i - 1] : undefined;
     const uses = new Set(
-      previous?.role === 'assistant' ? blocks(previous).filter((b) => b.type === 'tool_use').map((b) => b.id) : [],
+      previous?.role === 'assistant'
+        ? blocks(previous)
+            .filter((b) => b.type === 'tool_use')
+            .map((b) => b.id)
+        : [],
     );
     for (const result of results) {
       if (!uses.has(result.tool_use_id)) {
@@ -213,7 +249,10 @@ export function refuseAnthropic(req: RecordedRequest, key: string, signed: Set<s
   const thinkingOn = body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive';
   if (thinkingOn) {
     // The API checks the last assistant message of the active tool loop: it must lead with its signed thinking.
-    const lastAssistant = messages.map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'assistant').at(-1);
+    const lastAssistant = messages
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => m.role === 'assistant')
+      .at(-1);
     if (lastAssistant !== undefined && blocks(lastAssistant.m).some((b) => b.type === 'tool_use')) {
       const first = blocks(lastAssistant.m)[0];
       if (first?.type !== 'thinking' && first?.type !== 'redacted_thinking') {

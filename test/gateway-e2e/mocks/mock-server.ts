@@ -218,7 +218,8 @@ export function sseFrames(body: string): string[] {
 export function cassetteReply(interaction: CassetteInteraction): MockReply {
   const { response } = interaction;
   const sse = response.body?.string;
-  if (sse !== undefined && sse !== '') return { kind: 'sse', status: response.status.code, frames: sseFrames(sse) };
+  if (sse !== undefined && sse !== '')
+    return { kind: 'sse', status: response.status.code, frames: sseFrames(sse) };
   return { kind: 'raw', status: response.status.code, body: JSON.stringify(response.parsed_body ?? {}) };
 }
 
@@ -266,7 +267,9 @@ export function pieces(text: string, count: number): string[] {
   const n = Math.max(1, Math.min(count, chars.length));
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(chars.slice(Math.floor((i * chars.length) / n), Math.floor(((i + 1) * chars.length) / n)).join(''));
+    out.push(
+      chars.slice(Math.floor((i * chars.length) / n), Math.floor(((i + 1) * chars.length) / n)).join(''),
+    );
   }
   return out.filter((piece) => piece !== '');
 }

@@ -41,30 +41,52 @@ export function openAiError(message: string, type: string, code: string | null, 
 }
 
 /** The error replies of the API per status (bodies as OpenAI sends them). */
-export function openAiErrorReply(status: number, opts: { retryAfter?: number; model?: string } = {}): MockReply {
+export function openAiErrorReply(
+  status: number,
+  opts: { retryAfter?: number; model?: string } = {},
+): MockReply {
   switch (status) {
     case 400:
-      return jsonReply(400, openAiError("Invalid value for 'temperature'.", 'invalid_request_error', null, 'temperature'));
+      return jsonReply(
+        400,
+        openAiError("Invalid value for 'temperature'.", 'invalid_request_error', null, 'temperature'),
+      );
     case 401:
       return jsonReply(
         401,
-        openAiError('Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'),
+        openAiError(
+          'Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.',
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
       );
     case 404:
       return jsonReply(
         404,
-        openAiError(`The model \`${opts.model ?? 'gpt-missing'}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'),
+        openAiError(
+          `The model \`${opts.model ?? 'gpt-missing'}\` does not exist or you do not have access to it.`,
+          'invalid_request_error',
+          'model_not_found',
+        ),
       );
     case 429:
       return jsonReply(
         429,
-        openAiError('Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 30000, Requested 100. Please try again in 2s.', 'tokens', 'rate_limit_exceeded'),
+        openAiError(
+          'Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 30000, Requested 100. Please try again in 2s.',
+          'tokens',
+          'rate_limit_exceeded',
+        ),
         retryAfter(opts.retryAfter),
       );
     default:
       return jsonReply(
         status,
-        openAiError('The server had an error while processing your request. Sorry about that!', 'server_error', null),
+        openAiError(
+          'The server had an error while processing your request. Sorry about that!',
+          'server_error',
+          null,
+        ),
       );
   }
 }
@@ -95,7 +117,13 @@ export function renderChat(turn: ScriptedTurn, quirks: ChatQuirks = {}, model = 
       const index = callIndex++;
       const callId = call.id ?? `call_${randomBytes(6).toString('hex')}`;
       frames.push(
-        sse(chunk({ tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] })),
+        sse(
+          chunk({
+            tool_calls: [
+              { index, id: callId, type: 'function', function: { name: call.name, arguments: '' } },
+            ],
+          }),
+        ),
       );
       for (const fragment of pieces(JSON.stringify(call.args), call.split ?? 3)) {
         const delta: Record<string, unknown> = { function: { arguments: fragment } };
@@ -167,7 +195,8 @@ function arraysWithoutItems(schema: unknown, path: string[] = []): string[] {
     } else if (key === 'items' || key === 'additionalProperties') {
       found.push(...arraysWithoutItems(value, [...path, key]));
     } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
-      for (const [i, sub] of ((value as unknown[]) ?? []).entries()) found.push(...arraysWithoutItems(sub, [...path, key, String(i)]));
+      for (const [i, sub] of ((value as unknown[]) ?? []).entries())
+        found.push(...arraysWithoutItems(sub, [...path, key, String(i)]));
     }
   }
   return found;
@@ -182,18 +211,32 @@ interface ChatMessage {
 /** The Chat Completions refusal rules. */
 export function refuseChat(req: RecordedRequest, key: string): MockReply | undefined {
   if (req.method !== 'POST' || !req.path.endsWith('/chat/completions')) {
-    return jsonReply(404, openAiError(`Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null));
+    return jsonReply(
+      404,
+      openAiError(`Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null),
+    );
   }
   if (req.headers.authorization !== `Bearer ${key}`) return openAiErrorReply(401);
   const body = req.body as { model?: unknown; messages?: ChatMessage[]; tools?: unknown[] } | undefined;
   if (body === undefined || typeof body !== 'object') {
-    return jsonReply(400, openAiError('We could not parse the JSON body of your request.', 'invalid_request_error', null));
+    return jsonReply(
+      400,
+      openAiError('We could not parse the JSON body of your request.', 'invalid_request_error', null),
+    );
   }
   if (typeof body.model !== 'string') {
     return jsonReply(400, openAiError('you must provide a model parameter', 'invalid_request_error', null));
   }
   if (!Array.isArray(body.messages)) {
-    return jsonReply(400, openAiError("Missing required parameter: 'messages'.", 'invalid_request_error', 'missing_required_parameter', 'messages'));
+    return jsonReply(
+      400,
+      openAiError(
+        "Missing required parameter: 'messages'.",
+        'invalid_request_error',
+        'missing_required_parameter',
+        'messages',
+      ),
+    );
   }
   // Every `tool` message answers a call of the closest assistant message before it; every call gets an answer.
   let open = new Set<string>();
@@ -202,7 +245,12 @@ export function refuseChat(req: RecordedRequest, key: string): MockReply | undef
       if (message.tool_call_id === undefined || !open.has(message.tool_call_id)) {
         return jsonReply(
           400,
-          openAiError("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", 'invalid_request_error', null, `messages.[${i}].role`),
+          openAiError(
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+            'invalid_request_error',
+            null,
+            `messages.[${i}].role`,
+          ),
         );
       }
       open.delete(message.tool_call_id);
@@ -211,10 +259,17 @@ export function refuseChat(req: RecordedRequest, key: string): MockReply | undef
     if (open.size > 0) {
       return jsonReply(
         400,
-        openAiError(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`, 'invalid_request_error', null, 'messages'),
+        openAiError(
+          `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+          'invalid_request_error',
+          null,
+          'messages',
+        ),
       );
     }
-    open = new Set((message.role === 'assistant' ? (message.tool_calls ?? []) : []).map((call) => String(call.id)));
+    open = new Set(
+      (message.role === 'assistant' ? (message.tool_calls ?? []) : []).map((call) => String(call.id)),
+    );
   }
   for (const [i, tool] of (body.tools ?? []).entries()) {
     const fn = (tool as { function?: { name?: string; parameters?: unknown } }).function;
@@ -222,7 +277,12 @@ export function refuseChat(req: RecordedRequest, key: string): MockReply | undef
     if (missing.length > 0) {
       return jsonReply(
         400,
-        openAiError(`Invalid schema for function '${fn?.name}': In context=(${missing[0]}), array schema missing items.`, 'invalid_request_error', 'invalid_function_parameters', `tools[${i}].function.parameters`),
+        openAiError(
+          `Invalid schema for function '${fn?.name}': In context=(${missing[0]}), array schema missing items.`,
+          'invalid_request_error',
+          'invalid_function_parameters',
+          `tools[${i}].function.parameters`,
+        ),
       );
     }
   }

@@ -68,22 +68,75 @@ export function renderResponses(
         output_index,
         item: { id: itemId, type: 'reasoning', summary: [], encrypted_content: `${final}-partial` },
       });
-      push({ type: 'response.reasoning_summary_part.added', item_id: itemId, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-      push({ type: 'response.reasoning_summary_text.delta', item_id: itemId, output_index, summary_index: 0, delta: part.thinking });
-      push({ type: 'response.reasoning_summary_text.done', item_id: itemId, output_index, summary_index: 0, text: part.thinking });
-      const item = { id: itemId, type: 'reasoning', summary: [{ type: 'summary_text', text: part.thinking }], encrypted_content: final };
+      push({
+        type: 'response.reasoning_summary_part.added',
+        item_id: itemId,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
+      push({
+        type: 'response.reasoning_summary_text.delta',
+        item_id: itemId,
+        output_index,
+        summary_index: 0,
+        delta: part.thinking,
+      });
+      push({
+        type: 'response.reasoning_summary_text.done',
+        item_id: itemId,
+        output_index,
+        summary_index: 0,
+        text: part.thinking,
+      });
+      const item = {
+        id: itemId,
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: part.thinking }],
+        encrypted_content: final,
+      };
       push({ type: 'response.output_item.done', output_index, item });
       output.push(item);
     } else if ('text' in part) {
       const itemId = `msg_${randomBytes(6).toString('hex')}`;
-      push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' } });
-      push({ type: 'response.content_part.added', item_id: itemId, output_index, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } });
+      push({
+        type: 'response.output_item.added',
+        output_index,
+        item: { id: itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+      });
+      push({
+        type: 'response.content_part.added',
+        item_id: itemId,
+        output_index,
+        content_index: 0,
+        part: { type: 'output_text', annotations: [], text: '' },
+      });
       for (const delta of pieces(part.text, part.chunks ?? 2)) {
-        push({ type: 'response.output_text.delta', item_id: itemId, output_index, content_index: 0, delta, logprobs: [] });
+        push({
+          type: 'response.output_text.delta',
+          item_id: itemId,
+          output_index,
+          content_index: 0,
+          delta,
+          logprobs: [],
+        });
       }
-      push({ type: 'response.output_text.done', item_id: itemId, output_index, content_index: 0, text: part.text, logprobs: [] });
+      push({
+        type: 'response.output_text.done',
+        item_id: itemId,
+        output_index,
+        content_index: 0,
+        text: part.text,
+        logprobs: [],
+      });
       const content = [{ type: 'output_text', annotations: [], text: part.text }];
-      push({ type: 'response.content_part.done', item_id: itemId, output_index, content_index: 0, part: content[0] });
+      push({
+        type: 'response.content_part.done',
+        item_id: itemId,
+        output_index,
+        content_index: 0,
+        part: content[0],
+      });
       const item = { id: itemId, type: 'message', status: 'completed', content, role: 'assistant' };
       push({ type: 'response.output_item.done', output_index, item });
       output.push(item);
@@ -95,13 +148,27 @@ export function renderResponses(
       push({
         type: 'response.output_item.added',
         output_index,
-        item: { id: itemId, type: 'function_call', status: 'in_progress', arguments: '', call_id: callId, name: call.name },
+        item: {
+          id: itemId,
+          type: 'function_call',
+          status: 'in_progress',
+          arguments: '',
+          call_id: callId,
+          name: call.name,
+        },
       });
       for (const delta of pieces(args, call.split ?? 3)) {
         push({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index, delta });
       }
       push({ type: 'response.function_call_arguments.done', item_id: itemId, output_index, arguments: args });
-      const item = { id: itemId, type: 'function_call', status: 'completed', arguments: args, call_id: callId, name: call.name };
+      const item = {
+        id: itemId,
+        type: 'function_call',
+        status: 'completed',
+        arguments: args,
+        call_id: callId,
+        name: call.name,
+      };
       push({ type: 'response.output_item.done', output_index, item });
       output.push(item);
     }
@@ -123,8 +190,16 @@ export function renderResponses(
   if (quirks.failAfter !== undefined) {
     frames.splice(quirks.failAfter);
     const error = { code: 'server_error', message: 'An error occurred while processing your request.' };
-    frames.push(event({ type: 'error', sequence_number: seq++, error: { type: 'server_error', ...error, param: null } }));
-    frames.push(event({ type: 'response.failed', sequence_number: seq++, response: response('failed', [], { error }) }));
+    frames.push(
+      event({
+        type: 'error',
+        sequence_number: seq++,
+        error: { type: 'server_error', ...error, param: null },
+      }),
+    );
+    frames.push(
+      event({ type: 'response.failed', sequence_number: seq++, response: response('failed', [], { error }) }),
+    );
   }
   const reply: MockReply = { kind: 'sse', frames };
   if (turn.splitBytes !== undefined) reply.splitBytes = turn.splitBytes;
@@ -158,26 +233,58 @@ interface InputItem {
 }
 
 /** The Responses refusal rules. */
-export function refuseResponses(req: RecordedRequest, key: string, issued: Set<string>): MockReply | undefined {
+export function refuseResponses(
+  req: RecordedRequest,
+  key: string,
+  issued: Set<string>,
+): MockReply | undefined {
   if (req.method !== 'POST' || !req.path.endsWith('/responses')) {
-    return jsonReply(404, openAiError(`Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null));
+    return jsonReply(
+      404,
+      openAiError(`Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null),
+    );
   }
   if (req.headers.authorization !== `Bearer ${key}`) return openAiErrorReply(401);
   const body = req.body as { model?: unknown; input?: unknown } | undefined;
   if (body === undefined || typeof body !== 'object' || typeof body.model !== 'string') {
-    return jsonReply(400, openAiError("Missing required parameter: 'model'.", 'invalid_request_error', 'missing_required_parameter', 'model'));
+    return jsonReply(
+      400,
+      openAiError(
+        "Missing required parameter: 'model'.",
+        'invalid_request_error',
+        'missing_required_parameter',
+        'model',
+      ),
+    );
   }
   const input: InputItem[] = Array.isArray(body.input) ? (body.input as InputItem[]) : [];
   const calls = new Set<string>();
   for (const item of input) {
     if (item.type === 'function_call' && item.call_id !== undefined) calls.add(item.call_id);
     if (item.type === 'function_call_output' && (item.call_id === undefined || !calls.has(item.call_id))) {
-      return jsonReply(400, openAiError(`No tool call found for function call output with call_id ${item.call_id}.`, 'invalid_request_error', null, 'input'));
-    }
-    if (item.type === 'reasoning' && item.encrypted_content !== undefined && !issued.has(item.encrypted_content)) {
       return jsonReply(
         400,
-        openAiError(`The encrypted content for item ${item.id ?? 'rs_?'} could not be verified.`, 'invalid_request_error', 'invalid_encrypted_content', 'input'),
+        openAiError(
+          `No tool call found for function call output with call_id ${item.call_id}.`,
+          'invalid_request_error',
+          null,
+          'input',
+        ),
+      );
+    }
+    if (
+      item.type === 'reasoning' &&
+      item.encrypted_content !== undefined &&
+      !issued.has(item.encrypted_content)
+    ) {
+      return jsonReply(
+        400,
+        openAiError(
+          `The encrypted content for item ${item.id ?? 'rs_?'} could not be verified.`,
+          'invalid_request_error',
+          'invalid_encrypted_content',
+          'input',
+        ),
       );
     }
   }
