@@ -33,6 +33,8 @@ export interface FakeTurn {
   usage?: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
   /** Pause between chunks, ms (default 5). */
   delayMs?: number;
+  /** Awaited before the last chunk is sent: lets a test see the earlier chunks arrive first. */
+  gate?: Promise<void>;
 }
 
 /** An HTTP error in Google's shape (`{"error":{code,message,status}}`). */
@@ -255,6 +257,7 @@ export class FakeGemini {
     const usage = this.usage(reply);
     for (const [i, parts] of reply.chunks.entries()) {
       const last = i === reply.chunks.length - 1;
+      if (last && reply.gate !== undefined) await reply.gate;
       const candidate: Record<string, unknown> = { content: { role: 'model', parts }, index: 0 };
       if (last) candidate.finishReason = reply.finishReason ?? 'STOP';
       const chunk: Record<string, unknown> = {
