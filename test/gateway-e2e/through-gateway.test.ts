@@ -7,10 +7,13 @@
  *
  * The gateway is written on another branch; until it is merged this whole file skips with the reason.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GoogleGenAI as GenAiCurrent } from '@google/genai';
 import { GoogleGenAI as GenAi130 } from 'genai-1-30';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { collect, useSandboxAgents } from '../helpers/agents.js';
+import { ensureSimulatorBuilt } from '../helpers/sim-process.js';
 import { GEMINI_CLI_ENTRY, retryLines, runGeminiCli } from './gemini-cli.js';
 import { AnthropicMock } from './mocks/anthropic.js';
 import type { RecordedRequest, ScriptedTurn } from './mocks/mock-server.js';
@@ -38,6 +41,7 @@ try {
 }
 const describeGateway = gateway !== undefined ? describe : describe.skip;
 const UPSTREAM_MODEL = 'upstream-model-x';
+const sb = useSandboxAgents();
 
 interface AnyMock {
   baseUrl: string;
@@ -152,6 +156,37 @@ describeGateway(
           }
         },
       );
+
+      it('Agent → simulator (endpoint mode) → gateway → mock upstream: a tool loop with streamed text', async () => {
+        await ensureSimulatorBuilt();
+        writeFileSync(join(sb.box.workspace, 'chain-marker.txt'), 'x');
+        const callId = `${idPrefix}chain${kind.replace(/-/g, '')}`;
+        const before = mock.requests.length;
+        mock.script({
+          parts: [{ toolCall: { id: callId, name: 'list_dir', args: { DirectoryPath: sb.box.workspace } } }],
+        });
+        mock.script({
+          parts: [{ text: 'The workspace holds the marker.', chunks: 4 }],
+          usage: { input: 30, output: 8 },
+        });
+        const agent = await sb.agentWith(undefined, {
+          isolation: 'shadow-home',
+          settingsOverrides: { modelProvider: 'gemini' },
+          env: { GOOGLE_GEMINI_BASE_URL: gw.url, GEMINI_API_KEY: gw.token },
+        });
+        const response = await agent.chat('what is in the workspace?');
+        const result = await response.result();
+        expect(result.status, result.errorMessage).toBe('success');
+        expect(result.text).toBe('The workspace holds the marker.');
+        const tools = await collect(response.toolResults());
+        expect(tools[0]?.name).toBe('list_dir');
+        expect(String(tools[0]?.output)).toContain('chain-marker.txt');
+        expect(result.usage?.inputTokens).toBeGreaterThan(0);
+        expect(toolResultIds(kind, mock.requests.at(-1)?.body)).toEqual([callId]);
+        expect(mock.requests.length - before).toBe(2);
+        // The upstream key stays in the gateway: never in the agy process's environment.
+        expect(readFileSync(`/proc/${agent.pid}/environ`, 'utf8')).not.toContain(mock.apiKey);
+      });
 
       it.each([
         ['current', GenAiCurrent],
