@@ -4,10 +4,11 @@
  * captures in ../shared/fixtures/gemini-cli-0.61/ (cli-stream-json-tools.txt: `tool_use`/`tool_result` with
  * `tool_id` "{name}__{id}"; cli-sig-requests.json: ids and the first call's signature replayed verbatim).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitGone } from '../helpers/sandbox.js';
 import {
   FakeGemini,
   type FakeGeminiRequest,
@@ -18,6 +19,22 @@ import {
 import { GEMINI_CLI_ENTRY, retryLines, runGeminiCli } from './gemini-cli.js';
 
 const HAVE_CLI = existsSync(GEMINI_CLI_ENTRY);
+
+/** The pids whose process group is `pgid` (Linux /proc; field 5 of stat). */
+function groupMembers(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
 const describeCli = HAVE_CLI ? describe : describe.skip;
 
 describeCli(
@@ -93,6 +110,22 @@ describeCli(
       // Exactly the two scripted model calls were streamed: nothing was re-sent.
       expect(fake.requests.filter((r) => r.action === 'streamGenerateContent')).toHaveLength(2);
       expect(fake.requests.every((r) => r.headers['x-goog-api-key'] === 'cli-test-key')).toBe(true);
+    });
+
+    it('kills the whole process group at the deadline when the endpoint hangs', async () => {
+      const hang = new Promise<void>(() => {});
+      fake.enqueue({ chunks: [[{ text: 'partial' }], [{ text: ' never' }]], gate: hang });
+      const run = await runGeminiCli({
+        baseUrl: fake.url,
+        apiKey: 'cli-test-key',
+        prompt: 'hi',
+        model: 'gemini-2.5-flash',
+        timeoutMs: 8_000,
+      });
+      expect(run.timedOut).toBe(true);
+      expect(run.signal).toBe('SIGKILL');
+      // Nothing of the CLI's group is left alive (its relaunched child included); zombies are dead already.
+      expect(await waitGone(groupMembers(run.pid as number))).toEqual([]);
     });
 
     it('reports an HTTP 400 from the endpoint as an error result, without retrying', async () => {

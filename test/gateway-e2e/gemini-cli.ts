@@ -48,6 +48,8 @@ export interface GeminiCliRun {
   signal: NodeJS.Signals | null;
   /** Whether the deadline killed it. */
   timedOut: boolean;
+  /** The CLI's pid, which is also its process group id. */
+  pid: number | undefined;
 }
 
 /** The settings that make 0.61.0 start headless with an API key and a custom base URL, and stay offline. */
@@ -131,7 +133,7 @@ export async function runGeminiCli(opts: GeminiCliOptions): Promise<GeminiCliRun
         // Left for the test to report.
       }
     }
-    return { events, stdout, stderr, exitCode, signal, timedOut };
+    return { events, stdout, stderr, exitCode, signal, timedOut, pid: child.pid };
   } finally {
     rmSync(home, { recursive: true, force: true });
     if (ownCwd !== undefined) rmSync(ownCwd, { recursive: true, force: true });

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANTHROPIC_TEST_KEY, AnthropicMock, anthropicFixtureReply } from './mocks/anthropic.js';
 import {
+  cassette,
   HAVE_UPSTREAM_FIXTURES,
   NO_UPSTREAM_FIXTURES_REASON,
+  readFixture,
   UPSTREAM_FIXTURES,
 } from './mocks/mock-server.js';
 import { chatFixtureReply, OPENAI_TEST_KEY, OpenAiChatMock } from './mocks/openai-chat.js';
@@ -126,23 +128,28 @@ describeFixtures(
       },
     );
 
-    // fixtures/upstream/anthropic/*: chunk files rebuilt (C1/C2, padding kept), cassettes served verbatim (Y).
-    it.each(files('anthropic'))(
-      'anthropic/%s replays byte for byte, message_start to message_stop',
-      async (name) => {
-        const expected = anthropicFixtureReply(name);
-        anthropic.replay(name);
-        const reply = await post(`${anthropic.baseUrl}/v1/messages`, ANTHROPIC_BODY, ANTHROPIC_AUTH);
-        expect(reply.status).toBe(200);
-        expect(expected.kind === 'sse' && reply.text).toBe(
-          expected.kind === 'sse' && expected.frames.join(''),
-        );
-        const types = dataJson(reply.events).map((e) => e.type);
-        expect(types[0]).toBe('message_start');
-        expect(types.at(-1)).toBe('message_stop');
-        expect(reply.events.map((e) => e.event)).toEqual(types);
-      },
+    // fixtures/upstream/anthropic/*: chunk files rebuilt (C1/C2, padding kept), every cassette interaction (Y).
+    const anthropicCases = files('anthropic').flatMap((name) =>
+      name.endsWith('.yaml')
+        ? cassette(readFixture(`anthropic/${name}`)).map((_, n) => [name, n] as const)
+        : [[name, 0] as const],
     );
+    it.each(anthropicCases)('anthropic/%s (%i) replays byte for byte', async (name, n) => {
+      const expected = anthropicFixtureReply(name, n);
+      anthropic.replay(name, n);
+      const reply = await post(`${anthropic.baseUrl}/v1/messages`, ANTHROPIC_BODY, ANTHROPIC_AUTH);
+      if (expected.kind !== 'sse') {
+        // A non-streamed interaction of a cassette is served as its JSON body.
+        expect(reply.text).toBe(expected.body);
+        return;
+      }
+      expect(reply.status).toBe(200);
+      expect(reply.text).toBe(expected.frames.join(''));
+      const types = dataJson(reply.events).map((e) => e.type);
+      expect(types[0]).toBe('message_start');
+      expect(types.at(-1)).toBe('message_stop');
+      expect(reply.events.map((e) => e.event)).toEqual(types);
+    });
   },
 );
 
