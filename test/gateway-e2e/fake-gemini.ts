@@ -28,8 +28,8 @@ export interface FakeGeminiRequest {
 /** A scripted model turn: each inner array is one SSE chunk's parts. */
 export interface FakeTurn {
   chunks: GeminiPart[][];
-  /** Default `STOP`. */
-  finishReason?: string;
+  /** Default `STOP`; `null` leaves it out (a broken stream clients must not take as complete). */
+  finishReason?: string | null;
   usage?: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
   /** Pause between chunks, ms (default 5). */
   delayMs?: number;
@@ -259,7 +259,7 @@ export class FakeGemini {
       const last = i === reply.chunks.length - 1;
       if (last && reply.gate !== undefined) await reply.gate;
       const candidate: Record<string, unknown> = { content: { role: 'model', parts }, index: 0 };
-      if (last) candidate.finishReason = reply.finishReason ?? 'STOP';
+      if (last && reply.finishReason !== null) candidate.finishReason = reply.finishReason ?? 'STOP';
       const chunk: Record<string, unknown> = {
         candidates: [candidate],
         modelVersion: match[2],

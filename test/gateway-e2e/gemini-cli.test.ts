@@ -109,7 +109,7 @@ describeCli(
       expect(retryLines(run.stderr)).toEqual([]);
       // Exactly the two scripted model calls were streamed: nothing was re-sent.
       // With a concrete model no classifier or utility call is made: through-gateway.test.ts relies on it.
-    expect(fake.requests.map((r) => r.action)).toEqual(['streamGenerateContent', 'streamGenerateContent']);
+      expect(fake.requests.map((r) => r.action)).toEqual(['streamGenerateContent', 'streamGenerateContent']);
       expect(fake.requests.every((r) => r.headers['x-goog-api-key'] === 'cli-test-key')).toBe(true);
     });
 

@@ -9,8 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AgentConfig } from '../../src/agent/config.js';
+import { policy } from '../../src/policy/index.js';
 import { modelEndpointConfig } from '../../src/testing/simulator/model-endpoint-config.js';
+import { tool } from '../../src/tools/tool.js';
 import { FakeGemini, type FakeGeminiRequest, functionResponses, turns } from '../gateway-e2e/fake-gemini.js';
 import { collect, useSandboxAgents } from '../helpers/agents.js';
 import { ensureSimulatorBuilt } from '../helpers/sim-process.js';
@@ -127,6 +130,56 @@ describe('simulator endpoint mode', () => {
     expect(third.contents[3]?.parts[0]?.text).toBe('I found the marker.');
   });
 
+  it("declares the loaded MCP tools through call_mcp_tool and runs the model's call (an SDK tool here)", async () => {
+    const seen: string[] = [];
+    const lookup = tool(
+      { name: 'lookup_order', description: 'finds an order', input: z.object({ id: z.string() }) },
+      ({ id }) => {
+        seen.push(id);
+        return `order ${id}: shipped`;
+      },
+    );
+    const before = fake.requests.length;
+    fake.enqueue(
+      (req) => {
+        const declared =
+          (
+            req.body?.tools as { functionDeclarations: { name: string; description: string }[] }[] | undefined
+          )?.[0]?.functionDeclarations ?? [];
+        const mcp = declared.find((d) => d.name === 'call_mcp_tool');
+        // The declaration lists the server and its tool.
+        if (!mcp?.description.includes('agy-sdk_tools: lookup_order'))
+          return turns.text('no MCP tool declared');
+        return turns.calls([
+          {
+            id: 'call_mcp_1',
+            name: 'call_mcp_tool',
+            args: { ServerName: 'agy-sdk_tools', ToolName: 'lookup_order', Arguments: { id: 'A7' } },
+          },
+        ]);
+      },
+      (req) =>
+        turns.text(
+          `Result: ${String((functionResponses(req.body)[0]?.response as { output?: string } | undefined)?.output)}`,
+        ),
+    );
+    const agent = await sb.agentWith(
+      undefined,
+      endpointConfig({ tools: [lookup], policies: [policy.allowAll()] }),
+    );
+    const response = await agent.chat('where is order A7?');
+    const result = await response.result();
+    expect(result.status, result.errorMessage).toBe('success');
+    expect(seen).toEqual(['A7']);
+    expect(result.text).toContain('order A7: shipped');
+    const calls = await collect(response.toolResults());
+    expect(calls[0]).toMatchObject({ name: 'lookup_order', mcpServer: 'agy-sdk_tools', args: { id: 'A7' } });
+    expect(functionResponses(streamCalls(before)[1]?.body)[0]).toMatchObject({
+      id: 'call_mcp_1',
+      name: 'call_mcp_tool',
+    });
+  });
+
   it('turns an HTTP 400 from the endpoint into an error_message step and a result ERROR, without retrying', async () => {
     const before = fake.requests.length;
     fake.enqueue(turns.error(400, 'INVALID_ARGUMENT', 'the fake refuses this request'));
@@ -143,6 +196,20 @@ describe('simulator endpoint mode', () => {
       true,
     );
     expect(streamCalls(before)).toHaveLength(1);
+  });
+
+  it('fails a stream that ends without finishReason after the retries, never taking it as complete', async () => {
+    const before = fake.requests.length;
+    const broken = { chunks: [[{ text: 'half an ans' }]], finishReason: null };
+    fake.enqueue(broken, broken, broken);
+    const agent = await sb.agentWith(undefined, endpointConfig());
+    const response = await agent.chat('hello');
+    const result = await response.result();
+    expect(result.status).toBe('error');
+    expect(result.errorMessage).toContain('model stream ended without a finish reason');
+    const steps = await collect(response.steps());
+    expect(steps.filter((s) => s.type === 'error_message')).toHaveLength(3);
+    expect(streamCalls(before)).toHaveLength(3);
   });
 
   it('retries a 503 as agy does (an error_message step per failed attempt), then succeeds', async () => {

@@ -260,9 +260,9 @@ export class ModelEndpointSession {
           if (last !== undefined && typeof last.text === 'string') last.text += part.text;
           else out.parts.push({ ...part });
           out.text += part.text;
-          index ??= nextIndex(ctx);
           // Hold one delta back so the DONE update can carry the last one, as every captured DONE does.
           if (pending !== undefined) {
+            index ??= nextIndex(ctx);
             await step(ctx, index, { state: 'ACTIVE', step_type: 'agent_response', text_delta: pending });
             throwIfAborted(ctx.signal);
           }
