@@ -93,7 +93,7 @@ export interface TurnContext {
 export const dynamicText = new WeakMap<TextAction, (ctx: TurnContext) => string>();
 
 /** Runs one model call with the PreInvocation hooks before it and the PostInvocation hooks after it. */
-async function modelCall(ctx: TurnContext, call: () => Promise<void>): Promise<void> {
+export async function modelCall(ctx: TurnContext, call: () => Promise<void>): Promise<void> {
   const invocationNum = ctx.invocations++;
   await invocationHooks(ctx, 'PreInvocation', invocationNum);
   throwIfAborted(ctx.signal);
@@ -192,7 +192,7 @@ export function nextIndex(ctx: TurnContext): number {
 }
 
 /** Counts a DONE step's usage into the conversation totals (once, however often DONE is repeated). */
-function countUsage(ctx: TurnContext, usage: Usage): void {
+export function countUsage(ctx: TurnContext, usage: Usage): void {
   addUsage(ctx.conv.state.usage, usage);
   ctx.conv.save();
 }

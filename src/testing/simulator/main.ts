@@ -19,6 +19,8 @@ import { initEnvelope, preTurnFailure } from './envelopes.js';
 import { sessionStartHooks } from './hook-events.js';
 import { JsonSchemaError, loadJsonSchema } from './json-schema.js';
 import { McpConfigError } from './mcp-config.js';
+import { ModelEndpointSession } from './model-endpoint.js';
+import { modelEndpointConfig } from './model-endpoint-config.js';
 import { modelSelectionError } from './models.js';
 import { DEFAULT_AGY_VERSION, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
@@ -179,6 +181,14 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   for (const line of warnings) await emitter.stderr(line);
   runtime = loaded;
+  // Endpoint mode (model-endpoint.ts): a base URL that is no http(s) URL is a pre-turn failure.
+  let endpoint: ModelEndpointSession | undefined;
+  try {
+    const config = modelEndpointConfig(loaded.config.home, process.env, loaded.modelName);
+    if (config !== undefined) endpoint = new ModelEndpointSession(config);
+  } catch (err) {
+    return fail(1, (err as Error).message);
+  }
 
   let opened: { conv: Conversation; known: boolean };
   try {
@@ -221,6 +231,7 @@ async function main(argv: readonly string[]): Promise<void> {
           (args.agent !== undefined && !loaded.config.agents.some((a) => a.name === args.agent))
         ? 'fallback'
         : undefined,
+    endpoint,
   });
   if (printMode) {
     await runner.run(args.print ?? '');

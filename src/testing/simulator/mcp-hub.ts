@@ -153,6 +153,13 @@ export class McpHub {
     return undefined;
   }
 
+  /** The connected servers' tools (minus `disabledTools`), by server name: what endpoint mode declares. */
+  toolList(): { server: string; tools: string[] }[] {
+    return [...this.connections.values()]
+      .filter((conn) => conn.alive && conn.tools.size > 0)
+      .map((conn) => ({ server: conn.spec.name, tools: [...conn.tools] }));
+  }
+
   /**
    * The configured server a name means: an exact match, else the first server whose config key it is (a
    * plugin's server named without its `<plugin>_` prefix).

@@ -42,7 +42,7 @@ export function displayName(toolName: string): string {
  * One tool step: ACTIVE, the PreToolUse verdict, the tool itself (`execute`, given the final arguments), the
  * DONE/ERROR update, then the PostToolUse hooks. Returns the outcome (a denial is an error outcome).
  */
-async function toolStep(
+export async function toolStep(
   ctx: TurnContext,
   name: string,
   parameters: Record<string, unknown>,

@@ -24,6 +24,7 @@ import { formatGoDuration } from './duration.js';
 import type { Emitter } from './emitter.js';
 import { type ResultFields, resultEnvelope, stepEnvelope } from './envelopes.js';
 import { MAX_STOP_CONTINUATIONS, stopHooks } from './hook-events.js';
+import type { ModelEndpointSession } from './model-endpoint.js';
 import type { AgyProfile } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnEnd } from './scenario.js';
@@ -53,6 +54,11 @@ export interface TurnRunnerOptions {
    * unknown conversation or agent), or none.
    */
   notice: 'resumed' | 'fallback' | undefined;
+  /**
+   * Endpoint mode (`modelProvider: "gemini"` with `GOOGLE_GEMINI_BASE_URL`): turns the scenario does not script
+   * take their model calls from the endpoint instead of the default script.
+   */
+  endpoint?: ModelEndpointSession | undefined;
 }
 
 /** The stderr line of agy 1.2.17+'s print timeout (agy-real/joiomi-playbook-plugin-agy-1.2.17/print-timeout.stderr). */
@@ -102,7 +108,8 @@ export class TurnRunner {
         : undefined;
     const started = performance.now();
     conv.state.numTurns++;
-    const turn = this.pickTurn(prompt);
+    const fromEndpoint = this.opts.endpoint !== undefined && !this.scriptedTurnLeft();
+    const turn = fromEndpoint ? { actions: [] } : this.pickTurn(prompt);
     this.currentEnd = turn.end;
     conv.save();
     const ctx: TurnContext = {
@@ -136,6 +143,7 @@ export class TurnRunner {
         // Headless agy stops the turn at a soft denial (both captured denials end right there).
         if (ctx.denied.length > 0) break;
       }
+      if (fromEndpoint) await this.opts.endpoint?.runTurn(ctx);
       if (runsStopHooks(end)) await this.stop(ctx);
       if (
         runsStopHooks(end) &&
@@ -153,7 +161,7 @@ export class TurnRunner {
         clearTimeout(timer);
         const failed: ScenarioTurnEnd = {
           status: 'ERROR',
-          error: end.error ?? MODEL_ERROR_MESSAGE,
+          error: end.error ?? (err.message || MODEL_ERROR_MESSAGE),
           response: '',
         };
         if (end.exitAfter !== undefined) failed.exitAfter = end.exitAfter;
@@ -172,6 +180,12 @@ export class TurnRunner {
     }
     // A SIGINT that landed while the result was being written finds the process idle, as it would in agy.
     if (controller.signal.aborted && controller.signal.reason === 'interrupt') await this.opts.exit(130);
+  }
+
+  /** Whether the scenario still scripts a turn (or ends the run with errors once out of turns). */
+  private scriptedTurnLeft(): boolean {
+    const { scenario, conv } = this.opts;
+    return conv.state.turnCursor < (scenario?.turns ?? []).length || scenario?.afterTurns === 'error';
   }
 
   /** The scripted turn for this prompt, consuming it; the default script once the scenario has none left. */
