@@ -197,7 +197,7 @@ class ChatTranslator implements StreamTranslator {
       this.sink.fail(fromUpstreamStreamError(info.type, info.message));
       return;
     }
-    if (typeof chunk.model === 'string') this.model ??= chunk.model;
+    if (typeof chunk.model === 'string' && chunk.model.length > 0) this.model ??= chunk.model;
     this.sink.meta(this.model, typeof chunk.id === 'string' ? chunk.id : undefined);
     if (chunk.usage && typeof chunk.usage === 'object')
       this.usage = this.mapUsage(chunk.usage as Record<string, unknown>);
