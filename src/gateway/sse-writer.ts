@@ -14,9 +14,14 @@ export const KEEP_ALIVE_CHUNK: GeminiChunk = {
   candidates: [{ content: { role: 'model', parts: [] }, index: 0 }],
 };
 
-/** Frames one chunk. `JSON.stringify` never emits a raw newline, so the payload is always one line. */
+/**
+ * Frames one chunk. `JSON.stringify` escapes CR and LF but not U+2028/U+2029, which the SDK 1.30 splitter's `.`
+ * does not match: one such character in a text delta would lose the whole stream in Gemini CLI. Escaped here.
+ */
 export function frameSse(payload: unknown): string {
-  return `data: ${JSON.stringify(payload)}\r\n\r\n`;
+  return `data: ${JSON.stringify(payload)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}\r\n\r\n`;
 }
 
 /** Writes one SSE response. */

@@ -26,8 +26,9 @@ function arraysHaveItems(schema: unknown, path = '$'): string[] {
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'properties' && isObj(v))
       for (const [p, s] of Object.entries(v)) bad.push(...arraysHaveItems(s, `${path}.${p}`));
-    else if (Array.isArray(v)) v.forEach((s, i) => bad.push(...arraysHaveItems(s, `${path}.${k}[${i}]`)));
-    else if (isObj(v) && k !== 'properties') bad.push(...arraysHaveItems(v, `${path}.${k}`));
+    else if (Array.isArray(v)) {
+      for (const [i, s] of v.entries()) bad.push(...arraysHaveItems(s, `${path}.${k}[${i}]`));
+    } else if (isObj(v) && k !== 'properties') bad.push(...arraysHaveItems(v, `${path}.${k}`));
   }
   return bad;
 }

@@ -272,11 +272,10 @@ describe('thoughtSignature carriage across a Gemini CLI-style replay', () => {
         },
         { 'x-goog-api-key': gateway.token },
       );
-      const input = (
-        upstream.requests[1]?.body as {
-          input: { type: string; encrypted_content?: string; call_id?: string }[];
-        }
-      ).input;
+      const sent = upstream.requests[1]?.body as
+        | { input: { type: string; encrypted_content?: string; call_id?: string }[] }
+        | undefined;
+      const input = sent?.input ?? [];
       expect(input.map((i) => i.type)).toEqual([
         'message',
         'reasoning',

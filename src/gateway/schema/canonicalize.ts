@@ -15,6 +15,12 @@ const LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const ONE_KEYWORDS = ['additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
 /** Beyond this depth a schema is cut off: a guard against hostile nesting, far past any real tool. */
 const MAX_DEPTH = 64;
+/** At most this many `$ref`s are inlined per schema: refs that fan out would otherwise grow exponentially. */
+const MAX_INLINES = 500;
+
+interface Budget {
+  inlines: number;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,24 +51,30 @@ function walk(
   root: Record<string, unknown>,
   expanding: ReadonlySet<string>,
   depth: number,
+  budget: Budget,
 ): unknown {
   if (!isObject(node)) return node;
   if (depth > MAX_DEPTH) return {};
-  let source = node;
-  let stack = expanding;
   if (typeof node.$ref === 'string') {
     const ref = node.$ref;
     const target = resolvePointer(root, ref);
-    // A ref into itself (a recursive type) becomes "any": the upstream cannot express the recursion anyway.
-    if (stack.has(ref) || !(isObject(target) || typeof target === 'boolean')) {
-      const { $ref: _drop, ...rest } = node;
-      return walk(rest, root, stack, depth + 1);
+    const { $ref: _drop, ...siblings } = node;
+    // A ref into itself (a recursive type), an unresolvable or external ref, or one past the inlining budget
+    // becomes "any" plus its siblings: the upstream cannot express the recursion anyway.
+    if (
+      expanding.has(ref) ||
+      budget.inlines >= MAX_INLINES ||
+      !(isObject(target) || typeof target === 'boolean')
+    ) {
+      return walk(siblings, root, expanding, depth + 1, budget);
     }
     if (typeof target === 'boolean') return target;
-    const { $ref: _drop, ...siblings } = node;
-    source = { ...target, ...siblings };
-    stack = new Set([...stack, ref]);
+    budget.inlines += 1;
+    // The merged node is walked again: the target may itself be a `$ref`.
+    return walk({ ...target, ...siblings }, root, new Set([...expanding, ref]), depth + 1, budget);
   }
+  const source = node;
+  const stack = expanding;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
     if (key === '$defs' || key === 'definitions' || key === 'propertyOrdering' || key === 'example') continue;
@@ -76,16 +88,16 @@ function walk(
       out[key] = Number(value);
     } else if (MAP_KEYWORDS.includes(key) && isObject(value)) {
       const map: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) map[k] = walk(v, root, stack, depth + 1);
+      for (const [k, v] of Object.entries(value)) map[k] = walk(v, root, stack, depth + 1, budget);
       out[key] = map;
     } else if (LIST_KEYWORDS.includes(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => walk(v, root, stack, depth + 1));
+      out[key] = value.map((v) => walk(v, root, stack, depth + 1, budget));
     } else if (key === 'items') {
       out.items = Array.isArray(value)
-        ? value.map((v) => walk(v, root, stack, depth + 1))
-        : walk(value, root, stack, depth + 1);
+        ? value.map((v) => walk(v, root, stack, depth + 1, budget))
+        : walk(value, root, stack, depth + 1, budget);
     } else if (ONE_KEYWORDS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
-      out[key] = walk(value, root, stack, depth + 1);
+      out[key] = walk(value, root, stack, depth + 1, budget);
     } else {
       out[key] = value;
     }
@@ -106,7 +118,7 @@ function walk(
 export function canonicalizeSchema(schema: unknown): JsonSchema {
   if (typeof schema === 'boolean') return schema;
   if (!isObject(schema)) return {};
-  return walk(schema, schema, new Set(), 0) as JsonSchema;
+  return walk(schema, schema, new Set(), 0, { inlines: 0 }) as JsonSchema;
 }
 
 /** Visits every sub-schema (the node itself included), allowing in-place edits. */
