@@ -355,6 +355,11 @@ class GatewayServer {
           sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
         }
         if (sink.done) upstreamRes.destroy();
+        else if (res.writableNeedDrain) {
+          // A slow client: stop reading the upstream until our socket drains, instead of buffering without bound.
+          upstreamRes.pause();
+          res.once('drain', () => upstreamRes.resume());
+        }
       });
       upstreamRes.on('end', () => finish());
       upstreamRes.on('aborted', () => finish('upstream connection dropped'));
