@@ -113,12 +113,22 @@ export function upstreamErrorInfo(body: unknown): { message: string | undefined;
 }
 
 const OUT_OF_CREDIT = /insufficient_quota|billing|credit balance/i;
+// Vendors echo (partly masked) keys in auth errors ("Incorrect API key provided: sk-proj-ab***xy").
+const KEY_LIKE = /\b(?:sk|sk-ant|sk-proj|key)-[A-Za-z0-9_*.-]{4,}/g;
+
+/** Removes the upstream key, and anything shaped like a key, from text bound for the client or the log. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out.replace(KEY_LIKE, '[redacted]');
+}
 
 /** Builds the client-facing error for an upstream HTTP failure. */
 export function fromUpstreamResponse(
   status: number,
   bodyText: string,
   headers: Record<string, string | string[] | undefined>,
+  secrets: readonly string[] = [],
 ): GatewayError {
   let parsed: unknown;
   try {
@@ -127,7 +137,7 @@ export function fromUpstreamResponse(
     parsed = undefined;
   }
   const info = upstreamErrorInfo(parsed);
-  const text = info.message ?? (bodyText.trim().slice(0, 500) || `HTTP ${status}`);
+  const text = redact(info.message ?? (bodyText.trim().slice(0, 500) || `HTTP ${status}`), secrets);
   const message = `upstream ${status}${info.type ? ` ${info.type}` : ''}: ${text}`;
   const code = mapUpstreamStatus(status);
   const details: GoogleErrorDetail[] = [];
@@ -149,7 +159,7 @@ export function fromUpstreamResponse(
 
 /** Maps an in-stream upstream error type (Anthropic `error.type`, OpenAI `error.code`) to a Gemini error. */
 export function fromUpstreamStreamError(type: string | undefined, message: string | undefined): GatewayError {
-  const text = `upstream stream error${type ? ` ${type}` : ''}: ${message ?? 'unknown error'}`;
+  const text = redact(`upstream stream error${type ? ` ${type}` : ''}: ${message ?? 'unknown error'}`, []);
   const t = (type ?? '').toLowerCase();
   if (t.includes('overloaded') || t.includes('unavailable')) return new GatewayError(503, text);
   if (t.includes('rate_limit') || t.includes('quota')) return new GatewayError(429, text);

@@ -326,7 +326,7 @@ class GatewayServer {
     const status = upstreamRes.statusCode ?? 502;
     if (status < 200 || status >= 300) {
       const text = await readBody(upstreamRes);
-      const error = fromUpstreamResponse(status, text, upstreamRes.headers);
+      const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.options.upstream.apiKey]);
       this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
       return fail(error);
     }

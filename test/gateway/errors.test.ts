@@ -183,3 +183,29 @@ describe('in-stream upstream error events', () => {
     expect(JSON.parse(r.text).error.message).toContain('slow down');
   });
 });
+
+describe('key hygiene in errors', () => {
+  it('an upstream 401 echoing the key reaches the client redacted', async () => {
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            message: 'Incorrect API key provided: sk-proj-SECRET1234. Also sk-pr***1234.',
+            code: 'invalid_api_key',
+          },
+        }),
+      );
+    });
+    gateway = await createGateway({
+      upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'sk-proj-SECRET1234' },
+    });
+    const r = await post(`${gateway.url}/v1beta/models/m:generateContent`, HELLO, {
+      'x-goog-api-key': gateway.token,
+    });
+    expect(r.status).toBe(401);
+    expect(r.text).not.toContain('SECRET1234');
+    expect(r.text).not.toContain('sk-pr***');
+    expect(JSON.parse(r.text).error.message).toContain('[redacted]');
+  });
+});

@@ -327,6 +327,83 @@ describe('streaming behaviour', () => {
   });
 });
 
+describe('headers guard and tool names', () => {
+  it('a slow upstream: 200 and keep-alives go out after headersGuardMs; a late upstream error arrives in-stream', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const gw = await chatGateway(
+      (res) => {
+        void released.then(() => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end('{"error":{"message":"late failure"}}');
+        });
+      },
+      { headersGuardMs: 20, keepAliveMs: 20 },
+    );
+    const res = await fetch(`${gw.url}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': gw.token },
+      body: JSON.stringify(HELLO),
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"parts":[]')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    release();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    const got = summarize(strictFrames(text));
+    expect(got.error).toMatchObject({ code: 500, status: 'INTERNAL' });
+    expect(got.error?.message).toContain('late failure');
+    expect(got.finish).toBeUndefined();
+  });
+
+  it('Gemini names with dots and colons go upstream sanitized and come back as the original', async () => {
+    upstream = await startUpstream((req, res) => {
+      const tools = (req.body as { tools: { function: { name: string } }[] }).tools;
+      const served = tools[0]?.function.name ?? '';
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_N', function: { name: served, arguments: '{}' } }] } }] })}\n\n` +
+          'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+      );
+    });
+    gateway = await createGateway({
+      upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'k' },
+    });
+    const r = await post(
+      `${gateway.url}/v1beta/models/m:streamGenerateContent?alt=sse`,
+      {
+        ...HELLO,
+        tools: [
+          {
+            functionDeclarations: [
+              { name: 'mcp.server:do_it', parameters: { type: 'OBJECT', properties: {} } },
+            ],
+          },
+        ],
+      },
+      { 'x-goog-api-key': gateway.token },
+    );
+    const served = (upstream.requests[0]?.body as { tools: { function: { name: string } }[] }).tools[0]
+      ?.function.name;
+    expect(served).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(summarize(strictFrames(r.text)).calls).toEqual([
+      { id: 'call_N', name: 'mcp.server:do_it', args: {} },
+    ]);
+  });
+});
+
 describe('lifecycle and hygiene', () => {
   it('after close() the gateway refuses connections', async () => {
     const gw = await chatGateway();
