@@ -395,8 +395,8 @@ describe('headers guard and tool names', () => {
       },
       { 'x-goog-api-key': gateway.token },
     );
-    const served = (upstream.requests[0]?.body as { tools: { function: { name: string } }[] }).tools[0]
-      ?.function.name;
+    const sent = upstream.requests[0]?.body as { tools: { function: { name: string } }[] } | undefined;
+    const served = sent?.tools[0]?.function.name;
     expect(served).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(summarize(strictFrames(r.text)).calls).toEqual([
       { id: 'call_N', name: 'mcp.server:do_it', args: {} },
