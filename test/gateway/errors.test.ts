@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { UpstreamKind } from '../../src/gateway/upstream/upstream.js';
+import { silentLogger } from '../../src/logger.js';
 import { HELLO, post, startUpstream, strictFrames, summarize, type TestUpstream } from './helpers.js';
 
 const KINDS: UpstreamKind[] = ['openai-chat', 'openai-responses', 'anthropic'];
@@ -40,7 +41,10 @@ afterEach(async () => {
 
 async function setup(kind: UpstreamKind, handler: (res: ServerResponse) => void): Promise<Gateway> {
   upstream = await startUpstream((_req, res) => handler(res));
-  gateway = await createGateway({ upstream: { kind, baseUrl: base(kind, upstream.url), apiKey: 'sk-up' } });
+  gateway = await createGateway({
+    logger: silentLogger,
+    upstream: { kind, baseUrl: base(kind, upstream.url), apiKey: 'sk-up' },
+  });
   return gateway;
 }
 
@@ -79,7 +83,10 @@ for (const kind of KINDS) {
       const dead = await startUpstream(() => {});
       const url = dead.url;
       await dead.close();
-      gateway = await createGateway({ upstream: { kind, baseUrl: base(kind, url), apiKey: 'k' } });
+      gateway = await createGateway({
+        logger: silentLogger,
+        upstream: { kind, baseUrl: base(kind, url), apiKey: 'k' },
+      });
       const r = await post(`${gateway.url}/v1/models/m:generateContent`, HELLO, {
         'x-goog-api-key': gateway.token,
       });
@@ -198,6 +205,7 @@ describe('key hygiene in errors', () => {
       );
     });
     gateway = await createGateway({
+      logger: silentLogger,
       upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'sk-proj-SECRET1234' },
     });
     const r = await post(`${gateway.url}/v1beta/models/m:generateContent`, HELLO, {

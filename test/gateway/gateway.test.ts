@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { Logger } from '../../src/logger.js';
+import { silentLogger } from '../../src/logger.js';
 import { HELLO, post, startUpstream, strictFrames, summarize, type TestUpstream } from './helpers.js';
 
 const CHAT_DONE =
@@ -40,6 +41,7 @@ async function chatGateway(
 ): Promise<Gateway> {
   upstream = await startUpstream((_r, res, raw) => handler(res, raw));
   gateway = await createGateway({
+    logger: silentLogger,
     upstream: {
       kind: 'openai-chat',
       baseUrl: `${upstream.url}/v1`,
@@ -379,6 +381,7 @@ describe('headers guard and tool names', () => {
       );
     });
     gateway = await createGateway({
+      logger: silentLogger,
       upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'k' },
     });
     const r = await post(
@@ -414,19 +417,30 @@ describe('lifecycle and hygiene', () => {
 
   it('bad options are a ConfigError naming the field', async () => {
     await expect(
-      createGateway({ upstream: { kind: 'nope' as 'anthropic', baseUrl: 'http://x', apiKey: 'k' } }),
+      createGateway({
+        logger: silentLogger,
+        upstream: { kind: 'nope' as 'anthropic', baseUrl: 'http://x', apiKey: 'k' },
+      }),
     ).rejects.toThrow(ConfigError);
     await expect(
-      createGateway({ upstream: { kind: 'anthropic', baseUrl: 'not a url', apiKey: 'k' } }),
+      createGateway({
+        logger: silentLogger,
+        upstream: { kind: 'anthropic', baseUrl: 'not a url', apiKey: 'k' },
+      }),
     ).rejects.toThrow(/upstream\.baseUrl/);
     await expect(
       createGateway({
+        logger: silentLogger,
         upstream: { kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' },
         modelMap: { a: '' },
       }),
     ).rejects.toThrow(/modelMap/);
     await expect(
-      createGateway({ upstream: { kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' }, port: -1 }),
+      createGateway({
+        logger: silentLogger,
+        upstream: { kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' },
+        port: -1,
+      }),
     ).rejects.toThrow(/port/);
   });
 
@@ -434,7 +448,11 @@ describe('lifecycle and hygiene', () => {
     const first = await chatGateway();
     const port = Number(new URL(first.url).port);
     await expect(
-      createGateway({ upstream: { kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' }, port }),
+      createGateway({
+        logger: silentLogger,
+        upstream: { kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' },
+        port,
+      }),
     ).rejects.toThrow(/EADDRINUSE/);
   });
 

@@ -104,7 +104,8 @@ describe('@google/genai against the gateway', () => {
     let finish: string | undefined;
     let usage: { promptTokenCount?: number; cachedContentTokenCount?: number } | undefined;
     for await (const chunk of stream) {
-      text += chunk.text ?? '';
+      // Parts read directly: `chunk.text` warns on chunks that also hold a functionCall.
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) text += part.text ?? '';
       calls.push(...(chunk.functionCalls ?? []));
       finish = chunk.candidates?.[0]?.finishReason ?? finish;
       usage = chunk.usageMetadata ?? usage;

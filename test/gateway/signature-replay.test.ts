@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { unpackSignature } from '../../src/gateway/signature.js';
+import { silentLogger } from '../../src/logger.js';
 import {
   fixtureBodies,
   type GeminiChunkLike,
@@ -120,7 +121,10 @@ describe('thoughtSignature carriage across a Gemini CLI-style replay', () => {
     const bodies = [ANTHROPIC_TOOL_TURN, sse([])];
     let n = 0;
     upstream = await startUpstream((_req, res) => serveSse(res, bodies[n++] ?? ''));
-    gateway = await createGateway({ upstream: { kind: 'anthropic', baseUrl: upstream.url, apiKey: 'k' } });
+    gateway = await createGateway({
+      logger: silentLogger,
+      upstream: { kind: 'anthropic', baseUrl: upstream.url, apiKey: 'k' },
+    });
     const user = { role: 'user', parts: [{ text: 'read b' }] };
     const first = await post(
       `${gateway.url}/v1beta/models/claude-sonnet-4-5:streamGenerateContent?alt=sse`,
@@ -183,7 +187,10 @@ describe('thoughtSignature carriage across a Gemini CLI-style replay', () => {
 
   it('Anthropic: without a replayable signature, thinking is switched off rather than fabricated', async () => {
     upstream = await startUpstream((_req, res) => serveSse(res, ''));
-    gateway = await createGateway({ upstream: { kind: 'anthropic', baseUrl: upstream.url, apiKey: 'k' } });
+    gateway = await createGateway({
+      logger: silentLogger,
+      upstream: { kind: 'anthropic', baseUrl: upstream.url, apiKey: 'k' },
+    });
     await post(
       `${gateway.url}/v1beta/models/claude-sonnet-4-5:streamGenerateContent?alt=sse`,
       {
@@ -235,6 +242,7 @@ describe('thoughtSignature carriage across a Gemini CLI-style replay', () => {
       let n = 0;
       upstream = await startUpstream((_req, res) => serveSse(res, bodies[n++] ?? ''));
       gateway = await createGateway({
+        logger: silentLogger,
         upstream: { kind: 'openai-responses', baseUrl: `${upstream.url}/v1`, apiKey: 'k' },
       });
       const user = { role: 'user', parts: [{ text: 'compute' }] };

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { UpstreamKind } from '../../src/gateway/upstream/upstream.js';
+import { silentLogger } from '../../src/logger.js';
 import { HELLO, post, startUpstream, strictFrames, summarize, type TestUpstream } from './helpers.js';
 
 let upstream: TestUpstream | undefined;
@@ -32,6 +33,7 @@ async function run(kind: UpstreamKind, body: string, opts: { byteByByte?: boolea
     res.end();
   });
   gateway = await createGateway({
+    logger: silentLogger,
     upstream: { kind, baseUrl: kind === 'anthropic' ? upstream.url : `${upstream.url}/v1`, apiKey: 'k' },
   });
   const r = await post(`${gateway.url}/v1beta/models/m:streamGenerateContent?alt=sse`, HELLO, {

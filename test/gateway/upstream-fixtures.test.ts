@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { UpstreamKind } from '../../src/gateway/upstream/upstream.js';
+import { silentLogger } from '../../src/logger.js';
 import {
   fixtureBodies,
   fixtureFiles,
@@ -149,6 +150,7 @@ for (const kind of ['openai-chat', 'openai-responses', 'anthropic'] as const) {
       beforeAll(async () => {
         upstream = await startUpstream((_req, res) => serveSse(res, current));
         gateway = await createGateway({
+          logger: silentLogger,
           upstream: { kind, baseUrl: BASE[kind](upstream.url), apiKey: 'sk-upstream-secret' },
         });
       });
