@@ -347,6 +347,7 @@ class GatewayServer {
       };
       upstreamRes.setEncoding('utf8');
       upstreamRes.on('data', (chunk: string) => {
+        if (sink.done) return; // draining what follows the end marker (e.g. `[DONE]`)
         try {
           decoder.feed(chunk);
         } catch (error) {
@@ -354,8 +355,11 @@ class GatewayServer {
           this.logger.error(`gateway: translating the upstream stream failed: ${describeError(error)}`);
           sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
         }
-        if (sink.done) upstreamRes.destroy();
-        else if (res.writableNeedDrain) {
+        if (sink.done) {
+          // Done: let the rest drain so the keep-alive connection is reused; after a failure, drop it.
+          if (sink.failed) upstreamRes.destroy();
+          finish();
+        } else if (res.writableNeedDrain) {
           // A slow client: stop reading the upstream until our socket drains, instead of buffering without bound.
           upstreamRes.pause();
           res.once('drain', () => upstreamRes.resume());

@@ -33,12 +33,15 @@ export interface GeminiSink {
   fail(error: GatewayError): void;
   /** Whether `finish` or `fail` happened. */
   readonly done: boolean;
+  /** Whether it ended with `fail`. */
+  readonly failed: boolean;
 }
 
 abstract class BaseSink implements GeminiSink {
   protected model: string | undefined;
   protected responseId: string | undefined;
   done = false;
+  failed = false;
 
   meta(model: string | undefined, responseId: string | undefined): void {
     if (model) this.model = model;
@@ -101,6 +104,7 @@ export class StreamingSink extends BaseSink {
   fail(error: GatewayError): void {
     if (this.done) return;
     this.done = true;
+    this.failed = true;
     this.writer.fail(error);
   }
 }
@@ -155,6 +159,7 @@ export class UnarySink extends BaseSink {
   fail(error: GatewayError): void {
     if (this.done) return;
     this.done = true;
+    this.failed = true;
     this.reject?.(error);
   }
 }

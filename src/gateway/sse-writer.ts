@@ -42,7 +42,7 @@ export class SseWriter {
 
   /** Sends the 200 and the headers now, and starts the keep-alive clock. */
   begin(): void {
-    if (this.started || this.ended) return;
+    if (this.started || this.ended || this.res.destroyed) return;
     this.started = true;
     this.res.socket?.setNoDelay(true);
     this.res.writeHead(200, {

@@ -329,6 +329,25 @@ describe('streaming behaviour', () => {
   });
 });
 
+describe('upstream connections', () => {
+  it('are kept alive and reused across requests', async () => {
+    const ports: (number | undefined)[] = [];
+    const gw = await chatGateway((res, req) => {
+      ports.push(req.socket.remotePort);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(CHAT_DONE);
+    });
+    for (let i = 0; i < 3; i++) {
+      const r = await post(`${gw.url}/v1beta/models/m:streamGenerateContent?alt=sse`, HELLO, {
+        'x-goog-api-key': gw.token,
+      });
+      expect(summarize(strictFrames(r.text)).finish).toBe('STOP');
+    }
+    expect(ports).toHaveLength(3);
+    expect(new Set(ports).size).toBe(1);
+  });
+});
+
 describe('headers guard and tool names', () => {
   it('a slow upstream: 200 and keep-alives go out after headersGuardMs; a late upstream error arrives in-stream', async () => {
     let release!: () => void;
