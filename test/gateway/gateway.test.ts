@@ -329,6 +329,32 @@ describe('streaming behaviour', () => {
   });
 });
 
+describe('URL handling', () => {
+  it('keeps a query on the upstream base URL and answers streamGenerateContent without alt=sse as a JSON array', async () => {
+    upstream = await startUpstream((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(CHAT_DONE);
+    });
+    gateway = await createGateway({
+      logger: silentLogger,
+      upstream: {
+        kind: 'openai-chat',
+        baseUrl: `${upstream.url}/openai/v1/?api-version=2025-01-01`,
+        apiKey: 'k',
+      },
+    });
+    const r = await post(`${gateway.url}/v1beta/models/m:streamGenerateContent`, HELLO, {
+      'x-goog-api-key': gateway.token,
+    });
+    expect(upstream.requests[0]?.url).toBe('/openai/v1/chat/completions?api-version=2025-01-01');
+    const body = JSON.parse(r.text) as {
+      candidates: { content: { parts: unknown[] }; finishReason: string }[];
+    }[];
+    expect(Array.isArray(body)).toBe(true);
+    expect(body[0]?.candidates[0]?.content.parts).toEqual([{ text: 'ok' }]);
+  });
+});
+
 describe('upstream connections', () => {
   it('are kept alive and reused across requests', async () => {
     const ports: (number | undefined)[] = [];

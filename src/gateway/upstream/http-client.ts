@@ -22,9 +22,11 @@ export function createAgents(): UpstreamAgents {
   };
 }
 
-/** Joins a base URL and a path without doubling or losing slashes. */
+/** Joins a base URL and a path without doubling or losing slashes; a query (Azure's `api-version`) is kept. */
 export function joinUrl(baseUrl: string, path: string): URL {
-  return new URL(baseUrl.replace(/\/+$/, '') + path);
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/+$/, '') + path;
+  return url;
 }
 
 /** POSTs JSON; resolves with the response once its headers arrived. Rejects on network failure or abort. */
