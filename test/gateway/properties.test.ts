@@ -372,3 +372,119 @@ describe('request translation', () => {
     );
   });
 });
+
+describe('stream translators', () => {
+  // Any event sequence, well-formed or not, ends in exactly one terminal sink call and never throws.
+  const eventType = fc.constantFrom(
+    'message_start',
+    'content_block_start',
+    'content_block_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+    'error',
+    'ping',
+    'response.created',
+    'response.output_item.added',
+    'response.function_call_arguments.delta',
+    'response.output_item.done',
+    'response.output_text.delta',
+    'response.completed',
+    'response.failed',
+    'response.incomplete',
+  );
+  const event = fc.oneof(
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          type: eventType,
+          index: fc.nat(3),
+          delta: fc.jsonValue(),
+          item: fc.jsonValue(),
+          content_block: fc.jsonValue(),
+          choices: fc.jsonValue(),
+          response: fc.jsonValue(),
+          message: fc.jsonValue(),
+          usage: fc.jsonValue(),
+        },
+        { requiredKeys: ['type'] },
+      )
+      .map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          choices: fc.array(
+            fc.record({
+              index: fc.nat(1),
+              delta: fc.record(
+                {
+                  content: fc.string(),
+                  tool_calls: fc.array(
+                    fc.record({
+                      index: fc.option(fc.nat(2), { nil: undefined }),
+                      id: fc.constantFrom('', 'a', 'b'),
+                      function: fc.record({
+                        name: fc.string({ maxLength: 3 }),
+                        arguments: fc.string({ maxLength: 4 }),
+                      }),
+                    }),
+                  ),
+                },
+                { requiredKeys: [] },
+              ),
+              finish_reason: fc.constantFrom(null, 'stop', 'tool_calls', 'length'),
+            }),
+          ),
+          usage: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
+    fc.constantFrom('[DONE]', '', '{'),
+  );
+  it('never throw and always end the turn exactly once', () => {
+    const req = normalizeRequest(
+      parseGenerateContentRequest({
+        contents: [{ parts: [{ text: 'x' }] }],
+        generationConfig: { thinkingConfig: { includeThoughts: true } },
+      }),
+      'g',
+      'm',
+    );
+    const upstreams = [
+      openAIChatUpstream({ kind: 'openai-chat', baseUrl: 'http://x/v1', apiKey: 'k' }),
+      openAIResponsesUpstream({ kind: 'openai-responses', baseUrl: 'http://x/v1', apiKey: 'k' }),
+      anthropicUpstream({ kind: 'anthropic', baseUrl: 'http://x', apiKey: 'k' }),
+    ];
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 25 }), (events) => {
+        for (const u of upstreams) {
+          let terminal = 0;
+          const sink = {
+            done: false,
+            failed: false,
+            meta: () => {},
+            text: () => {},
+            thought: () => {},
+            functionCall: (call: { args: unknown }) => expect(typeof call.args).toBe('object'),
+            finish: () => {
+              terminal++;
+              sink.done = true;
+            },
+            fail: () => {
+              terminal++;
+              sink.done = true;
+              sink.failed = true;
+            },
+          };
+          const t = u.createTranslator(req, sink);
+          for (const data of events) t.event(undefined, data);
+          t.end();
+          expect(terminal).toBe(1);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -13,6 +13,8 @@ import { type AnthropicThinkingBlock, packSignature, unpackSignature } from '../
 import {
   geminiUsage,
   num,
+  obj,
+  objects,
   originalName,
   parseArgs,
   parseJson,
@@ -206,23 +208,23 @@ class AnthropicTranslator implements StreamTranslator {
     if (!e || typeof e !== 'object') return;
     switch (e.type) {
       case 'message_start': {
-        const message = (e.message ?? {}) as Block;
+        const message = obj(e.message);
         if (typeof message.model === 'string') this.model = message.model;
         this.sink.meta(this.model, typeof message.id === 'string' ? message.id : undefined);
         this.takeUsage(message.usage as Block | undefined);
         return;
       }
       case 'content_block_start':
-        this.start(num(e.index), (e.content_block ?? {}) as Block);
+        this.start(num(e.index), obj(e.content_block));
         return;
       case 'content_block_delta':
-        this.delta(num(e.index), (e.delta ?? {}) as Block);
+        this.delta(num(e.index), obj(e.delta));
         return;
       case 'content_block_stop':
         this.stop(num(e.index));
         return;
       case 'message_delta': {
-        const delta = (e.delta ?? {}) as Block;
+        const delta = obj(e.delta);
         if (typeof delta.stop_reason === 'string') this.stopReason = delta.stop_reason;
         this.takeUsage(e.usage as Block | undefined);
         return;
@@ -231,7 +233,7 @@ class AnthropicTranslator implements StreamTranslator {
         this.complete();
         return;
       case 'error': {
-        const err = (e.error ?? {}) as Block;
+        const err = obj(e.error);
         this.sink.fail(
           fromUpstreamStreamError(
             typeof err.type === 'string' ? err.type : undefined,
@@ -256,8 +258,8 @@ class AnthropicTranslator implements StreamTranslator {
     if (typeof u.cache_creation_input_tokens === 'number') this.cacheWrite = u.cache_creation_input_tokens;
     if (typeof u.cache_read_input_tokens === 'number') this.cacheRead = u.cache_read_input_tokens;
     if (typeof u.output_tokens === 'number') this.output = u.output_tokens;
-    const details = u.output_tokens_details as Block | undefined;
-    if (typeof details?.thinking_tokens === 'number') this.thoughts = details.thinking_tokens;
+    const details = obj(u.output_tokens_details);
+    if (typeof details.thinking_tokens === 'number') this.thoughts = details.thinking_tokens;
   }
 
   private start(index: number, block: Block): void {
@@ -267,7 +269,7 @@ class AnthropicTranslator implements StreamTranslator {
       return;
     }
     if (type === 'web_search_tool_result' && Array.isArray(block.content)) {
-      for (const r of block.content as Block[]) if (typeof r.url === 'string') this.cite(r.url, r.title);
+      for (const r of objects(block.content)) if (typeof r.url === 'string') this.cite(r.url, r.title);
       return;
     }
     this.blocks.set(index, {
@@ -299,7 +301,7 @@ class AnthropicTranslator implements StreamTranslator {
         if (block && typeof delta.partial_json === 'string') block.json += delta.partial_json;
         return;
       case 'citations_delta': {
-        const c = (delta.citation ?? {}) as Block;
+        const c = obj(delta.citation);
         if (typeof c.url === 'string') this.cite(c.url, c.title);
         return;
       }

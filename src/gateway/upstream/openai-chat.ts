@@ -15,6 +15,8 @@ import {
   geminiUsage,
   isOpenAIReasoningModel,
   num,
+  obj,
+  objects,
   originalName,
   parseArgs,
   parseJson,
@@ -199,13 +201,13 @@ class ChatTranslator implements StreamTranslator {
     }
     if (typeof chunk.model === 'string' && chunk.model.length > 0) this.model ??= chunk.model;
     this.sink.meta(this.model, typeof chunk.id === 'string' ? chunk.id : undefined);
-    if (chunk.usage && typeof chunk.usage === 'object')
+    if (Object.keys(obj(chunk.usage)).length > 0)
       this.usage = this.mapUsage(chunk.usage as Record<string, unknown>);
-    const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
+    const choices = objects(chunk.choices);
     // Gemini has one candidate: with n > 1 only choice 0 is forwarded.
     for (const choice of choices) {
       if ((choice.index ?? 0) !== 0) continue;
-      const delta = (choice.delta ?? {}) as Record<string, unknown>;
+      const delta = obj(choice.delta);
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning.length > 0) {
         this.reasoning += reasoning;
@@ -213,8 +215,7 @@ class ChatTranslator implements StreamTranslator {
       }
       if (typeof delta.content === 'string' && delta.content.length > 0) this.emitText(delta.content);
       if (typeof delta.refusal === 'string' && delta.refusal.length > 0) this.emitText(delta.refusal);
-      if (Array.isArray(delta.tool_calls))
-        for (const tc of delta.tool_calls) this.toolDelta(tc as Record<string, unknown>);
+      for (const tc of objects(delta.tool_calls)) this.toolDelta(tc);
       if (typeof choice.finish_reason === 'string' && this.finishReason === undefined) {
         this.finishReason = choice.finish_reason;
         this.flushCalls();
@@ -248,7 +249,7 @@ class ChatTranslator implements StreamTranslator {
   }
 
   private toolDelta(tc: Record<string, unknown>): void {
-    const fn = (tc.function ?? {}) as Record<string, unknown>;
+    const fn = obj(tc.function);
     const id = typeof tc.id === 'string' && tc.id.length > 0 ? tc.id : undefined;
     let slot: Slot | undefined;
     if (typeof tc.index === 'number') {

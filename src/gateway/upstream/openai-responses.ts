@@ -15,6 +15,8 @@ import {
   geminiUsage,
   isOpenAIReasoningModel,
   num,
+  obj,
+  objects,
   originalName,
   parseArgs,
   parseJson,
@@ -161,7 +163,7 @@ class ResponsesTranslator implements StreamTranslator {
     const e = parseJson(data) as Record<string, unknown> | undefined;
     if (!e || typeof e !== 'object') return;
     const type = e.type;
-    const response = (e.response ?? {}) as Record<string, unknown>;
+    const response = obj(e.response);
     switch (type) {
       case 'response.created':
       case 'response.in_progress':
@@ -180,7 +182,7 @@ class ResponsesTranslator implements StreamTranslator {
         return;
       }
       case 'response.output_item.done':
-        this.itemDone(e.item as Item | undefined);
+        this.itemDone(obj(e.item));
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
@@ -191,7 +193,7 @@ class ResponsesTranslator implements StreamTranslator {
         if (this.req.thinking.includeThoughts && typeof e.delta === 'string') this.sink.thought(e.delta);
         return;
       case 'response.output_text.annotation.added':
-        this.annotation(e.annotation as Item | undefined);
+        this.annotation(obj(e.annotation));
         return;
       case 'response.completed':
         this.complete(response, 'STOP');
@@ -202,14 +204,14 @@ class ResponsesTranslator implements StreamTranslator {
         return;
       }
       case 'response.failed': {
-        const err = (response.error ?? {}) as Item;
+        const err = obj(response.error);
         this.sink.fail(
           fromUpstreamStreamError(str(err.code) ?? str(err.type), str(err.message) ?? 'response.failed'),
         );
         return;
       }
       case 'error': {
-        const err = (e.error ?? e) as Item;
+        const err = e.error === undefined ? e : obj(e.error);
         this.sink.fail(fromUpstreamStreamError(str(err.code) ?? str(err.type), str(err.message)));
         return;
       }
@@ -233,7 +235,7 @@ class ResponsesTranslator implements StreamTranslator {
   }
 
   private itemAdded(e: Item): void {
-    const item = (e.item ?? {}) as Item;
+    const item = obj(e.item);
     if (item.type !== 'function_call') return;
     this.slots.push({
       itemId: str(item.id) ?? '',
@@ -306,13 +308,13 @@ class ResponsesTranslator implements StreamTranslator {
 
   private complete(response: Item, reason: string): void {
     // Calls whose output_item.done never came (a proxy that drops it) are taken from the final output.
-    const output = Array.isArray(response.output) ? (response.output as Item[]) : [];
+    const output = objects(response.output);
     for (const item of output) {
       if (item.type === 'function_call' && !this.slots.some((s) => s.emitted && s.itemId === str(item.id)))
         this.itemDone(item);
     }
     for (const slot of this.slots) this.emit(slot);
-    const usage = this.usage(response.usage as Item | undefined);
+    const usage = this.usage(obj(response.usage));
     const finish = this.malformed && reason === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : reason;
     const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
     if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;

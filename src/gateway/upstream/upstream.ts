@@ -88,6 +88,20 @@ export function parseJson(data: string): unknown {
   }
 }
 
+/** The value if it is a JSON object, else an empty one: upstream payloads are read defensively. */
+export function obj(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** The object elements of a value that should be an array of objects. */
+export function objects(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value)
+    ? value.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
+    : [];
+}
+
 /** Numeric field or 0. */
 export function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
