@@ -145,7 +145,7 @@ describe('OpenAI Chat tool-call quirks', () => {
     expect(got.usage).toEqual({ promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 });
   });
 
-  it('reasoning_content becomes thought parts and rides the first call as a gw1 signature', async () => {
+  it('reasoning_content rides the first call as a gw1 signature; no thought parts without includeThoughts', async () => {
     const got = await run(
       'openai-chat',
       chat([

@@ -169,7 +169,7 @@ for (const kind of ['openai-chat', 'openai-responses', 'anthropic'] as const) {
         expect(cases.length).toBeGreaterThan(0);
       });
 
-      // Each case cites its file: agy-real is not involved; these are fixtures/upstream/<kind>/<file>.
+      // Each case replays fixtures/upstream/<kind>/<file>; the test name is the file name (and response number).
       for (const c of cases) {
         it(`translates ${c.name}`, async () => {
           current = c.body;
