@@ -1,0 +1,427 @@
+/**
+ * `createGateway`: a Gemini-compatible HTTP endpoint on 127.0.0.1 that forwards to an OpenAI Chat, OpenAI
+ * Responses or Anthropic upstream and streams the answer back token by token (spec §0, §7). One per-run token
+ * guards it; the upstream key stays in this process. Every failure becomes a Google-shaped error; nothing a
+ * client sends can crash it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../errors.js';
+import { consoleLogger, describeError, type Logger } from '../logger.js';
+import { newToken, presentedKey, tokenMatches } from './auth.js';
+import { fromUpstreamResponse, GatewayError, prematureEnd } from './errors.js';
+import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
+import { parseCountTokensRequest, parseGenerateContentRequest } from './gemini-types.js';
+import { bareModelId, compileModelMap, type ModelMap } from './model-map.js';
+import { normalizeRequest } from './normalize-request.js';
+import { matchRoute } from './routes.js';
+import { SseWriter } from './sse-writer.js';
+import { anthropicUpstream } from './upstream/anthropic.js';
+import { createAgents, joinUrl, postJson, readBody, type UpstreamAgents } from './upstream/http-client.js';
+import { openAIChatUpstream } from './upstream/openai-chat.js';
+import { openAIResponsesUpstream } from './upstream/openai-responses.js';
+import { createSseDecoder } from './upstream/sse-parse.js';
+import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** The upstream provider. `baseUrl`: OpenAI kinds include `/v1`, Anthropic does not. */
+  upstream: UpstreamConfig;
+  /**
+   * Gemini model id pattern → upstream model (`*` globs; exact ids first, then the most specific glob). `'*'`
+   * alone pins every request, auxiliary and title calls included, to one model. Unmatched ids pass through.
+   */
+  modelMap?: Record<string, string>;
+  /** Port on 127.0.0.1; default: an ephemeral port. */
+  port?: number;
+  /** Where diagnostics go (never keys or tokens). Default: warnings and errors to stderr. */
+  logger?: Logger;
+  /** Keep-alive chunk interval while the upstream is silent, in ms (default 15,000; 0 disables). */
+  keepAliveMs?: number;
+  /**
+   * How long a streaming request waits for the upstream's status before committing `200` and keep-alives, in
+   * ms (default 45,000 — under Gemini CLI's 60 s headers timeout). Later upstream errors arrive in-stream.
+   */
+  headersGuardMs?: number;
+  /** Largest accepted request body in bytes (default 32 MiB: inline images). */
+  maxBodyBytes?: number;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  /** `http://127.0.0.1:PORT` — the value for `GOOGLE_GEMINI_BASE_URL`. */
+  readonly url: string;
+  /** The per-run key clients must present (`x-goog-api-key`, `?key=` or `Bearer`). */
+  readonly token: string;
+  /** Stops listening, aborts in-flight upstream requests and closes upstream connections. */
+  close(): Promise<void>;
+}
+
+const KINDS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
+
+function validate(options: GatewayOptions): void {
+  const u = options?.upstream;
+  if (!u || typeof u !== 'object') throw new ConfigError('upstream', 'is required');
+  if (!KINDS.includes(u.kind)) throw new ConfigError('upstream.kind', `must be one of ${KINDS.join(', ')}`);
+  let parsed: URL;
+  try {
+    parsed = new URL(u.baseUrl);
+  } catch {
+    throw new ConfigError('upstream.baseUrl', 'must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError('upstream.baseUrl', 'must be an absolute http(s) URL');
+  if (parsed.username || parsed.password)
+    throw new ConfigError('upstream.baseUrl', 'must not carry credentials; use apiKey or headers');
+  if (typeof u.apiKey !== 'string') throw new ConfigError('upstream.apiKey', 'must be a string');
+  if (u.headers !== undefined) {
+    for (const [k, v] of Object.entries(u.headers))
+      if (typeof v !== 'string') throw new ConfigError(`upstream.headers.${k}`, 'must be a string');
+  }
+  if (
+    options.port !== undefined &&
+    (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+  )
+    throw new ConfigError('port', 'must be an integer from 0 to 65535');
+  for (const key of ['keepAliveMs', 'headersGuardMs', 'maxBodyBytes'] as const) {
+    const v = options[key];
+    if (v !== undefined && (!Number.isFinite(v) || v < 0))
+      throw new ConfigError(key, 'must be a non-negative number');
+  }
+}
+
+function upstreamFor(config: UpstreamConfig): Upstream {
+  if (config.kind === 'openai-chat') return openAIChatUpstream(config);
+  if (config.kind === 'openai-responses') return openAIResponsesUpstream(config);
+  return anthropicUpstream(config);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+function sendError(res: ServerResponse, error: GatewayError): void {
+  sendJson(res, error.code, error.toBody());
+}
+
+function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new GatewayError(413, `request body exceeds ${limit} bytes`, undefined, 'INVALID_ARGUMENT'));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A rough local token count (≈4 characters per token): no upstream offers a cheap, faithful equivalent. */
+function estimateTokens(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function modelInfo(
+  name: string,
+  upstream: string,
+  kind: string,
+  description?: string,
+): Record<string, unknown> {
+  return {
+    name: `models/${name}`,
+    baseModelId: name,
+    version: '1',
+    displayName: name,
+    description: description ?? `Routed by the agy-sdk gateway to ${kind} model ${upstream}`,
+    inputTokenLimit: 1_048_576,
+    outputTokenLimit: 65_536,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  };
+}
+
+class GatewayServer {
+  private readonly token = newToken();
+  private readonly upstream: Upstream;
+  private readonly map: ModelMap;
+  private readonly agents: UpstreamAgents = createAgents();
+  private readonly inflight = new Set<AbortController>();
+  private readonly logger: Logger;
+  private readonly keepAliveMs: number;
+  private readonly headersGuardMs: number;
+  private readonly maxBodyBytes: number;
+  readonly server: Server;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.upstream = upstreamFor(options.upstream);
+    this.map = compileModelMap(options.modelMap);
+    this.logger = options.logger ?? consoleLogger;
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.headersGuardMs = options.headersGuardMs ?? 45_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+    this.server = createServer({ noDelay: true, keepAlive: true }, (req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.logger.error(`gateway: unexpected failure: ${describeError(error)}`);
+        sendError(res, new GatewayError(500, 'internal gateway error'));
+        if (!res.writableEnded) res.end();
+      });
+    });
+    this.server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  get tokenValue(): string {
+    return this.token;
+  }
+
+  async close(): Promise<void> {
+    for (const controller of this.inflight) controller.abort();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const route = matchRoute(req.method ?? 'GET', url);
+    // The path only: `?key=` would put the token in the log.
+    this.logger.debug(`gateway: ${req.method} ${url.pathname}`);
+    if (!route) {
+      req.resume();
+      return sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
+    }
+    if (!tokenMatches(presentedKey(req, url), this.token)) {
+      req.resume();
+      return sendError(
+        res,
+        new GatewayError(401, 'API key not valid. Please pass the gateway token.', [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'agy-sdk.gateway',
+          },
+        ]),
+      );
+    }
+    if (route.kind === 'listModels') return this.listModels(res);
+    if (route.kind === 'getModel') {
+      const id = bareModelId(route.model);
+      return sendJson(res, 200, modelInfo(id, this.map.resolve(id), this.upstream.kind));
+    }
+    let body: unknown;
+    try {
+      const raw = await readRequestBody(req, this.maxBodyBytes);
+      body = raw.length === 0 ? {} : (JSON.parse(raw.toString('utf8')) as unknown);
+    } catch (error) {
+      return sendError(
+        res,
+        error instanceof GatewayError ? error : new GatewayError(400, 'Invalid JSON payload received.'),
+      );
+    }
+    try {
+      if (route.kind === 'countTokens') {
+        const parsed = parseCountTokensRequest(body);
+        const total = estimateTokens([parsed.systemInstruction, parsed.contents, parsed.tools]);
+        return sendJson(res, 200, {
+          totalTokens: total,
+          promptTokensDetails: [{ modality: 'TEXT', tokenCount: total }],
+        });
+      }
+      const requested = bareModelId(route.model);
+      const normalized = normalizeRequest(
+        parseGenerateContentRequest(body),
+        requested,
+        this.map.resolve(requested),
+      );
+      const sse = route.stream && route.alt === 'sse';
+      await this.generate(normalized, res, sse, route.stream);
+    } catch (error) {
+      if (error instanceof GatewayError) return sendError(res, error);
+      throw error;
+    }
+  }
+
+  private listModels(res: ServerResponse): void {
+    const models = this.map.routes.map((r) =>
+      r.pattern.includes('*')
+        ? modelInfo(
+            r.upstream,
+            r.upstream,
+            this.upstream.kind,
+            `Gemini ids matching '${r.pattern}' → ${r.upstream}`,
+          )
+        : modelInfo(r.pattern, r.upstream, this.upstream.kind),
+    );
+    sendJson(res, 200, { models });
+  }
+
+  private async generate(
+    normalized: ReturnType<typeof normalizeRequest>,
+    res: ServerResponse,
+    sse: boolean,
+    jsonArray: boolean,
+  ): Promise<void> {
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    res.on('close', () => {
+      // The client went away before we finished: stop paying for the upstream.
+      if (!res.writableFinished) controller.abort();
+      this.inflight.delete(controller);
+    });
+    const writer = sse ? new SseWriter(res, this.keepAliveMs) : undefined;
+    const unary = writer ? undefined : new UnarySink();
+    const sink: GeminiSink = writer ? new StreamingSink(writer) : (unary as UnarySink);
+    const guard =
+      writer && this.headersGuardMs > 0
+        ? setTimeout(() => writer.begin(), this.headersGuardMs).unref()
+        : undefined;
+    const request = this.upstream.buildRequest(normalized);
+    // Before the 200 is out, a failure is a real HTTP status (what clients retry on); after, an in-stream error.
+    const fail = (error: GatewayError): void => {
+      if (guard) clearTimeout(guard);
+      if (writer?.committed) {
+        sink.fail(error);
+        return;
+      }
+      writer?.dispose();
+      sendError(res, error);
+    };
+    let upstreamRes: IncomingMessage;
+    try {
+      upstreamRes = await postJson(
+        joinUrl(this.options.upstream.baseUrl, request.path),
+        { ...this.options.upstream.headers, ...request.headers },
+        request.body,
+        this.agents,
+        controller.signal,
+      );
+    } catch (error) {
+      if (controller.signal.aborted) return writer?.dispose();
+      this.logger.warn(`gateway: upstream unreachable: ${describeError(error)}`);
+      return fail(
+        new GatewayError(
+          503,
+          `upstream unreachable: ${(error as NodeJS.ErrnoException).code ?? 'network error'}`,
+        ),
+      );
+    }
+    if (guard) clearTimeout(guard);
+    const status = upstreamRes.statusCode ?? 502;
+    if (status < 200 || status >= 300) {
+      const text = await readBody(upstreamRes);
+      const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.options.upstream.apiKey]);
+      this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
+      return fail(error);
+    }
+    writer?.begin();
+    const translator = this.upstream.createTranslator(normalized, sink);
+    const decoder = createSseDecoder((event, data) => translator.event(event, data));
+    await new Promise<void>((resolve) => {
+      let finished = false;
+      const finish = (broken?: string): void => {
+        if (finished) return;
+        finished = true;
+        if (broken && !sink.done) sink.fail(prematureEnd(broken));
+        else {
+          decoder.end();
+          translator.end();
+        }
+        resolve();
+      };
+      upstreamRes.setEncoding('utf8');
+      upstreamRes.on('data', (chunk: string) => {
+        if (sink.done) return; // draining what follows the end marker (e.g. `[DONE]`)
+        try {
+          decoder.feed(chunk);
+        } catch (error) {
+          // A translator bug must not take the process down; the client sees a retryable error.
+          this.logger.error(`gateway: translating the upstream stream failed: ${describeError(error)}`);
+          sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
+        }
+        if (sink.done) {
+          // Done: let the rest drain so the keep-alive connection is reused; after a failure, drop it.
+          if (sink.failed) upstreamRes.destroy();
+          finish();
+        } else if (res.writableNeedDrain) {
+          // A slow client: stop reading the upstream until our socket drains, instead of buffering without bound.
+          upstreamRes.pause();
+          res.once('drain', () => upstreamRes.resume());
+        }
+      });
+      upstreamRes.on('end', () => finish());
+      upstreamRes.on('aborted', () => finish('upstream connection dropped'));
+      upstreamRes.on('error', () =>
+        finish(controller.signal.aborted ? undefined : 'upstream connection error'),
+      );
+      upstreamRes.on('close', () =>
+        finish(sink.done || controller.signal.aborted ? undefined : 'upstream connection closed'),
+      );
+    });
+    if (controller.signal.aborted) return writer?.dispose();
+    if (unary) {
+      try {
+        const response = await unary.result;
+        sendJson(res, 200, jsonArray ? [response] : response);
+      } catch (error) {
+        sendError(
+          res,
+          error instanceof GatewayError ? error : new GatewayError(500, 'internal gateway error'),
+        );
+      }
+    }
+  }
+}
+
+/** Starts a gateway on 127.0.0.1. Throws `ConfigError` for bad options; leaves nothing listening on failure. */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  validate(options);
+  let gateway: GatewayServer;
+  try {
+    gateway = new GatewayServer(options);
+  } catch (error) {
+    if (error instanceof TypeError) throw new ConfigError('modelMap', error.message);
+    throw error;
+  }
+  const { server } = gateway;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error): void => {
+      server.close();
+      reject(error);
+    };
+    server.once('error', onError);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  server.on('error', (error) =>
+    (options.logger ?? consoleLogger).error(`gateway: server error: ${describeError(error)}`),
+  );
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token: gateway.tokenValue,
+    close: () => {
+      closing ??= gateway.close();
+      return closing;
+    },
+  };
+}

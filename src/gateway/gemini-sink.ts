@@ -1,0 +1,165 @@
+/**
+ * Where upstream translators put what they decoded, in Gemini terms. The streaming sink turns every event into
+ * one SSE chunk at once (text deltas are never held back); the unary sink merges them into one
+ * `GenerateContentResponse`. Exactly one terminal call (`finish` or `fail`) is honoured; later ones are ignored.
+ */
+import type { GatewayError } from './errors.js';
+import type { GeminiChunk, GeminiPart, GroundingMetadata, UsageMetadata } from './gemini-types.js';
+import type { SseWriter } from './sse-writer.js';
+
+/** A whole function call as the client will see it. */
+export interface EmittedCall {
+  /** The upstream call id (round-trips through the client's history). */
+  id: string;
+  /** The client's function name. */
+  name: string;
+  /** Parsed arguments. */
+  args: Record<string, unknown>;
+}
+
+/** The translator → client side of a request. */
+export interface GeminiSink {
+  /** Upstream model and response id, for `modelVersion` / `responseId`. */
+  meta(model: string | undefined, responseId: string | undefined): void;
+  /** A text delta (non-empty), optionally carrying a signature. */
+  text(text: string, signature?: string): void;
+  /** A thought-summary delta. */
+  thought(text: string): void;
+  /** A complete function call. */
+  functionCall(call: EmittedCall, signature?: string): void;
+  /** The final chunk: finish reason and usage (both always present). */
+  finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void;
+  /** A failure: before anything was sent it becomes an HTTP error; after, an in-stream error event. */
+  fail(error: GatewayError): void;
+  /** Whether `finish` or `fail` happened. */
+  readonly done: boolean;
+  /** Whether it ended with `fail`. */
+  readonly failed: boolean;
+}
+
+abstract class BaseSink implements GeminiSink {
+  protected model: string | undefined;
+  protected responseId: string | undefined;
+  done = false;
+  failed = false;
+
+  meta(model: string | undefined, responseId: string | undefined): void {
+    if (model) this.model = model;
+    if (responseId) this.responseId = responseId;
+  }
+
+  protected wrap(parts: GeminiPart[], extra?: Partial<GeminiChunk['candidates'][number]>): GeminiChunk {
+    const chunk: GeminiChunk = { candidates: [{ content: { role: 'model', parts }, ...extra, index: 0 }] };
+    if (this.model !== undefined) chunk.modelVersion = this.model;
+    if (this.responseId !== undefined) chunk.responseId = this.responseId;
+    return chunk;
+  }
+
+  abstract text(text: string, signature?: string): void;
+  abstract thought(text: string): void;
+  abstract functionCall(call: EmittedCall, signature?: string): void;
+  abstract finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void;
+  abstract fail(error: GatewayError): void;
+}
+
+function callPart(call: EmittedCall, signature: string | undefined): GeminiPart {
+  const part: GeminiPart = { functionCall: { id: call.id, name: call.name, args: call.args } };
+  if (signature) part.thoughtSignature = signature;
+  return part;
+}
+
+/** Writes each event as one SSE chunk. */
+export class StreamingSink extends BaseSink {
+  constructor(private readonly writer: SseWriter) {
+    super();
+  }
+
+  text(text: string, signature?: string): void {
+    if (this.done || text.length === 0) return;
+    this.writer.write(this.wrap([signature ? { text, thoughtSignature: signature } : { text }]));
+  }
+
+  thought(text: string): void {
+    if (this.done || text.length === 0) return;
+    this.writer.write(this.wrap([{ text, thought: true }]));
+  }
+
+  functionCall(call: EmittedCall, signature?: string): void {
+    if (this.done) return;
+    this.writer.write(this.wrap([callPart(call, signature)]));
+  }
+
+  finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void {
+    if (this.done) return;
+    this.done = true;
+    const chunk = this.wrap(
+      [],
+      grounding ? { finishReason: reason, groundingMetadata: grounding } : { finishReason: reason },
+    );
+    chunk.usageMetadata = usage;
+    this.writer.write(chunk);
+    this.writer.end();
+  }
+
+  fail(error: GatewayError): void {
+    if (this.done) return;
+    this.done = true;
+    this.failed = true;
+    this.writer.fail(error);
+  }
+}
+
+/** Collects everything into one response; resolves when the upstream is done. */
+export class UnarySink extends BaseSink {
+  private readonly parts: GeminiPart[] = [];
+  private settle: ((value: GeminiChunk) => void) | undefined;
+  private reject: ((error: GatewayError) => void) | undefined;
+  /** Resolves with the merged response or rejects with the failure. */
+  readonly result: Promise<GeminiChunk>;
+
+  constructor() {
+    super();
+    this.result = new Promise<GeminiChunk>((resolve, reject) => {
+      this.settle = resolve;
+      this.reject = reject;
+    });
+    // Awaited only once the upstream is done; an earlier failure must not count as an unhandled rejection.
+    this.result.catch(() => {});
+  }
+
+  text(text: string, signature?: string): void {
+    if (this.done || text.length === 0) return;
+    const last = this.parts.at(-1);
+    if (last && typeof last.text === 'string' && !last.thought) last.text += text;
+    else this.parts.push(signature ? { text, thoughtSignature: signature } : { text });
+  }
+
+  thought(text: string): void {
+    if (this.done || text.length === 0) return;
+    const last = this.parts.at(-1);
+    if (last?.thought) last.text += text;
+    else this.parts.push({ text, thought: true });
+  }
+
+  functionCall(call: EmittedCall, signature?: string): void {
+    if (!this.done) this.parts.push(callPart(call, signature));
+  }
+
+  finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void {
+    if (this.done) return;
+    this.done = true;
+    const chunk = this.wrap(
+      this.parts,
+      grounding ? { finishReason: reason, groundingMetadata: grounding } : { finishReason: reason },
+    );
+    chunk.usageMetadata = usage;
+    this.settle?.(chunk);
+  }
+
+  fail(error: GatewayError): void {
+    if (this.done) return;
+    this.done = true;
+    this.failed = true;
+    this.reject?.(error);
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * `agy-sdk/gateway`: a Gemini-compatible endpoint in front of OpenAI Chat, OpenAI Responses or Anthropic, so
+ * agy (or Gemini CLI, or any `@google/genai` client) can run on another provider. Usable without an Agent.
+ */
+
+export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
+export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export type { UpstreamConfig, UpstreamKind } from './upstream/upstream.js';

@@ -1,0 +1,373 @@
+/**
+ * Anthropic Messages, spec §5.3. `system` goes top-level, `tool_result` blocks lead the user turn, `max_tokens`
+ * is always sent, and signed thinking blocks travel in the first call's `thoughtSignature` so they can lead the
+ * replayed assistant message ("a final assistant message must start with a thinking block"). Without them
+ * (history from another model) thinking is switched off for that request rather than fabricated.
+ */
+import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
+import type { GeminiSink } from '../gemini-sink.js';
+import type { GroundingMetadata, UsageMetadata } from '../gemini-types.js';
+import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
+import { sanitizeForAnthropic, sanitizeResponseSchema } from '../schema/sanitize.js';
+import { type AnthropicThinkingBlock, packSignature, unpackSignature } from '../signature.js';
+import {
+  geminiUsage,
+  num,
+  obj,
+  objects,
+  originalName,
+  parseArgs,
+  parseJson,
+  type StreamTranslator,
+  type Upstream,
+  type UpstreamConfig,
+} from './upstream.js';
+
+type Block = Record<string, unknown>;
+
+/** `max_tokens` is required by Anthropic; Gemini CLI's main turns send no `maxOutputTokens`. */
+export const DEFAULT_MAX_TOKENS = 32_000;
+/** The `anthropic-version` header the request shapes here follow. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+const LEVEL_BUDGET: Record<string, number> = {
+  MINIMAL: 1024,
+  LOW: 1024,
+  MEDIUM: 8192,
+  HIGH: 24_576,
+  XHIGH: 32_768,
+};
+
+/** Claude families that accept extended thinking; older ones reject the `thinking` field. */
+export function supportsThinking(model: string): boolean {
+  return /claude-(3-7-|(opus|sonnet|haiku)-4|4)/i.test(model);
+}
+
+function thinkingBudget(req: NormalizedRequest): number | undefined {
+  const { budget, level } = req.thinking;
+  if (budget !== undefined) {
+    if (budget === 0) return undefined;
+    return budget < 0 ? 8192 : Math.max(1024, budget);
+  }
+  return level !== undefined ? LEVEL_BUDGET[level] : undefined;
+}
+
+function mediaBlock(mimeType: string, data: string): Block {
+  if (mimeType === 'application/pdf')
+    return { type: 'document', source: { type: 'base64', media_type: mimeType, data } };
+  if (/^image\/(png|jpeg|gif|webp)$/.test(mimeType))
+    return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+  return { type: 'text', text: `[attachment of type ${mimeType} omitted: not supported by this model]` };
+}
+
+function userBlocks(parts: NormalizedPart[]): Block[] {
+  const blocks: Block[] = [];
+  for (const p of resultsFirst(parts)) {
+    if (p.kind === 'result') {
+      const content =
+        p.media.length > 0
+          ? [{ type: 'text', text: p.output }, ...p.media.map((m) => mediaBlock(m.mimeType, m.data))]
+          : p.output;
+      blocks.push({
+        type: 'tool_result',
+        tool_use_id: p.id,
+        content,
+        ...(p.isError ? { is_error: true } : {}),
+      });
+    } else if (p.kind === 'text') blocks.push({ type: 'text', text: p.text });
+    else if (p.kind === 'media') blocks.push(mediaBlock(p.mimeType, p.data));
+    else if (p.kind === 'url')
+      blocks.push(
+        p.mimeType === 'application/pdf'
+          ? { type: 'document', source: { type: 'url', url: p.uri } }
+          : { type: 'image', source: { type: 'url', url: p.uri } },
+      );
+  }
+  return blocks;
+}
+
+/** Builds the Messages `messages` array; `thinkingLeads` tells whether every tool turn kept its thinking. */
+export function anthropicMessages(req: NormalizedRequest): {
+  messages: Block[];
+  lastToolTurnSigned: boolean;
+} {
+  const messages: Block[] = [];
+  let lastToolTurnSigned = true;
+  for (const turn of req.turns) {
+    if (turn.role === 'user') {
+      messages.push({ role: 'user', content: userBlocks(turn.parts) });
+      continue;
+    }
+    const calls = turn.parts.flatMap((p) => (p.kind === 'call' ? [p] : []));
+    const packed = unpackSignature(calls[0]?.signature ?? turn.textSignature, 'anthropic');
+    const thinking = packed?.p === 'anthropic' ? packed.b : [];
+    const content: Block[] = thinking.map((b) => ({ ...b }));
+    const text = turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');
+    if (text.length > 0) content.push({ type: 'text', text });
+    for (const c of calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
+    if (calls.length > 0) lastToolTurnSigned = thinking.length > 0;
+    if (content.length > 0) messages.push({ role: 'assistant', content });
+  }
+  return { messages, lastToolTurnSigned };
+}
+
+/** The Messages request body (§5.3, sampling rules of §5.9). */
+export function anthropicBody(req: NormalizedRequest): Record<string, unknown> {
+  const { messages, lastToolTurnSigned } = anthropicMessages(req);
+  const g = req.generation;
+  const body: Record<string, unknown> = { model: req.model, messages, stream: true };
+  if (req.system !== undefined)
+    body.system = [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }];
+  const tools: Block[] = req.tools.map((t) => ({
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    input_schema: sanitizeForAnthropic(t.parameters),
+  }));
+  const last = tools.at(-1);
+  if (last) last.cache_control = { type: 'ephemeral' };
+  if (req.webSearch) tools.push({ type: 'web_search_20250305', name: 'web_search' });
+  let forced = false;
+  if (tools.length > 0) {
+    const { mode, allowed } = req.toolChoice;
+    body.tools = tools;
+    if (mode === 'NONE') body.tool_choice = { type: 'none' };
+    else if (mode === 'ANY' && allowed?.length === 1) {
+      body.tool_choice = { type: 'tool', name: allowed[0] };
+      forced = true;
+    } else if (mode === 'ANY') {
+      body.tool_choice = { type: 'any' };
+      if (allowed) body.tools = tools.filter((t) => typeof t.name === 'string' && allowed.includes(t.name));
+      forced = true;
+    }
+  }
+  // Thinking needs: a model that has it, no forced tool choice, and signed thinking leading the last tool turn.
+  const budget =
+    supportsThinking(req.model) && !forced && lastToolTurnSigned ? thinkingBudget(req) : undefined;
+  let maxTokens = g.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  if (budget !== undefined) {
+    if (maxTokens <= budget) maxTokens = budget + Math.min(DEFAULT_MAX_TOKENS, 8192);
+    body.thinking = { type: 'enabled', budget_tokens: budget };
+    // Thinking requires temperature 1 (or unset) and no top_k; top_p is dropped with it (§0.18).
+  } else {
+    if (g.temperature !== undefined) body.temperature = g.temperature;
+    else if (g.topP !== undefined) body.top_p = g.topP;
+    if (g.topK !== undefined) body.top_k = g.topK;
+  }
+  body.max_tokens = maxTokens;
+  if (g.stopSequences) body.stop_sequences = g.stopSequences;
+  if (g.responseMimeType === 'application/json' && g.responseSchema !== undefined) {
+    body.output_config = {
+      format: { type: 'json_schema', schema: sanitizeResponseSchema(g.responseSchema) },
+    };
+  }
+  return body;
+}
+
+const FINISH: Record<string, string> = {
+  end_turn: 'STOP',
+  stop_sequence: 'STOP',
+  tool_use: 'STOP',
+  pause_turn: 'STOP',
+  max_tokens: 'MAX_TOKENS',
+  model_context_window_exceeded: 'MAX_TOKENS',
+  refusal: 'SAFETY',
+};
+
+interface OpenBlock {
+  type: string;
+  id: string;
+  name: string;
+  json: string;
+  thinking: string;
+  signature: string;
+}
+
+class AnthropicTranslator implements StreamTranslator {
+  private readonly blocks = new Map<number, OpenBlock>();
+  private readonly thinking: AnthropicThinkingBlock[] = [];
+  private readonly grounding: GroundingMetadata = { groundingChunks: [] };
+  private readonly queries: string[] = [];
+  private model: string | undefined;
+  private input = 0;
+  private cacheWrite = 0;
+  private cacheRead = 0;
+  private output = 0;
+  private thoughts = 0;
+  private stopReason: string | undefined;
+  private calls = 0;
+  private malformed = false;
+
+  constructor(
+    private readonly req: NormalizedRequest,
+    private readonly sink: GeminiSink,
+  ) {}
+
+  event(_event: string | undefined, data: string): void {
+    if (this.sink.done) return;
+    const e = parseJson(data) as Block | undefined;
+    if (!e || typeof e !== 'object') return;
+    switch (e.type) {
+      case 'message_start': {
+        const message = obj(e.message);
+        if (typeof message.model === 'string') this.model = message.model;
+        this.sink.meta(this.model, typeof message.id === 'string' ? message.id : undefined);
+        this.takeUsage(message.usage as Block | undefined);
+        return;
+      }
+      case 'content_block_start':
+        this.start(num(e.index), obj(e.content_block));
+        return;
+      case 'content_block_delta':
+        this.delta(num(e.index), obj(e.delta));
+        return;
+      case 'content_block_stop':
+        this.stop(num(e.index));
+        return;
+      case 'message_delta': {
+        const delta = obj(e.delta);
+        if (typeof delta.stop_reason === 'string') this.stopReason = delta.stop_reason;
+        this.takeUsage(e.usage as Block | undefined);
+        return;
+      }
+      case 'message_stop':
+        this.complete();
+        return;
+      case 'error': {
+        const err = obj(e.error);
+        this.sink.fail(
+          fromUpstreamStreamError(
+            typeof err.type === 'string' ? err.type : undefined,
+            typeof err.message === 'string' ? err.message : undefined,
+          ),
+        );
+        return;
+      }
+      default:
+        return; // ping and future event types
+    }
+  }
+
+  end(): void {
+    if (!this.sink.done) this.sink.fail(prematureEnd('no message_stop before end of stream'));
+  }
+
+  private takeUsage(u: Block | undefined): void {
+    if (!u) return;
+    // message_delta usage is cumulative; newer API versions resend input/cache counts (prefer non-null).
+    if (typeof u.input_tokens === 'number') this.input = u.input_tokens;
+    if (typeof u.cache_creation_input_tokens === 'number') this.cacheWrite = u.cache_creation_input_tokens;
+    if (typeof u.cache_read_input_tokens === 'number') this.cacheRead = u.cache_read_input_tokens;
+    if (typeof u.output_tokens === 'number') this.output = u.output_tokens;
+    const details = obj(u.output_tokens_details);
+    if (typeof details.thinking_tokens === 'number') this.thoughts = details.thinking_tokens;
+  }
+
+  private start(index: number, block: Block): void {
+    const type = typeof block.type === 'string' ? block.type : '';
+    if (type === 'redacted_thinking' && typeof block.data === 'string') {
+      this.thinking.push({ type: 'redacted_thinking', data: block.data });
+      return;
+    }
+    if (type === 'web_search_tool_result' && Array.isArray(block.content)) {
+      for (const r of objects(block.content)) if (typeof r.url === 'string') this.cite(r.url, r.title);
+      return;
+    }
+    this.blocks.set(index, {
+      type,
+      id: typeof block.id === 'string' ? block.id : '',
+      name: typeof block.name === 'string' ? block.name : '',
+      json: '',
+      thinking: typeof block.thinking === 'string' ? block.thinking : '',
+      signature: typeof block.signature === 'string' ? block.signature : '',
+    });
+    if (type === 'text' && typeof block.text === 'string') this.sink.text(block.text);
+  }
+
+  private delta(index: number, delta: Block): void {
+    const block = this.blocks.get(index);
+    switch (delta.type) {
+      case 'text_delta':
+        if (typeof delta.text === 'string') this.sink.text(delta.text);
+        return;
+      case 'thinking_delta':
+        if (typeof delta.thinking !== 'string') return;
+        if (block) block.thinking += delta.thinking;
+        if (this.req.thinking.includeThoughts) this.sink.thought(delta.thinking);
+        return;
+      case 'signature_delta':
+        if (block && typeof delta.signature === 'string') block.signature += delta.signature;
+        return;
+      case 'input_json_delta':
+        if (block && typeof delta.partial_json === 'string') block.json += delta.partial_json;
+        return;
+      case 'citations_delta': {
+        const c = obj(delta.citation);
+        if (typeof c.url === 'string') this.cite(c.url, c.title);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private cite(url: string, title: unknown): void {
+    if (this.grounding.groundingChunks.some((c) => c.web.uri === url)) return;
+    this.grounding.groundingChunks.push({
+      web: { uri: url, title: typeof title === 'string' ? title : url },
+    });
+  }
+
+  private stop(index: number): void {
+    const block = this.blocks.get(index);
+    if (!block) return;
+    this.blocks.delete(index);
+    if (block.type === 'thinking') {
+      this.thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      return;
+    }
+    if (block.type === 'server_tool_use') {
+      const query = parseArgs(block.json)?.query;
+      if (typeof query === 'string') this.queries.push(query);
+      return;
+    }
+    if (block.type !== 'tool_use') return;
+    const args = parseArgs(block.json);
+    if (args === undefined) {
+      this.malformed = true;
+      return;
+    }
+    const signature =
+      this.calls === 0 && this.thinking.length > 0
+        ? packSignature({ v: 1, p: 'anthropic', m: this.model ?? this.req.model, b: this.thinking })
+        : undefined;
+    this.calls += 1;
+    this.sink.functionCall({ id: block.id, name: originalName(this.req, block.name), args }, signature);
+  }
+
+  private complete(): void {
+    const base = FINISH[this.stopReason ?? ''] ?? 'OTHER';
+    const reason = this.malformed && base === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : base;
+    const prompt = this.input + this.cacheWrite + this.cacheRead;
+    const usage: UsageMetadata = geminiUsage(prompt, this.output, this.cacheRead, this.thoughts);
+    const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
+    if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;
+    this.sink.finish(reason, usage, grounded ? this.grounding : undefined);
+  }
+}
+
+/** The Anthropic Messages upstream. */
+export function anthropicUpstream(config: UpstreamConfig): Upstream {
+  return {
+    kind: 'anthropic',
+    buildRequest: (req) => ({
+      path: '/v1/messages',
+      headers: {
+        'x-api-key': config.apiKey,
+        'anthropic-version': ANTHROPIC_VERSION,
+        accept: 'text/event-stream',
+      },
+      body: anthropicBody(req),
+    }),
+    createTranslator: (req, sink) => new AnthropicTranslator(req, sink),
+  };
+}
