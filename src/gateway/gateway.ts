@@ -11,7 +11,7 @@ import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
 import { fromUpstreamResponse, GatewayError, prematureEnd } from './errors.js';
 import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
-import { parseCountTokensRequest, parseGenerateContentRequest } from './gemini-types.js';
+import { parseCountTokensRequest, parseGenerateContentRequest, type UsageMetadata } from './gemini-types.js';
 import { bareModelId, compileModelMap, type ModelMap } from './model-map.js';
 import { normalizeRequest } from './normalize-request.js';
 import { matchRoute } from './routes.js';
@@ -45,6 +45,21 @@ export interface GatewayOptions {
   headersGuardMs?: number;
   /** Largest accepted request body in bytes (default 32 MiB: inline images). */
   maxBodyBytes?: number;
+  /**
+   * Called once per generateContent request that finished, with the upstream's own token counts (what the
+   * provider bills). A throw is logged, never propagated.
+   */
+  onUsage?: (report: GatewayUsageReport) => void;
+}
+
+/** One finished request's usage, as the upstream reported it. */
+export interface GatewayUsageReport {
+  /** The Gemini model id the client asked for. */
+  requestedModel: string;
+  /** The upstream model the request went to (after the model map). */
+  upstreamModel: string;
+  /** The upstream's counts in Gemini's shape. */
+  usage: UsageMetadata;
 }
 
 /** A running gateway. */
@@ -272,6 +287,33 @@ class GatewayServer {
     sendJson(res, 200, { models });
   }
 
+  /** `sink`, with each finished request's usage also sent to `onUsage` (contained: a throw is logged). */
+  private reportingUsage(sink: GeminiSink, normalized: ReturnType<typeof normalizeRequest>): GeminiSink {
+    const onUsage = this.options.onUsage;
+    const logger = this.logger;
+    return {
+      meta: (model, responseId) => sink.meta(model, responseId),
+      text: (text, signature) => sink.text(text, signature),
+      thought: (text) => sink.thought(text),
+      functionCall: (call, signature) => sink.functionCall(call, signature),
+      fail: (error) => sink.fail(error),
+      finish: (reason, usage, grounding) => {
+        sink.finish(reason, usage, grounding);
+        try {
+          onUsage?.({ requestedModel: normalized.requestedModel, upstreamModel: normalized.model, usage });
+        } catch (error) {
+          logger.error(`gateway: onUsage threw: ${describeError(error)}`);
+        }
+      },
+      get done() {
+        return sink.done;
+      },
+      get failed() {
+        return sink.failed;
+      },
+    };
+  }
+
   private async generate(
     normalized: ReturnType<typeof normalizeRequest>,
     res: ServerResponse,
@@ -287,7 +329,8 @@ class GatewayServer {
     });
     const writer = sse ? new SseWriter(res, this.keepAliveMs) : undefined;
     const unary = writer ? undefined : new UnarySink();
-    const sink: GeminiSink = writer ? new StreamingSink(writer) : (unary as UnarySink);
+    const inner: GeminiSink = writer ? new StreamingSink(writer) : (unary as UnarySink);
+    const sink = this.options.onUsage ? this.reportingUsage(inner, normalized) : inner;
     const guard =
       writer && this.headersGuardMs > 0
         ? setTimeout(() => writer.begin(), this.headersGuardMs).unref()

@@ -4,5 +4,6 @@
  */
 
 export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
-export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export { createGateway, type Gateway, type GatewayOptions, type GatewayUsageReport } from './gateway.js';
+export type { UsageMetadata } from './gemini-types.js';
 export type { UpstreamConfig, UpstreamKind } from './upstream/upstream.js';

@@ -1,0 +1,126 @@
+/**
+ * Provider mode: agy on any model provider. agy speaks only Gemini, but with `modelProvider: "gemini"` in its
+ * settings plus `GEMINI_API_KEY` and `GOOGLE_GEMINI_BASE_URL` it talks to any Gemini-compatible endpoint
+ * (docs/reference/gemini-api.md). The bridge runs an in-process gateway pinned to the provider's model and
+ * hands the Agent the environment and settings that point agy at it. The upstream key stays in this process:
+ * agy only ever sees the gateway's per-run token.
+ */
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
+import type { UpstreamKind } from './upstream/upstream.js';
+
+/** `AgentConfig.provider`: the upstream agy's model calls go to, through the gateway. */
+export interface ProviderConfig {
+  /** The upstream's protocol. */
+  kind: UpstreamKind;
+  /** Base URL in the vendor SDK's convention: OpenAI kinds include `/v1`, Anthropic does not. */
+  baseUrl: string;
+  /** The upstream API key. Never reaches agy's environment, argv or any file. */
+  apiKey: string;
+  /** The upstream model every request goes to (auxiliary and title calls included). Never passed to `--model`. */
+  model: string;
+  /** Extra headers for every upstream request. */
+  headers?: Record<string, string>;
+}
+
+/** The upstream's own token counts for one turn: what the provider bills, next to agy's figures. */
+export interface ProviderUsage {
+  /** Prompt tokens, cache reads excluded. */
+  inputTokens: number;
+  /** Output tokens, thinking included. */
+  outputTokens: number;
+  /** Thinking/reasoning tokens (part of `outputTokens`). */
+  thinkingTokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cacheReadTokens: number;
+  /** `inputTokens + outputTokens`. */
+  totalTokens: number;
+  /** Upstream requests that finished during the turn. */
+  requests: number;
+  /** The upstream model(s) those requests went to. */
+  models: string[];
+}
+
+/** A running bridge: one gateway for one Agent. */
+export interface ProviderBridge {
+  /** What agy's environment must carry: the gateway's URL and per-run token, never the upstream key. */
+  readonly env: Readonly<Record<'GEMINI_API_KEY' | 'GOOGLE_GEMINI_BASE_URL', string>>;
+  /** Merged into the shadow HOME's agy settings. */
+  readonly settingsOverrides: Readonly<Record<string, unknown>>;
+  /** Starts counting a turn's upstream usage. */
+  beginTurn(): void;
+  /** The upstream usage since `beginTurn()`, or null when no request finished. */
+  endTurn(): ProviderUsage | null;
+  /** Stops the gateway; afterwards nothing listens. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Checks `provider` up front, naming the field, so a bad config fails at construction. */
+export function validateProvider(provider: unknown): asserts provider is ProviderConfig {
+  if (typeof provider !== 'object' || provider === null)
+    throw new ConfigError('provider', 'must be an object');
+  const p = provider as Record<string, unknown>;
+  for (const key of ['kind', 'baseUrl', 'apiKey', 'model'] as const) {
+    if (typeof p[key] !== 'string' || p[key] === '')
+      throw new ConfigError(`provider.${key}`, 'must be a non-empty string');
+  }
+}
+
+/** Starts the gateway for `provider`; on failure nothing is left listening. */
+export async function startProviderBridge(
+  provider: ProviderConfig,
+  logger?: Logger,
+): Promise<ProviderBridge> {
+  validateProvider(provider);
+  let turn: ProviderUsage | null = null;
+  let counting = false;
+  const onUsage = (report: GatewayUsageReport): void => {
+    if (!counting) return;
+    const u = report.usage;
+    const cached = u.cachedContentTokenCount ?? 0;
+    const thoughts = u.thoughtsTokenCount ?? 0;
+    const input = Math.max(0, u.promptTokenCount - cached);
+    const output = u.candidatesTokenCount + thoughts;
+    turn ??= {
+      inputTokens: 0,
+      outputTokens: 0,
+      thinkingTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 0,
+      requests: 0,
+      models: [],
+    };
+    turn.inputTokens += input;
+    turn.outputTokens += output;
+    turn.thinkingTokens += thoughts;
+    turn.cacheReadTokens += cached;
+    turn.totalTokens += input + output;
+    turn.requests += 1;
+    if (!turn.models.includes(report.upstreamModel)) turn.models.push(report.upstreamModel);
+  };
+  const gateway: Gateway = await createGateway({
+    upstream: {
+      kind: provider.kind,
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+      ...(provider.headers && { headers: provider.headers }),
+    },
+    modelMap: { '*': provider.model },
+    ...(logger && { logger }),
+    onUsage,
+  });
+  return {
+    env: { GEMINI_API_KEY: gateway.token, GOOGLE_GEMINI_BASE_URL: gateway.url },
+    settingsOverrides: { modelProvider: 'gemini' },
+    beginTurn() {
+      turn = null;
+      counting = true;
+    },
+    endTurn() {
+      counting = false;
+      return turn;
+    },
+    close: () => gateway.close(),
+  };
+}
