@@ -265,6 +265,15 @@ class GatewayServer {
         requested,
         this.map.resolve(requested),
       );
+      // Chat Completions has no web search tool: refuse rather than answer without it (spec §0.14); Gemini CLI
+      // then does without the search.
+      if (normalized.webSearch && this.upstream.kind === 'openai-chat')
+        throw new GatewayError(
+          400,
+          'tools[].googleSearch is not supported with an openai-chat upstream',
+          undefined,
+          'INVALID_ARGUMENT',
+        );
       const sse = route.stream && route.alt === 'sse';
       await this.generate(normalized, res, sse, route.stream);
     } catch (error) {

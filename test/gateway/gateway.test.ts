@@ -136,6 +136,11 @@ describe('routes and auth', () => {
     const urlContext = await post(url, { ...HELLO, tools: [{ urlContext: {} }] }, h);
     expect(urlContext.status).toBe(400);
     expect(JSON.parse(urlContext.text).error.message).toContain('tools[0].urlContext');
+    // Chat Completions has no web search: googleSearch is refused rather than silently dropped.
+    const search = await post(url, { ...HELLO, tools: [{ googleSearch: {} }] }, h);
+    expect(search.status).toBe(400);
+    expect(JSON.parse(search.text).error).toMatchObject({ status: 'INVALID_ARGUMENT' });
+    expect(JSON.parse(search.text).error.message).toContain('googleSearch');
     expect(upstream?.requests).toHaveLength(0);
   });
 
