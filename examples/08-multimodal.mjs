@@ -1,0 +1,43 @@
+// Multimodal prompts: mix text with Image, Document, Audio and Video parts. agy's print mode takes text only,
+// so the SDK writes each part to a private file (0600, in the session directory) and names it in the prompt,
+// where agy's file tools read it. A MIME type agy cannot take is a ContentError before anything is sent.
+// Run after `npm run build`: node examples/08-multimodal.mjs
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, ContentError, fromFile, Image } from 'agy-sdk';
+import { simulatorPath } from 'agy-sdk/testing';
+
+// A 1×1 PNG, so the example needs no image on disk.
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+const dir = await mkdtemp(join(tmpdir(), 'agy-sdk-example-'));
+const csv = join(dir, 'sales.csv');
+await writeFile(csv, 'month,total\nJan,10\nFeb,14\n');
+
+try {
+  new Image({ data: PIXEL, mimeType: 'image/tiff' });
+} catch (err) {
+  if (!(err instanceof ContentError)) throw err;
+  console.log(`rejected up front: ${err.message}`);
+}
+
+const agent = new Agent({ agyPath: process.env.AGY_PATH ?? simulatorPath(), workspaces: [dir] });
+try {
+  const response = await agent.chat([
+    'Describe the image and total the CSV.',
+    new Image({ data: PIXEL, mimeType: 'image/png', name: 'pixel.png', description: 'a test pixel' }),
+    await fromFile(csv), // the part type comes from the extension (text/csv → Document)
+  ]);
+  const result = await response.result();
+  // Offline, the simulator echoes the prompt agy received: the text plus a line naming each file.
+  console.log(result.text.length > 0 ? "  (echo received)" : "  (no echo)");
+  for (const line of result.text.split('\n').filter((l) => /pixel\.png|sales\.csv/.test(l)))
+    console.log(`  prompt line: ${line.trim().slice(0, 110)}`);
+  console.log(`status: ${result.status}`);
+} finally {
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+}
