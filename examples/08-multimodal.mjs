@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, ContentError, fromFile, Image } from 'agy-sdk';
+import { Agent, ContentError, fromFile, hooks, Image } from 'agy-sdk';
 import { simulatorPath } from 'agy-sdk/testing';
 
 // A 1×1 PNG, so the example needs no image on disk.
@@ -24,7 +24,18 @@ try {
   console.log(`rejected up front: ${err.message}`);
 }
 
-const agent = new Agent({ agyPath: process.env.AGY_PATH ?? simulatorPath(), workspaces: [dir] });
+const agent = new Agent({
+  agyPath: process.env.AGY_PATH ?? simulatorPath(),
+  workspaces: [dir],
+  // A preTurn hook sees the prompt as agy gets it: the text, then one line per attached file.
+  hooks: [
+    hooks.preTurn((prompt) => {
+      for (const [, kind, mimeType] of prompt.matchAll(/\[Attached (\w+) \(([^)]+)\)/g))
+        console.log(`  attached: ${kind} (${mimeType})`);
+      return true;
+    }),
+  ],
+});
 try {
   const response = await agent.chat([
     'Describe the image and total the CSV.',
@@ -32,10 +43,6 @@ try {
     await fromFile(csv), // the part type comes from the extension (text/csv → Document)
   ]);
   const result = await response.result();
-  // Offline, the simulator echoes the prompt agy received: the text plus a line naming each file.
-  console.log(result.text.length > 0 ? "  (echo received)" : "  (no echo)");
-  for (const line of result.text.split('\n').filter((l) => /pixel\.png|sales\.csv/.test(l)))
-    console.log(`  prompt line: ${line.trim().slice(0, 110)}`);
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
