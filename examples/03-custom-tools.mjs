@@ -6,7 +6,10 @@ import { Agent, policy, tool } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
 
-const orders = new Map([['42', 'shipped'], ['43', 'packing']]);
+const orders = new Map([
+  ['42', 'shipped'],
+  ['43', 'packing'],
+]);
 const lookupOrder = tool(
   {
     name: 'lookup_order',
@@ -22,7 +25,14 @@ const scenario = await writeScenario({
   turns: [
     {
       actions: [
-        { mcpTool: { server: 'agy-sdk_tools', tool: 'lookup_order', arguments: { id: '42' }, expectError: false } },
+        {
+          mcpTool: {
+            server: 'agy-sdk_tools',
+            tool: 'lookup_order',
+            arguments: { id: '42' },
+            expectError: false,
+          },
+        },
         { text: 'Order 42 has shipped.' },
       ],
     },
@@ -37,7 +47,8 @@ const agent = new Agent({
 try {
   console.log(`served as ${agent.toolServerName}/${agent.servedName(lookupOrder)}`);
   const response = await agent.chat('Where is order 42? Use lookup_order.');
-  for await (const call of response.toolResults()) console.log(`  ✓ ${call.name} → ${JSON.stringify(call.output ?? null)}`);
+  for await (const call of response.toolResults())
+    console.log(`  ✓ ${call.name} → ${JSON.stringify(call.output ?? null)}`);
   const result = await response.result();
   console.log(`agent: ${result.text}`);
   console.log(`status: ${result.status}`);

@@ -9,8 +9,12 @@ const scenario = await writeScenario({
   turns: [
     {
       actions: [
-        { tool: { name: 'run_command', parameters: { CommandLine: 'ls -la', Cwd: '/tmp' }, output: 'a.txt' } },
-        { tool: { name: 'run_command', parameters: { CommandLine: 'curl https://example.com' }, output: '' } },
+        {
+          tool: { name: 'run_command', parameters: { CommandLine: 'ls -la', Cwd: '/tmp' }, output: 'a.txt' },
+        },
+        {
+          tool: { name: 'run_command', parameters: { CommandLine: 'curl https://example.com' }, output: '' },
+        },
         { text: 'Listed the directory; the download was blocked.' },
       ],
     },

@@ -34,7 +34,10 @@ async function reviewer(call, ctx) {
 const agent = new Agent({
   agyPath: process.env.AGY_PATH ?? simulatorPath(),
   env: process.env.AGY_PATH ? {} : { AGY_SIM_SCENARIO: scenario },
-  policies: [policy.askUser('run_command', { handler: reviewer, message: 'Commands need review' }), policy.allowAll()],
+  policies: [
+    policy.askUser('run_command', { handler: reviewer, message: 'Commands need review' }),
+    policy.allowAll(),
+  ],
   askUserTimeoutMs: 60_000,
 });
 try {

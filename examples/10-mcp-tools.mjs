@@ -12,7 +12,14 @@ const scenario = await writeScenario({
   turns: [
     {
       actions: [
-        { mcpTool: { server: 'notes', tool: 'add_note', arguments: { text: 'write the changelog' }, expectError: false } },
+        {
+          mcpTool: {
+            server: 'notes',
+            tool: 'add_note',
+            arguments: { text: 'write the changelog' },
+            expectError: false,
+          },
+        },
         { mcpTool: { server: 'notes', tool: 'list_notes', expectError: false } },
         { text: 'You have three notes.' },
       ],

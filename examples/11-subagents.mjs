@@ -14,7 +14,9 @@ const scenario = await writeScenario({
             name: 'researcher',
             prompt: 'Find where the CHANGELOG is.',
             actions: [
-              { tool: { name: 'find_by_name', parameters: { Pattern: 'CHANGELOG*' }, output: 'CHANGELOG.md' } },
+              {
+                tool: { name: 'find_by_name', parameters: { Pattern: 'CHANGELOG*' }, output: 'CHANGELOG.md' },
+              },
               { text: 'It is CHANGELOG.md at the root.' },
             ],
           },
@@ -40,7 +42,8 @@ try {
   // steps() yields every update of every step (ACTIVE, then DONE); print each once, when it starts.
   for await (const step of response.steps()) {
     if (step.state !== 'ACTIVE') continue;
-    if (step.type === 'subagent') console.log(`  delegating to: ${step.subagents?.map((s) => s.typeName).join(', ')}`);
+    if (step.type === 'subagent')
+      console.log(`  delegating to: ${step.subagents?.map((s) => s.typeName).join(', ')}`);
     else if (step.subagent && step.tool) console.log(`  [${step.subagent.typeName}] tool ${step.tool.name}`);
   }
   const result = await response.result();

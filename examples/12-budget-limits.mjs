@@ -5,11 +5,24 @@
 import { Agent, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
-const view = (n) => ({ tool: { name: 'view_file', parameters: { AbsolutePath: `/repo/file${n}.ts` }, output: '…' } });
+const view = (n) => ({
+  tool: { name: 'view_file', parameters: { AbsolutePath: `/repo/file${n}.ts` }, output: '…' },
+});
 const scenario = await writeScenario({
   turns: [
     // A runaway turn: many tool calls, with a pause so the interrupt lands mid-turn.
-    { actions: [view(1), view(2), view(3), { sleep: 200 }, view(4), view(5), view(6), { text: 'Read them all.' }] },
+    {
+      actions: [
+        view(1),
+        view(2),
+        view(3),
+        { sleep: 200 },
+        view(4),
+        view(5),
+        view(6),
+        { text: 'Read them all.' },
+      ],
+    },
     { actions: [{ text: 'Short answer.' }] },
   ],
 });
@@ -21,7 +34,9 @@ const agent = new Agent({
 });
 try {
   const first = await (await agent.chat('Read every file in the repository.')).result();
-  console.log(`first turn: ${first.status} (limit: ${first.budget}); ${first.toolCalls.length} tool calls seen`);
+  console.log(
+    `first turn: ${first.status} (limit: ${first.budget}); ${first.toolCalls.length} tool calls seen`,
+  );
   const second = await (await agent.chat('Now just say something short.')).result();
   console.log(`second turn: ${second.status}`);
   console.log(`status: ${first.status}`);

@@ -35,7 +35,9 @@ try {
   for await (const _ of second) break;
   await queued.cancel();
   await second.cancel();
-  console.log(`second turn: ${(await second.result()).status}; queued turn: ${(await queued.result()).status}`);
+  console.log(
+    `second turn: ${(await second.result()).status}; queued turn: ${(await queued.result()).status}`,
+  );
 
   // The conversation is still usable.
   const last = await (await agent.chat('Are you there?')).result();

@@ -53,7 +53,9 @@ const agent = new Agent({
   env: { GOOGLE_GEMINI_BASE_URL: gateway.url, GEMINI_API_KEY: gateway.token },
 });
 try {
-  console.log(`upstream: ${real ? process.env.OPENAI_BASE_URL : 'local stand-in'} via gateway ${gateway.url}`);
+  console.log(
+    `upstream: ${real ? process.env.OPENAI_BASE_URL : 'local stand-in'} via gateway ${gateway.url}`,
+  );
   const response = await agent.chat('Say hello.');
   process.stdout.write('agent: ');
   for await (const delta of response) process.stdout.write(delta);

@@ -42,7 +42,14 @@ test('looks the order up with its tool and answers', async () => {
     {
       expectPrompt: 'order 42', // the scenario fails the turn if the prompt does not say this
       actions: [
-        { mcpTool: { server: 'agy-sdk_tools', tool: 'lookup_order', arguments: { id: '42' }, expectError: false } },
+        {
+          mcpTool: {
+            server: 'agy-sdk_tools',
+            tool: 'lookup_order',
+            arguments: { id: '42' },
+            expectError: false,
+          },
+        },
         { text: 'Order 42 has shipped.' },
       ],
     },
@@ -59,7 +66,12 @@ test('looks the order up with its tool and answers', async () => {
 
 test('never runs shell commands', async () => {
   const agent = await agentFor([
-    { actions: [{ tool: { name: 'run_command', parameters: { CommandLine: 'rm -rf /' } } }, { text: 'Done.' }] },
+    {
+      actions: [
+        { tool: { name: 'run_command', parameters: { CommandLine: 'rm -rf /' } } },
+        { text: 'Done.' },
+      ],
+    },
   ]);
   try {
     const result = await (await agent.chat('Clean the server.')).result();
