@@ -18,6 +18,31 @@ export async function quickStart(): Promise<void> {
   }
 }
 
+export async function tour(): Promise<void> {
+  const weather = tool(
+    { name: 'get_weather', description: 'Weather for a city', input: z.object({ city: z.string() }) },
+    ({ city }) => `${city}: sunny, 21 °C`,
+  );
+  const agent = new Agent({
+    workspaces: [process.cwd()],
+    tools: [weather],
+    policies: [policy.deny('run_command'), policy.allowAll()],
+    hooks: [hooks.postToolCall(({ call }) => console.error(`tool done: ${call.name}`))],
+    budget: { maxToolCalls: 10 },
+    idleTimeoutMs: 120_000,
+  });
+  try {
+    const response = await agent.chat('What is the weather in Lisbon?');
+    for await (const delta of response) process.stdout.write(delta);
+    for await (const call of response.toolCalls()) console.error(`called ${call.name}`);
+    const result = await response.result();
+    console.error(`${result.usage?.totalTokens ?? 'unknown'} tokens in ${result.durationMs} ms`);
+    console.log(`\n${result.status}`);
+  } finally {
+    await agent.close();
+  }
+}
+
 export async function toolsAndPolicies(): Promise<void> {
   const lookup = tool(
     { name: 'lookup_order', description: 'Find an order', input: z.object({ id: z.string() }) },

@@ -99,7 +99,9 @@ function markdownUnder(dir) {
 /** The default set of files under `root`. */
 export function defaultFiles(root) {
   return [
-    ...['README.md', 'CHANGELOG.md', 'examples/README.md'].map((f) => join(root, f)).filter((f) => existsSync(f)),
+    ...['README.md', 'CHANGELOG.md', 'examples/README.md']
+      .map((f) => join(root, f))
+      .filter((f) => existsSync(f)),
     ...markdownUnder(join(root, 'docs')),
   ];
 }
