@@ -2,6 +2,8 @@
 // serves your tools on a private, token-guarded 127.0.0.1 listener for the session.
 // Offline, a scenario makes the simulated model call the tool (real agy decides by itself).
 // Run after `npm run build`: node examples/03-custom-tools.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent, policy, tool } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
@@ -54,4 +56,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -2,6 +2,8 @@
 // writes that file into a private session plugin and relays each call to these in-process functions over a
 // token-guarded 127.0.0.1 listener. docs/guides/hooks-and-policies.md has the table of where each runs.
 // Run after `npm run build`: node examples/04-hooks.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent, hooks, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -53,4 +55,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -1,6 +1,8 @@
 // Policies: declarative allow/deny rules for tool calls, enforced in-process before a call runs (agy's own
 // permission prompts cannot be answered headlessly). The first matching policy wins, specific before `*`.
 // Run after `npm run build`: node examples/05-policies.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -40,4 +42,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

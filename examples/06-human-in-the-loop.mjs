@@ -8,6 +8,8 @@
 // the answer has a deadline (`askUserTimeoutMs`, default 5 minutes): no answer, or a handler that throws,
 // denies the call (fail closed).
 // Run after `npm run build`: node examples/06-human-in-the-loop.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -47,4 +49,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -1,6 +1,8 @@
 // Structured output: give a zod schema (or a JSON Schema) and get a validated, typed value back. agy is run
 // with --json-schema; a missing or mismatched value is a typed failure, never an empty success.
 // Run after `npm run build`: node examples/07-structured-output.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
@@ -33,4 +35,5 @@ try {
   console.log(`status: ${(await response.result()).status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -2,6 +2,8 @@
 // mcp_config.json (your ~/.gemini is never touched); agy starts the server and calls its tools through its
 // built-in `call_mcp_tool`. `enabledTools` limits what the model sees; policies can target `server/tool`.
 // Run after `npm run build`: node examples/10-mcp-tools.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
@@ -47,4 +49,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close(); // agy stops its MCP servers with it
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -2,6 +2,8 @@
 // agy's model can delegate to. A subagent's steps arrive in the same stream, marked with `step.subagent`;
 // they never add to the turn's text or usage, which `result.subagentUsage` reports per subagent.
 // Run after `npm run build`: node examples/11-subagents.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -53,4 +55,5 @@ try {
   console.log(`status: ${result.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

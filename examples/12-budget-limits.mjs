@@ -2,6 +2,8 @@
 // limit interrupts the turn, which ends `budget_exceeded` with `result.budget` naming the limit; the
 // conversation stays usable.
 // Run after `npm run build`: node examples/12-budget-limits.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent, policy } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -42,4 +44,5 @@ try {
   console.log(`status: ${first.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

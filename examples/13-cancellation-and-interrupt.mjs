@@ -3,6 +3,8 @@
 // with the conversation still usable. A silent agy is caught by the stall watchdog (`idleTimeoutMs`,
 // `turnTimeoutMs`): the turn ends `timeout`. Either way no agy process is left running.
 // Run after `npm run build`: node examples/13-cancellation-and-interrupt.mjs
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Agent } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 
@@ -45,4 +47,5 @@ try {
   console.log(`status: ${last.status}`);
 } finally {
   await agent.close();
+  await rm(dirname(scenario), { recursive: true, force: true }); // writeScenario made a private temp dir
 }

@@ -4,7 +4,9 @@
 // policies and hooks are exercised through agy's real mechanisms (MCP, hooks.json) by the simulator.
 // Run after `npm run build`: node --test examples/16-testing-your-agent.mjs (or plain `node …`)
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { after, test } from 'node:test';
 import { Agent, policy, tool } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
@@ -31,9 +33,13 @@ function createSupportAgent(overrides = {}) {
 }
 
 // ---- The tests ----
+const scenarios = [];
+after(() => Promise.all(scenarios.map((s) => rm(dirname(s), { recursive: true, force: true }))));
+
 /** A support agent on the simulator, running `turns`. */
 async function agentFor(turns) {
   const scenario = await writeScenario({ turns });
+  scenarios.push(scenario);
   return createSupportAgent({ agyPath: simulatorPath(), env: { AGY_SIM_SCENARIO: scenario } });
 }
 
