@@ -90,7 +90,8 @@ test('never runs shell commands', async () => {
 });
 
 test('reports quota exhaustion with the reset time', async () => {
-  // agy's own quota stop (exit code 3, "Individual quota reached … Resets in 34m13s").
+  // agy's own quota stop (exit code 3, "Individual quota reached … Resets in 34m13s"), as captured from agy
+  // 1.2.17: agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout and .stderr.
   const agent = await agentFor([{ actions: [], end: { quota: true } }]);
   try {
     const result = await (await agent.chat('Where is order 7?')).result();
