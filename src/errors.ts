@@ -2,7 +2,6 @@
  * Typed errors. Every error the SDK raises extends `AgySdkError` and carries a stable `code`, so callers can
  * branch on `err.code` (or `instanceof`) instead of parsing messages.
  */
-import type { BudgetName, TurnResult } from './conversation/turn-result.js';
 
 /** Base class of every error agy-sdk raises. */
 export class AgySdkError extends Error {
@@ -143,36 +142,6 @@ export class StructuredOutputError extends AgySdkError {
     super('structured_output_invalid', issues.length ? `${message}: ${issues.join('; ')}` : message);
     this.raw = raw;
     this.issues = issues;
-  }
-}
-
-/** A turn did not end in `success`. Carries the full, fail-closed `TurnResult`. */
-export class TurnError extends AgySdkError {
-  /** The turn's outcome, whatever its status. */
-  readonly result: TurnResult;
-  constructor(result: TurnResult) {
-    super(
-      `turn_${result.status}`,
-      `turn ended ${result.status}${result.errorMessage ? `: ${result.errorMessage}` : ''}`,
-      result.error ? { cause: result.error } : undefined,
-    );
-    this.result = result;
-  }
-}
-
-/** A budget was exceeded; the turn was interrupted. */
-export class BudgetExceededError extends AgySdkError {
-  /** Which budget. */
-  readonly budget: BudgetName;
-  /** The configured limit. */
-  readonly limit: number;
-  /** The amount used when the limit was crossed. */
-  readonly used: number;
-  constructor(budget: BudgetName, limit: number, used: number) {
-    super('budget_exceeded', `${budget} exceeded: ${used} > ${limit}`);
-    this.budget = budget;
-    this.limit = limit;
-    this.used = used;
   }
 }
 

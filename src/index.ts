@@ -16,18 +16,6 @@ export {
   StreamJsonConnection,
   type StreamJsonConnectionOptions,
 } from './connection/stream-json/stream-json-connection.js';
-// Wire types: agy's stream-json payloads exactly as sent (snake_case), e.g. `TurnResult.result`.
-export type {
-  WireDeniedAction,
-  WireEnvelope,
-  WireInit,
-  WireResult,
-  WireStepUpdate,
-  WireToolError,
-  WireToolInfo,
-  WireUsage,
-  WireUserLine,
-} from './connection/stream-json/wire.js';
 // Content.
 export {
   Audio,
@@ -44,22 +32,10 @@ export {
 export type { BudgetConfig } from './conversation/budget.js';
 export { ChatResponse } from './conversation/chat-response.js';
 export { Conversation, DEFAULT_HISTORY_LIMIT } from './conversation/conversation.js';
-export type {
-  CommandResult,
-  Step,
-  StepState,
-  StepType,
-  SubagentInfo,
-  ToolCall,
-  ToolError,
-  Usage,
-} from './conversation/step.js';
-export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './conversation/turn-result.js';
 // Errors.
 export {
   AgyNotFoundError,
   AgySdkError,
-  BudgetExceededError,
   ClosedError,
   ConfigError,
   ContentError,
@@ -69,7 +45,6 @@ export {
   StartError,
   StructuredOutputError,
   TurnDeniedError,
-  TurnError,
   WatchdogTimeoutError,
 } from './errors.js';
 export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
@@ -111,6 +86,18 @@ export {
 } from './hooks/index.js';
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
+export type {
+  CommandResult,
+  Step,
+  StepState,
+  StepType,
+  SubagentInfo,
+  ToolCall,
+  ToolError,
+  Usage,
+} from './model/step.js';
+export { BudgetExceededError, TurnError } from './model/turn-errors.js';
+export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
 // Policies and human in the loop.
 export {
   type Decision,
@@ -129,7 +116,19 @@ export type {
   InvocationOutput,
   PreToolUseOutput,
   StopOutput,
-} from './runtime/hook-wire.js';
+} from './protocol/hook-wire.js';
+// Wire types: agy's stream-json payloads exactly as sent (snake_case), e.g. `TurnResult.result`.
+export type {
+  WireDeniedAction,
+  WireEnvelope,
+  WireInit,
+  WireResult,
+  WireStepUpdate,
+  WireToolError,
+  WireToolInfo,
+  WireUsage,
+  WireUserLine,
+} from './protocol/stream-json.js';
 // Session runtime: MCP servers, raw agy hooks, isolation, subagents.
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from './runtime/mcp-config.js';
 // Structured output and instructions.

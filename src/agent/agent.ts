@@ -13,10 +13,11 @@ import { materialize } from '../content/materialize.js';
 import { BudgetTracker, validateBudget } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
-import type { TurnResult } from '../conversation/turn-result.js';
-import { BudgetExceededError, ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import { BudgetExceededError } from '../model/turn-errors.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { confirmRunCommand } from '../policy/presets.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
@@ -260,8 +261,10 @@ export class Agent implements AsyncDisposable {
   }
 
   #finalize(result: TurnResult): TurnResult {
-    if (!this.#schema || result.status !== 'success') return result;
-    const checked = this.#schema.check(result.result?.structured_output);
+    // The connection hands over agy's structured output unvalidated; only a validated value reaches the user.
+    if (!this.#schema || result.status !== 'success')
+      return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
+    const checked = this.#schema.check(result.structuredOutput);
     if (checked.ok) return { ...result, structuredOutput: checked.value };
     return { ...result, status: 'error', errorMessage: checked.error.message, error: checked.error };
   }

@@ -6,7 +6,7 @@ import type { BudgetConfig } from '../conversation/budget.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
-import type { AgyHookRegistration } from '../runtime/hook-wire.js';
+import type { AgyHookRegistration } from '../protocol/hook-wire.js';
 import type { McpServerConfig } from '../runtime/mcp-config.js';
 import type { SystemInstructions } from '../runtime/rules.js';
 import type { HookPlacement, Isolation, SubagentConfig } from '../runtime/session-runtime.js';

@@ -22,8 +22,7 @@
  * empty even for a command that failed). A call is charged to the turn running when it arrives; where a
  * `stepIdx` exists, a call whose step was seen before that turn began belongs to an ended turn instead.
  */
-import type { Step } from '../conversation/step.js';
-import type { DeniedAction, TurnResult } from '../conversation/turn-result.js';
+
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { OperationContext, TurnContext } from '../hooks/context.js';
@@ -33,6 +32,8 @@ import type { AgyHookInfo, HookToolCall, HookToolResult, StopEvent } from '../ho
 import { isRecord } from '../internal/guards.js';
 import { unwrapMcpCall } from '../internal/mcp-call.js';
 import type { Logger } from '../logger.js';
+import type { Step } from '../model/step.js';
+import type { DeniedAction, TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import type {
@@ -41,7 +42,7 @@ import type {
   InvocationOutput,
   PreToolUseOutput,
   StopOutput,
-} from '../runtime/hook-wire.js';
+} from '../protocol/hook-wire.js';
 import type { McpServerConfig } from '../runtime/mcp-config.js';
 import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
 import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';

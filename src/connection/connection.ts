@@ -2,8 +2,8 @@
  * Layer 3: a transport to an agent backend. The first implementation drives agy over stream-json
  * (`stream-json/stream-json-connection.ts`); others (ACP, a remote agy) can follow behind the same interface.
  */
-import type { Step } from '../conversation/step.js';
-import type { TurnResult } from '../conversation/turn-result.js';
+import type { Step } from '../model/step.js';
+import type { TurnResult } from '../model/turn-result.js';
 
 /** What the connection knows about the backend once started. */
 export interface ConnectionInfo {

@@ -3,8 +3,8 @@
  * the Conversation interrupts the turn, which ends `budget_exceeded` naming the budget.
  */
 import { ConfigError } from '../errors.js';
-import type { Step } from './step.js';
-import type { BudgetName } from './turn-result.js';
+import type { Step } from '../model/step.js';
+import type { BudgetName } from '../model/turn-result.js';
 
 /** Limits for one turn (default) or the whole conversation. Every limit is optional. */
 export interface BudgetConfig {

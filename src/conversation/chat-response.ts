@@ -3,10 +3,11 @@
  * text deltas, steps and tool calls can be consumed sequentially or concurrently, started early or late, and
  * each sees everything from the start.
  */
-import { TurnError } from '../errors.js';
+
+import type { Step, ToolCall, Usage } from '../model/step.js';
+import { TurnError } from '../model/turn-errors.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { ReplayBuffer } from './replay-buffer.js';
-import type { Step, ToolCall, Usage } from './step.js';
-import type { TurnResult } from './turn-result.js';
 
 /** @internal How the Conversation drives a response. */
 export interface ChatResponseControl {

@@ -4,9 +4,9 @@
  */
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
+import type { Step, Usage } from '../model/step.js';
+import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
 import { ChatResponse } from './chat-response.js';
-import type { Step, Usage } from './step.js';
-import type { BudgetName, TurnResult, TurnStatus } from './turn-result.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;

@@ -3,7 +3,7 @@
  * its translation to agy's `mcp_config.json` entries (agy-cli.md §D.5).
  */
 import { ConfigError } from '../errors.js';
-import type { McpConfigEntry } from './agy-files.js';
+import type { McpConfigEntry } from '../protocol/agy-files.js';
 
 /** An MCP server agy starts as a child process and talks to over stdio. */
 export interface McpStdioServer {

@@ -21,8 +21,6 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { ToolDefinition } from '../tools/tool.js';
-import type { ToolContextHost } from '../tools/tool-context.js';
 import {
   AgentFrontmatterSchema,
   type HookBundle,
@@ -33,11 +31,13 @@ import {
   PluginJsonSchema,
   renderFrontmatter,
   validated,
-} from './agy-files.js';
+} from '../protocol/agy-files.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../protocol/hook-wire.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import type { ToolContextHost } from '../tools/tool-context.js';
 import { validateDataDir } from './hidden-path.js';
 import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
-import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from './hook-wire.js';
 import { SessionListener } from './listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
 import type { McpServerConfig } from './mcp-config.js';

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isRecord } from '../internal/guards.js';
 import { exceedsJsonDepth } from '../internal/json-depth.js';
-import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from './agy-files.js';
+import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from '../protocol/agy-files.js';
 import { CredentialSet, copyUserItem } from './shadow-home-copy.js';
 
 /** Largest user JSON file read (settings, MCP config, hooks); real ones are a few KiB. */

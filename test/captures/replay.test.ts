@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { usageFromWire } from '../../src/connection/stream-json/normalize.js';
-import { addUsage, knownUsage, zeroUsage } from '../../src/conversation/usage.js';
+import { addUsage, knownUsage, zeroUsage } from '../../src/model/usage.js';
 import {
   CAPTURES,
   captureLines,

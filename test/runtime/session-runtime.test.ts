@@ -20,9 +20,9 @@ import {
   PluginJsonSchema,
   parseFrontmatter,
   RuleFrontmatterSchema,
-} from '../../src/runtime/agy-files.js';
+} from '../../src/protocol/agy-files.js';
+import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { hiddenSegment } from '../../src/runtime/hidden-path.js';
-import type { AgyHookRegistration } from '../../src/runtime/hook-wire.js';
 import { SessionRuntime, type SessionRuntimeOptions } from '../../src/runtime/session-runtime.js';
 import { tool } from '../../src/tools/tool.js';
 import {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/connection/stream-json/parse-line.js';
 import { BudgetTracker } from '../../src/conversation/budget.js';
-import type { Step } from '../../src/conversation/step.js';
+import type { Step } from '../../src/model/step.js';
 
 function step(index: number, type: string, usage?: Record<string, number>, conversation = 'c'): Step {
   const parsed = parseLine(

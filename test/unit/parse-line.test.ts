@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/connection/stream-json/framing.js';
 import { parseLine } from '../../src/connection/stream-json/parse-line.js';
-import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
+import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 
 // agy-cli.md §D.3 "A successful one-turn run" (verbatim from the shipped binary).
 const CAPTURE = [

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/connection/stream-json/parse-line.js';
 import { TurnTracker } from '../../src/connection/stream-json/turn-tracker.js';
-import type { Step } from '../../src/conversation/step.js';
+import type { Step } from '../../src/model/step.js';
 
 function step(index: number, usage: Record<string, number>, state = 'DONE', conversation = 'c'): Step {
   const line = JSON.stringify({

@@ -3,18 +3,11 @@
  * Tolerant by design: missing or mistyped fields yield `undefined`, never a throw.
  */
 
-import type {
-  CommandResult,
-  Step,
-  SubagentInfo,
-  ToolCall,
-  ToolError,
-  Usage,
-} from '../../conversation/step.js';
-import type { DeniedAction } from '../../conversation/turn-result.js';
 import { isRecord } from '../../internal/guards.js';
 import { unwrapMcpCall } from '../../internal/mcp-call.js';
-import type { WireInit, WireResult, WireStepUpdate, WireUsage } from './wire.js';
+import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../model/step.js';
+import type { DeniedAction } from '../../model/turn-result.js';
+import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../protocol/stream-json.js';
 
 /** Public view of agy's `init` event. */
 export interface InitInfo {
@@ -200,4 +193,29 @@ export function resultErrorText(w: WireResult): string {
   if (typeof e === 'string') return e;
   if (isRecord(e)) return str(e.message) ?? str(e.type) ?? JSON.stringify(e);
   return '';
+}
+
+/** The facts of a `result` line the SDK acts on, in camelCase. */
+export interface ResultFacts {
+  /** `num_turns`: cumulative over the conversation (earlier processes included). */
+  numTurns: number | undefined;
+  /** `duration_seconds`, when a finite number. */
+  durationSeconds: number | undefined;
+  /** `structured_output` as sent (still unvalidated; possibly JSON text). */
+  structuredOutput: unknown;
+  /** `response`, when a string. */
+  response: string | undefined;
+}
+
+/** Reads the `result` fields the SDK uses; every field is undefined without a `result`. */
+export function resultFacts(w: WireResult | null): ResultFacts {
+  return {
+    numTurns: typeof w?.num_turns === 'number' ? w.num_turns : undefined,
+    durationSeconds:
+      typeof w?.duration_seconds === 'number' && Number.isFinite(w.duration_seconds)
+        ? w.duration_seconds
+        : undefined,
+    structuredOutput: w?.structured_output,
+    response: typeof w?.response === 'string' ? w.response : undefined,
+  };
 }

@@ -10,11 +10,12 @@
  * Only agy's own signals count: its exit code, the `result` it wrote, and the exact stderr lines it writes for a
  * quota stop. Stray words ("quota" in a file name, "print timeout" in a warning) never change a status.
  */
-import type { DeniedAction, TurnStatus } from '../../conversation/turn-result.js';
+
 import { isRecord } from '../../internal/guards.js';
+import type { DeniedAction, TurnStatus } from '../../model/turn-result.js';
 import type { ExitInfo } from '../../process/agy-process.js';
+import type { WireResult } from '../../protocol/stream-json.js';
 import { resultErrorText } from './normalize.js';
-import type { WireResult } from './wire.js';
 
 /** What the SDK itself asked for during the turn. */
 export type TurnRequestedEnd = 'interrupted' | 'canceled' | 'timeout' | null;

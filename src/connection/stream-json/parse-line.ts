@@ -2,11 +2,12 @@
  * Turns one stdout line into a typed event, or a bad-line report. Never throws: agy drifts, and a line we do
  * not understand must not take the session down (agy-cli.md §F.1).
  */
-import type { CommandResult, Step } from '../../conversation/step.js';
+
 import { isRecord } from '../../internal/guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../internal/json-depth.js';
+import type { CommandResult, Step } from '../../model/step.js';
+import type { WireInit, WireResult, WireStepUpdate } from '../../protocol/stream-json.js';
 import { badNumber, commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
-import type { WireInit, WireResult, WireStepUpdate } from './wire.js';
 
 /** A parsed agy event. Wire payloads are kept alongside the normalized view. */
 export type AgyEvent =

@@ -8,8 +8,7 @@
  *   process started with `--conversation <same id>`;
  * - agy and its children never outlive the host (see `process/supervisor.ts`).
  */
-import type { Step } from '../../conversation/step.js';
-import type { TurnResult } from '../../conversation/turn-result.js';
+
 import type { AgySdkError } from '../../errors.js';
 import {
   ClosedError,
@@ -20,16 +19,18 @@ import {
 } from '../../errors.js';
 import { callContained } from '../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../logger.js';
+import type { Step } from '../../model/step.js';
+import type { TurnResult } from '../../model/turn-result.js';
 import type { AgyProcess, ExitInfo } from '../../process/agy-process.js';
+import type { WireUserLine } from '../../protocol/stream-json.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import { AgyLaunch } from './agy-launch.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
-import { commandFromWire, deniedFromWire, usageFromWire } from './normalize.js';
+import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
 import { TurnTracker } from './turn-tracker.js';
-import type { WireUserLine } from './wire.js';
 
 /** Default line limit: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -529,10 +530,11 @@ export class StreamJsonConnection implements Connection {
       notices: tracker.notices,
     });
     const totalUsage = result ? usageFromWire(result.usage) : null;
+    const facts = resultFacts(result);
     let usage = tracker.stepUsage;
     // Result-only usage is trusted only for the first turn of a fresh conversation, where it equals the turn.
-    if (!usage && !this.#resumed && result?.num_turns === 1) usage = totalUsage;
-    const text = tracker.text || (typeof result?.response === 'string' ? result.response : '');
+    if (!usage && !this.#resumed && facts.numTurns === 1) usage = totalUsage;
+    const text = tracker.text || (facts.response ?? '');
     const turnResult: TurnResult = {
       status: outcome.status,
       text,
@@ -545,15 +547,14 @@ export class StreamJsonConnection implements Connection {
       signal: exit?.signal ?? null,
       stderrTail: proc.stderrTail,
       result,
-      structuredOutput: undefined,
+      structuredOutput: facts.structuredOutput,
       conversationId: this.#conversationId,
       durationMs: Date.now() - tracker.startedAt,
       errorMessage: outcome.message,
     };
     const subagentUsage = tracker.subagentUsage;
     if (subagentUsage) turnResult.subagentUsage = subagentUsage;
-    if (typeof result?.duration_seconds === 'number' && Number.isFinite(result.duration_seconds))
-      turnResult.agyDurationSeconds = result.duration_seconds;
+    if (facts.durationSeconds !== undefined) turnResult.agyDurationSeconds = facts.durationSeconds;
     if (command) turnResult.command = command;
     if (outcome.retryAfterMs !== undefined) {
       turnResult.retryAfterMs = outcome.retryAfterMs;

@@ -2,9 +2,8 @@
  * The outcome of one turn. Fail-closed: `status` is `success` only when agy's terminal `result` said SUCCESS and
  * nothing else contradicted it (see `connection/stream-json/outcome.ts` for the full table).
  */
-import type { WireResult } from '../connection/stream-json/wire.js';
 import type { AgySdkError } from '../errors.js';
-import type { CommandResult, ToolCall, Usage } from './step.js';
+import type { CommandResult, ToolCall, Usage, WireObject } from './step.js';
 
 /** How a turn ended. */
 export type TurnStatus =
@@ -78,8 +77,11 @@ export interface TurnResult {
   /** The last lines of agy's stderr. */
   stderrTail: string;
   /** agy's `result` payload exactly as sent, or null when none arrived. */
-  result: WireResult | null;
-  /** The validated structured output, when `responseSchema` is set and the turn succeeded. */
+  result: WireObject | null;
+  /**
+   * The validated structured output, when `responseSchema` is set and the turn succeeded. (A `Connection`
+   * fills it with what the backend returned; the Agent validates it before any user sees it.)
+   */
   structuredOutput: unknown;
   /** The conversation the turn ran in. */
   conversationId: string | undefined;

@@ -1,9 +1,14 @@
 /**
  * Public, idiomatic (camelCase) types for what happens in a conversation.
- * The wire types they come from live in `connection/stream-json/wire.ts`; `connection/stream-json/normalize.ts`
- * is the one place that converts between them.
+ * The wire types they come from live in `protocol/stream-json.ts`; `connection/stream-json/normalize.ts`
+ * is the one place that converts between them. This folder imports nothing of ours but `errors`.
  */
-import type { WireStepUpdate } from '../connection/stream-json/wire.js';
+
+/**
+ * A JSON object exactly as agy sent it, kept for inspection. Its fields are agy's (snake_case) and change
+ * between agy versions; narrow it with the types of the `agy-sdk/wire` subpath (e.g. `WireStepUpdate`).
+ */
+export type WireObject = { readonly [field: string]: unknown };
 
 /**
  * Step types. The set is open: an unknown type is kept as the string agy sent.
@@ -115,7 +120,7 @@ export interface Step {
    */
   repeat?: boolean;
   /** The update exactly as agy sent it, unknown fields included. */
-  raw: WireStepUpdate;
+  raw: WireObject;
 }
 
 /** A tool call the agent made. */
