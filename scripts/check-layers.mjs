@@ -25,6 +25,11 @@ const RULES = [
     allow: (to) => !to.startsWith('conversation/') && !to.startsWith('agent/'),
     why: 'connection/ never imports conversation/ or agent/',
   },
+  {
+    from: 'agent/',
+    allow: (to) => !/^connection\/agy\/(session|stream-json|process)\//.test(to),
+    why: 'the Agent reaches the agy backend through connection/agy/index.ts only',
+  },
 ];
 
 function walk(dir) {

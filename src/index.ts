@@ -6,16 +6,21 @@
 // Layer 1: the Agent.
 export { Agent } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
-// Layer 3: connections.
-export type { Connection, ConnectionInfo, TurnRequest, TurnSink } from './connection/connection.js';
-export { resolveAgyBinary } from './connection/stream-json/binary.js';
-export type { BadLine, BadLineReason } from './connection/stream-json/parse-line.js';
+// Session runtime: MCP servers, raw agy hooks, isolation, subagents.
+export type { McpHttpServer, McpServerConfig, McpStdioServer } from './connection/agy/session/mcp-config.js';
+// Structured output and instructions.
+export type { SystemInstructionSection, SystemInstructions } from './connection/agy/session/rules.js';
+export type { HookPlacement, Isolation, SubagentConfig } from './connection/agy/session/session-runtime.js';
+export { resolveAgyBinary } from './connection/agy/stream-json/binary.js';
+export type { BadLine, BadLineReason } from './connection/agy/stream-json/parse-line.js';
 export {
   type ConnectionStats,
   DEFAULT_MAX_LINE_BYTES,
   StreamJsonConnection,
   type StreamJsonConnectionOptions,
-} from './connection/stream-json/stream-json-connection.js';
+} from './connection/agy/stream-json/stream-json-connection.js';
+// Layer 3: connections.
+export type { Connection, ConnectionInfo, TurnRequest, TurnSink } from './connection/connection.js';
 // Content.
 export {
   Audio,
@@ -129,11 +134,6 @@ export type {
   WireUsage,
   WireUserLine,
 } from './protocol/stream-json.js';
-// Session runtime: MCP servers, raw agy hooks, isolation, subagents.
-export type { McpHttpServer, McpServerConfig, McpStdioServer } from './runtime/mcp-config.js';
-// Structured output and instructions.
-export type { SystemInstructionSection, SystemInstructions } from './runtime/rules.js';
-export type { HookPlacement, Isolation, SubagentConfig } from './runtime/session-runtime.js';
 export type {
   JsonSchema,
   ResponseSchemaInput,

@@ -2,27 +2,31 @@
  * Layer 1: the Agent. Owns configuration and lifecycle: the session directory, the connection (an agy
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
-import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import { buildAgyEnv } from '../connection/stream-json/launch.js';
+
 import {
+  AgyConnection,
+  alwaysOnRule,
   type ConnectionStats,
-  StreamJsonConnection,
-} from '../connection/stream-json/stream-json-connection.js';
+  DEFAULT_HOOK_TIMEOUT_MS,
+  OWN_TOOL_SERVER,
+  renderInstructions,
+  SessionRuntime,
+  TOOL_SERVER_NAME,
+} from '../connection/agy/index.js';
+import type { Connection, ConnectionInfo } from '../connection/connection.js';
+import type { ConnectionHost } from '../connection/host.js';
 import { type Content, contentParts } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
 import { BudgetTracker, validateBudget } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation } from '../conversation/conversation.js';
-import { ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { ClosedError, ConfigError, ContentError, TurnDeniedError } from '../errors.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { BudgetExceededError } from '../model/turn-errors.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { confirmRunCommand } from '../policy/presets.js';
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
-import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
-import { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -32,8 +36,14 @@ import { ControlPlane } from './control-plane.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 import { validateConfig } from './validate-config.js';
 
-/** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** The backend's attachments directory; a backend without one cannot take media parts. */
+function attachmentsDir(connection: Connection): Promise<string> {
+  if (!connection.attachmentsDir)
+    return Promise.reject(
+      new ContentError('this connection cannot take media parts (no attachments directory)'),
+    );
+  return connection.attachmentsDir();
+}
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
@@ -46,14 +56,13 @@ export class Agent implements AsyncDisposable {
   /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
   #startRun: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
-  #runtime: SessionRuntime | undefined;
   readonly #logger: Logger;
   readonly #control: ControlPlane;
   readonly #hookTimeoutMs: number | undefined;
   readonly #budget: BudgetTracker | undefined;
   readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
-  #connection: StreamJsonConnection | undefined;
+  #connection: Connection | undefined;
   #conversation: Conversation<Content> | undefined;
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
@@ -146,76 +155,37 @@ export class Agent implements AsyncDisposable {
   async #start(): Promise<void> {
     this.#state = 'starting';
     const config = this.#config;
-    const env = buildAgyEnv(config.env);
-    const runtime = await SessionRuntime.create({
-      dataDir: config.dataDir,
-      systemInstructions: config.systemInstructions,
-      notes: config.notes,
-      jsonSchema: this.#schema?.jsonSchema,
-      tools: config.tools,
-      toolTransport: config.toolTransport,
-      mcpServers: config.mcpServers,
-      hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
-      beforeToolCall: this.#control.beforeToolCall,
+    const host: ConnectionHost = {
+      gateToolCall: this.#control.beforeToolCall,
       afterToolCall: this.#control.afterToolCall,
-      hookPlacement: config.hookPlacement,
-      hookTimeoutMs: this.#hookTimeoutMs,
-      onHookRequest: this.#control.onHookRequest,
-      onHookAnswer: (event, input, answer) => {
-        this.#connection?.noteActivity();
-        this.#control.onHookAnswer(event, input, answer);
-      },
-      toolObserver: {
-        onStart: () => this.#connection?.noteActivity(),
-        onEnd: () => this.#connection?.noteActivity(),
-      },
-      hookRelay: config.hookRelay,
-      isolation: config.isolation,
-      linkNativeAuth: config.linkNativeAuth,
-      settingsOverrides: config.settingsOverrides,
-      skillsPaths: config.skillsPaths,
-      subagents: config.subagents,
-      env,
-      logger: this.#logger,
+      onHook: this.#control.onHookRequest,
+      onHookAnswer: (event, input, answer) => this.#control.onHookAnswer(event, input, answer),
       toolContext: {
         conversationId: () => this.conversationId,
         send: async (message) => {
           this.#requireConversation().chat(message);
         },
       },
-    });
+    };
+    const connection = config.connection
+      ? await config.connection(host)
+      : await AgyConnection.create(
+          {
+            ...config,
+            cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
+            workspaces: this.#workspaces,
+            jsonSchema: this.#schema?.jsonSchema,
+            hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
+            hookTimeoutMs: this.#hookTimeoutMs,
+            logger: this.#logger,
+          },
+          host,
+        );
     if (this.#state !== 'starting') {
-      // close() ran while the session was being built: it could not see this runtime, so tear it down here.
-      await runtime.close();
+      // close() ran while the session was being built: it could not see this connection, so close it here.
+      await connection.close();
       this.#checkNotClosing();
     }
-    this.#runtime = runtime;
-    const connection = new StreamJsonConnection({
-      agyPath: config.agyPath,
-      env: { ...config.env, ...runtime.env },
-      cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
-      addDirs: [...this.#workspaces, runtime.dir.path],
-      model: config.model,
-      effort: config.effort,
-      conversationId: config.conversationId,
-      jsonSchemaFile: runtime.jsonSchemaFile,
-      skipPermissions: config.dangerouslySkipPermissions,
-      extraArgs: config.extraArgs,
-      startTimeoutMs: config.startTimeoutMs,
-      idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      turnTimeoutMs: config.turnTimeoutMs,
-      interruptGraceMs: config.interruptGraceMs,
-      closeGraceMs: config.closeGraceMs,
-      maxLineBytes: config.maxLineBytes,
-      onBadLine: config.onBadLine,
-      onStderr: config.onStderr,
-      // Our own tools are served under provider-safe names: show them under the names given to `tool()`.
-      resolveToolName: (agyServer, servedName) =>
-        agyServer === `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`
-          ? runtime.listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(servedName)?.originalName
-          : undefined,
-      logger: this.#logger,
-    });
     this.#connection = connection;
     const reminder = config.reminder;
     this.#conversation = new Conversation<Content>({
@@ -223,7 +193,7 @@ export class Agent implements AsyncDisposable {
       historyLimit: config.historyLimit,
       pipeline: {
         prepare: async (prompt) => {
-          const text = await materialize(contentParts(prompt), () => runtime.attachmentsDir());
+          const text = await materialize(contentParts(prompt), () => attachmentsDir(connection));
           // Steering messages that found no model call to ride on are delivered with the next prompt.
           text.unshift(...this.#control.takePendingSteers());
           const gate = await this.#control.beginTurn(text.join('\n'));
@@ -266,7 +236,13 @@ export class Agent implements AsyncDisposable {
       return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
     const checked = this.#schema.check(result.structuredOutput);
     if (checked.ok) return { ...result, structuredOutput: checked.value };
-    return { ...result, status: 'error', errorMessage: checked.error.message, error: checked.error };
+    return {
+      ...result,
+      status: 'error',
+      structuredOutput: undefined,
+      errorMessage: checked.error.message,
+      error: checked.error,
+    };
   }
 
   /**
@@ -301,7 +277,7 @@ export class Agent implements AsyncDisposable {
    * `mcpTool.server` names, and the server part of agy's `call_mcp_tool` steps.
    */
   get toolServerName(): string {
-    return `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+    return OWN_TOOL_SERVER;
   }
 
   /**
@@ -350,22 +326,27 @@ export class Agent implements AsyncDisposable {
 
   /** The running agy process's pid. */
   get pid(): number | undefined {
-    return this.#connection?.pid;
+    return this.#agy?.pid;
   }
 
   /** The session directory path, while started. */
   get sessionDir(): string | undefined {
-    return this.#runtime?.dir.path;
+    return this.#agy?.runtime.dir.path;
   }
 
   /** @internal The session runtime (listener, files). */
   get runtime(): SessionRuntime | undefined {
-    return this.#runtime;
+    return this.#agy?.runtime;
+  }
+
+  /** The agy backend, when the agent runs on agy (not on a custom `connection`). */
+  get #agy(): AgyConnection | undefined {
+    return this.#connection instanceof AgyConnection ? this.#connection : undefined;
   }
 
   /** Transport counters (lines, bad lines, unknown events, processes started). */
   get stats(): ConnectionStats | undefined {
-    return this.#connection?.stats;
+    return this.#agy?.stats;
   }
 
   /** @internal The Layer-3 connection. */
@@ -396,7 +377,6 @@ export class Agent implements AsyncDisposable {
         await this.#connection?.close();
         if (started) await this.#control.sessionEnd();
       } finally {
-        await this.#runtime?.close();
         this.#state = 'closed';
       }
     })();

@@ -1,15 +1,21 @@
 /**
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
-import type { BadLine } from '../connection/stream-json/parse-line.js';
+
+import type {
+  BadLine,
+  HookPlacement,
+  Isolation,
+  McpServerConfig,
+  SubagentConfig,
+  SystemInstructions,
+} from '../connection/agy/index.js';
+import type { ConnectionFactory } from '../connection/connection.js';
 import type { BudgetConfig } from '../conversation/budget.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
 import type { AgyHookRegistration } from '../protocol/hook-wire.js';
-import type { McpServerConfig } from '../runtime/mcp-config.js';
-import type { SystemInstructions } from '../runtime/rules.js';
-import type { HookPlacement, Isolation, SubagentConfig } from '../runtime/session-runtime.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
@@ -126,4 +132,10 @@ export interface AgentConfig {
    * prompt.
    */
   steering?: boolean;
+  /**
+   * The backend to run on, instead of agy: called once by `start()` with the host interface the backend calls
+   * back through. The agy-specific fields above (agyPath, hooks files, isolation, …) are then unused. For
+   * tests, `agy-sdk/testing` ships an in-memory connection (`InMemoryConnection`).
+   */
+  connection?: ConnectionFactory;
 }

@@ -23,6 +23,13 @@
  * `stepIdx` exists, a call whose step was seen before that turn began belongs to an ended turn instead.
  */
 
+import {
+  type AfterToolCall,
+  type BeforeToolCall,
+  type McpServerConfig,
+  PLUGIN_NAME,
+  TOOL_SERVER_NAME,
+} from '../connection/agy/index.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { OperationContext, TurnContext } from '../hooks/context.js';
@@ -43,9 +50,6 @@ import type {
   PreToolUseOutput,
   StopOutput,
 } from '../protocol/hook-wire.js';
-import type { McpServerConfig } from '../runtime/mcp-config.js';
-import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
-import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 
 /** The origin fields real agy sends with every hook call, for typed hooks. */
 function agyInfo(input: AgyHookInput): AgyHookInfo | undefined {

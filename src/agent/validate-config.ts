@@ -1,9 +1,8 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { hiddenSegmentReal, TOOL_SERVER_NAME, validateDataDir } from '../connection/agy/index.js';
 import { ConfigError } from '../errors.js';
-import { hiddenSegmentReal, validateDataDir } from '../runtime/hidden-path.js';
-import { TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import type { AgentConfig } from './config.js';
 
 const EFFORTS = new Set(['low', 'medium', 'high']);

@@ -7,12 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
 import type { Hook } from '../../src/hooks/kinds.js';
 import type { HookToolCall, HookToolResult, StopEvent, ToolErrorEvent } from '../../src/hooks/types.js';
 import type { Step } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
 import { deferred, recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 

@@ -10,12 +10,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/runtime/listener.js';
+import { SessionListener } from '../../src/connection/agy/session/listener.js';
 import {
   httpServerConfig,
   MCP_URL_ENV,
   stdioRelayServerConfig,
-} from '../../src/runtime/mcp-stdio-relay-config.js';
+} from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger, deferred } from './listener-test-helpers.js';
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
       resolve(),
     );
   });
-  relayPath = join(outDir, 'runtime', 'mcp-stdio-relay.js');
+  relayPath = join(outDir, 'connection', 'agy', 'session', 'mcp-stdio-relay.js');
   if (!existsSync(relayPath)) throw new Error('tsc did not emit the relay');
 }, 180_000);
 
@@ -89,7 +89,7 @@ describe('stdio relay (compiled, spawned, driven by the SDK StdioClientTransport
     expect(httpServerConfig(url)).toEqual({ serverUrl: url });
     // The compiled config module resolves the compiled relay beside itself.
     const compiled = (await import(
-      pathToFileURL(join(outDir, 'runtime', 'mcp-stdio-relay-config.js')).href
+      pathToFileURL(join(outDir, 'connection', 'agy', 'session', 'mcp-stdio-relay-config.js')).href
     )) as {
       relayScriptPath(): string;
       stdioRelayServerConfig(url: string): { args: string[] };

@@ -11,6 +11,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hiddenSegment } from '../../src/connection/agy/session/hidden-path.js';
+import {
+  SessionRuntime,
+  type SessionRuntimeOptions,
+} from '../../src/connection/agy/session/session-runtime.js';
 import { ConfigError } from '../../src/errors.js';
 import {
   AgentFrontmatterSchema,
@@ -22,8 +27,6 @@ import {
   RuleFrontmatterSchema,
 } from '../../src/protocol/agy-files.js';
 import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
-import { hiddenSegment } from '../../src/runtime/hidden-path.js';
-import { SessionRuntime, type SessionRuntimeOptions } from '../../src/runtime/session-runtime.js';
 import { tool } from '../../src/tools/tool.js';
 import {
   probePort,

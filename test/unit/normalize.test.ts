@@ -1,7 +1,7 @@
 // Wire → public step normalization against real agy output (../shared/fixtures/agy-real/).
 import { describe, expect, it } from 'vitest';
-import { usageFromWire } from '../../src/connection/stream-json/normalize.js';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
+import { usageFromWire } from '../../src/connection/agy/stream-json/normalize.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { WireEnvelopeSchema, type WireStepUpdate } from '../../src/protocol/stream-json.js';
 
 const stepLine = (o: Record<string, unknown>) =>

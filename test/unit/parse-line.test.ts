@@ -1,7 +1,7 @@
 // Wire shapes are the verbatim captures of agy-cli.md §D.3; drift tolerance per §F.1.
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/connection/stream-json/framing.js';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
+import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
 import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 

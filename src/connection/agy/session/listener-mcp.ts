@@ -9,9 +9,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isRecord } from '../internal/guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../internal/json-depth.js';
-import { describeError, type Logger } from '../logger.js';
+import { isRecord } from '../../../internal/guards.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../internal/json-depth.js';
+import { describeError, type Logger } from '../../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJsonRpcError } from './listener-http.js';
 

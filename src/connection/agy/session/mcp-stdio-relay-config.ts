@@ -10,7 +10,7 @@
  * verbatim: shell quotes here would become part of the file names. Nothing in the entry is ever parsed by a
  * shell, so a path with shell syntax in it is inert.
  */
-import { scriptPath } from '../internal/script-path.js';
+import { scriptPath } from '../../../internal/script-path.js';
 
 /** The environment variable the relay reads its listener URL from. */
 export const MCP_URL_ENV = 'AGY_SDK_MCP_URL';

@@ -5,8 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { scriptPath } from '../internal/script-path.js';
-import { settlesWithin } from '../internal/timing.js';
+import { scriptPath } from '../../../internal/script-path.js';
+import { settlesWithin } from '../../../internal/timing.js';
 import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 

@@ -3,7 +3,7 @@
  * with `trigger: always_on` frontmatter in a plugin under the session directory (seed 000 "The session
  * directory"; agy-cli.md §D.7). agy cuts each rule file at 24,000 bytes, so longer ones are refused.
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../../errors.js';
 
 /** agy truncates rule files beyond this many bytes. */
 export const MAX_RULE_BYTES = 24_000;

@@ -8,10 +8,10 @@
  * - a soft-denied tool step ends DONE without output (1.2.17+) and is only known as denied from
  *   `result.denied_actions`, or ends ERROR "…denied permission…" (1.2.7).
  */
-import type { CommandResult, Step, SubagentInfo, ToolCall, Usage } from '../../model/step.js';
-import type { DeniedAction } from '../../model/turn-result.js';
-import { addUsage, knownUsage, zeroUsage } from '../../model/usage.js';
-import type { WireResult } from '../../protocol/stream-json.js';
+import type { CommandResult, Step, SubagentInfo, ToolCall, Usage } from '../../../model/step.js';
+import type { DeniedAction } from '../../../model/turn-result.js';
+import { addUsage, knownUsage, zeroUsage } from '../../../model/usage.js';
+import type { WireResult } from '../../../protocol/stream-json.js';
 
 const DENIAL_TYPES = new Set(['HOOK_DENIED', 'PERMISSION_DENIED']);
 // 1.2.7 soft denial: TOOL_ERROR "permission check failed for write_file …: user denied permission for …"

@@ -12,9 +12,9 @@
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scriptPath } from '../internal/script-path.js';
-import { shellCommand, shellQuote } from '../internal/shell-quote.js';
-import { findOnPath } from '../internal/which.js';
+import { scriptPath } from '../../../internal/script-path.js';
+import { shellCommand, shellQuote } from '../../../internal/shell-quote.js';
+import { findOnPath } from '../../../internal/which.js';
 import type { SessionDir } from './session-dir.js';
 
 /** How hook commands reach the listener. */

@@ -17,10 +17,15 @@
 import { constants, existsSync } from 'node:fs';
 import { mkdir, open, readdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../errors.js';
-import { isRecord } from '../internal/guards.js';
-import { exceedsJsonDepth } from '../internal/json-depth.js';
-import { type HooksFile, type McpConfigEntry, McpConfigSchema, validated } from '../protocol/agy-files.js';
+import { ConfigError } from '../../../errors.js';
+import { isRecord } from '../../../internal/guards.js';
+import { exceedsJsonDepth } from '../../../internal/json-depth.js';
+import {
+  type HooksFile,
+  type McpConfigEntry,
+  McpConfigSchema,
+  validated,
+} from '../../../protocol/agy-files.js';
 import { CredentialSet, copyUserItem } from './shadow-home-copy.js';
 
 /** Largest user JSON file read (settings, MCP config, hooks); real ones are a few KiB. */

@@ -11,10 +11,10 @@
  * quota stop. Stray words ("quota" in a file name, "print timeout" in a warning) never change a status.
  */
 
-import { isRecord } from '../../internal/guards.js';
-import type { DeniedAction, TurnStatus } from '../../model/turn-result.js';
-import type { ExitInfo } from '../../process/agy-process.js';
-import type { WireResult } from '../../protocol/stream-json.js';
+import { isRecord } from '../../../internal/guards.js';
+import type { DeniedAction, TurnStatus } from '../../../model/turn-result.js';
+import type { WireResult } from '../../../protocol/stream-json.js';
+import type { ExitInfo } from '../process/agy-process.js';
 import { resultErrorText } from './normalize.js';
 
 /** What the SDK itself asked for during the turn. */

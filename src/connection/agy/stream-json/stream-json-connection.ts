@@ -9,21 +9,21 @@
  * - agy and its children never outlive the host (see `process/supervisor.ts`).
  */
 
-import type { AgySdkError } from '../../errors.js';
+import type { AgySdkError } from '../../../errors.js';
 import {
   ClosedError,
   LineTooLongError,
   ProcessExitError,
   StartError,
   WatchdogTimeoutError,
-} from '../../errors.js';
-import { callContained } from '../../internal/contain.js';
-import { consoleLogger, type Logger } from '../../logger.js';
-import type { Step } from '../../model/step.js';
-import type { TurnResult } from '../../model/turn-result.js';
-import type { AgyProcess, ExitInfo } from '../../process/agy-process.js';
-import type { WireUserLine } from '../../protocol/stream-json.js';
-import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
+} from '../../../errors.js';
+import { callContained } from '../../../internal/contain.js';
+import { consoleLogger, type Logger } from '../../../logger.js';
+import type { Step } from '../../../model/step.js';
+import type { TurnResult } from '../../../model/turn-result.js';
+import type { WireUserLine } from '../../../protocol/stream-json.js';
+import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
+import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';

@@ -3,11 +3,11 @@
  * Tolerant by design: missing or mistyped fields yield `undefined`, never a throw.
  */
 
-import { isRecord } from '../../internal/guards.js';
-import { unwrapMcpCall } from '../../internal/mcp-call.js';
-import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../model/step.js';
-import type { DeniedAction } from '../../model/turn-result.js';
-import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../protocol/stream-json.js';
+import { isRecord } from '../../../internal/guards.js';
+import { unwrapMcpCall } from '../../../internal/mcp-call.js';
+import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
+import type { DeniedAction } from '../../../model/turn-result.js';
+import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json.js';
 
 /** Public view of agy's `init` event. */
 export interface InitInfo {

@@ -19,8 +19,8 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
-import { ConfigError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ConfigError } from '../../../errors.js';
+import type { Logger } from '../../../logger.js';
 import {
   AgentFrontmatterSchema,
   type HookBundle,
@@ -31,10 +31,10 @@ import {
   PluginJsonSchema,
   renderFrontmatter,
   validated,
-} from '../protocol/agy-files.js';
-import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../protocol/hook-wire.js';
-import type { ToolDefinition } from '../tools/tool.js';
-import type { ToolContextHost } from '../tools/tool-context.js';
+} from '../../../protocol/agy-files.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
+import type { ToolDefinition } from '../../../tools/tool.js';
+import type { ToolContextHost } from '../../../tools/tool-context.js';
 import { validateDataDir } from './hidden-path.js';
 import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';

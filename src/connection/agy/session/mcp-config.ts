@@ -2,8 +2,8 @@
  * User-facing MCP server configuration (the Python SDK's `McpStdioServer` / `McpStreamableHttpServer`) and
  * its translation to agy's `mcp_config.json` entries (agy-cli.md §D.5).
  */
-import { ConfigError } from '../errors.js';
-import type { McpConfigEntry } from '../protocol/agy-files.js';
+import { ConfigError } from '../../../errors.js';
+import type { McpConfigEntry } from '../../../protocol/agy-files.js';
 
 /** An MCP server agy starts as a child process and talks to over stdio. */
 export interface McpStdioServer {

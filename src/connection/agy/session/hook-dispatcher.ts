@@ -12,7 +12,7 @@
  */
 
 import { z } from 'zod';
-import { describeError, type Logger } from '../logger.js';
+import { describeError, type Logger } from '../../../logger.js';
 import {
   type AgyHookEvent,
   type AgyHookInput,
@@ -22,7 +22,7 @@ import {
   type PreToolUseOutput,
   type StopOutput,
   TOOL_HOOK_EVENTS,
-} from '../protocol/hook-wire.js';
+} from '../../../protocol/hook-wire.js';
 import type { HookHandler } from './listener-hook.js';
 
 /** Compiles a matcher: `*` or empty matches every tool; anything else is an anchored regex. */

@@ -3,9 +3,9 @@
  * Order: the `agyPath` option, then `AGY_PATH`, then every directory on `PATH`. The error lists every path tried.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { AgyNotFoundError } from '../../errors.js';
-import { findOnPath, isExecutableFile } from '../../internal/which.js';
-import { AgyProcess } from '../../process/agy-process.js';
+import { AgyNotFoundError } from '../../../errors.js';
+import { findOnPath, isExecutableFile } from '../../../internal/which.js';
+import { AgyProcess } from '../process/agy-process.js';
 
 /** Where to look. */
 export interface BinaryLookup {

@@ -3,8 +3,8 @@
  * handshake awaited with a timeout, and a failure before `init` turned into a `StartError` naming the cause.
  * What happens after `init` is the connection's business: events go out through `LaunchEvents`.
  */
-import { StartError } from '../../errors.js';
-import { AgyProcess, type ExitInfo } from '../../process/agy-process.js';
+import { StartError } from '../../../errors.js';
+import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
 import { LineSplitter } from './framing.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
