@@ -3,11 +3,40 @@
  * branch on `err.code` (or `instanceof`) instead of parsing messages.
  */
 
+/** How a turn ended, as a `TurnError` code (`turn_<TurnStatus>`); kept equal to `TurnStatus` by a type check. */
+export type TurnErrorCode =
+  | 'turn_success'
+  | 'turn_denied'
+  | 'turn_timeout'
+  | 'turn_quota_exhausted'
+  | 'turn_rate_limited'
+  | 'turn_auth_failed'
+  | 'turn_interrupted'
+  | 'turn_canceled'
+  | 'turn_budget_exceeded'
+  | 'turn_error';
+
+/** Every `code` an agy-sdk error can carry: switch on it exhaustively. */
+export type AgySdkErrorCode =
+  | 'config_invalid'
+  | 'policy_config_invalid'
+  | 'misuse'
+  | 'agy_not_found'
+  | 'start_failed'
+  | 'process_exited'
+  | 'watchdog_timeout'
+  | 'line_too_long'
+  | 'structured_output_invalid'
+  | 'budget_exceeded'
+  | 'closed'
+  | 'content_invalid'
+  | TurnErrorCode;
+
 /** Base class of every error agy-sdk raises. */
 export class AgySdkError extends Error {
   /** A stable, machine-readable code. */
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: AgySdkErrorCode;
+  constructor(code: AgySdkErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -21,6 +50,16 @@ export class ConfigError extends AgySdkError {
   constructor(field: string, message: string) {
     super('config_invalid', `${field}: ${message}`);
     this.field = field;
+  }
+}
+
+/**
+ * The SDK was used in a way it does not allow: a second turn on a connection while one runs, starting
+ * something already started, a tool context's `send` with no conversation attached, … The message says what.
+ */
+export class UsageError extends AgySdkError {
+  constructor(message: string) {
+    super('misuse', message);
   }
 }
 

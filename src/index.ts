@@ -54,6 +54,7 @@ export type { Conversation } from './conversation/conversation.js';
 export {
   AgyNotFoundError,
   AgySdkError,
+  type AgySdkErrorCode,
   ClosedError,
   ConfigError,
   ContentError,
@@ -63,6 +64,8 @@ export {
   StartError,
   StructuredOutputError,
   TurnDeniedError,
+  type TurnErrorCode,
+  UsageError,
   WatchdogTimeoutError,
 } from './errors.js';
 // Human in the loop.

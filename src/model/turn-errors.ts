@@ -2,7 +2,7 @@
  * The errors that carry a turn's outcome. They live beside the model types they carry (not in `errors.ts`,
  * which imports nothing of ours) so that the model and the error hierarchy never import each other.
  */
-import { AgySdkError } from '../errors.js';
+import { AgySdkError, type TurnErrorCode } from '../errors.js';
 import type { BudgetName, TurnResult } from './turn-result.js';
 
 /** A turn did not end in `success`. Carries the full, fail-closed `TurnResult`. */
@@ -10,8 +10,10 @@ export class TurnError extends AgySdkError {
   /** The turn's outcome, whatever its status. */
   readonly result: TurnResult;
   constructor(result: TurnResult) {
+    // Fails to compile if `TurnStatus` gains a status `TurnErrorCode` does not list.
+    const code: TurnErrorCode = `turn_${result.status}`;
     super(
-      `turn_${result.status}`,
+      code,
       `turn ended ${result.status}${result.errorMessage ? `: ${result.errorMessage}` : ''}`,
       result.error ? { cause: result.error } : undefined,
     );

@@ -6,7 +6,7 @@
  */
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
-import { ClosedError, ConfigError } from '../errors.js';
+import { ClosedError, UsageError } from '../errors.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 
@@ -100,7 +100,7 @@ export class InMemoryConnection implements Connection {
 
   async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
     if (this.#closed) throw new ClosedError();
-    if (this.#running) throw new ConfigError('runTurn', 'a turn is already running');
+    if (this.#running) throw new UsageError('runTurn: a turn is already running');
     const index = this.requests.length;
     this.requests.push(request);
     const started = Date.now();
@@ -167,7 +167,7 @@ export class InMemoryConnection implements Connection {
   }
 
   async setModel(model: string): Promise<void> {
-    if (this.#running) throw new ConfigError('setModel', 'a turn is running');
+    if (this.#running) throw new UsageError('setModel: wait until the turn ends');
     this.modelSwitches.push(model);
     this.#info = { ...this.#info, model };
   }

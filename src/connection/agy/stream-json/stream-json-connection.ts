@@ -9,12 +9,13 @@
  * - agy and its children never outlive the host (see `process/supervisor.ts`).
  */
 
-import type { AgySdkError } from '../../../errors.js';
 import {
+  type AgySdkError,
   ClosedError,
   LineTooLongError,
   ProcessExitError,
   StartError,
+  UsageError,
   WatchdogTimeoutError,
 } from '../../../errors.js';
 import { callContained } from '../../../internal/contain.js';
@@ -185,7 +186,8 @@ export class StreamJsonConnection implements Connection {
 
   async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
     if (this.#closed) throw new ClosedError();
-    if (this.#turn) throw new Error('runTurn: a turn is already running (the Conversation queues turns)');
+    if (this.#turn)
+      throw new UsageError('runTurn: a turn is already running (the Conversation queues turns)');
     const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
     // Claim the turn slot before any await, so a concurrent misuse is caught.
     const placeholder: ActiveTurn = {
@@ -261,7 +263,7 @@ export class StreamJsonConnection implements Connection {
 
   async setModel(model: string): Promise<void> {
     if (this.#closed) throw new ClosedError();
-    if (this.#turn) throw new Error('setModel: wait until the turn ends (the Conversation queues this)');
+    if (this.#turn) throw new UsageError('setModel: wait until the turn ends (the Conversation queues this)');
     this.#model = model;
     if (this.#restarting) await this.#restarting.catch(() => {});
     const launch = this.#launch;
