@@ -8,7 +8,7 @@
  */
 
 // The Agent and its configuration.
-export { Agent } from './agent/agent.js';
+export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
 // agy session options.
 export {

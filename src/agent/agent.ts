@@ -36,6 +36,38 @@ import { ControlPlane } from './control-plane.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 import { validateConfig } from './validate-config.js';
 
+/** Options of one `chat` turn. */
+export interface ChatOptions {
+  /**
+   * Aborting it cancels this turn: a queued turn never runs, a running one is interrupted. Either way it
+   * ends `canceled` and the session stays usable. An already aborted signal cancels the turn at once.
+   */
+  signal?: AbortSignal | undefined;
+  /** A time limit for this turn only, in ms (overrides `AgentConfig.turnTimeoutMs`); past it the turn ends `timeout`. */
+  turnTimeoutMs?: number | undefined;
+}
+
+function checkChatOptions(options: ChatOptions): ChatOptions {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
+  const { signal, turnTimeoutMs } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new ConfigError('options.signal', 'must be an AbortSignal');
+  if (turnTimeoutMs !== undefined && !(Number.isSafeInteger(turnTimeoutMs) && turnTimeoutMs > 0))
+    throw new ConfigError('options.turnTimeoutMs', 'must be a positive integer (ms)');
+  return { signal, turnTimeoutMs };
+}
+
+/** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
+function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
+  const cancel = () => void response.cancel();
+  if (signal.aborted) {
+    cancel();
+    return;
+  }
+  signal.addEventListener('abort', cancel, { once: true });
+  void response.result().finally(() => signal.removeEventListener('abort', cancel));
+}
+
 /** The backend's attachments directory; a backend without one cannot take media parts. */
 function attachmentsDir(connection: Connection): Promise<string> {
   if (!connection.attachmentsDir)
@@ -249,10 +281,13 @@ export class Agent implements AsyncDisposable {
    * Sends a prompt and returns its streamed response. Starts the agent if needed. A `chat` sent while a turn
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
    */
-  async chat(prompt: Content): Promise<ChatResponse> {
+  async chat(prompt: Content, options: ChatOptions = {}): Promise<ChatResponse> {
     contentParts(prompt);
+    const { signal, turnTimeoutMs } = checkChatOptions(options);
     await this.start();
-    return this.#requireConversation().chat(prompt);
+    const response = this.#requireConversation().chat(prompt, { turnTimeoutMs });
+    if (signal) cancelOnAbort(signal, response);
+    return response;
   }
 
   /** Interrupts the running turn (it ends `interrupted`); the conversation stays usable. */

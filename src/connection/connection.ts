@@ -31,6 +31,8 @@ export interface ConnectionInfo {
 export interface TurnRequest {
   /** Text blocks, in order. */
   text: string[];
+  /** A time limit for this turn only, in ms, overriding the connection's own (the turn then ends `timeout`). */
+  timeoutMs?: number | undefined;
 }
 
 /** Receives a turn's steps as they arrive. */

@@ -43,6 +43,8 @@ export interface ConversationOptions<P> {
 interface TurnItem<P> {
   kind: 'turn';
   prompt: P;
+  /** This turn's own time limit, overriding the connection's. */
+  turnTimeoutMs: number | undefined;
   response: ChatResponse;
   canceled: boolean;
 }
@@ -130,16 +132,25 @@ export class Conversation<P = unknown> {
    * while a turn runs starts when that turn (and any queued before it) has ended. With `{ first: true }` the
    * turn jumps the queue (used by `steer(..., { when: 'now' })`).
    */
-  chat(prompt: P, opts: { first?: boolean } = {}): ChatResponse {
+  chat(prompt: P, opts: { first?: boolean; turnTimeoutMs?: number | undefined } = {}): ChatResponse {
     if (this.#closed) throw new ClosedError();
     const item: TurnItem<P> = {
       kind: 'turn',
       prompt,
+      turnTimeoutMs: opts.turnTimeoutMs,
       canceled: false,
       response: new ChatResponse({
         cancel: async () => {
           item.canceled = true;
-          if (this.#running?.item === item) await this.#connection.interrupt('canceled');
+          if (this.#running?.item === item) {
+            await this.#connection.interrupt('canceled');
+            return;
+          }
+          // Still queued: leave the queue now, rather than when the turns before it have ended.
+          const index = this.#queue.indexOf(item);
+          if (index === -1) return;
+          this.#queue.splice(index, 1);
+          item.response.finish(canceledResult(this.conversationId, 'canceled before it ran'));
         },
       }),
     };
@@ -207,6 +218,7 @@ export class Conversation<P = unknown> {
     let request: TurnRequest;
     try {
       request = await this.#pipeline.prepare(item.prompt);
+      if (item.turnTimeoutMs !== undefined) request = { ...request, timeoutMs: item.turnTimeoutMs };
     } catch (err) {
       this.#running = undefined;
       response.finish(failedResult(this.conversationId, err));

@@ -144,3 +144,47 @@ describe('Agent on the in-memory connection', () => {
     expect(conn.closed).toBe(true);
   });
 });
+
+describe('chat({ signal })', () => {
+  it('aborting a running turn ends it canceled and keeps the session', async () => {
+    const conn = new InMemoryConnection({
+      turns: [{ steps: [{ type: 'agent_response', textDelta: 'working' }], hang: true }, {}],
+    });
+    await using agent = new Agent({ connection: conn.connect });
+    const controller = new AbortController();
+    const running = await agent.chat('long', { signal: controller.signal });
+    for await (const _ of running) break; // it is running
+    controller.abort();
+    expect((await running.result()).status).toBe('canceled');
+    expect((await (await agent.chat('next')).result()).status).toBe('success');
+  });
+
+  it('an aborted queued turn is removed from the queue and never sent; an already aborted one too', async () => {
+    const conn = new InMemoryConnection({ turns: [{ hang: true }, {}] });
+    await using agent = new Agent({ connection: conn.connect });
+    const first = await agent.chat('first');
+    const controller = new AbortController();
+    const queued = await agent.chat('queued', { signal: controller.signal });
+    const dead = await agent.chat('dead', { signal: AbortSignal.abort() });
+    controller.abort();
+    expect((await queued.result()).status).toBe('canceled');
+    expect((await dead.result()).status).toBe('canceled');
+    await agent.interrupt();
+    expect((await first.result()).status).toBe('interrupted');
+    expect(conn.requests.map((r) => r.text.join(''))).toEqual(['first']);
+  });
+
+  it('passes turnTimeoutMs to the backend with the request, and rejects bad options with ConfigError', async () => {
+    const conn = new InMemoryConnection({ turns: [{}] });
+    await using agent = new Agent({ connection: conn.connect });
+    await (await agent.chat('a', { turnTimeoutMs: 1_234 })).result();
+    expect(conn.requests[0]?.timeoutMs).toBe(1_234);
+    await expect(agent.chat('b', { turnTimeoutMs: -1 })).rejects.toMatchObject({
+      code: 'config_invalid',
+      field: 'options.turnTimeoutMs',
+    });
+    await expect(agent.chat('b', { signal: 'no' as never })).rejects.toMatchObject({
+      field: 'options.signal',
+    });
+  });
+});

@@ -238,7 +238,7 @@ export class StreamJsonConnection implements Connection {
       turn.finish = resolve;
     });
     turn.sent = true;
-    this.#armWatchdog(turn);
+    this.#armWatchdog(turn, request.timeoutMs);
     const line: WireUserLine = {
       event: 'user',
       message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
@@ -470,8 +470,9 @@ export class StreamJsonConnection implements Connection {
     }
   }
 
-  #armWatchdog(turn: ActiveTurn): void {
-    const { idleTimeoutMs, turnTimeoutMs } = this.#opts;
+  #armWatchdog(turn: ActiveTurn, turnLimitMs: number | undefined): void {
+    const { idleTimeoutMs } = this.#opts;
+    const turnTimeoutMs = turnLimitMs ?? this.#opts.turnTimeoutMs;
     const fire = (kind: 'idle' | 'turn', limit: number) => () => {
       if (turn.requested) return;
       turn.requested = 'timeout';
