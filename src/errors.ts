@@ -136,6 +136,7 @@ export class WatchdogTimeoutError extends AgySdkError {
   readonly elapsedMs: number;
   /** The last stdout line agy wrote before the stall (raw), if any. */
   readonly lastEvent: string | undefined;
+  /** The last lines agy wrote to stderr. */
   readonly stderrTail: string;
   constructor(
     kind: 'idle' | 'turn',

@@ -15,15 +15,14 @@ import {
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
-import { type Content, contentParts } from '../content/content.js';
-import { materialize } from '../content/materialize.js';
+import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { BudgetTracker, validateBudget } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
-import { Conversation } from '../conversation/conversation.js';
-import { ClosedError, ConfigError, ContentError, TurnDeniedError } from '../errors.js';
+import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
+import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
+import { ClosedError, ConfigError, ContentError } from '../errors.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
-import { BudgetExceededError } from '../model/turn-errors.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { confirmRunCommand } from '../policy/presets.js';
@@ -33,8 +32,21 @@ import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
-import { toolTransportWarning } from './tool-transport-warning.js';
+import {
+  budgetStartStage,
+  budgetStepStage,
+  controlStepStage,
+  finishStage,
+  materializeStage,
+  pendingSteersStage,
+  preTurnStage,
+  reminderStage,
+  transportWarningStage,
+} from './turn-stages.js';
 import { validateConfig } from './validate-config.js';
+
+/** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
+const PARSED = new WeakSet<object>();
 
 /** Options of one `chat` turn. */
 export interface ChatOptions {
@@ -79,6 +91,11 @@ function attachmentsDir(connection: Connection): Promise<string> {
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
+/**
+ * An agent on Google Antigravity: owns the configuration, the backend (agy, unless `connection` says
+ * otherwise) and the conversation. Nothing starts until `start()` or the first `chat()`;
+ * `await using agent = new Agent(config)` closes everything on scope exit.
+ */
 export class Agent implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
@@ -219,32 +236,10 @@ export class Agent implements AsyncDisposable {
       this.#checkNotClosing();
     }
     this.#connection = connection;
-    const reminder = config.reminder;
     this.#conversation = new Conversation<Content>({
       connection,
       historyLimit: config.historyLimit,
-      pipeline: {
-        prepare: async (prompt) => {
-          const text = await materialize(contentParts(prompt), () => attachmentsDir(connection));
-          // Steering messages that found no model call to ride on are delivered with the next prompt.
-          text.unshift(...this.#control.takePendingSteers());
-          const gate = await this.#control.beginTurn(text.join('\n'));
-          if (!gate.allow) throw new TurnDeniedError(gate.message ?? 'denied by a preTurn hook');
-          this.#budget?.beginTurn();
-          if (reminder) text.unshift(`<system-reminder>\n${reminder}\n</system-reminder>`);
-          return { text };
-        },
-        onStep: (step) => {
-          this.#control.onStep(step);
-          const transport = toolTransportWarning(step);
-          if (transport) this.#logger.warn(transport);
-          const over = this.#budget?.onStep(step);
-          if (!over) return undefined;
-          const error = new BudgetExceededError(over.budget, over.limit, over.used);
-          return { status: 'budget_exceeded', budget: over.budget, message: error.message, error };
-        },
-        finalize: (result) => this.#control.endTurn(this.#finalize(result)),
-      },
+      pipeline: this.#pipeline(connection),
     });
     await connection.start();
     this.#checkNotClosing();
@@ -260,6 +255,37 @@ export class Agent implements AsyncDisposable {
       await this.#triggers.start();
     }
     if (this.#state === 'starting') this.#state = 'started';
+  }
+
+  /** The turn pipeline: the named stages of `turn-stages.ts`, in order. */
+  #pipeline(connection: Connection): ConversationPipeline<Content> {
+    const control = this.#control;
+    const budget = this.#budget;
+    const reminder = this.#config.reminder;
+    const prepare = composePrepare<ContentPart>([
+      materializeStage(() => attachmentsDir(connection)),
+      pendingSteersStage(() => control.takePendingSteers()),
+      preTurnStage((text) => control.beginTurn(text)),
+      ...(budget ? [budgetStartStage(budget)] : []),
+      ...(reminder ? [reminderStage(reminder)] : []),
+    ]);
+    return {
+      // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
+      prepare: async (prompt) => {
+        const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+        const draft = await prepare({ parts, text: [] });
+        return { text: draft.text };
+      },
+      onStep: composeSteps([
+        controlStepStage((step) => control.onStep(step)),
+        transportWarningStage(this.#logger),
+        ...(budget ? [budgetStepStage(budget)] : []),
+      ]),
+      finalize: composeFinish([
+        finishStage('structured-output', (result) => this.#finalize(result)),
+        finishStage('control-plane', (result) => control.endTurn(result)),
+      ]),
+    };
   }
 
   #finalize(result: TurnResult): TurnResult {
@@ -282,10 +308,11 @@ export class Agent implements AsyncDisposable {
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
    */
   async chat(prompt: Content, options: ChatOptions = {}): Promise<ChatResponse> {
-    contentParts(prompt);
+    const parts = contentParts(prompt);
+    PARSED.add(parts);
     const { signal, turnTimeoutMs } = checkChatOptions(options);
     await this.start();
-    const response = this.#requireConversation().chat(prompt, { turnTimeoutMs });
+    const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
     if (signal) cancelOnAbort(signal, response);
     return response;
   }

@@ -37,6 +37,7 @@ export interface TurnRequest {
 
 /** Receives a turn's steps as they arrive. */
 export interface TurnSink {
+  /** Called once per step, in arrival order; must not throw (a throw is logged and the step dropped). */
   onStep(step: Step): void;
 }
 

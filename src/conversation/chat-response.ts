@@ -15,6 +15,10 @@ export interface ChatResponseControl {
   cancel(): Promise<void>;
 }
 
+/**
+ * One turn's streamed response, returned by `agent.chat()`: iterate it for text, or read `steps()`,
+ * `toolCalls()`, `result()`. Every cursor sees every step, whenever it starts. Created by the SDK only.
+ */
 export class ChatResponse implements AsyncIterable<string> {
   readonly #steps = new ReplayBuffer<Step>();
   readonly #result: Promise<TurnResult>;

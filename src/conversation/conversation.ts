@@ -57,6 +57,10 @@ interface RunningTurn<P> {
   interrupted: boolean;
 }
 
+/**
+ * A conversation over a `Connection`: turns run one at a time in call order, with a bounded step history and
+ * usage per turn and in total. Created by the Agent only (`agent.conversation`).
+ */
 export class Conversation<P = unknown> {
   readonly #connection: Connection;
   readonly #pipeline: ConversationPipeline<P>;

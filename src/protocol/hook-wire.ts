@@ -12,6 +12,7 @@ export const AGY_HOOK_EVENTS = [
   'Stop',
   'SessionStart',
 ] as const;
+/** One of {@link AGY_HOOK_EVENTS}. */
 export type AgyHookEvent = (typeof AGY_HOOK_EVENTS)[number];
 
 /** Tool events take a matcher (a regex on agy's tool name, or `*`). */
@@ -71,10 +72,12 @@ export interface AgyHookInput {
 
 /** PreToolUse reply. Always carries an explicit decision: agy versions differ on `{}` (measured as DENY). */
 export interface PreToolUseOutput {
+  /** What agy should do with the call. */
   decision: 'allow' | 'deny' | 'ask' | 'force_ask';
-  reason?: string;
+  /** Why; shown to the model on a deny. */
+  reason?: string | undefined;
   /** Shallow-merged into the tool's arguments. */
-  overwrite?: Record<string, unknown>;
+  overwrite?: Record<string, unknown> | undefined;
 }
 
 /** One step to inject before a model call. */
@@ -85,23 +88,33 @@ export type InjectStep =
 
 /** PreInvocation / PostInvocation reply. */
 export interface InvocationOutput {
+  /** Steps agy adds before the model call (steering uses `userMessage`). */
   injectSteps?: InjectStep[];
+  /** `force_continue` keeps the agent going after the invocation. */
   terminationBehavior?: 'force_continue';
 }
 
 /** Stop reply: `continue` keeps the agent going (subject to agy's continuation cap); `reason` is required. */
 export interface StopOutput {
+  /** `continue` keeps the agent going; absent lets it stop. */
   decision?: 'continue';
+  /** Required with `continue`: given to the model as the reason to go on. */
   reason?: string;
 }
 
 /** What a handler may return per event. */
 export interface AgyHookOutputs {
+  /** Nothing means the SDK's explicit default (`allow`). */
   PreToolUse: PreToolUseOutput | undefined;
+  /** agy ignores PostToolUse output. */
   PostToolUse: undefined;
+  /** Steps to inject, or nothing. */
   PreInvocation: InvocationOutput | undefined;
+  /** Steps to inject, or nothing. */
   PostInvocation: InvocationOutput | undefined;
+  /** `continue` with a reason, or nothing to let agy stop. */
   Stop: StopOutput | undefined;
+  /** agy ignores SessionStart output. */
   SessionStart: undefined;
 }
 

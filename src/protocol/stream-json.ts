@@ -19,6 +19,7 @@ export const WireUsageSchema = z.looseObject({
   /** `input_tokens + output_tokens`. */
   total_tokens: z.number().optional(),
 });
+/** A `usage` object as agy sends it. */
 export type WireUsage = z.infer<typeof WireUsageSchema>;
 
 /** The `init` payload: the first line agy writes, before any input (agy-cli.md §D.3). */
@@ -31,6 +32,7 @@ export const WireInitSchema = z.looseObject({
   /** The `--agent` name, echoed even when no such agent exists (agy-real/jdiazromeral-agy-plugin-cc/agent_fallback-*). */
   agent: z.string().optional(),
 });
+/** The `init` payload as agy sends it. */
 export type WireInit = z.infer<typeof WireInitSchema>;
 
 /** A tool failure reported in `tool_info.error` (agy-cli.md §D.3 "Tool steps"). */
@@ -38,6 +40,7 @@ export const WireToolErrorSchema = z.looseObject({
   type: z.string().optional(),
   message: z.string().optional(),
 });
+/** A tool step's `error` as agy sends it. */
 export type WireToolError = z.infer<typeof WireToolErrorSchema>;
 
 /** `tool_info` on `tool` steps. Parameter keys are PascalCase as agy sends them (`CommandLine`). */
@@ -47,6 +50,7 @@ export const WireToolInfoSchema = z.looseObject({
   output: z.unknown().optional(),
   error: z.union([WireToolErrorSchema, z.string()]).optional(),
 });
+/** A tool step's `tool_info` as agy sends it. */
 export type WireToolInfo = z.infer<typeof WireToolInfoSchema>;
 
 /** One subagent entry in `subagent_info` (agy-cli.md §D.3 "Subagents"). */
@@ -91,6 +95,7 @@ export const WireStepUpdateSchema = z.looseObject({
   subagent_info: z.looseObject({ subagents: z.array(WireSubagentSchema).optional() }).optional(),
   error: z.unknown().optional(),
 });
+/** A `step_update` payload as agy sends it (unknown fields kept). */
 export type WireStepUpdate = z.infer<typeof WireStepUpdateSchema>;
 
 /** One entry of `denied_actions`: a permission agy soft-denied in headless mode (agy-cli.md §D.3). */
@@ -98,6 +103,7 @@ export const WireDeniedActionSchema = z.looseObject({
   action: z.string().optional(),
   display_name: z.string().optional(),
 });
+/** One `denied_actions` entry as agy sends it. */
 export type WireDeniedAction = z.infer<typeof WireDeniedActionSchema>;
 
 /** Terminal `result` statuses seen in the wild; the set is open (agy-cli.md §1). */
@@ -132,6 +138,7 @@ export const WireResultSchema = z.looseObject({
   /** A slash command's result, repeated from the `command_result` event (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota.stdout). */
   command: z.lazy(() => WireCommandSchema).optional(),
 });
+/** A `result` payload as agy sends it (unknown fields kept). */
 export type WireResult = z.infer<typeof WireResultSchema>;
 
 /**
@@ -142,6 +149,7 @@ export const WireCommandSchema = z.looseObject({
   name: z.string(),
   data: z.unknown().optional(),
 });
+/** A `command_result` payload as agy sends it. */
 export type WireCommand = z.infer<typeof WireCommandSchema>;
 
 /** The nested envelope: `{"event":"<name>","<name>":{…}}`; `conversation_id` may sit at the top level. */
@@ -164,6 +172,7 @@ export const WireEnvelopeSchema = z.discriminatedUnion('event', [
     command: WireCommandSchema,
   }),
 ]);
+/** One stdout line agy writes, parsed: the envelopes this SDK understands. */
 export type WireEnvelope = z.infer<typeof WireEnvelopeSchema>;
 
 /** The event names this SDK understands. Anything else is passed through as unknown. */
@@ -178,6 +187,8 @@ export interface WireTextBlock {
 
 /** One user message line written to agy's stdin. */
 export interface WireUserLine {
+  /** Always `user`. */
   event: 'user';
+  /** The message: text only (agy rejects other blocks on stdin). */
   message: { role: 'user'; content: string | WireTextBlock[] };
 }

@@ -160,9 +160,12 @@ describe('chat({ signal })', () => {
   });
 
   it('an aborted queued turn is removed from the queue and never sent; an already aborted one too', async () => {
-    const conn = new InMemoryConnection({ turns: [{ hang: true }, {}] });
+    const conn = new InMemoryConnection({
+      turns: [{ steps: [{ type: 'agent_response', textDelta: 'on it' }], hang: true }, {}],
+    });
     await using agent = new Agent({ connection: conn.connect });
     const first = await agent.chat('first');
+    for await (const _ of first) break; // the first turn reached the backend
     const controller = new AbortController();
     const queued = await agent.chat('queued', { signal: controller.signal });
     const dead = await agent.chat('dead', { signal: AbortSignal.abort() });

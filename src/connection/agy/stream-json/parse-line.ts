@@ -34,6 +34,7 @@ export type BadLineReason =
 
 /** A line that was not understood; passed to `onBadLine` and counted. */
 export interface BadLine {
+  /** Why the line was not understood. */
   reason: BadLineReason;
   /** The line (cut to 1 KiB; empty for `too_long`). */
   line: string;
