@@ -61,17 +61,17 @@ export interface ToolError {
 /** One subagent agy started (from `subagent_info`). */
 export interface SubagentInfo {
   /** The subagent's type, e.g. `research`. */
-  typeName?: string;
+  typeName?: string | undefined;
   /** Its role, as the parent described it. */
-  role?: string;
+  role?: string | undefined;
   /** The subagent's own conversation: its steps carry this id. */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** Where agy writes its log. */
-  logUri?: string;
+  logUri?: string | undefined;
   /** The workspaces it may use. */
-  workspaceUris?: string[];
+  workspaceUris?: string[] | undefined;
   /** The prompt the parent gave it (`initial_prompt`). */
-  initialPrompt?: string;
+  initialPrompt?: string | undefined;
 }
 
 /** A slash command's result (`command_result`, e.g. `/model`, `/usage`). */

@@ -624,10 +624,7 @@ async function startHttpMcp(): Promise<HttpMcp> {
       }
       const mcp = new McpServer({ name: 'test-http', version: '1.0.0' });
       registerTools(mcp);
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void mcp.close();

@@ -120,10 +120,8 @@ export async function handleMcpRequest(
       return;
     }
     mcp = instance;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    // Stateless (no Mcp-Session-Id): no `sessionIdGenerator`, which the SDK reads as `undefined`.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     // Protocol-level rejections (406, 415, …) are answered to the client; they are only worth a debug line.
     transport.onerror = (error) =>
       options.logger.debug('MCP transport error', { server, error: error.message });

@@ -55,40 +55,40 @@ export interface SessionListenerOptions {
    * The MCP servers to serve, by name (`[A-Za-z0-9_-]{1,64}`): `tool()` definitions, or a factory returning
    * an SDK `McpServer`/`Server` (called once per request, as stateless mode requires).
    */
-  mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory>;
+  mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory> | undefined;
   /** Handles hook calls; without it, hook paths are 404s. */
-  onHook?: HookHandler;
+  onHook?: HookHandler | undefined;
   /** Sees the one answer sent for each hook call (the handler's or the fallback). */
-  onHookAnswer?: HookAnswerObserver;
+  onHookAnswer?: HookAnswerObserver | undefined;
   /** How long a hook may run before the fallback is answered; default 30 000 ms. */
-  hookTimeoutMs?: number;
+  hookTimeoutMs?: number | undefined;
   /** The answer for a failed hook; default: deny for `PreToolUse`, `{}` otherwise. */
-  hookFallback?: HookFallback;
+  hookFallback?: HookFallback | undefined;
   /** The largest request body accepted; default 4 MiB. Larger bodies get 413 without being buffered. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Time for a client to send complete request headers, in ms; then 408 and the socket closes. Default 10 s. */
-  headersTimeoutMs?: number;
+  headersTimeoutMs?: number | undefined;
   /**
    * Time to receive a whole request (headers and body), in ms; then 408 and the socket closes. Default 30 s.
    * It does not limit the answer: a handler may run longer. At least `headersTimeoutMs`.
    */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Time a socket may stay open with no request in flight, in ms; then it is closed. Default 5 s. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Most sockets open at once; further connections are closed on accept. Default 64. */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /** Where failures are reported; default prints warnings and errors. The token is never logged. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Sees each call to a `tool()` (not to factory-built servers). */
-  observer?: ToolCallObserver;
+  observer?: ToolCallObserver | undefined;
   /** Decides whether each validated `tool()` call may run. */
-  beforeCall?: BeforeToolCall;
+  beforeCall?: BeforeToolCall | undefined;
   /** May replace each `tool()` call's result. */
-  afterCall?: AfterToolCall;
+  afterCall?: AfterToolCall | undefined;
   /** Conversation id and `send` for tool contexts. */
-  toolContext?: ToolContextHost;
+  toolContext?: ToolContextHost | undefined;
   /** The session's tool state; a fresh store when omitted. */
-  state?: StateStore;
+  state?: StateStore | undefined;
 }
 
 /** A running listener. Start with {@link SessionListener.start}; always {@link SessionListener.close}. */

@@ -40,23 +40,23 @@ export interface McpToolServerOptions {
   /** The server's name (`serverInfo.name`, and the `server` of each call's provenance). */
   name: string;
   /** `serverInfo.version`; default {@link DEFAULT_SERVER_VERSION}. */
-  version?: string;
+  version?: string | undefined;
   /** The tools, or a catalog prepared once for many servers (the listener's per-request servers share one). */
   tools: readonly ToolDefinition[] | ToolCatalog;
   /** Sees each call (name, arguments, result, error, duration). */
-  observer?: ToolCallObserver;
+  observer?: ToolCallObserver | undefined;
   /** Decides whether each validated call may run; a denial becomes an error result with the reason. */
-  beforeCall?: BeforeToolCall;
+  beforeCall?: BeforeToolCall | undefined;
   /** May replace each call's result (e.g. an `onToolError` transform). */
-  afterCall?: AfterToolCall;
+  afterCall?: AfterToolCall | undefined;
   /** Conversation id and `send` for tool contexts. */
-  context?: ToolContextHost;
+  context?: ToolContextHost | undefined;
   /** The session's tool state; a fresh store when omitted. */
-  state?: StateStore;
+  state?: StateStore | undefined;
   /** Aborts every call's `ctx.signal` when the host goes away (in addition to MCP cancellation). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Where failures are reported; default prints warnings and errors. */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** Builds an MCP server serving `options.tools`; connect it to any SDK transport. */

@@ -100,11 +100,11 @@ export type AfterToolCall = (
 /** Everything a call needs besides the request. */
 export interface ToolCallOptions {
   /** Sees each call. */
-  observer?: ToolCallObserver;
+  observer?: ToolCallObserver | undefined;
   /** Decides whether each call may run. */
-  beforeCall?: BeforeToolCall;
+  beforeCall?: BeforeToolCall | undefined;
   /** May replace each call's result. */
-  afterCall?: AfterToolCall;
+  afterCall?: AfterToolCall | undefined;
   /** Conversation id and `send` for tool contexts. */
   host: ToolContextHost;
   /** The session's state. */

@@ -72,7 +72,7 @@ function listing(name: string, definition: ToolDefinition): Tool {
   };
   if (definition.title !== undefined) tool.title = definition.title;
   if (definition.output !== undefined)
-    tool.outputSchema = jsonSchema(definition, 'output') as Tool['outputSchema'];
+    tool.outputSchema = jsonSchema(definition, 'output') as NonNullable<Tool['outputSchema']>;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   return tool;
 }
