@@ -32,6 +32,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
+import { deliverSteer, type SteerWhen } from './steering.js';
 import {
   budgetStartStage,
   budgetStepStage,
@@ -264,7 +265,7 @@ export class Agent implements AsyncDisposable {
     const reminder = this.#config.reminder;
     const prepare = composePrepare<ContentPart>([
       materializeStage(() => attachmentsDir(connection)),
-      pendingSteersStage(() => control.takePendingSteers()),
+      pendingSteersStage(() => control.steering.take()),
       preTurnStage((text) => control.beginTurn(text)),
       ...(budget ? [budgetStartStage(budget)] : []),
       ...(reminder ? [reminderStage(reminder)] : []),
@@ -455,34 +456,12 @@ export class Agent implements AsyncDisposable {
    *   turn's prompt. With no turn running it behaves like `'next-turn'`.
    * Returns the response of the turn it starts, or undefined for `'next-step'` during a turn.
    */
-  async steer(
-    text: string,
-    opts: { when?: 'now' | 'next-step' | 'next-turn' } = {},
-  ): Promise<ChatResponse | undefined> {
+  async steer(text: string, opts: { when?: SteerWhen } = {}): Promise<ChatResponse | undefined> {
     if (typeof text !== 'string' || text.trim() === '')
       throw new ConfigError('text', 'a steering message must be a non-empty string');
     const when = opts.when ?? 'next-turn';
     await this.start();
-    const conversation = this.#requireConversation();
-    switch (when) {
-      case 'next-turn':
-        return conversation.chat(text);
-      case 'next-step':
-        if (!conversation.isRunning) return conversation.chat(text);
-        this.#control.steerNextStep(text);
-        return undefined;
-      case 'now': {
-        const pending = this.#control.takePendingSteers();
-        const response = conversation.chat([...pending, text].join('\n\n'), { first: true });
-        await conversation.interrupt();
-        return response;
-      }
-      default:
-        throw new ConfigError(
-          'when',
-          `must be 'now', 'next-step' or 'next-turn', got ${JSON.stringify(when)}`,
-        );
-    }
+    return deliverSteer(this.#requireConversation(), this.#control.steering, text, when, (t): Content => t);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

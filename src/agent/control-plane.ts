@@ -25,19 +25,23 @@
 
 import {
   type AfterToolCall,
+  agyInfo,
   type BeforeToolCall,
+  bareOutput,
+  errorText,
   type McpServerConfig,
-  PLUGIN_NAME,
+  OWN_TOOL_SERVER,
   TOOL_SERVER_NAME,
+  toHookCall,
 } from '../connection/agy/index.js';
+import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
-import type { AgyHookInfo, HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
+import type { HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
 import { isRecord } from '../internal/guards.js';
-import { unwrapMcpCall } from '../internal/mcp-call.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
 import type { DeniedAction, TurnResult } from '../model/turn-result.js';
@@ -50,40 +54,7 @@ import type {
   PreToolUseOutput,
   StopOutput,
 } from '../protocol/hook-wire.js';
-
-/** The origin fields real agy sends with every hook call, for typed hooks. */
-function agyInfo(input: AgyHookInput): AgyHookInfo | undefined {
-  const info: AgyHookInfo = {};
-  if (typeof input.conversationId === 'string') info.conversationId = input.conversationId;
-  if (typeof input.modelName === 'string') info.modelName = input.modelName;
-  if (typeof input.transcriptPath === 'string') info.transcriptPath = input.transcriptPath;
-  if (Array.isArray(input.workspacePaths) && input.workspacePaths.every((p) => typeof p === 'string'))
-    info.workspacePaths = [...input.workspacePaths];
-  if (typeof input.artifactDirectoryPath === 'string')
-    info.artifactDirectoryPath = input.artifactDirectoryPath;
-  return Object.keys(info).length > 0 ? info : undefined;
-}
-
-/** A hook error as text: agy 1.3.0 sends `""` for none; other versions an object with `message`. */
-function errorText(raw: unknown): string | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  if (typeof raw === 'string') return raw;
-  if (isRecord(raw) && typeof raw.message === 'string') return raw.message;
-  return JSON.stringify(raw);
-}
-
-/**
- * PostToolUse's output as the bare value, the shape of `ToolCall.output`: versions that send one wrap it as
- * `toolResult: {output}` (the simulator did too); 1.3.0 sends none.
- */
-function bareOutput(input: AgyHookInput): unknown {
-  const result = input.toolResult;
-  if (isRecord(result) && 'output' in result) return result.output;
-  return result ?? input.output;
-}
-
-/** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
-const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+import { SteeringQueue } from './steering.js';
 
 export interface ControlPlaneOptions {
   hooks: readonly Hook[];
@@ -115,11 +86,10 @@ export class ControlPlane {
   readonly #mcpServers: Record<string, McpServerConfig>;
   #turn: TurnState | undefined;
   /** Steering messages waiting for the next model call. */
-  #pendingSteers: string[] = [];
+  readonly steering = new SteeringQueue();
   readonly #hasOwnTools: boolean;
   readonly #steering: boolean;
-  readonly #maxToolCalls: ControlPlaneOptions['maxToolCalls'];
-  #toolCallsGated = 0;
+  readonly #toolGate: ToolCallGate | undefined;
   /** The highest step index seen in the conversation. */
   #maxStep = -1;
   /**
@@ -133,7 +103,9 @@ export class ControlPlane {
     this.#mcpServers = o.mcpServers;
     this.#hasOwnTools = o.hasOwnTools;
     this.#steering = o.steering;
-    this.#maxToolCalls = o.maxToolCalls;
+    this.#toolGate = o.maxToolCalls
+      ? new ToolCallGate(o.maxToolCalls.limit, o.maxToolCalls.scope)
+      : undefined;
     this.runner = new HookRunner({ hooks: o.hooks, logger: o.logger });
     if (o.policies.length > 0) {
       this.runner.register(
@@ -169,7 +141,7 @@ export class ControlPlane {
     const regs: AgyHookRegistration[] = [];
     const needsPreTool =
       this.runner.has('preToolCall') ||
-      this.#maxToolCalls !== undefined ||
+      this.#toolGate !== undefined ||
       Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
     if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
     if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
@@ -184,7 +156,7 @@ export class ControlPlane {
   async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
     const ctx = this.runner.beginTurn();
     this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0, stepFloor: this.#maxStep };
-    if (this.#maxToolCalls?.scope !== 'conversation') this.#toolCallsGated = 0;
+    this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
     return outcome.allow
       ? { allow: true }
@@ -224,18 +196,6 @@ export class ControlPlane {
     }
   }
 
-  /** Queues a steering message for the next model call (PreInvocation). */
-  steerNextStep(text: string): void {
-    this.#pendingSteers.push(text);
-  }
-
-  /** Takes the steering messages not delivered yet (they go into the next prompt instead). */
-  takePendingSteers(): string[] {
-    const out = this.#pendingSteers;
-    this.#pendingSteers = [];
-    return out;
-  }
-
   /**
    * Records every PreToolUse answer agy actually received that was not `allow` — from the policies, from raw
    * `agyHooks`, or the listener's fail-closed fallback (a hook that threw or timed out) — so the denial reaches
@@ -250,7 +210,7 @@ export class ControlPlane {
       isRecord(input) && this.#hookTurns.has(input) ? this.#hookTurns.get(input) : this.#turnOf(hookInput);
     if (isRecord(input)) this.#hookTurns.delete(input);
     if (!isRecord(answer) || answer.decision === 'allow') return;
-    const { call } = this.#toHookCall(hookInput);
+    const { call } = toHookCall(hookInput);
     this.#recordDenial(
       call,
       typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`,
@@ -278,14 +238,6 @@ export class ControlPlane {
     return turn;
   }
 
-  /** Counts a tool call against `maxToolCalls`; returns the denial reason when the budget is spent. */
-  #spendToolCall(): string | undefined {
-    if (!this.#maxToolCalls) return undefined;
-    this.#toolCallsGated++;
-    if (this.#toolCallsGated <= this.#maxToolCalls.limit) return undefined;
-    return `maxToolCalls budget (${this.#maxToolCalls.limit}) is spent`;
-  }
-
   /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
   readonly beforeToolCall: BeforeToolCall = async (call) => {
     const hookCall = createHookToolCall({
@@ -293,7 +245,7 @@ export class ControlPlane {
       name: call.originalName,
       args: call.parsedArgs,
     });
-    const spent = this.#spendToolCall();
+    const spent = this.#toolGate?.spend();
     if (spent) {
       this.#recordDenial(hookCall, spent, this.#turn);
       return { allow: false, reason: spent };
@@ -332,45 +284,8 @@ export class ControlPlane {
     return undefined;
   };
 
-  /** Maps agy's PreToolUse input to the SDK's tool call; MCP calls are unwrapped from `call_mcp_tool`. */
-  #toHookCall(input: AgyHookInput): {
-    call: HookToolCall;
-    mcp: { agyServer: string; args: Record<string, unknown> } | undefined;
-  } {
-    const name = input.toolCall?.name ?? 'unknown';
-    const args = isRecord(input.toolCall?.args) ? input.toolCall.args : {};
-    const id = `${input.conversationId ?? ''}:${input.stepIdx ?? ''}`;
-    // agy adds its own `toolAction`/`toolSummary` to every call's args (kept in `args` as sent).
-    const origin = {
-      ...(typeof args.toolAction === 'string' && { action: args.toolAction }),
-      ...(typeof args.toolSummary === 'string' && { summary: args.toolSummary }),
-      ...(agyInfo(input) && { agy: agyInfo(input) }),
-    };
-    const unwrapped = unwrapMcpCall(name, args);
-    if (unwrapped) {
-      const prefix = `${PLUGIN_NAME}_`;
-      const { agyServer, toolName, args: inner } = unwrapped;
-      const server = agyServer.startsWith(prefix) ? agyServer.slice(prefix.length) : agyServer;
-      return {
-        call: createHookToolCall({
-          id,
-          name: toolName,
-          args: inner,
-          server,
-          stepIndex: input.stepIdx,
-          ...origin,
-        }),
-        mcp: { agyServer, args },
-      };
-    }
-    return {
-      call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx, ...origin }),
-      mcp: undefined,
-    };
-  }
-
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
-    const { call, mcp } = this.#toHookCall(input);
+    const { call, mcp } = toHookCall(input);
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
     if (this.#turn && !this.#turnOf(input))
       return { decision: 'deny', reason: 'the turn that made this call has ended' };
@@ -387,7 +302,7 @@ export class ControlPlane {
         };
       }
     }
-    const spent = this.#spendToolCall();
+    const spent = this.#toolGate?.spend();
     if (spent) return { decision: 'deny', reason: spent };
     if (!this.runner.has('preToolCall')) return { decision: 'allow' };
     const turn = this.#turn;
@@ -402,7 +317,7 @@ export class ControlPlane {
   }
 
   async #postToolUse(input: AgyHookInput): Promise<void> {
-    const { call } = this.#toHookCall(input);
+    const { call } = toHookCall(input);
     if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
     // PostToolUse has a stepIdx: a late one from an ended turn runs on a context of its own, never the next
     // turn's.
@@ -456,7 +371,7 @@ export class ControlPlane {
     // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
     // for the next turn must not be spent on it (it rides the next prompt instead).
     if (!this.#turn) return {};
-    const steers = this.takePendingSteers();
+    const steers = this.steering.take();
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
   }
 

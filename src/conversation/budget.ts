@@ -93,3 +93,30 @@ export class BudgetTracker {
     return undefined;
   }
 }
+
+/**
+ * `maxToolCalls` enforced at the gate, before a call runs (agy's PreToolUse and the own-tool gate): the call
+ * past the budget is denied, so it never runs. The step counter above still ends the turn `budget_exceeded`.
+ */
+export class ToolCallGate {
+  readonly #limit: number;
+  readonly #scope: 'turn' | 'conversation';
+  #used = 0;
+
+  constructor(limit: number, scope: 'turn' | 'conversation' = 'turn') {
+    this.#limit = limit;
+    this.#scope = scope;
+  }
+
+  /** Starts a turn: resets the count unless the scope is the conversation. */
+  beginTurn(): void {
+    if (this.#scope !== 'conversation') this.#used = 0;
+  }
+
+  /** Counts one call; returns the denial reason once the budget is spent. */
+  spend(): string | undefined {
+    this.#used++;
+    if (this.#used <= this.#limit) return undefined;
+    return `maxToolCalls budget (${this.#limit}) is spent`;
+  }
+}

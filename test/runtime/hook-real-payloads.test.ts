@@ -251,7 +251,7 @@ describe.skipIf(!HAVE_CAPTURES)(
     it('PreInvocation: next-step steering is injected at the next model call, once', async () => {
       const { cp, post } = await plane([]);
       await cp.beginTurn('run');
-      cp.steerNextStep('also print the date');
+      cp.steering.push('also print the date');
       expect(await post('PreInvocation', capture('PreInvocation-0.json'))).toEqual({
         injectSteps: [{ userMessage: 'also print the date' }],
       });
@@ -263,9 +263,9 @@ describe.skipIf(!HAVE_CAPTURES)(
       const { cp, post } = await plane([]);
       await cp.beginTurn('one');
       await cp.endTurn(result());
-      cp.steerNextStep('for the next turn');
+      cp.steering.push('for the next turn');
       expect(await post('PreInvocation', capture('PreInvocation-3.json'))).toEqual({});
-      expect(cp.takePendingSteers()).toEqual(['for the next turn']);
+      expect(cp.steering.take()).toEqual(['for the next turn']);
     });
 
     it('a Stop (no stepIdx) is charged to the turn it arrived in; between turns it just lets agy stop', async () => {

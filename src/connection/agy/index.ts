@@ -8,6 +8,7 @@ export {
   DEFAULT_IDLE_TIMEOUT_MS,
   OWN_TOOL_SERVER,
 } from './agy-connection.js';
+export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
