@@ -248,7 +248,7 @@ export class ControlPlane {
     const spent = this.#toolGate?.spend();
     if (spent) {
       this.#recordDenial(hookCall, spent, this.#turn);
-      return { allow: false, reason: spent };
+      return { allow: false, message: spent };
     }
     if (!this.runner.has('preToolCall')) return { allow: true };
     const turn = this.#turn;
@@ -257,7 +257,7 @@ export class ControlPlane {
     turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow) {
       this.#recordDenial(hookCall, outcome.message, turn);
-      return { allow: false, reason: outcome.message ?? 'denied' };
+      return { allow: false, message: outcome.message ?? 'denied' };
     }
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
   };

@@ -228,7 +228,7 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
       beforeCall: (call) => {
         const value = String(call.parsedArgs.text);
         seen.push(`${call.server}/${call.originalName}:${value}`);
-        if (value === 'forbidden') return { allow: false, reason: 'forbidden word' };
+        if (value === 'forbidden') return { allow: false, message: 'forbidden word' };
         if (value === 'rewrite') return { allow: true, modifiedArgs: { text: 'rewritten' } };
         if (value === 'bad-rewrite') return { allow: true, modifiedArgs: { text: 1 } };
         if (value === 'throw') throw new Error('policy engine down');

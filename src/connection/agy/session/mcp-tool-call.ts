@@ -4,6 +4,7 @@
  * the tool and what was wrong, so the model can correct itself and the session goes on.
  */
 
+import type { ToolCallDecision } from '../../../hooks/types.js';
 import { describeError, type Logger } from '../../../logger.js';
 import { createToolContext, type StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
 import {
@@ -68,15 +69,12 @@ export interface ToolCallObserver {
   onEnd?(record: ToolCallRecord): void | Promise<void>;
 }
 
-/** The gate's answer. */
-export interface ToolCallDecision {
-  /** Whether the call may run. */
-  allow: boolean;
-  /** Why; shown to the model when the call is denied. */
-  reason?: string;
-  /** Replacement arguments; validated again against the tool's input schema before the handler runs. */
-  modifiedArgs?: Record<string, unknown>;
-}
+/**
+ * The gate's answer: the SDK's one tool-call decision (`preToolCall` hooks return the same shape). `message`
+ * is shown to the model on a deny; `modifiedArgs` are validated again against the tool's input schema before
+ * the handler runs.
+ */
+export type { ToolCallDecision };
 
 /** A validated call, as the gate sees it. */
 export interface GatedToolCall extends ToolCallInfo {
@@ -186,7 +184,10 @@ export async function runToolCall(
       );
     }
     if (!decision.allow) {
-      return fail('denied', `${capitalize(label)} was denied: ${decision.reason ?? 'not allowed by policy'}`);
+      return fail(
+        'denied',
+        `${capitalize(label)} was denied: ${decision.message ?? 'not allowed by policy'}`,
+      );
     }
     if (decision.modifiedArgs !== undefined) {
       const modified = definition.input.safeParse(decision.modifiedArgs);
