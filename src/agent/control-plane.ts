@@ -37,14 +37,13 @@ import {
 import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
-import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
-import type { HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
+import type { HookToolResult, StopEvent } from '../hooks/types.js';
 import { isRecord } from '../internal/guards.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
-import type { DeniedAction, TurnResult } from '../model/turn-result.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import type {
@@ -55,6 +54,7 @@ import type {
   StopOutput,
 } from '../protocol/hook-wire.js';
 import { SteeringQueue } from './steering.js';
+import { foldDenials, recordDenial, TurnLedger } from './turn-ledger.js';
 
 export interface ControlPlaneOptions {
   hooks: readonly Hook[];
@@ -71,32 +71,17 @@ export interface ControlPlaneOptions {
   logger: Logger;
 }
 
-interface TurnState {
-  ctx: TurnContext;
-  denials: DeniedAction[];
-  operations: Map<string, { op: OperationContext; call: HookToolCall }>;
-  continuations: number;
-  /** The highest step index seen before this turn began: steps up to it belong to earlier turns. */
-  stepFloor: number;
-}
-
 export class ControlPlane {
   readonly runner: HookRunner;
   readonly #logger: Logger;
   readonly #mcpServers: Record<string, McpServerConfig>;
-  #turn: TurnState | undefined;
+  /** Which turn each call belongs to, and the SDK's denials per turn. */
+  readonly #ledger = new TurnLedger();
   /** Steering messages waiting for the next model call. */
   readonly steering = new SteeringQueue();
   readonly #hasOwnTools: boolean;
   readonly #steering: boolean;
   readonly #toolGate: ToolCallGate | undefined;
-  /** The highest step index seen in the conversation. */
-  #maxStep = -1;
-  /**
-   * Hook calls in flight → the turn they arrived in (none: no turn, or an ended one). Keyed by the parsed
-   * input object, which the listener hands to both observers, so an answer always finds its own request.
-   */
-  readonly #hookTurns = new WeakMap<object, TurnState | undefined>();
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
@@ -155,7 +140,7 @@ export class ControlPlane {
   /** Starts a turn: runs preTurn hooks on the prompt text. */
   async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
     const ctx = this.runner.beginTurn();
-    this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0, stepFloor: this.#maxStep };
+    this.#ledger.begin(ctx);
     this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
     return outcome.allow
@@ -165,17 +150,10 @@ export class ControlPlane {
 
   /** Ends a turn: postTurn hooks, and SDK denials folded into the result (fail closed). */
   async endTurn(result: TurnResult): Promise<TurnResult> {
-    const turn = this.#turn;
-    this.#turn = undefined;
+    const turn = this.#ledger.end();
     if (!turn) return result;
     await this.runner.dispatchPostTurn(turn.ctx, result.text);
-    if (turn.denials.length === 0) return result;
-    const out: TurnResult = { ...result, deniedActions: [...result.deniedActions, ...turn.denials] };
-    if (out.status === 'success') {
-      out.status = 'denied';
-      out.errorMessage = `denied: ${turn.denials.map((d) => `${d.action} (${d.reason ?? 'no reason'})`).join(', ')}`;
-    }
-    return out;
+    return foldDenials(result, turn.denials);
   }
 
   /** Session lifecycle. */
@@ -190,9 +168,10 @@ export class ControlPlane {
 
   /** Sees each step: dispatches compaction hooks. */
   onStep(step: Step): void {
-    if (step.stepIndex > this.#maxStep) this.#maxStep = step.stepIndex;
-    if (step.type === 'compaction' && step.state === 'DONE' && this.#turn) {
-      void this.runner.dispatchCompaction(this.#turn.ctx, { stepIndex: step.stepIndex, step });
+    this.#ledger.noteStep(step.stepIndex);
+    const turn = this.#ledger.current;
+    if (step.type === 'compaction' && step.state === 'DONE' && turn) {
+      void this.runner.dispatchCompaction(turn.ctx, { stepIndex: step.stepIndex, step });
     }
   }
 
@@ -206,37 +185,21 @@ export class ControlPlane {
     const hookInput = isRecord(input) ? (input as AgyHookInput) : {};
     // The turn the call belonged to, not whichever turn is current when a slow answer comes back. Input that
     // never reached a handler (too large, not JSON) is charged to the turn running now.
-    const turn =
-      isRecord(input) && this.#hookTurns.has(input) ? this.#hookTurns.get(input) : this.#turnOf(hookInput);
-    if (isRecord(input)) this.#hookTurns.delete(input);
+    const turn = this.#ledger.takeRequest(input, hookInput.stepIdx);
     if (!isRecord(answer) || answer.decision === 'allow') return;
     const { call } = toHookCall(hookInput);
-    this.#recordDenial(
+    recordDenial(
+      turn,
       call,
       typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`,
-      turn,
     );
   };
 
   /** Notes which turn a hook call arrived in (called before any handler runs). */
   readonly onHookRequest = (event: string, input: unknown): void => {
     if (event !== 'PreToolUse' || !isRecord(input)) return;
-    this.#hookTurns.set(input, this.#turnOf(input as AgyHookInput));
+    this.#ledger.noteRequest(input, (input as AgyHookInput).stepIdx);
   };
-
-  /**
-   * The turn a hook call belongs to: the one running when it arrives (agy sends no `stepIdx` on Stop and
-   * PreInvocation, and none of its payloads names a turn), unless the call has a `stepIdx` that was already
-   * seen before that turn began — a late request from a turn that already ended (e.g. interrupted as its hook
-   * started). A call arriving between turns belongs to none.
-   */
-  #turnOf(input: AgyHookInput): TurnState | undefined {
-    const turn = this.#turn;
-    if (!turn) return undefined;
-    const step = input.stepIdx;
-    if (typeof step === 'number' && step <= turn.stepFloor) return undefined;
-    return turn;
-  }
 
   /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
   readonly beforeToolCall: BeforeToolCall = async (call) => {
@@ -247,16 +210,16 @@ export class ControlPlane {
     });
     const spent = this.#toolGate?.spend();
     if (spent) {
-      this.#recordDenial(hookCall, spent, this.#turn);
+      recordDenial(this.#ledger.current, hookCall, spent);
       return { allow: false, message: spent };
     }
     if (!this.runner.has('preToolCall')) return { allow: true };
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     const ctx = turn?.ctx ?? this.runner.beginTurn();
     const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
     turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow) {
-      this.#recordDenial(hookCall, outcome.message, turn);
+      recordDenial(turn, hookCall, outcome.message);
       return { allow: false, message: outcome.message ?? 'denied' };
     }
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
@@ -266,11 +229,11 @@ export class ControlPlane {
   readonly afterToolCall: AfterToolCall = async (record) => {
     if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
     const id = `${TOOL_SERVER_NAME}:${String(record.requestId)}`;
-    const known = this.#turn?.operations.get(id);
+    const known = this.#ledger.current?.operations.get(id);
     const call =
       known?.call ??
       createHookToolCall({ id, name: record.originalName ?? record.name, args: record.parsedArgs ?? {} });
-    const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(id);
+    const op = known?.op ?? (this.#ledger.current?.ctx ?? this.runner.beginTurn()).startOperation(id);
     if (record.result.isError) {
       const message = record.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       const replacement = await this.runner.dispatchToolError(op, { call, error: { message } });
@@ -287,7 +250,7 @@ export class ControlPlane {
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
     const { call, mcp } = toHookCall(input);
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
-    if (this.#turn && !this.#turnOf(input))
+    if (this.#ledger.current && !this.#ledger.turnOf(input.stepIdx))
       return { decision: 'deny', reason: 'the turn that made this call has ended' };
     // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
     // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
@@ -305,7 +268,7 @@ export class ControlPlane {
     const spent = this.#toolGate?.spend();
     if (spent) return { decision: 'deny', reason: spent };
     if (!this.runner.has('preToolCall')) return { decision: 'allow' };
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow)
@@ -321,7 +284,7 @@ export class ControlPlane {
     if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
     // PostToolUse has a stepIdx: a late one from an ended turn runs on a context of its own, never the next
     // turn's.
-    const turn = this.#turnOf(input);
+    const turn = this.#ledger.turnOf(input.stepIdx);
     const known = turn?.operations.get(call.id);
     const op = known?.op ?? (turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
     const result = isRecord(input.toolResult) ? input.toolResult : undefined;
@@ -347,7 +310,7 @@ export class ControlPlane {
   async #stop(input: AgyHookInput): Promise<StopOutput> {
     // Stop carries no stepIdx: it belongs to the turn running as it arrives. With none (a late call from an
     // ended turn), there is nothing to keep going, so agy may stop and no stop hook runs.
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     if (!turn) return {};
     const ctx = turn.ctx;
     const errorMessage = errorText(input.error);
@@ -370,17 +333,8 @@ export class ControlPlane {
   #preInvocation(): InvocationOutput {
     // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
     // for the next turn must not be spent on it (it rides the next prompt instead).
-    if (!this.#turn) return {};
+    if (!this.#ledger.current) return {};
     const steers = this.steering.take();
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
-  }
-
-  #recordDenial(call: HookToolCall, reason: string | undefined, turn: TurnState | undefined): void {
-    turn?.denials.push({
-      action: call.server ? `${call.server}/${call.name}` : call.name,
-      source: 'sdk',
-      ...(reason !== undefined && { reason }),
-      args: call.args,
-    });
   }
 }
