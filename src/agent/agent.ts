@@ -237,7 +237,7 @@ export class Agent implements AsyncDisposable {
       this.#checkNotClosing();
     }
     this.#connection = connection;
-    this.#conversation = new Conversation<Content>({
+    this.#conversation = Conversation.create<Content>({
       connection,
       historyLimit: config.historyLimit,
       pipeline: this.#pipeline(connection),

@@ -26,12 +26,17 @@ export class ChatResponse implements AsyncIterable<string> {
   #final: TurnResult | undefined;
   readonly #control: ChatResponseControl;
 
-  /** @internal Created by `Conversation.chat()`. */
-  constructor(control: ChatResponseControl) {
+  // Private: users get responses from `agent.chat()` only (the declarations show `private constructor()`).
+  private constructor(control: ChatResponseControl) {
     this.#control = control;
     this.#result = new Promise((resolve) => {
       this.#settle = resolve;
     });
+  }
+
+  /** @internal Created by `Conversation.chat()`. */
+  static create(control: ChatResponseControl): ChatResponse {
+    return new ChatResponse(control);
   }
 
   /** @internal Appends a step. */

@@ -75,11 +75,16 @@ export class Conversation<P = unknown> {
   #closed = false;
   #running: RunningTurn<P> | undefined;
 
-  /** @internal Created by the Agent. */
-  constructor(opts: ConversationOptions<P>) {
+  // Private: the Agent creates the conversation (the declarations show `private constructor()`).
+  private constructor(opts: ConversationOptions<P>) {
     this.#connection = opts.connection;
     this.#pipeline = opts.pipeline;
     this.#historyLimit = Math.max(1, opts.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+  }
+
+  /** @internal Created by the Agent. */
+  static create<P>(opts: ConversationOptions<P>): Conversation<P> {
+    return new Conversation(opts);
   }
 
   /** The conversation id agy assigned (or the one resumed). */
@@ -143,7 +148,7 @@ export class Conversation<P = unknown> {
       prompt,
       turnTimeoutMs: opts.turnTimeoutMs,
       canceled: false,
-      response: new ChatResponse({
+      response: ChatResponse.create({
         cancel: async () => {
           item.canceled = true;
           if (this.#running?.item === item) {
