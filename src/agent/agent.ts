@@ -5,18 +5,16 @@
 
 import {
   AgyConnection,
-  alwaysOnRule,
   type ConnectionStats,
   DEFAULT_HOOK_TIMEOUT_MS,
   OWN_TOOL_SERVER,
-  renderInstructions,
-  SessionRuntime,
+  type SessionRuntime,
   TOOL_SERVER_NAME,
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
-import { BudgetTracker, validateBudget } from '../conversation/budget.js';
+import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
@@ -25,7 +23,6 @@ import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import { confirmRunCommand } from '../policy/presets.js';
 import { ResponseSchema } from '../structured/response-schema.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -117,44 +114,12 @@ export class Agent implements AsyncDisposable {
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
-    const { workspaces } = validateConfig(config);
+    const { workspaces, policies, hooks } = validateConfig(config);
     this.#config = { ...config };
     this.#workspaces = workspaces;
     this.#schema =
       config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
-    if (config.systemInstructions !== undefined) {
-      alwaysOnRule(
-        'systemInstructions',
-        'agy-sdk system instructions',
-        renderInstructions(config.systemInstructions),
-      );
-    }
-    SessionRuntime.validate({
-      notes: config.notes,
-      mcpServers: config.mcpServers,
-      hooks: config.agyHooks,
-      hookPlacement: config.hookPlacement,
-      isolation: config.isolation,
-      linkNativeAuth: config.linkNativeAuth,
-      settingsOverrides: config.settingsOverrides,
-      skillsPaths: config.skillsPaths,
-      subagents: config.subagents,
-    });
-    if (config.reminder !== undefined && typeof config.reminder !== 'string') {
-      throw new ConfigError('reminder', 'must be a string');
-    }
     this.#logger = config.logger ?? consoleLogger;
-    validateBudget(config.budget);
-    const policies = config.policies ?? [confirmRunCommand()];
-    const hooks = config.hooks ?? [];
-    ControlPlane.guard({
-      policies,
-      hooks,
-      writeCapable:
-        !!config.dangerouslySkipPermissions ||
-        (config.tools?.length ?? 0) > 0 ||
-        Object.keys(config.mcpServers ?? {}).length > 0,
-    });
     this.#control = new ControlPlane({
       hooks,
       policies,

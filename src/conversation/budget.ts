@@ -1,8 +1,3 @@
-/**
- * Budgets, counted from the steps agy streams (as the Python SDK's `BudgetConfig`). When a limit is crossed,
- * the Conversation interrupts the turn, which ends `budget_exceeded` naming the budget.
- */
-import { ConfigError } from '../errors.js';
 import type { Step } from '../model/step.js';
 import type { BudgetName } from '../model/turn-result.js';
 
@@ -29,20 +24,6 @@ const NAMES: readonly BudgetName[] = [
   'maxOutputTokens',
   'maxTotalTokens',
 ];
-
-/** Validates a budget config; throws `ConfigError` naming the field. */
-export function validateBudget(b: BudgetConfig | undefined): void {
-  if (b === undefined) return;
-  for (const name of NAMES) {
-    const v = b[name];
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
-      throw new ConfigError(`budget.${name}`, `must be a non-negative integer, got ${JSON.stringify(v)}`);
-    }
-  }
-  if (b.scope !== undefined && b.scope !== 'turn' && b.scope !== 'conversation') {
-    throw new ConfigError('budget.scope', "must be 'turn' or 'conversation'");
-  }
-}
 
 /** Counts steps against a budget. */
 export class BudgetTracker {
