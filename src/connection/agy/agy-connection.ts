@@ -42,6 +42,7 @@ type SessionSettings = Omit<
   | 'afterToolCall'
   | 'onHookRequest'
   | 'onHookAnswer'
+  | 'prevalidated'
 >;
 
 /** The agy process: what `StreamJsonConnection` runs with, minus what the session supplies. */
@@ -84,6 +85,8 @@ export class AgyConnection implements Connection {
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
     const runtime = await SessionRuntime.create({
+      // The Agent validated these once, up front (validate-config.ts).
+      prevalidated: true,
       dataDir: o.dataDir,
       systemInstructions: o.systemInstructions,
       notes: o.notes,

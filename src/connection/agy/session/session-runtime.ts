@@ -102,6 +102,8 @@ export interface SessionRuntimeOptions {
   onHookRequest?: ((event: string, input: unknown) => void) | undefined;
   /** Sees the one answer sent for each hook call (the handler's or the fail-closed fallback). */
   onHookAnswer?: HookAnswerObserver | undefined;
+  /** The caller ran `SessionRuntime.validate` on these options already (the Agent does, once, up front). */
+  prevalidated?: boolean | undefined;
 }
 
 function withRequestObserver(
@@ -211,7 +213,7 @@ export class SessionRuntime {
 
   /** Builds the session directory, starts the listener, writes every file. Cleans up after itself on failure. */
   static async create(o: SessionRuntimeOptions): Promise<SessionRuntime> {
-    SessionRuntime.validate(o);
+    if (!o.prevalidated) SessionRuntime.validate(o);
     const dir = await SessionDir.create({ dataDir: o.dataDir });
     let listener: SessionListener | undefined;
     try {
