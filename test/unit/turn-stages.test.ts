@@ -72,7 +72,12 @@ describe('prepare stages', () => {
     let later = false;
     const prepare = composePrepare([
       preTurnStage(async () => ({ allow: false, message: 'no' })),
-      { name: 'later', run: () => void (later = true) },
+      {
+        name: 'later',
+        run: () => {
+          later = true;
+        },
+      },
     ]);
     await expect(prepare({ parts: ['x'], text: ['x'] })).rejects.toThrow(TurnDeniedError);
     expect(later).toBe(false);
