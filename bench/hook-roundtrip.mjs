@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { findCurl } from '../dist/runtime/hook-commands.js';
-import { SessionRuntime } from '../dist/runtime/session-runtime.js';
+import { findCurl } from '../dist/connection/agy/session/hook-commands.js';
+import { SessionRuntime } from '../dist/connection/agy/session/session-runtime.js';
 import { fmt, summarize } from './stats.mjs';
 
 const SPAWNS = Number(process.env.BENCH_HOOK_SPAWNS ?? 200);

@@ -1,6 +1,6 @@
 // Parse-and-normalize throughput on a ~100 MB agy transcript, against raw JSON.parse per line (same run).
-import { LineSplitter } from '../dist/connection/stream-json/framing.js';
-import { parseLine } from '../dist/connection/stream-json/parse-line.js';
+import { LineSplitter } from '../dist/connection/agy/stream-json/framing.js';
+import { parseLine } from '../dist/connection/agy/stream-json/parse-line.js';
 
 const TARGET_BYTES = Number(process.env.BENCH_TRANSCRIPT_MB ?? 100) * 1024 * 1024;
 const CHUNK = 64 * 1024;

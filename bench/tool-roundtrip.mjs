@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
-import { SessionListener } from '../dist/runtime/listener.js';
+import { SessionListener } from '../dist/connection/agy/session/listener.js';
 import { tool } from '../dist/tools/tool.js';
 import { fmt, summarize } from './stats.mjs';
 

@@ -3,9 +3,9 @@ import { chmodSync, existsSync } from 'node:fs';
 
 for (const file of [
   'dist/testing/simulator/main.js',
-  'dist/process/supervisor.js',
-  'dist/runtime/hook-relay.js',
-  'dist/runtime/mcp-stdio-relay.js',
+  'dist/connection/agy/process/supervisor.js',
+  'dist/connection/agy/session/hook-relay.js',
+  'dist/connection/agy/session/mcp-stdio-relay.js',
 ]) {
   if (existsSync(file)) chmodSync(file, 0o755);
 }

@@ -2,13 +2,41 @@
  * Typed errors. Every error the SDK raises extends `AgySdkError` and carries a stable `code`, so callers can
  * branch on `err.code` (or `instanceof`) instead of parsing messages.
  */
-import type { BudgetName, TurnResult } from './conversation/turn-result.js';
+
+/** How a turn ended, as a `TurnError` code (`turn_<TurnStatus>`); kept equal to `TurnStatus` by a type check. */
+export type TurnErrorCode =
+  | 'turn_success'
+  | 'turn_denied'
+  | 'turn_timeout'
+  | 'turn_quota_exhausted'
+  | 'turn_rate_limited'
+  | 'turn_auth_failed'
+  | 'turn_interrupted'
+  | 'turn_canceled'
+  | 'turn_budget_exceeded'
+  | 'turn_error';
+
+/** Every `code` an agy-sdk error can carry: switch on it exhaustively. */
+export type AgySdkErrorCode =
+  | 'config_invalid'
+  | 'policy_config_invalid'
+  | 'misuse'
+  | 'agy_not_found'
+  | 'start_failed'
+  | 'process_exited'
+  | 'watchdog_timeout'
+  | 'line_too_long'
+  | 'structured_output_invalid'
+  | 'budget_exceeded'
+  | 'closed'
+  | 'content_invalid'
+  | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
 export class AgySdkError extends Error {
   /** A stable, machine-readable code. */
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: AgySdkErrorCode;
+  constructor(code: AgySdkErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -22,6 +50,16 @@ export class ConfigError extends AgySdkError {
   constructor(field: string, message: string) {
     super('config_invalid', `${field}: ${message}`);
     this.field = field;
+  }
+}
+
+/**
+ * The SDK was used in a way it does not allow: a second turn on a connection while one runs, starting
+ * something already started, a tool context's `send` with no conversation attached, … The message says what.
+ */
+export class UsageError extends AgySdkError {
+  constructor(message: string) {
+    super('misuse', message);
   }
 }
 
@@ -98,6 +136,7 @@ export class WatchdogTimeoutError extends AgySdkError {
   readonly elapsedMs: number;
   /** The last stdout line agy wrote before the stall (raw), if any. */
   readonly lastEvent: string | undefined;
+  /** The last lines agy wrote to stderr. */
   readonly stderrTail: string;
   constructor(
     kind: 'idle' | 'turn',
@@ -143,36 +182,6 @@ export class StructuredOutputError extends AgySdkError {
     super('structured_output_invalid', issues.length ? `${message}: ${issues.join('; ')}` : message);
     this.raw = raw;
     this.issues = issues;
-  }
-}
-
-/** A turn did not end in `success`. Carries the full, fail-closed `TurnResult`. */
-export class TurnError extends AgySdkError {
-  /** The turn's outcome, whatever its status. */
-  readonly result: TurnResult;
-  constructor(result: TurnResult) {
-    super(
-      `turn_${result.status}`,
-      `turn ended ${result.status}${result.errorMessage ? `: ${result.errorMessage}` : ''}`,
-      result.error ? { cause: result.error } : undefined,
-    );
-    this.result = result;
-  }
-}
-
-/** A budget was exceeded; the turn was interrupted. */
-export class BudgetExceededError extends AgySdkError {
-  /** Which budget. */
-  readonly budget: BudgetName;
-  /** The configured limit. */
-  readonly limit: number;
-  /** The amount used when the limit was crossed. */
-  readonly used: number;
-  constructor(budget: BudgetName, limit: number, used: number) {
-    super('budget_exceeded', `${budget} exceeded: ${used} > ${limit}`);
-    this.budget = budget;
-    this.limit = limit;
-    this.used = used;
   }
 }
 

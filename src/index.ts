@@ -1,34 +1,40 @@
 /**
  * agy-sdk: build agents on Google Antigravity by driving the `agy` CLI headlessly over stream-json.
- * This is the public API; everything not exported here (or from `agy-sdk/testing`) is internal.
+ *
+ * Every export of this file is public API, covered by semver; nothing else is (deep imports are not
+ * supported). agy's own payloads are on the `agy-sdk/wire` subpath, the simulator and the in-memory
+ * connection on `agy-sdk/testing`. Names marked `@experimental` depend on something agy does not offer yet
+ * (see "Not on agy" in docs/architecture.md) and may change in a minor release.
  */
 
-// Layer 1: the Agent.
-export { Agent } from './agent/agent.js';
+// The Agent and its configuration.
+export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
-// Layer 3: connections.
-export type { Connection, ConnectionInfo, TurnRequest, TurnSink } from './connection/connection.js';
-export { resolveAgyBinary } from './connection/stream-json/binary.js';
-export type { BadLine, BadLineReason } from './connection/stream-json/parse-line.js';
+// agy session options.
 export {
+  type BadLine,
+  type BadLineReason,
   type ConnectionStats,
-  DEFAULT_MAX_LINE_BYTES,
-  StreamJsonConnection,
-  type StreamJsonConnectionOptions,
-} from './connection/stream-json/stream-json-connection.js';
-// Wire types: agy's stream-json payloads exactly as sent (snake_case), e.g. `TurnResult.result`.
+  type HookPlacement,
+  type Isolation,
+  type McpHttpServer,
+  type McpServerConfig,
+  type McpStdioServer,
+  resolveAgyBinary,
+  type SubagentConfig,
+  type SystemInstructionSection,
+  type SystemInstructions,
+} from './connection/agy/index.js';
+// Backends: the interface a transport implements, and the host it calls back through.
 export type {
-  WireDeniedAction,
-  WireEnvelope,
-  WireInit,
-  WireResult,
-  WireStepUpdate,
-  WireToolError,
-  WireToolInfo,
-  WireUsage,
-  WireUserLine,
-} from './connection/stream-json/wire.js';
-// Content.
+  Connection,
+  ConnectionFactory,
+  ConnectionInfo,
+  TurnRequest,
+  TurnSink,
+} from './connection/connection.js';
+export type { ConnectionHost } from './connection/host.js';
+// Prompt content.
 export {
   Audio,
   type Content,
@@ -40,26 +46,15 @@ export {
   type MediaContent,
   Video,
 } from './content/content.js';
-// Layer 2: conversation, responses, results, budgets.
+// Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig } from './conversation/budget.js';
-export { ChatResponse } from './conversation/chat-response.js';
-export { Conversation, DEFAULT_HISTORY_LIMIT } from './conversation/conversation.js';
-export type {
-  CommandResult,
-  Step,
-  StepState,
-  StepType,
-  SubagentInfo,
-  ToolCall,
-  ToolError,
-  Usage,
-} from './conversation/step.js';
-export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './conversation/turn-result.js';
+export type { ChatResponse } from './conversation/chat-response.js';
+export type { Conversation } from './conversation/conversation.js';
 // Errors.
 export {
   AgyNotFoundError,
   AgySdkError,
-  BudgetExceededError,
+  type AgySdkErrorCode,
   ClosedError,
   ConfigError,
   ContentError,
@@ -69,49 +64,62 @@ export {
   StartError,
   StructuredOutputError,
   TurnDeniedError,
-  TurnError,
+  type TurnErrorCode,
+  UsageError,
   WatchdogTimeoutError,
 } from './errors.js';
+// Human in the loop.
 export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
-// Hooks.
+// Hooks: plain objects built by the `hooks.*` factories.
 export {
   type AgyHookInfo,
   type CompactionEvent,
-  DecideHook,
   type Hook,
-  HookContext,
+  type HookContext,
   type HookDecision,
   type HookKind,
-  HookRunner,
+  type HookOptions,
   type HookToolCall,
   type HookToolResult,
   hooks,
-  InspectHook,
   type InteractionRequest,
   type InteractionResponse,
-  OnCompactionHook,
-  OnInteractionHook,
-  OnSessionEndHook,
-  OnSessionStartHook,
-  OnToolErrorHook,
-  OperationContext,
-  PostToolCallHook,
-  PostTurnHook,
-  PreToolCallHook,
-  PreTurnHook,
-  SessionContext,
+  type OnCompactionHook,
+  type OnInteractionHook,
+  type OnSessionEndHook,
+  type OnSessionStartHook,
+  type OnToolErrorHook,
+  type OperationContext,
+  type PostToolCallHook,
+  type PostTurnHook,
+  type PreToolCallHook,
+  type PreTurnHook,
+  type SessionContext,
   type SessionInfo,
   type StopDecision,
   type StopEvent,
-  StopHook,
+  type StopHook,
   type ToolCallDecision,
   type ToolErrorEvent,
-  TransformHook,
-  TurnContext,
+  type TurnContext,
 } from './hooks/index.js';
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
-// Policies and human in the loop.
+// The model: steps, tool calls, usage, turn results.
+export type {
+  CommandResult,
+  Step,
+  StepState,
+  StepType,
+  SubagentInfo,
+  ToolCall,
+  ToolError,
+  Usage,
+  WireObject,
+} from './model/step.js';
+export { BudgetExceededError, TurnError } from './model/turn-errors.js';
+export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
+// Policies.
 export {
   type Decision,
   type McpServerRef,
@@ -121,20 +129,7 @@ export {
   type PolicyPredicate,
   policy,
 } from './policy/index.js';
-export type {
-  AgyHookEvent,
-  AgyHookInput,
-  AgyHookRegistration,
-  InjectStep,
-  InvocationOutput,
-  PreToolUseOutput,
-  StopOutput,
-} from './runtime/hook-wire.js';
-// Session runtime: MCP servers, raw agy hooks, isolation, subagents.
-export type { McpHttpServer, McpServerConfig, McpStdioServer } from './runtime/mcp-config.js';
-// Structured output and instructions.
-export type { SystemInstructionSection, SystemInstructions } from './runtime/rules.js';
-export type { HookPlacement, Isolation, SubagentConfig } from './runtime/session-runtime.js';
+// Structured output.
 export type {
   JsonSchema,
   ResponseSchemaInput,
@@ -151,14 +146,12 @@ export {
   isCallToolResult,
   type McpContentAnnotations,
   type McpToolListing,
-  normalizeToolName,
   type ResourceLink,
   type SchemaInput,
   type SchemaIssue,
   type SchemaOutput,
   type SchemaParseResult,
-  StateStore,
-  servedToolNames,
+  type StateStore,
   type TextContent,
   type ToolAnnotations,
   type ToolContext,
@@ -166,7 +159,6 @@ export {
   type ToolHandler,
   type ToolHandlerResult,
   type ToolInputSchema,
-  ToolNameRegistry,
   type ToolOutputSchema,
   type ToolSpec,
   tool,

@@ -2,40 +2,98 @@
  * Layer 1: the Agent. Owns configuration and lifecycle: the session directory, the connection (an agy
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
-import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import { buildAgyEnv } from '../connection/stream-json/launch.js';
+
 import {
+  AgyConnection,
   type ConnectionStats,
-  StreamJsonConnection,
-} from '../connection/stream-json/stream-json-connection.js';
-import { type Content, contentParts } from '../content/content.js';
-import { materialize } from '../content/materialize.js';
-import { BudgetTracker, validateBudget } from '../conversation/budget.js';
+  DEFAULT_HOOK_TIMEOUT_MS,
+  OWN_TOOL_SERVER,
+  type SessionRuntime,
+  TOOL_SERVER_NAME,
+} from '../connection/agy/index.js';
+import type { Connection, ConnectionInfo } from '../connection/connection.js';
+import type { ConnectionHost } from '../connection/host.js';
+import { type Content, type ContentPart, contentParts } from '../content/content.js';
+import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
-import { Conversation } from '../conversation/conversation.js';
-import type { TurnResult } from '../conversation/turn-result.js';
-import { BudgetExceededError, ClosedError, ConfigError, TurnDeniedError } from '../errors.js';
+import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
+import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
+import { ClosedError, ConfigError, ContentError } from '../errors.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import { confirmRunCommand } from '../policy/presets.js';
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../runtime/listener-hook.js';
-import { alwaysOnRule, renderInstructions } from '../runtime/rules.js';
-import { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
 import { ResponseSchema } from '../structured/response-schema.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
-import { toolTransportWarning } from './tool-transport-warning.js';
+import { deliverSteer, type SteerWhen } from './steering.js';
+import {
+  budgetStartStage,
+  budgetStepStage,
+  controlStepStage,
+  finishStage,
+  materializeStage,
+  pendingSteersStage,
+  preTurnStage,
+  reminderStage,
+  transportWarningStage,
+} from './turn-stages.js';
 import { validateConfig } from './validate-config.js';
 
-/** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
+const PARSED = new WeakSet<object>();
+
+/** Options of one `chat` turn. */
+export interface ChatOptions {
+  /**
+   * Aborting it cancels this turn: a queued turn never runs, a running one is interrupted. Either way it
+   * ends `canceled` and the session stays usable. An already aborted signal cancels the turn at once.
+   */
+  signal?: AbortSignal | undefined;
+  /** A time limit for this turn only, in ms (overrides `AgentConfig.turnTimeoutMs`); past it the turn ends `timeout`. */
+  turnTimeoutMs?: number | undefined;
+}
+
+function checkChatOptions(options: ChatOptions): ChatOptions {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
+  const { signal, turnTimeoutMs } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new ConfigError('options.signal', 'must be an AbortSignal');
+  if (turnTimeoutMs !== undefined && !(Number.isSafeInteger(turnTimeoutMs) && turnTimeoutMs > 0))
+    throw new ConfigError('options.turnTimeoutMs', 'must be a positive integer (ms)');
+  return { signal, turnTimeoutMs };
+}
+
+/** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
+function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
+  const cancel = () => void response.cancel();
+  if (signal.aborted) {
+    cancel();
+    return;
+  }
+  signal.addEventListener('abort', cancel, { once: true });
+  void response.result().finally(() => signal.removeEventListener('abort', cancel));
+}
+
+/** The backend's attachments directory; a backend without one cannot take media parts. */
+function attachmentsDir(connection: Connection): Promise<string> {
+  if (!connection.attachmentsDir)
+    return Promise.reject(
+      new ContentError('this connection cannot take media parts (no attachments directory)'),
+    );
+  return connection.attachmentsDir();
+}
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
+/**
+ * An agent on Google Antigravity: owns the configuration, the backend (agy, unless `connection` says
+ * otherwise) and the conversation. Nothing starts until `start()` or the first `chat()`;
+ * `await using agent = new Agent(config)` closes everything on scope exit.
+ */
 export class Agent implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
@@ -45,56 +103,23 @@ export class Agent implements AsyncDisposable {
   /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
   #startRun: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
-  #runtime: SessionRuntime | undefined;
   readonly #logger: Logger;
   readonly #control: ControlPlane;
   readonly #hookTimeoutMs: number | undefined;
   readonly #budget: BudgetTracker | undefined;
   readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
-  #connection: StreamJsonConnection | undefined;
+  #connection: Connection | undefined;
   #conversation: Conversation<Content> | undefined;
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
-    const { workspaces } = validateConfig(config);
+    const { workspaces, policies, hooks } = validateConfig(config);
     this.#config = { ...config };
     this.#workspaces = workspaces;
     this.#schema =
       config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
-    if (config.systemInstructions !== undefined) {
-      alwaysOnRule(
-        'systemInstructions',
-        'agy-sdk system instructions',
-        renderInstructions(config.systemInstructions),
-      );
-    }
-    SessionRuntime.validate({
-      notes: config.notes,
-      mcpServers: config.mcpServers,
-      hooks: config.agyHooks,
-      hookPlacement: config.hookPlacement,
-      isolation: config.isolation,
-      linkNativeAuth: config.linkNativeAuth,
-      settingsOverrides: config.settingsOverrides,
-      skillsPaths: config.skillsPaths,
-      subagents: config.subagents,
-    });
-    if (config.reminder !== undefined && typeof config.reminder !== 'string') {
-      throw new ConfigError('reminder', 'must be a string');
-    }
     this.#logger = config.logger ?? consoleLogger;
-    validateBudget(config.budget);
-    const policies = config.policies ?? [confirmRunCommand()];
-    const hooks = config.hooks ?? [];
-    ControlPlane.guard({
-      policies,
-      hooks,
-      writeCapable:
-        !!config.dangerouslySkipPermissions ||
-        (config.tools?.length ?? 0) > 0 ||
-        Object.keys(config.mcpServers ?? {}).length > 0,
-    });
     this.#control = new ControlPlane({
       hooks,
       policies,
@@ -145,103 +170,42 @@ export class Agent implements AsyncDisposable {
   async #start(): Promise<void> {
     this.#state = 'starting';
     const config = this.#config;
-    const env = buildAgyEnv(config.env);
-    const runtime = await SessionRuntime.create({
-      dataDir: config.dataDir,
-      systemInstructions: config.systemInstructions,
-      notes: config.notes,
-      jsonSchema: this.#schema?.jsonSchema,
-      tools: config.tools,
-      toolTransport: config.toolTransport,
-      mcpServers: config.mcpServers,
-      hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
-      beforeToolCall: this.#control.beforeToolCall,
+    const host: ConnectionHost = {
+      gateToolCall: this.#control.beforeToolCall,
       afterToolCall: this.#control.afterToolCall,
-      hookPlacement: config.hookPlacement,
-      hookTimeoutMs: this.#hookTimeoutMs,
-      onHookRequest: this.#control.onHookRequest,
-      onHookAnswer: (event, input, answer) => {
-        this.#connection?.noteActivity();
-        this.#control.onHookAnswer(event, input, answer);
-      },
-      toolObserver: {
-        onStart: () => this.#connection?.noteActivity(),
-        onEnd: () => this.#connection?.noteActivity(),
-      },
-      hookRelay: config.hookRelay,
-      isolation: config.isolation,
-      linkNativeAuth: config.linkNativeAuth,
-      settingsOverrides: config.settingsOverrides,
-      skillsPaths: config.skillsPaths,
-      subagents: config.subagents,
-      env,
-      logger: this.#logger,
+      onHook: this.#control.onHookRequest,
+      onHookAnswer: (event, input, answer) => this.#control.onHookAnswer(event, input, answer),
       toolContext: {
         conversationId: () => this.conversationId,
         send: async (message) => {
           this.#requireConversation().chat(message);
         },
       },
-    });
+    };
+    const connection = config.connection
+      ? await config.connection(host)
+      : await AgyConnection.create(
+          {
+            ...config,
+            cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
+            workspaces: this.#workspaces,
+            jsonSchema: this.#schema?.jsonSchema,
+            hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
+            hookTimeoutMs: this.#hookTimeoutMs,
+            logger: this.#logger,
+          },
+          host,
+        );
     if (this.#state !== 'starting') {
-      // close() ran while the session was being built: it could not see this runtime, so tear it down here.
-      await runtime.close();
+      // close() ran while the session was being built: it could not see this connection, so close it here.
+      await connection.close();
       this.#checkNotClosing();
     }
-    this.#runtime = runtime;
-    const connection = new StreamJsonConnection({
-      agyPath: config.agyPath,
-      env: { ...config.env, ...runtime.env },
-      cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
-      addDirs: [...this.#workspaces, runtime.dir.path],
-      model: config.model,
-      effort: config.effort,
-      conversationId: config.conversationId,
-      jsonSchemaFile: runtime.jsonSchemaFile,
-      skipPermissions: config.dangerouslySkipPermissions,
-      extraArgs: config.extraArgs,
-      startTimeoutMs: config.startTimeoutMs,
-      idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      turnTimeoutMs: config.turnTimeoutMs,
-      interruptGraceMs: config.interruptGraceMs,
-      closeGraceMs: config.closeGraceMs,
-      maxLineBytes: config.maxLineBytes,
-      onBadLine: config.onBadLine,
-      onStderr: config.onStderr,
-      // Our own tools are served under provider-safe names: show them under the names given to `tool()`.
-      resolveToolName: (agyServer, servedName) =>
-        agyServer === `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`
-          ? runtime.listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(servedName)?.originalName
-          : undefined,
-      logger: this.#logger,
-    });
     this.#connection = connection;
-    const reminder = config.reminder;
-    this.#conversation = new Conversation<Content>({
+    this.#conversation = Conversation.create<Content>({
       connection,
       historyLimit: config.historyLimit,
-      pipeline: {
-        prepare: async (prompt) => {
-          const text = await materialize(contentParts(prompt), () => runtime.attachmentsDir());
-          // Steering messages that found no model call to ride on are delivered with the next prompt.
-          text.unshift(...this.#control.takePendingSteers());
-          const gate = await this.#control.beginTurn(text.join('\n'));
-          if (!gate.allow) throw new TurnDeniedError(gate.message ?? 'denied by a preTurn hook');
-          this.#budget?.beginTurn();
-          if (reminder) text.unshift(`<system-reminder>\n${reminder}\n</system-reminder>`);
-          return { text };
-        },
-        onStep: (step) => {
-          this.#control.onStep(step);
-          const transport = toolTransportWarning(step);
-          if (transport) this.#logger.warn(transport);
-          const over = this.#budget?.onStep(step);
-          if (!over) return undefined;
-          const error = new BudgetExceededError(over.budget, over.limit, over.used);
-          return { status: 'budget_exceeded', budget: over.budget, message: error.message, error };
-        },
-        finalize: (result) => this.#control.endTurn(this.#finalize(result)),
-      },
+      pipeline: this.#pipeline(connection),
     });
     await connection.start();
     this.#checkNotClosing();
@@ -259,21 +223,64 @@ export class Agent implements AsyncDisposable {
     if (this.#state === 'starting') this.#state = 'started';
   }
 
+  /** The turn pipeline: the named stages of `turn-stages.ts`, in order. */
+  #pipeline(connection: Connection): ConversationPipeline<Content> {
+    const control = this.#control;
+    const budget = this.#budget;
+    const reminder = this.#config.reminder;
+    const prepare = composePrepare<ContentPart>([
+      materializeStage(() => attachmentsDir(connection)),
+      pendingSteersStage(() => control.steering.take()),
+      preTurnStage((text) => control.beginTurn(text)),
+      ...(budget ? [budgetStartStage(budget)] : []),
+      ...(reminder ? [reminderStage(reminder)] : []),
+    ]);
+    return {
+      // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
+      prepare: async (prompt) => {
+        const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+        const draft = await prepare({ parts, text: [] });
+        return { text: draft.text };
+      },
+      onStep: composeSteps([
+        controlStepStage((step) => control.onStep(step)),
+        transportWarningStage(this.#logger),
+        ...(budget ? [budgetStepStage(budget)] : []),
+      ]),
+      finalize: composeFinish([
+        finishStage('structured-output', (result) => this.#finalize(result)),
+        finishStage('control-plane', (result) => control.endTurn(result)),
+      ]),
+    };
+  }
+
   #finalize(result: TurnResult): TurnResult {
-    if (!this.#schema || result.status !== 'success') return result;
-    const checked = this.#schema.check(result.result?.structured_output);
+    // The connection hands over agy's structured output unvalidated; only a validated value reaches the user.
+    if (!this.#schema || result.status !== 'success')
+      return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
+    const checked = this.#schema.check(result.structuredOutput);
     if (checked.ok) return { ...result, structuredOutput: checked.value };
-    return { ...result, status: 'error', errorMessage: checked.error.message, error: checked.error };
+    return {
+      ...result,
+      status: 'error',
+      structuredOutput: undefined,
+      errorMessage: checked.error.message,
+      error: checked.error,
+    };
   }
 
   /**
    * Sends a prompt and returns its streamed response. Starts the agent if needed. A `chat` sent while a turn
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
    */
-  async chat(prompt: Content): Promise<ChatResponse> {
-    contentParts(prompt);
+  async chat(prompt: Content, options: ChatOptions = {}): Promise<ChatResponse> {
+    const parts = contentParts(prompt);
+    PARSED.add(parts);
+    const { signal, turnTimeoutMs } = checkChatOptions(options);
     await this.start();
-    return this.#requireConversation().chat(prompt);
+    const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
+    if (signal) cancelOnAbort(signal, response);
+    return response;
   }
 
   /** Interrupts the running turn (it ends `interrupted`); the conversation stays usable. */
@@ -298,7 +305,7 @@ export class Agent implements AsyncDisposable {
    * `mcpTool.server` names, and the server part of agy's `call_mcp_tool` steps.
    */
   get toolServerName(): string {
-    return `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+    return OWN_TOOL_SERVER;
   }
 
   /**
@@ -347,22 +354,27 @@ export class Agent implements AsyncDisposable {
 
   /** The running agy process's pid. */
   get pid(): number | undefined {
-    return this.#connection?.pid;
+    return this.#agy?.pid;
   }
 
   /** The session directory path, while started. */
   get sessionDir(): string | undefined {
-    return this.#runtime?.dir.path;
+    return this.#agy?.runtime.dir.path;
   }
 
   /** @internal The session runtime (listener, files). */
   get runtime(): SessionRuntime | undefined {
-    return this.#runtime;
+    return this.#agy?.runtime;
+  }
+
+  /** The agy backend, when the agent runs on agy (not on a custom `connection`). */
+  get #agy(): AgyConnection | undefined {
+    return this.#connection instanceof AgyConnection ? this.#connection : undefined;
   }
 
   /** Transport counters (lines, bad lines, unknown events, processes started). */
   get stats(): ConnectionStats | undefined {
-    return this.#connection?.stats;
+    return this.#agy?.stats;
   }
 
   /** @internal The Layer-3 connection. */
@@ -393,7 +405,6 @@ export class Agent implements AsyncDisposable {
         await this.#connection?.close();
         if (started) await this.#control.sessionEnd();
       } finally {
-        await this.#runtime?.close();
         this.#state = 'closed';
       }
     })();
@@ -410,34 +421,12 @@ export class Agent implements AsyncDisposable {
    *   turn's prompt. With no turn running it behaves like `'next-turn'`.
    * Returns the response of the turn it starts, or undefined for `'next-step'` during a turn.
    */
-  async steer(
-    text: string,
-    opts: { when?: 'now' | 'next-step' | 'next-turn' } = {},
-  ): Promise<ChatResponse | undefined> {
+  async steer(text: string, opts: { when?: SteerWhen } = {}): Promise<ChatResponse | undefined> {
     if (typeof text !== 'string' || text.trim() === '')
       throw new ConfigError('text', 'a steering message must be a non-empty string');
     const when = opts.when ?? 'next-turn';
     await this.start();
-    const conversation = this.#requireConversation();
-    switch (when) {
-      case 'next-turn':
-        return conversation.chat(text);
-      case 'next-step':
-        if (!conversation.isRunning) return conversation.chat(text);
-        this.#control.steerNextStep(text);
-        return undefined;
-      case 'now': {
-        const pending = this.#control.takePendingSteers();
-        const response = conversation.chat([...pending, text].join('\n\n'), { first: true });
-        await conversation.interrupt();
-        return response;
-      }
-      default:
-        throw new ConfigError(
-          'when',
-          `must be 'now', 'next-step' or 'next-turn', got ${JSON.stringify(when)}`,
-        );
-    }
+    return deliverSteer(this.#requireConversation(), this.#control.steering, text, when, (t): Content => t);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -1,15 +1,21 @@
 /**
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
-import type { BadLine } from '../connection/stream-json/parse-line.js';
+
+import type {
+  BadLine,
+  HookPlacement,
+  Isolation,
+  McpServerConfig,
+  SubagentConfig,
+  SystemInstructions,
+} from '../connection/agy/index.js';
+import type { ConnectionFactory } from '../connection/connection.js';
 import type { BudgetConfig } from '../conversation/budget.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
-import type { AgyHookRegistration } from '../runtime/hook-wire.js';
-import type { McpServerConfig } from '../runtime/mcp-config.js';
-import type { SystemInstructions } from '../runtime/rules.js';
-import type { HookPlacement, Isolation, SubagentConfig } from '../runtime/session-runtime.js';
+import type { AgyHookRegistration } from '../protocol/hook-wire.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
@@ -17,113 +23,119 @@ import type { Trigger } from '../triggers/types.js';
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {
   /** Path of the agy binary. Otherwise `AGY_PATH`, then PATH. */
-  agyPath?: string;
+  agyPath?: string | undefined;
   /** Environment overrides, merged over `process.env` (a value of `undefined` removes the variable). */
   env?: Record<string, string | undefined>;
   /** Working directory of agy. Default: the first workspace, else `process.cwd()`. */
-  cwd?: string;
+  cwd?: string | undefined;
   /**
    * Tool workspaces, each passed with `--add-dir`. Absolute, existing, and without a hidden segment (agy
    * silently ignores those). Default: `[process.cwd()]`.
    */
-  workspaces?: string[];
+  workspaces?: string[] | undefined;
   /** The model (`--model`). */
-  model?: string;
+  model?: string | undefined;
   /** Reasoning effort (`--effort`). */
-  effort?: 'low' | 'medium' | 'high';
+  effort?: 'low' | 'medium' | 'high' | undefined;
   /** Resume this conversation (`--conversation`). */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** System instructions, appended to agy's defaults as an always-on rule. At most 24,000 bytes. */
-  systemInstructions?: SystemInstructions;
+  systemInstructions?: SystemInstructions | undefined;
   /** Structured output: a zod schema or a JSON Schema. Passed as `--json-schema`; results are validated. */
-  responseSchema?: ResponseSchemaInput;
+  responseSchema?: ResponseSchemaInput | undefined;
   /**
    * Pass `--dangerously-skip-permissions` (agy's `always-proceed`). Without it, headless agy soft-denies
    * actions that need approval, and those turns end `denied`.
    */
-  dangerouslySkipPermissions?: boolean;
+  dangerouslySkipPermissions?: boolean | undefined;
   /** Extra agy flags, appended verbatim. */
-  extraArgs?: string[];
+  extraArgs?: string[] | undefined;
   /** Parent of the per-session directory. Default: see `defaultDataDir()`. */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** How long to wait for agy's `init`. Default 60 s. */
-  startTimeoutMs?: number;
+  startTimeoutMs?: number | undefined;
   /**
    * End a turn `timeout` when agy shows no sign of life (no stdout line, no hook, no tool call) for this long.
    * Default 30 minutes; `0` turns the watchdog off.
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** End a turn `timeout` when it runs longer than this. Off by default (`0` also means off). */
-  turnTimeoutMs?: number;
+  turnTimeoutMs?: number | undefined;
   /** After an interrupt or a watchdog SIGINT, how long before agy's tree is killed. Default 5 s. */
-  interruptGraceMs?: number;
+  interruptGraceMs?: number | undefined;
   /** On close: how long agy gets after stdin EOF before SIGTERM. Default 3 s (then 2 s to SIGKILL). */
-  closeGraceMs?: number;
+  closeGraceMs?: number | undefined;
   /** Longest stdout line accepted, in bytes. Default 64 MiB. */
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
   /** Steps kept in `conversation.history`. Default 10,000. */
-  historyLimit?: number;
+  historyLimit?: number | undefined;
   /** Lines agy wrote that were not understood (not JSON, unknown event, too long, truncated). Never thrown. */
-  onBadLine?: (bad: BadLine) => void;
+  onBadLine?: ((bad: BadLine) => void) | undefined;
   /** Every line agy writes to stderr. */
-  onStderr?: (line: string) => void;
+  onStderr?: ((line: string) => void) | undefined;
 
   // Session runtime (tools, MCP, hooks, isolation).
 
   /** In-process tools (`tool()`), served to agy over MCP on the session listener as server `agy-sdk_tools`. */
-  tools?: ToolDefinition[];
+  tools?: ToolDefinition[] | undefined;
   /** How agy reaches the tool server: `http` (default, `serverUrl`) or `stdio` (a relay agy starts). */
-  toolTransport?: 'http' | 'stdio';
+  toolTransport?: 'http' | 'stdio' | undefined;
   /** The user's MCP servers (stdio or Streamable HTTP), written to the session's MCP config. */
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: Record<string, McpServerConfig> | undefined;
   /** Raw agy hook handlers, run in-process through the hook relay. */
-  agyHooks?: AgyHookRegistration[];
+  agyHooks?: AgyHookRegistration[] | undefined;
   /**
    * Where the hooks file goes: `workspace` (the session dir's `.agents/hooks.json`; default without
    * isolation), `plugin` (the session plugin's `hooks.json`), or `home` (the shadow HOME's
    * `~/.gemini/config/hooks.json`; default with `isolation: 'shadow-home'`).
    */
-  hookPlacement?: HookPlacement;
+  hookPlacement?: HookPlacement | undefined;
   /** How long a hook handler may run before the fail-closed answer is sent. Default 30 s. */
-  hookTimeoutMs?: number;
+  hookTimeoutMs?: number | undefined;
   /** How hook commands reach the listener: `auto` (curl if installed, else Node), `curl` or `node`. */
-  hookRelay?: 'auto' | 'curl' | 'node';
+  hookRelay?: 'auto' | 'curl' | 'node' | undefined;
   /** `none` (default): the user's HOME, login and settings. `shadow-home`: agy runs with a private HOME. */
-  isolation?: Isolation;
+  isolation?: Isolation | undefined;
   /** With shadow-home: link native auth/session state (and macOS keychain paths) so the login still works. */
-  linkNativeAuth?: boolean;
+  linkNativeAuth?: boolean | undefined;
   /** With shadow-home: merged over the user's `settings.json`, e.g. `{ modelProvider: 'gemini' }`. */
-  settingsOverrides?: Record<string, unknown>;
+  settingsOverrides?: Record<string, unknown> | undefined;
   /** Notes: a second always-on rule (at most 24,000 bytes). */
-  notes?: string;
+  notes?: string | undefined;
   /** Prepended to every user message as a `<system-reminder>` text block. */
-  reminder?: string;
+  reminder?: string | undefined;
   /** Skill directories (each a skill with SKILL.md, or a directory of skills), linked into the session plugin. */
-  skillsPaths?: string[];
+  skillsPaths?: string[] | undefined;
   /** Custom subagents, written as `.agents/agents/<name>/agent.md`. */
-  subagents?: SubagentConfig[];
+  subagents?: SubagentConfig[] | undefined;
   /** Where the SDK reports contained failures (hooks that threw, relays that failed). Default: stderr. */
-  logger?: Logger;
+  logger?: Logger | undefined;
 
   // Control plane (hooks, policies, triggers, budgets).
 
   /** Typed hooks (`hooks.preToolCall(fn)`, hook classes…). See docs/architecture.md for where each runs. */
-  hooks?: Hook[];
+  hooks?: Hook[] | undefined;
   /**
    * Tool policies (`policy.allow`, `policy.deny`, `policy.askUser`, …), enforced in-process. Default:
    * `policy.confirmRunCommand()` (deny `run_command`, allow the rest). `[]` means no policy.
    */
-  policies?: PolicyList;
+  policies?: PolicyList | undefined;
   /** How long an `askUser` handler has before the call is denied. Default 5 minutes. */
-  askUserTimeoutMs?: number;
+  askUserTimeoutMs?: number | undefined;
   /** Triggers (`every`, `onFileChange`, …): started with the agent, stopped on close. */
-  triggers?: Trigger[];
+  triggers?: Trigger[] | undefined;
   /** Budgets; exceeding one interrupts the turn, which ends `budget_exceeded`. */
-  budget?: BudgetConfig;
+  budget?: BudgetConfig | undefined;
   /**
    * Install agy's `PreInvocation` hook so `steer(text, { when: 'next-step' })` can inject at the next model
    * call (one relay call per model call). Default true; with false, next-step messages wait for the next
    * prompt.
    */
-  steering?: boolean;
+  steering?: boolean | undefined;
+  /**
+   * The backend to run on, instead of agy: called once by `start()` with the host interface the backend calls
+   * back through. The agy-specific fields above (agyPath, hooks files, isolation, …) are then unused. For
+   * tests, `agy-sdk/testing` ships an in-memory connection (`InMemoryConnection`).
+   */
+  connection?: ConnectionFactory | undefined;
 }

@@ -22,17 +22,28 @@
  * empty even for a command that failed). A call is charged to the turn running when it arrives; where a
  * `stepIdx` exists, a call whose step was seen before that turn began belongs to an ended turn instead.
  */
-import type { Step } from '../conversation/step.js';
-import type { DeniedAction, TurnResult } from '../conversation/turn-result.js';
+
+import {
+  type AfterToolCall,
+  agyInfo,
+  type BeforeToolCall,
+  bareOutput,
+  errorText,
+  type McpServerConfig,
+  OWN_TOOL_SERVER,
+  TOOL_SERVER_NAME,
+  toHookCall,
+} from '../connection/agy/index.js';
+import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
-import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
-import type { AgyHookInfo, HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
+import type { HookToolResult, StopEvent } from '../hooks/types.js';
 import { isRecord } from '../internal/guards.js';
-import { unwrapMcpCall } from '../internal/mcp-call.js';
 import type { Logger } from '../logger.js';
+import type { Step } from '../model/step.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import type {
@@ -41,44 +52,9 @@ import type {
   InvocationOutput,
   PreToolUseOutput,
   StopOutput,
-} from '../runtime/hook-wire.js';
-import type { McpServerConfig } from '../runtime/mcp-config.js';
-import type { AfterToolCall, BeforeToolCall } from '../runtime/mcp-tool-call.js';
-import { PLUGIN_NAME, TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
-
-/** The origin fields real agy sends with every hook call, for typed hooks. */
-function agyInfo(input: AgyHookInput): AgyHookInfo | undefined {
-  const info: AgyHookInfo = {};
-  if (typeof input.conversationId === 'string') info.conversationId = input.conversationId;
-  if (typeof input.modelName === 'string') info.modelName = input.modelName;
-  if (typeof input.transcriptPath === 'string') info.transcriptPath = input.transcriptPath;
-  if (Array.isArray(input.workspacePaths) && input.workspacePaths.every((p) => typeof p === 'string'))
-    info.workspacePaths = [...input.workspacePaths];
-  if (typeof input.artifactDirectoryPath === 'string')
-    info.artifactDirectoryPath = input.artifactDirectoryPath;
-  return Object.keys(info).length > 0 ? info : undefined;
-}
-
-/** A hook error as text: agy 1.3.0 sends `""` for none; other versions an object with `message`. */
-function errorText(raw: unknown): string | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  if (typeof raw === 'string') return raw;
-  if (isRecord(raw) && typeof raw.message === 'string') return raw.message;
-  return JSON.stringify(raw);
-}
-
-/**
- * PostToolUse's output as the bare value, the shape of `ToolCall.output`: versions that send one wrap it as
- * `toolResult: {output}` (the simulator did too); 1.3.0 sends none.
- */
-function bareOutput(input: AgyHookInput): unknown {
-  const result = input.toolResult;
-  if (isRecord(result) && 'output' in result) return result.output;
-  return result ?? input.output;
-}
-
-/** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
-const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+} from '../protocol/hook-wire.js';
+import { SteeringQueue } from './steering.js';
+import { foldDenials, recordDenial, TurnLedger } from './turn-ledger.js';
 
 export interface ControlPlaneOptions {
   hooks: readonly Hook[];
@@ -95,40 +71,26 @@ export interface ControlPlaneOptions {
   logger: Logger;
 }
 
-interface TurnState {
-  ctx: TurnContext;
-  denials: DeniedAction[];
-  operations: Map<string, { op: OperationContext; call: HookToolCall }>;
-  continuations: number;
-  /** The highest step index seen before this turn began: steps up to it belong to earlier turns. */
-  stepFloor: number;
-}
-
 export class ControlPlane {
   readonly runner: HookRunner;
   readonly #logger: Logger;
   readonly #mcpServers: Record<string, McpServerConfig>;
-  #turn: TurnState | undefined;
+  /** Which turn each call belongs to, and the SDK's denials per turn. */
+  readonly #ledger = new TurnLedger();
   /** Steering messages waiting for the next model call. */
-  #pendingSteers: string[] = [];
+  readonly steering = new SteeringQueue();
   readonly #hasOwnTools: boolean;
   readonly #steering: boolean;
-  readonly #maxToolCalls: ControlPlaneOptions['maxToolCalls'];
-  #toolCallsGated = 0;
-  /** The highest step index seen in the conversation. */
-  #maxStep = -1;
-  /**
-   * Hook calls in flight → the turn they arrived in (none: no turn, or an ended one). Keyed by the parsed
-   * input object, which the listener hands to both observers, so an answer always finds its own request.
-   */
-  readonly #hookTurns = new WeakMap<object, TurnState | undefined>();
+  readonly #toolGate: ToolCallGate | undefined;
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
     this.#mcpServers = o.mcpServers;
     this.#hasOwnTools = o.hasOwnTools;
     this.#steering = o.steering;
-    this.#maxToolCalls = o.maxToolCalls;
+    this.#toolGate = o.maxToolCalls
+      ? new ToolCallGate(o.maxToolCalls.limit, o.maxToolCalls.scope)
+      : undefined;
     this.runner = new HookRunner({ hooks: o.hooks, logger: o.logger });
     if (o.policies.length > 0) {
       this.runner.register(
@@ -164,7 +126,7 @@ export class ControlPlane {
     const regs: AgyHookRegistration[] = [];
     const needsPreTool =
       this.runner.has('preToolCall') ||
-      this.#maxToolCalls !== undefined ||
+      this.#toolGate !== undefined ||
       Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
     if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
     if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
@@ -178,8 +140,8 @@ export class ControlPlane {
   /** Starts a turn: runs preTurn hooks on the prompt text. */
   async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
     const ctx = this.runner.beginTurn();
-    this.#turn = { ctx, denials: [], operations: new Map(), continuations: 0, stepFloor: this.#maxStep };
-    if (this.#maxToolCalls?.scope !== 'conversation') this.#toolCallsGated = 0;
+    this.#ledger.begin(ctx);
+    this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
     return outcome.allow
       ? { allow: true }
@@ -188,17 +150,10 @@ export class ControlPlane {
 
   /** Ends a turn: postTurn hooks, and SDK denials folded into the result (fail closed). */
   async endTurn(result: TurnResult): Promise<TurnResult> {
-    const turn = this.#turn;
-    this.#turn = undefined;
+    const turn = this.#ledger.end();
     if (!turn) return result;
     await this.runner.dispatchPostTurn(turn.ctx, result.text);
-    if (turn.denials.length === 0) return result;
-    const out: TurnResult = { ...result, deniedActions: [...result.deniedActions, ...turn.denials] };
-    if (out.status === 'success') {
-      out.status = 'denied';
-      out.errorMessage = `denied: ${turn.denials.map((d) => `${d.action} (${d.reason ?? 'no reason'})`).join(', ')}`;
-    }
-    return out;
+    return foldDenials(result, turn.denials);
   }
 
   /** Session lifecycle. */
@@ -213,22 +168,11 @@ export class ControlPlane {
 
   /** Sees each step: dispatches compaction hooks. */
   onStep(step: Step): void {
-    if (step.stepIndex > this.#maxStep) this.#maxStep = step.stepIndex;
-    if (step.type === 'compaction' && step.state === 'DONE' && this.#turn) {
-      void this.runner.dispatchCompaction(this.#turn.ctx, { stepIndex: step.stepIndex, step });
+    this.#ledger.noteStep(step.stepIndex);
+    const turn = this.#ledger.current;
+    if (step.type === 'compaction' && step.state === 'DONE' && turn) {
+      void this.runner.dispatchCompaction(turn.ctx, { stepIndex: step.stepIndex, step });
     }
-  }
-
-  /** Queues a steering message for the next model call (PreInvocation). */
-  steerNextStep(text: string): void {
-    this.#pendingSteers.push(text);
-  }
-
-  /** Takes the steering messages not delivered yet (they go into the next prompt instead). */
-  takePendingSteers(): string[] {
-    const out = this.#pendingSteers;
-    this.#pendingSteers = [];
-    return out;
   }
 
   /**
@@ -241,45 +185,21 @@ export class ControlPlane {
     const hookInput = isRecord(input) ? (input as AgyHookInput) : {};
     // The turn the call belonged to, not whichever turn is current when a slow answer comes back. Input that
     // never reached a handler (too large, not JSON) is charged to the turn running now.
-    const turn =
-      isRecord(input) && this.#hookTurns.has(input) ? this.#hookTurns.get(input) : this.#turnOf(hookInput);
-    if (isRecord(input)) this.#hookTurns.delete(input);
+    const turn = this.#ledger.takeRequest(input, hookInput.stepIdx);
     if (!isRecord(answer) || answer.decision === 'allow') return;
-    const { call } = this.#toHookCall(hookInput);
-    this.#recordDenial(
+    const { call } = toHookCall(hookInput);
+    recordDenial(
+      turn,
       call,
       typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`,
-      turn,
     );
   };
 
   /** Notes which turn a hook call arrived in (called before any handler runs). */
   readonly onHookRequest = (event: string, input: unknown): void => {
     if (event !== 'PreToolUse' || !isRecord(input)) return;
-    this.#hookTurns.set(input, this.#turnOf(input as AgyHookInput));
+    this.#ledger.noteRequest(input, (input as AgyHookInput).stepIdx);
   };
-
-  /**
-   * The turn a hook call belongs to: the one running when it arrives (agy sends no `stepIdx` on Stop and
-   * PreInvocation, and none of its payloads names a turn), unless the call has a `stepIdx` that was already
-   * seen before that turn began — a late request from a turn that already ended (e.g. interrupted as its hook
-   * started). A call arriving between turns belongs to none.
-   */
-  #turnOf(input: AgyHookInput): TurnState | undefined {
-    const turn = this.#turn;
-    if (!turn) return undefined;
-    const step = input.stepIdx;
-    if (typeof step === 'number' && step <= turn.stepFloor) return undefined;
-    return turn;
-  }
-
-  /** Counts a tool call against `maxToolCalls`; returns the denial reason when the budget is spent. */
-  #spendToolCall(): string | undefined {
-    if (!this.#maxToolCalls) return undefined;
-    this.#toolCallsGated++;
-    if (this.#toolCallsGated <= this.#maxToolCalls.limit) return undefined;
-    return `maxToolCalls budget (${this.#maxToolCalls.limit}) is spent`;
-  }
 
   /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
   readonly beforeToolCall: BeforeToolCall = async (call) => {
@@ -288,19 +208,19 @@ export class ControlPlane {
       name: call.originalName,
       args: call.parsedArgs,
     });
-    const spent = this.#spendToolCall();
+    const spent = this.#toolGate?.spend();
     if (spent) {
-      this.#recordDenial(hookCall, spent, this.#turn);
-      return { allow: false, reason: spent };
+      recordDenial(this.#ledger.current, hookCall, spent);
+      return { allow: false, message: spent };
     }
     if (!this.runner.has('preToolCall')) return { allow: true };
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     const ctx = turn?.ctx ?? this.runner.beginTurn();
     const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
     turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow) {
-      this.#recordDenial(hookCall, outcome.message, turn);
-      return { allow: false, reason: outcome.message ?? 'denied' };
+      recordDenial(turn, hookCall, outcome.message);
+      return { allow: false, message: outcome.message ?? 'denied' };
     }
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
   };
@@ -309,11 +229,11 @@ export class ControlPlane {
   readonly afterToolCall: AfterToolCall = async (record) => {
     if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
     const id = `${TOOL_SERVER_NAME}:${String(record.requestId)}`;
-    const known = this.#turn?.operations.get(id);
+    const known = this.#ledger.current?.operations.get(id);
     const call =
       known?.call ??
       createHookToolCall({ id, name: record.originalName ?? record.name, args: record.parsedArgs ?? {} });
-    const op = known?.op ?? (this.#turn?.ctx ?? this.runner.beginTurn()).startOperation(id);
+    const op = known?.op ?? (this.#ledger.current?.ctx ?? this.runner.beginTurn()).startOperation(id);
     if (record.result.isError) {
       const message = record.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       const replacement = await this.runner.dispatchToolError(op, { call, error: { message } });
@@ -327,47 +247,10 @@ export class ControlPlane {
     return undefined;
   };
 
-  /** Maps agy's PreToolUse input to the SDK's tool call; MCP calls are unwrapped from `call_mcp_tool`. */
-  #toHookCall(input: AgyHookInput): {
-    call: HookToolCall;
-    mcp: { agyServer: string; args: Record<string, unknown> } | undefined;
-  } {
-    const name = input.toolCall?.name ?? 'unknown';
-    const args = isRecord(input.toolCall?.args) ? input.toolCall.args : {};
-    const id = `${input.conversationId ?? ''}:${input.stepIdx ?? ''}`;
-    // agy adds its own `toolAction`/`toolSummary` to every call's args (kept in `args` as sent).
-    const origin = {
-      ...(typeof args.toolAction === 'string' && { action: args.toolAction }),
-      ...(typeof args.toolSummary === 'string' && { summary: args.toolSummary }),
-      ...(agyInfo(input) && { agy: agyInfo(input) }),
-    };
-    const unwrapped = unwrapMcpCall(name, args);
-    if (unwrapped) {
-      const prefix = `${PLUGIN_NAME}_`;
-      const { agyServer, toolName, args: inner } = unwrapped;
-      const server = agyServer.startsWith(prefix) ? agyServer.slice(prefix.length) : agyServer;
-      return {
-        call: createHookToolCall({
-          id,
-          name: toolName,
-          args: inner,
-          server,
-          stepIndex: input.stepIdx,
-          ...origin,
-        }),
-        mcp: { agyServer, args },
-      };
-    }
-    return {
-      call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx, ...origin }),
-      mcp: undefined,
-    };
-  }
-
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
-    const { call, mcp } = this.#toHookCall(input);
+    const { call, mcp } = toHookCall(input);
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
-    if (this.#turn && !this.#turnOf(input))
+    if (this.#ledger.current && !this.#ledger.turnOf(input.stepIdx))
       return { decision: 'deny', reason: 'the turn that made this call has ended' };
     // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
     // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
@@ -382,10 +265,10 @@ export class ControlPlane {
         };
       }
     }
-    const spent = this.#spendToolCall();
+    const spent = this.#toolGate?.spend();
     if (spent) return { decision: 'deny', reason: spent };
     if (!this.runner.has('preToolCall')) return { decision: 'allow' };
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow)
@@ -397,11 +280,11 @@ export class ControlPlane {
   }
 
   async #postToolUse(input: AgyHookInput): Promise<void> {
-    const { call } = this.#toHookCall(input);
+    const { call } = toHookCall(input);
     if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
     // PostToolUse has a stepIdx: a late one from an ended turn runs on a context of its own, never the next
     // turn's.
-    const turn = this.#turnOf(input);
+    const turn = this.#ledger.turnOf(input.stepIdx);
     const known = turn?.operations.get(call.id);
     const op = known?.op ?? (turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
     const result = isRecord(input.toolResult) ? input.toolResult : undefined;
@@ -427,7 +310,7 @@ export class ControlPlane {
   async #stop(input: AgyHookInput): Promise<StopOutput> {
     // Stop carries no stepIdx: it belongs to the turn running as it arrives. With none (a late call from an
     // ended turn), there is nothing to keep going, so agy may stop and no stop hook runs.
-    const turn = this.#turn;
+    const turn = this.#ledger.current;
     if (!turn) return {};
     const ctx = turn.ctx;
     const errorMessage = errorText(input.error);
@@ -450,17 +333,8 @@ export class ControlPlane {
   #preInvocation(): InvocationOutput {
     // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
     // for the next turn must not be spent on it (it rides the next prompt instead).
-    if (!this.#turn) return {};
-    const steers = this.takePendingSteers();
+    if (!this.#ledger.current) return {};
+    const steers = this.steering.take();
     return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
-  }
-
-  #recordDenial(call: HookToolCall, reason: string | undefined, turn: TurnState | undefined): void {
-    turn?.denials.push({
-      action: call.server ? `${call.server}/${call.name}` : call.name,
-      source: 'sdk',
-      ...(reason !== undefined && { reason }),
-      args: call.args,
-    });
   }
 }

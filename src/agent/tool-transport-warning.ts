@@ -3,7 +3,7 @@
  * failed. agy still ends such a turn `SUCCESS` (the model just sees a tool error), so without a warning a host
  * whose own tools were unreachable (e.g. during a start storm) would see nothing wrong.
  */
-import type { Step } from '../conversation/step.js';
+import type { Step } from '../model/step.js';
 
 /**
  * Phrases of a transport failure: the server unreachable or the connection lost (the MCP client's own wording,

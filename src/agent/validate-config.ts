@@ -1,22 +1,21 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import {
+  alwaysOnRule,
+  hiddenSegmentReal,
+  renderInstructions,
+  SessionRuntime,
+  TOOL_SERVER_NAME,
+  validateDataDir,
+} from '../connection/agy/index.js';
 import { ConfigError } from '../errors.js';
-import { hiddenSegmentReal, validateDataDir } from '../runtime/hidden-path.js';
-import { TOOL_SERVER_NAME } from '../runtime/session-runtime.js';
+import type { Hook } from '../hooks/kinds.js';
+import { confirmRunCommand } from '../policy/presets.js';
+import type { PolicyList } from '../policy/types.js';
 import type { AgentConfig } from './config.js';
-
-const EFFORTS = new Set(['low', 'medium', 'high']);
-
-function positiveNumber(config: AgentConfig, key: keyof AgentConfig, allowZero = false): void {
-  const v = config[key];
-  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (v === 0 && !allowZero))) {
-    throw new ConfigError(
-      key,
-      `must be a positive number${allowZero ? ' (or 0 for off)' : ''}, got ${JSON.stringify(v)}`,
-    );
-  }
-}
+import { checkConfigShape } from './config-schema.js';
+import { ControlPlane } from './control-plane.js';
 
 /** Checks one workspace directory. */
 export function validateWorkspace(path: unknown, field: string): string {
@@ -40,58 +39,65 @@ export function validateWorkspace(path: unknown, field: string): string {
   return path;
 }
 
-/** Returns the validated workspaces (default `[process.cwd()]`). */
-export function validateConfig(config: AgentConfig): { workspaces: string[] } {
+/** What validation hands to the Agent: the config's groups, checked, with their defaults applied. */
+export interface ValidatedConfig {
+  /** The workspaces (default `[process.cwd()]`), each an existing, non-hidden absolute directory. */
+  workspaces: string[];
+  /** The policies (default `[confirmRunCommand()]`). */
+  policies: PolicyList;
+  /** The typed hooks (default none). */
+  hooks: readonly Hook[];
+}
+
+/**
+ * Validates an `AgentConfig` once, in one place: its shape by one zod schema (`config-schema.ts`, issue path
+ * → `ConfigError.field`), then what needs the file system or several fields (workspaces and `cwd` exist and
+ * have no hidden segment, `dataDir`, the reserved tool server name, instructions and notes within the rule
+ * size, the agy session options, and the write guard).
+ */
+export function validateConfig(config: AgentConfig): ValidatedConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'must be an object');
+  checkConfigShape(config);
   const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) =>
     validateWorkspace(w, `workspaces[${i}]`),
   );
-  if (!Array.isArray(config.workspaces) && config.workspaces !== undefined) {
-    throw new ConfigError('workspaces', 'must be an array of absolute paths');
-  }
   if (config.cwd !== undefined) validateWorkspace(config.cwd, 'cwd');
-  for (const key of ['model', 'conversationId', 'agyPath', 'dataDir'] as const) {
-    const v = config[key];
-    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
-      throw new ConfigError(key, `must be a non-empty string, got ${JSON.stringify(v)}`);
-    }
-  }
   if (config.dataDir !== undefined) validateDataDir(config.dataDir);
-  if (config.effort !== undefined && !EFFORTS.has(config.effort)) {
-    throw new ConfigError('effort', `must be one of low, medium, high; got ${JSON.stringify(config.effort)}`);
+  // Caught here, not at start(): a server posing as the agent's own tool server would skip the policies.
+  if (config.mcpServers !== undefined && Object.hasOwn(config.mcpServers, TOOL_SERVER_NAME)) {
+    throw new ConfigError(
+      `mcpServers.${TOOL_SERVER_NAME}`,
+      `the name '${TOOL_SERVER_NAME}' is reserved for the agent's own tools; pick another server name`,
+    );
   }
-  for (const key of [
-    'startTimeoutMs',
-    'interruptGraceMs',
-    'closeGraceMs',
-    'maxLineBytes',
-    'historyLimit',
-    'hookTimeoutMs',
-  ] as const) {
-    positiveNumber(config, key);
+  if (config.systemInstructions !== undefined) {
+    alwaysOnRule(
+      'systemInstructions',
+      'agy-sdk system instructions',
+      renderInstructions(config.systemInstructions),
+    );
   }
-  positiveNumber(config, 'idleTimeoutMs', true);
-  positiveNumber(config, 'turnTimeoutMs', true);
-  if (config.env !== undefined) {
-    for (const [k, v] of Object.entries(config.env)) {
-      if (v !== undefined && typeof v !== 'string')
-        throw new ConfigError(`env.${k}`, 'values must be strings');
-    }
-  }
-  if (config.mcpServers !== undefined) {
-    if (typeof config.mcpServers !== 'object' || config.mcpServers === null) {
-      throw new ConfigError('mcpServers', 'must be an object of server name to server config');
-    }
-    // Caught here, not at start(): a server posing as the agent's own tool server would skip the policies.
-    if (Object.hasOwn(config.mcpServers, TOOL_SERVER_NAME)) {
-      throw new ConfigError(
-        `mcpServers.${TOOL_SERVER_NAME}`,
-        `the name '${TOOL_SERVER_NAME}' is reserved for the agent's own tools; pick another server name`,
-      );
-    }
-  }
-  if (config.extraArgs !== undefined && !config.extraArgs.every((a) => typeof a === 'string')) {
-    throw new ConfigError('extraArgs', 'must be an array of strings');
-  }
-  return { workspaces };
+  // A custom backend does not use the agy session options; agy's are checked whenever they are given.
+  SessionRuntime.validate({
+    notes: config.notes,
+    mcpServers: config.mcpServers,
+    hooks: config.agyHooks,
+    hookPlacement: config.hookPlacement,
+    isolation: config.isolation,
+    linkNativeAuth: config.linkNativeAuth,
+    settingsOverrides: config.settingsOverrides,
+    skillsPaths: config.skillsPaths,
+    subagents: config.subagents,
+  });
+  const policies = config.policies ?? [confirmRunCommand()];
+  const hooks = config.hooks ?? [];
+  ControlPlane.guard({
+    policies,
+    hooks,
+    writeCapable:
+      !!config.dangerouslySkipPermissions ||
+      (config.tools?.length ?? 0) > 0 ||
+      Object.keys(config.mcpServers ?? {}).length > 0,
+  });
+  return { workspaces, policies, hooks };
 }

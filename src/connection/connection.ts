@@ -1,9 +1,11 @@
 /**
- * Layer 3: a transport to an agent backend. The first implementation drives agy over stream-json
- * (`stream-json/stream-json-connection.ts`); others (ACP, a remote agy) can follow behind the same interface.
+ * Layer 3: a transport to an agent backend. The first backend drives agy (`agy/agy-connection.ts`); others
+ * (ACP, a remote agy, the in-memory one of `agy-sdk/testing`) plug in behind the same interface through
+ * `AgentConfig.connection`.
  */
-import type { Step } from '../conversation/step.js';
-import type { TurnResult } from '../conversation/turn-result.js';
+import type { Step } from '../model/step.js';
+import type { TurnResult } from '../model/turn-result.js';
+import type { ConnectionHost } from './host.js';
 
 /** What the connection knows about the backend once started. */
 export interface ConnectionInfo {
@@ -29,10 +31,13 @@ export interface ConnectionInfo {
 export interface TurnRequest {
   /** Text blocks, in order. */
   text: string[];
+  /** A time limit for this turn only, in ms, overriding the connection's own (the turn then ends `timeout`). */
+  timeoutMs?: number | undefined;
 }
 
 /** Receives a turn's steps as they arrive. */
 export interface TurnSink {
+  /** Called once per step, in arrival order; must not throw (a throw is logged and the step dropped). */
   onStep(step: Step): void;
 }
 
@@ -57,4 +62,15 @@ export interface Connection {
   setModel(model: string): Promise<void>;
   /** Shuts the backend down, bounded in time. Idempotent. */
   close(): Promise<void>;
+  /**
+   * A private directory the backend can read, where prompt attachments (images, documents, …) are written.
+   * A backend without one cannot take media parts (the prompt fails with `ContentError`).
+   */
+  attachmentsDir?(): Promise<string>;
 }
+
+/**
+ * Builds the connection an Agent runs on. It receives the one host interface the backend calls back through
+ * (tool gate, tool completion, hook traffic, tool contexts).
+ */
+export type ConnectionFactory = (host: ConnectionHost) => Connection | Promise<Connection>;

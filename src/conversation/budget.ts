@@ -1,10 +1,5 @@
-/**
- * Budgets, counted from the steps agy streams (as the Python SDK's `BudgetConfig`). When a limit is crossed,
- * the Conversation interrupts the turn, which ends `budget_exceeded` naming the budget.
- */
-import { ConfigError } from '../errors.js';
-import type { Step } from './step.js';
-import type { BudgetName } from './turn-result.js';
+import type { Step } from '../model/step.js';
+import type { BudgetName } from '../model/turn-result.js';
 
 /** Limits for one turn (default) or the whole conversation. Every limit is optional. */
 export interface BudgetConfig {
@@ -29,20 +24,6 @@ const NAMES: readonly BudgetName[] = [
   'maxOutputTokens',
   'maxTotalTokens',
 ];
-
-/** Validates a budget config; throws `ConfigError` naming the field. */
-export function validateBudget(b: BudgetConfig | undefined): void {
-  if (b === undefined) return;
-  for (const name of NAMES) {
-    const v = b[name];
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
-      throw new ConfigError(`budget.${name}`, `must be a non-negative integer, got ${JSON.stringify(v)}`);
-    }
-  }
-  if (b.scope !== undefined && b.scope !== 'turn' && b.scope !== 'conversation') {
-    throw new ConfigError('budget.scope', "must be 'turn' or 'conversation'");
-  }
-}
 
 /** Counts steps against a budget. */
 export class BudgetTracker {
@@ -91,5 +72,32 @@ export class BudgetTracker {
       if (limit !== undefined && used[budget] > limit) return { budget, limit, used: used[budget] };
     }
     return undefined;
+  }
+}
+
+/**
+ * `maxToolCalls` enforced at the gate, before a call runs (agy's PreToolUse and the own-tool gate): the call
+ * past the budget is denied, so it never runs. The step counter above still ends the turn `budget_exceeded`.
+ */
+export class ToolCallGate {
+  readonly #limit: number;
+  readonly #scope: 'turn' | 'conversation';
+  #used = 0;
+
+  constructor(limit: number, scope: 'turn' | 'conversation' = 'turn') {
+    this.#limit = limit;
+    this.#scope = scope;
+  }
+
+  /** Starts a turn: resets the count unless the scope is the conversation. */
+  beginTurn(): void {
+    if (this.#scope !== 'conversation') this.#used = 0;
+  }
+
+  /** Counts one call; returns the denial reason once the budget is spent. */
+  spend(): string | undefined {
+    this.#used++;
+    if (this.#used <= this.#limit) return undefined;
+    return `maxToolCalls budget (${this.#limit}) is spent`;
   }
 }

@@ -3,10 +3,11 @@
  * text deltas, steps and tool calls can be consumed sequentially or concurrently, started early or late, and
  * each sees everything from the start.
  */
-import { TurnError } from '../errors.js';
+
+import type { Step, ToolCall, Usage } from '../model/step.js';
+import { TurnError } from '../model/turn-errors.js';
+import type { TurnResult } from '../model/turn-result.js';
 import { ReplayBuffer } from './replay-buffer.js';
-import type { Step, ToolCall, Usage } from './step.js';
-import type { TurnResult } from './turn-result.js';
 
 /** @internal How the Conversation drives a response. */
 export interface ChatResponseControl {
@@ -14,6 +15,10 @@ export interface ChatResponseControl {
   cancel(): Promise<void>;
 }
 
+/**
+ * One turn's streamed response, returned by `agent.chat()`: iterate it for text, or read `steps()`,
+ * `toolCalls()`, `result()`. Every cursor sees every step, whenever it starts. Created by the SDK only.
+ */
 export class ChatResponse implements AsyncIterable<string> {
   readonly #steps = new ReplayBuffer<Step>();
   readonly #result: Promise<TurnResult>;
@@ -21,12 +26,17 @@ export class ChatResponse implements AsyncIterable<string> {
   #final: TurnResult | undefined;
   readonly #control: ChatResponseControl;
 
-  /** @internal Created by `Conversation.chat()`. */
-  constructor(control: ChatResponseControl) {
+  // Private: users get responses from `agent.chat()` only (the declarations show `private constructor()`).
+  private constructor(control: ChatResponseControl) {
     this.#control = control;
     this.#result = new Promise((resolve) => {
       this.#settle = resolve;
     });
+  }
+
+  /** @internal Created by `Conversation.chat()`. */
+  static create(control: ChatResponseControl): ChatResponse {
+    return new ChatResponse(control);
   }
 
   /** @internal Appends a step. */
@@ -88,6 +98,7 @@ export class ChatResponse implements AsyncIterable<string> {
   /**
    * Thinking text. Always empty with agy: agy counts thinking tokens but never streams thinking
    * (seed 000 "Messages"). Kept for API parity with the Python SDK; it completes when the turn ends.
+   * @experimental Not on agy (always empty there); kept for backends that stream thinking.
    */
   thoughts(): AsyncIterableIterator<string> {
     const ended = this.#result;

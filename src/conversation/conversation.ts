@@ -4,9 +4,9 @@
  */
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
+import type { Step, Usage } from '../model/step.js';
+import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
 import { ChatResponse } from './chat-response.js';
-import type { Step, Usage } from './step.js';
-import type { BudgetName, TurnResult, TurnStatus } from './turn-result.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -43,6 +43,8 @@ export interface ConversationOptions<P> {
 interface TurnItem<P> {
   kind: 'turn';
   prompt: P;
+  /** This turn's own time limit, overriding the connection's. */
+  turnTimeoutMs: number | undefined;
   response: ChatResponse;
   canceled: boolean;
 }
@@ -55,6 +57,10 @@ interface RunningTurn<P> {
   interrupted: boolean;
 }
 
+/**
+ * A conversation over a `Connection`: turns run one at a time in call order, with a bounded step history and
+ * usage per turn and in total. Created by the Agent only (`agent.conversation`).
+ */
 export class Conversation<P = unknown> {
   readonly #connection: Connection;
   readonly #pipeline: ConversationPipeline<P>;
@@ -69,11 +75,16 @@ export class Conversation<P = unknown> {
   #closed = false;
   #running: RunningTurn<P> | undefined;
 
-  /** @internal Created by the Agent. */
-  constructor(opts: ConversationOptions<P>) {
+  // Private: the Agent creates the conversation (the declarations show `private constructor()`).
+  private constructor(opts: ConversationOptions<P>) {
     this.#connection = opts.connection;
     this.#pipeline = opts.pipeline;
     this.#historyLimit = Math.max(1, opts.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+  }
+
+  /** @internal Created by the Agent. */
+  static create<P>(opts: ConversationOptions<P>): Conversation<P> {
+    return new Conversation(opts);
   }
 
   /** The conversation id agy assigned (or the one resumed). */
@@ -130,16 +141,25 @@ export class Conversation<P = unknown> {
    * while a turn runs starts when that turn (and any queued before it) has ended. With `{ first: true }` the
    * turn jumps the queue (used by `steer(..., { when: 'now' })`).
    */
-  chat(prompt: P, opts: { first?: boolean } = {}): ChatResponse {
+  chat(prompt: P, opts: { first?: boolean; turnTimeoutMs?: number | undefined } = {}): ChatResponse {
     if (this.#closed) throw new ClosedError();
     const item: TurnItem<P> = {
       kind: 'turn',
       prompt,
+      turnTimeoutMs: opts.turnTimeoutMs,
       canceled: false,
-      response: new ChatResponse({
+      response: ChatResponse.create({
         cancel: async () => {
           item.canceled = true;
-          if (this.#running?.item === item) await this.#connection.interrupt('canceled');
+          if (this.#running?.item === item) {
+            await this.#connection.interrupt('canceled');
+            return;
+          }
+          // Still queued: leave the queue now, rather than when the turns before it have ended.
+          const index = this.#queue.indexOf(item);
+          if (index === -1) return;
+          this.#queue.splice(index, 1);
+          item.response.finish(canceledResult(this.conversationId, 'canceled before it ran'));
         },
       }),
     };
@@ -207,6 +227,7 @@ export class Conversation<P = unknown> {
     let request: TurnRequest;
     try {
       request = await this.#pipeline.prepare(item.prompt);
+      if (item.turnTimeoutMs !== undefined) request = { ...request, timeoutMs: item.turnTimeoutMs };
     } catch (err) {
       this.#running = undefined;
       response.finish(failedResult(this.conversationId, err));

@@ -65,17 +65,17 @@ export interface HookToolCallInit {
   /** agy's tool name. */
   name: string;
   /** Arguments as agy sent them; a non-object value becomes `{}`. */
-  args?: unknown;
+  args?: unknown | undefined;
   /** MCP server, for MCP tools. */
-  server?: string;
+  server?: string | undefined;
   /** The step index, when known. */
-  stepIndex?: number;
+  stepIndex?: number | undefined;
   /** agy's `toolAction`, when sent. */
-  action?: string;
+  action?: string | undefined;
   /** agy's `toolSummary`, when sent. */
-  summary?: string;
+  summary?: string | undefined;
   /** The agy hook call's origin, when it came through one. */
-  agy?: AgyHookInfo;
+  agy?: AgyHookInfo | undefined;
 }
 
 /** Builds a `HookToolCall`, deriving `normalizedArgs` from `args`. */

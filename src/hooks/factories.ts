@@ -1,10 +1,10 @@
 /**
- * Function-style hooks: `hooks.preToolCall((call, ctx) => …)` builds the same hook a subclass would.
- * Functions may be sync or async; the context argument is optional.
+ * The `hooks` namespace: `hooks.preToolCall((call, ctx) => …)` builds a hook, a plain object
+ * `{ kind, category, name, run }`. Functions may be sync or async; the context argument is optional.
  */
 import type { HookOptions } from './base.js';
-import {
-  type Hook,
+import type {
+  Hook,
   OnCompactionHook,
   OnInteractionHook,
   OnSessionEndHook,
@@ -16,7 +16,6 @@ import {
   PreTurnHook,
   StopHook,
 } from './kinds.js';
-import type { HookKind } from './types.js';
 
 /** The function form of hook `H`: `(data, ctx) => result`, sync or async. */
 export type HookFn<H extends Hook> = (
@@ -24,71 +23,64 @@ export type HookFn<H extends Hook> = (
   ctx: Parameters<H['run']>[1],
 ) => ReturnType<H['run']>;
 
-// Function names make better log/deny labels than an anonymous class; the kind is the last resort.
-function named(kind: HookKind, fn: { name: string }, options: HookOptions | undefined): HookOptions {
-  return { name: options?.name || fn.name || kind };
+// Function names make better log/deny labels than nothing; the kind is the last resort.
+function build<H extends Hook>(
+  kind: H['kind'],
+  category: H['category'],
+  fn: HookFn<H>,
+  options: HookOptions | undefined,
+): H {
+  const name = options?.name || fn.name || kind;
+  return Object.freeze({ kind, category, name, run: fn }) as unknown as H;
 }
 
 /** Factories for every hook kind. */
 export const hooks = {
   /** Runs when the session starts. */
   onSessionStart(fn: HookFn<OnSessionStartHook>, options?: HookOptions): OnSessionStartHook {
-    return new (class extends OnSessionStartHook {
-      override run = fn;
-    })(named('onSessionStart', fn, options));
+    return build<OnSessionStartHook>('onSessionStart', 'inspect', fn, options);
   },
   /** Runs when the session ends. */
   onSessionEnd(fn: HookFn<OnSessionEndHook>, options?: HookOptions): OnSessionEndHook {
-    return new (class extends OnSessionEndHook {
-      override run = fn;
-    })(named('onSessionEnd', fn, options));
+    return build<OnSessionEndHook>('onSessionEnd', 'inspect', fn, options);
   },
-  /** Decides whether a prompt may start a turn (`true`/`false` or `{ allow, message }`). */
+  /** Decides whether a prompt may start a turn (`{ allow, message? }` or a boolean). */
   preTurn(fn: HookFn<PreTurnHook>, options?: HookOptions): PreTurnHook {
-    return new (class extends PreTurnHook {
-      override run = fn;
-    })(named('preTurn', fn, options));
+    return build<PreTurnHook>('preTurn', 'decide', fn, options);
   },
   /** Observes the turn's response text. */
   postTurn(fn: HookFn<PostTurnHook>, options?: HookOptions): PostTurnHook {
-    return new (class extends PostTurnHook {
-      override run = fn;
-    })(named('postTurn', fn, options));
+    return build<PostTurnHook>('postTurn', 'inspect', fn, options);
   },
   /** Decides whether a tool call may run (`{ allow, message?, modifiedArgs? }` or a boolean). */
   preToolCall(fn: HookFn<PreToolCallHook>, options?: HookOptions): PreToolCallHook {
-    return new (class extends PreToolCallHook {
-      override run = fn;
-    })(named('preToolCall', fn, options));
+    return build<PreToolCallHook>('preToolCall', 'decide', fn, options);
   },
   /** Observes a finished tool call. */
   postToolCall(fn: HookFn<PostToolCallHook>, options?: HookOptions): PostToolCallHook {
-    return new (class extends PostToolCallHook {
-      override run = fn;
-    })(named('postToolCall', fn, options));
+    return build<PostToolCallHook>('postToolCall', 'inspect', fn, options);
   },
-  /** Returns a replacement error message for a failed tool, or nothing to keep the original. */
+  /** Replaces a failed tool's error message, or returns nothing to pass. */
   onToolError(fn: HookFn<OnToolErrorHook>, options?: HookOptions): OnToolErrorHook {
-    return new (class extends OnToolErrorHook {
-      override run = fn;
-    })(named('onToolError', fn, options));
+    return build<OnToolErrorHook>('onToolError', 'transform', fn, options);
   },
-  /** Answers a question or confirmation, or returns nothing to pass. */
+  /**
+   * Answers a question or confirmation, or returns nothing to pass.
+   * @experimental Not on agy: stream-json has no question or confirmation channel, so this never fires
+   * there (a warning is logged when one is registered). Kept for backends that have one.
+   */
   onInteraction(fn: HookFn<OnInteractionHook>, options?: HookOptions): OnInteractionHook {
-    return new (class extends OnInteractionHook {
-      override run = fn;
-    })(named('onInteraction', fn, options));
+    return build<OnInteractionHook>('onInteraction', 'transform', fn, options);
   },
-  /** Observes a context compaction. */
+  /**
+   * Observes a context compaction.
+   * @experimental Not on agy: agy streams no compaction step today, so this effectively never fires.
+   */
   onCompaction(fn: HookFn<OnCompactionHook>, options?: HookOptions): OnCompactionHook {
-    return new (class extends OnCompactionHook {
-      override run = fn;
-    })(named('onCompaction', fn, options));
+    return build<OnCompactionHook>('onCompaction', 'inspect', fn, options);
   },
   /** Lets the agent stop, or returns `{ decision: 'continue', reason }` to keep it going. */
   stop(fn: HookFn<StopHook>, options?: HookOptions): StopHook {
-    return new (class extends StopHook {
-      override run = fn;
-    })(named('stop', fn, options));
+    return build<StopHook>('stop', 'decide', fn, options);
   },
 };

@@ -9,11 +9,11 @@ export {
   normalizeKey,
   withArgs,
 } from './args.js';
-export { DecideHook, type HookOptions, InspectHook, TransformHook } from './base.js';
+export type { DecideHook, HookOptions, InspectHook, TransformHook } from './base.js';
 export { HookContext, OperationContext, SessionContext, TurnContext } from './context.js';
 export { type HookFn, hooks } from './factories.js';
-export {
-  type Hook,
+export type {
+  Hook,
   OnCompactionHook,
   OnInteractionHook,
   OnSessionEndHook,

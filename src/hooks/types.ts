@@ -3,7 +3,7 @@
  * payloads (PreToolUse `toolCall:{name,args}`, PostToolUse, Stop) or from stream-json steps, and maps the
  * decisions back (`decision`/`reason`/`overwrite`).
  */
-import type { Step, ToolError } from '../conversation/step.js';
+import type { Step, ToolError } from '../model/step.js';
 
 /** Every hook kind, in dispatch-lifecycle order. */
 export const HOOK_KINDS = [

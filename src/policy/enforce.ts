@@ -14,13 +14,13 @@ import type { McpServerRef, Policy, PolicyList } from './types.js';
 /** Options of {@link enforce}. */
 export interface EnforceOptions {
   /** The configured MCP servers; every `server/…` policy must name one of them. */
-  mcpServers?: ReadonlyArray<string | McpServerRef>;
+  mcpServers?: ReadonlyArray<string | McpServerRef> | undefined;
   /** How long a human has to answer an `ask_user` policy before the call is denied (default 5 min). */
-  askUserTimeoutMs?: number;
+  askUserTimeoutMs?: number | undefined;
   /** Where decisions and failures are reported. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** The hook's name (default `policy`). */
-  name?: string;
+  name?: string | undefined;
 }
 
 const DECISIONS = new Set(['approve', 'deny', 'ask_user']);

@@ -4,6 +4,14 @@
  * build, default 1.3.1); point `agyPath` at `simulatorPath()` and script turns with a scenario file
  * (`AGY_SIM_SCENARIO`).
  */
+
+export {
+  InMemoryConnection,
+  type InMemoryConnectionOptions,
+  type ScriptedStep,
+  type ScriptedTurn,
+  type TurnScript,
+} from './in-memory-connection.js';
 export { simulatorPath, writeScenario } from './simulator/path.js';
 export type {
   CheckpointAction,

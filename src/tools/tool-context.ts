@@ -2,6 +2,7 @@
  * What a tool handler gets besides its arguments. The model never sees any of it: it lives on our side of
  * the MCP boundary, so handlers can keep per-session state, talk back to the conversation, and stop early.
  */
+import { UsageError } from '../errors.js';
 
 /** The second argument of every tool handler. */
 export interface ToolContext {
@@ -83,7 +84,7 @@ export function createToolContext(
       state.set(key, value);
     },
     async send(message: string): Promise<void> {
-      if (!host.send) throw new Error('ToolContext.send is unavailable: no conversation is attached');
+      if (!host.send) throw new UsageError('ToolContext.send is unavailable: no conversation is attached');
       await host.send(message);
     },
     signal,

@@ -5,7 +5,7 @@
  */
 import { ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ContentBlock } from './mcp-types.js';
-import type { SchemaIssue, ZodObjectSchema } from './tool.js';
+import type { SchemaIssue, ZodObjectSchema } from './schema.js';
 
 export type { CallToolResult, ContentBlock };
 

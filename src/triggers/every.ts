@@ -1,5 +1,6 @@
 /** `every(ms, fn)`: a fixed-rate timer trigger. */
 
+import { UsageError } from '../errors.js';
 import { MAX_TIMEOUT_MS } from '../hitl/ask.js';
 import type { MaybePromise } from '../hooks/types.js';
 import { describeError } from '../logger.js';
@@ -32,7 +33,7 @@ export function every(
   return {
     name,
     start(ctx) {
-      if (timer !== undefined) throw new Error(`Trigger '${name}' is already started`);
+      if (timer !== undefined) throw new UsageError(`Trigger '${name}' is already started`);
       timer = setInterval(() => {
         if (ctx.signal.aborted) return;
         if (running) {

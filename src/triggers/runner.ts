@@ -4,6 +4,7 @@
  * waits for it (bounded by `stopTimeoutMs`), so no timer or watcher is left behind.
  */
 
+import { UsageError } from '../errors.js';
 import { settlesWithin } from '../internal/timing.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import type { Trigger, TriggerContext } from './types.js';
@@ -62,7 +63,7 @@ export class TriggerRunner {
   /** Starts every trigger; resolves when the object triggers are live. Failures to start are logged. */
   async start(): Promise<void> {
     await this.#stopping;
-    if (this.#running) throw new Error('TriggerRunner is already started');
+    if (this.#running) throw new UsageError('TriggerRunner is already started');
     const controller = new AbortController();
     this.#controller = controller;
     const { signal } = controller;

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { TurnStatus } from '../../src/conversation/turn-result.js';
+import type { TurnStatus } from '../../src/model/turn-result.js';
 
 /** The captures folder, relative to the project root. */
 export const AGY_REAL = resolve(import.meta.dirname, '../../../shared/fixtures/agy-real');

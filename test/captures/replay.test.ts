@@ -3,8 +3,8 @@
 // Each capture is one turn (the jdiazromeral ones are one-shot `-p` runs, replayed as one turn).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { usageFromWire } from '../../src/connection/stream-json/normalize.js';
-import { addUsage, knownUsage, zeroUsage } from '../../src/conversation/usage.js';
+import { usageFromWire } from '../../src/connection/agy/stream-json/normalize.js';
+import { addUsage, knownUsage, zeroUsage } from '../../src/model/usage.js';
 import {
   CAPTURES,
   captureLines,

@@ -4,8 +4,8 @@
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import type { Step, ToolCall } from '../../src/conversation/step.js';
-import type { TurnResult } from '../../src/conversation/turn-result.js';
+import type { Step, ToolCall } from '../../src/model/step.js';
+import type { TurnResult } from '../../src/model/turn-result.js';
 import { collect } from '../helpers/agents.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 import { AGY_REAL, type Capture } from './captures.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentConfig } from '../../src/agent/config.js';
 import type { ChatResponse } from '../../src/conversation/chat-response.js';
-import type { ToolCall } from '../../src/conversation/step.js';
+import type { ToolCall } from '../../src/model/step.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { type Sandbox, sandbox } from './sandbox.js';
 

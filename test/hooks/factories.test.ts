@@ -1,34 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DecideHook,
-  HOOK_KINDS,
-  type HookKind,
-  hooks,
-  InspectHook,
-  OnToolErrorHook,
-  PreToolCallHook,
-  StopHook,
-  TransformHook,
-} from '../../src/hooks/index.js';
+import { HOOK_KINDS, type HookKind, hooks, type PreToolCallHook } from '../../src/hooks/index.js';
 
 describe('hooks namespace', () => {
   it('has a factory for every hook kind, producing a hook of that kind and category', () => {
     const categories: Record<HookKind, unknown> = {
-      onSessionStart: InspectHook,
-      onSessionEnd: InspectHook,
-      preTurn: DecideHook,
-      postTurn: InspectHook,
-      preToolCall: DecideHook,
-      postToolCall: InspectHook,
-      onToolError: TransformHook,
-      onInteraction: TransformHook,
-      onCompaction: InspectHook,
-      stop: DecideHook,
+      onSessionStart: 'inspect',
+      onSessionEnd: 'inspect',
+      preTurn: 'decide',
+      postTurn: 'inspect',
+      preToolCall: 'decide',
+      postToolCall: 'inspect',
+      onToolError: 'transform',
+      onInteraction: 'transform',
+      onCompaction: 'inspect',
+      stop: 'decide',
     };
     for (const kind of HOOK_KINDS) {
-      const hook = (hooks[kind] as (fn: () => undefined) => { kind: string })(() => undefined);
+      const hook = (hooks[kind] as (fn: () => undefined) => { kind: string; category: string })(
+        () => undefined,
+      );
       expect(hook.kind).toBe(kind);
-      expect(hook).toBeInstanceOf(categories[kind] as abstract new () => unknown);
+      expect(hook.category).toBe(categories[kind]);
+      // Hooks are plain, frozen objects: no class to subclass, nothing to mutate after registration.
+      expect(Object.getPrototypeOf(hook)).toBe(Object.prototype);
+      expect(Object.isFrozen(hook)).toBe(true);
     }
   });
 
@@ -41,22 +36,17 @@ describe('hooks namespace', () => {
     expect(hooks.stop(() => undefined).name).toBe('stop');
   });
 
-  it('factory hooks are instances of the kind classes; run calls the function', async () => {
+  it('factory hooks carry their kind; run calls the function', async () => {
     const hook = hooks.onToolError((event) => `x:${event.error.message}`);
-    expect(hook).toBeInstanceOf(OnToolErrorHook);
-    expect(hooks.stop(() => undefined)).toBeInstanceOf(StopHook);
+    expect(hook.kind).toBe('onToolError');
+    expect(hooks.stop(() => undefined).kind).toBe('stop');
     const call = { id: '1', name: 'n', args: {}, normalizedArgs: {} };
     expect(await hook.run({ call, error: { message: 'm' } }, undefined as never)).toBe('x:m');
   });
 
-  it('class hooks default their name to the class name', () => {
-    class NoRm extends PreToolCallHook {
-      run() {
-        return true;
-      }
-    }
-    expect(new NoRm().name).toBe('NoRm');
-    expect(new NoRm({ name: 'custom' }).name).toBe('custom');
-    expect(new NoRm().category).toBe('decide');
+  it('a hand-written hook object is a hook like any other', () => {
+    const noRm: PreToolCallHook = { kind: 'preToolCall', category: 'decide', name: 'NoRm', run: () => true };
+    expect(noRm.name).toBe('NoRm');
+    expect(noRm.category).toBe('decide');
   });
 });

@@ -5,7 +5,7 @@ import {
   type HookToolCall,
   hooks,
   type OperationContext,
-  PreToolCallHook,
+  type PreToolCallHook,
   type ToolCallDecision,
 } from '../../src/hooks/index.js';
 import { spyLogger } from './helpers.js';
@@ -201,15 +201,18 @@ describe('preToolCall', () => {
     expect(outcome.message).toContain("'m'");
   });
 
-  it('works with class-based hooks and gives them an operation context tied to the call', async () => {
+  it('works with hand-written hook objects and gives them an operation context tied to the call', async () => {
     const contexts: OperationContext[] = [];
-    class Guard extends PreToolCallHook {
+    const guard: PreToolCallHook = {
+      kind: 'preToolCall',
+      category: 'decide',
+      name: 'Guard',
       run(call: HookToolCall, ctx: OperationContext): ToolCallDecision {
         contexts.push(ctx);
         return { allow: call.normalizedArgs.commandLine !== 'rm -rf /', message: 'too dangerous' };
-      }
-    }
-    const runner = new HookRunner({ hooks: [new Guard()] });
+      },
+    };
+    const runner = new HookRunner({ hooks: [guard] });
     const outcome = await runner.dispatchPreToolCall(runner.beginTurn(), runCommand('rm -rf /'));
     expect(outcome).toMatchObject({ allow: false, message: 'too dangerous', hook: 'Guard' });
     expect(contexts[0]).toBe(outcome.operation);

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { AgyNotFoundError, ConfigError, ContentError, StartError, TurnError } from '../../src/errors.js';
+import { AgyNotFoundError, ConfigError, ContentError, StartError } from '../../src/errors.js';
+import { TurnError } from '../../src/model/turn-errors.js';
 import { collect, useSandboxAgents } from '../helpers/agents.js';
 import { waitGone } from '../helpers/sandbox.js';
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Document, fromFile, Image } from '../../src/content/content.js';
-import { ContentError, StructuredOutputError, TurnError } from '../../src/errors.js';
+import { ContentError, StructuredOutputError } from '../../src/errors.js';
+import { TurnError } from '../../src/model/turn-errors.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();

@@ -173,6 +173,22 @@ describe('watchdog', () => {
     expect((result.error as WatchdogTimeoutError).kind).toBe('turn');
   });
 
+  it('chat({ turnTimeoutMs }) bounds that turn only; the next turn runs unbounded in the same session', async () => {
+    const agent = await agentWith({
+      turns: [
+        // As above: talks for ~10 s, far past the per-turn 2 s bound.
+        { actions: [{ text: 'x'.repeat(400), chunks: 400, delayMs: 25 }] },
+        { actions: [{ text: 'after' }] },
+      ],
+    });
+    const bounded = await (await agent.chat('x', { turnTimeoutMs: 2_000 })).result();
+    expect(bounded.status).toBe('timeout');
+    expect((bounded.error as WatchdogTimeoutError).limitMs).toBe(2_000);
+    const next = await (await agent.chat('y')).result();
+    expect(next.status).toBe('success');
+    expect(next.text).toBe('after');
+  });
+
   it('kills agy when it ignores SIGINT past the grace period', async () => {
     const agent = await agentWith(
       { interrupt: { ignore: true }, turns: [{ actions: [{ stall: true }] }] },

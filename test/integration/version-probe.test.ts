@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentConfig } from '../../src/agent/config.js';
-import { StreamJsonConnection } from '../../src/connection/stream-json/stream-json-connection.js';
+import { StreamJsonConnection } from '../../src/connection/agy/stream-json/stream-json-connection.js';
 import { FAKE_AGY, killAll, pidsOf, recorded, until } from '../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { BadLine } from '../../src/connection/stream-json/parse-line.js';
+import type { BadLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { LineTooLongError } from '../../src/errors.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { useSandboxAgents } from '../helpers/agents.js';

@@ -74,7 +74,8 @@ describe.skipIf(!built)('package', () => {
       writeFileSync(
         join(dir, 'main.ts'),
         `import { Agent, type ChatResponse, hooks, policy, tool, type TurnResult } from 'agy-sdk';
-import { simulatorPath, type Scenario } from 'agy-sdk/testing';
+import { InMemoryConnection, simulatorPath, type Scenario } from 'agy-sdk/testing';
+import type { WireResult } from 'agy-sdk/wire';
 import { z } from 'zod';
 const scenario: Scenario = { turns: [{ actions: [{ text: 'hi' }] }] };
 const echo = tool({ name: 'echo', description: 'echo', input: z.object({ a: z.string() }) }, ({ a }) => a.toUpperCase());
@@ -93,7 +94,11 @@ const served: string = agent.servedName(typed);
 const names: ReadonlyMap<string, string> = agent.toolNames;
 const response: ChatResponse = await agent.chat('hi');
 const result: TurnResult = await response.result();
-export { names, result, scenario, served };
+const wire = result.result as WireResult | null;
+// @ts-expect-error ChatResponse is created by the SDK only: a type, not a constructor.
+new ChatResponse();
+const memory = new Agent({ connection: new InMemoryConnection({ turns: [{}] }).connect });
+export { memory, names, result, scenario, served, wire };
 `,
       );
       const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
@@ -120,22 +125,30 @@ export { names, result, scenario, served };
     }
   });
 
-  it('resolves `agy-sdk` and `agy-sdk/testing` by name from the package root', () => {
+  it('resolves `agy-sdk`, `agy-sdk/testing` and `agy-sdk/wire` (types only) by name from the package root', () => {
     const out = spawnSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        "const m = await import('agy-sdk'); const t = await import('agy-sdk/testing'); console.log(typeof m.Agent, typeof t.simulatorPath);",
+        "const m = await import('agy-sdk'); const t = await import('agy-sdk/testing'); const w = await import('agy-sdk/wire'); console.log(typeof m.Agent, typeof t.simulatorPath, Object.keys(w).length);",
       ],
       { cwd: root, encoding: 'utf8' },
     );
-    expect(out.stdout.trim()).toBe('function function');
+    expect(out.stdout.trim()).toBe('function function 0');
   });
 
   it('keeps @internal members out of the declarations', () => {
     const response = readFileSync(join(dist, 'conversation/chat-response.d.ts'), 'utf8');
-    expect(response).not.toMatch(/pushStep|finish\(/);
+    expect(response).not.toMatch(/pushStep|finish\(|static create/);
+    // Not constructible by users, and the declarations say so (no public zero-argument constructor).
+    expect(response).toMatch(/private constructor\(\);/);
+    const conversation = readFileSync(join(dist, 'conversation/conversation.d.ts'), 'utf8');
+    expect(conversation).toMatch(/private constructor\(\);/);
+    expect(conversation).not.toMatch(/static create/);
+    const index = readFileSync(join(dist, 'index.d.ts'), 'utf8');
+    expect(index).toMatch(/export type \{ ChatResponse \}/);
+    expect(index).toMatch(/export type \{ Conversation \}/);
     const agent = readFileSync(join(dist, 'agent/agent.d.ts'), 'utf8');
     expect(agent).not.toMatch(/get runtime|get connection/);
   });

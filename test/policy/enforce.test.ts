@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AskUserHandler } from '../../src/hitl/index.js';
-import { createHookToolCall, HookRunner, hooks, PreToolCallHook } from '../../src/hooks/index.js';
+import { createHookToolCall, HookRunner, hooks, type PreToolCallHook } from '../../src/hooks/index.js';
 import { enforce, type Policy, PolicyConfigError, policy } from '../../src/policy/index.js';
 import { spyLogger } from '../hooks/helpers.js';
 
@@ -19,7 +19,7 @@ afterEach(() => {
 describe('enforce validation', () => {
   it('returns a preToolCall hook named "policy"', () => {
     const hook = enforce([policy.allowAll()]);
-    expect(hook).toBeInstanceOf(PreToolCallHook);
+    expect(hook.category).toBe('decide');
     expect(hook.kind).toBe('preToolCall');
     expect(hook.name).toBe('policy');
   });

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { validateConfig } from '../../src/agent/validate-config.js';
+import { hiddenSegmentReal } from '../../src/connection/agy/session/hidden-path.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { ConfigError } from '../../src/errors.js';
-import { hiddenSegmentReal } from '../../src/runtime/hidden-path.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
 
 let root: string;
 let workspace: string;

@@ -4,10 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import {
+  SessionRuntime,
+  type SessionRuntimeOptions,
+} from '../../src/connection/agy/session/session-runtime.js';
 import { shellCommand, shellQuote } from '../../src/internal/shell-quote.js';
-import { findCurl } from '../../src/runtime/hook-commands.js';
-import type { AgyHookInput, AgyHookRegistration } from '../../src/runtime/hook-wire.js';
-import { SessionRuntime, type SessionRuntimeOptions } from '../../src/runtime/session-runtime.js';
+import type { AgyHookInput, AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import {
   deferred,
   procStrings,

@@ -7,8 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/runtime/listener.js';
-import { relayScriptPath, stdioRelayServerConfig } from '../../src/runtime/mcp-stdio-relay-config.js';
+import { SessionListener } from '../../src/connection/agy/session/listener.js';
+import {
+  relayScriptPath,
+  stdioRelayServerConfig,
+} from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
 import { tool } from '../../src/tools/tool.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
@@ -35,9 +38,9 @@ describe('stdio MCP relay entry under a hostile install path', () => {
     const hostile = join(box.root, `pkg 'q' "d" $(touch canary-a) \`touch canary-b\`;touch canary-c&\nž`);
     mkdirSync(hostile);
     const realRelay = relayScriptPath();
-    const distDir = join(realRelay, '..', '..');
+    const distDir = join(realRelay, '..', '..', '..', '..');
     symlinkSync(distDir, join(hostile, 'dist'));
-    const relayPath = join(hostile, 'dist', 'runtime', 'mcp-stdio-relay.js');
+    const relayPath = join(hostile, 'dist', 'connection', 'agy', 'session', 'mcp-stdio-relay.js');
     expect(existsSync(relayPath)).toBe(true);
 
     const echo = tool(

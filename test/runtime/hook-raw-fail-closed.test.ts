@@ -4,9 +4,9 @@
 // The call is agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json, posted over real HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
-import type { TurnResult } from '../../src/conversation/turn-result.js';
-import type { AgyHookRegistration } from '../../src/runtime/hook-wire.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
+import type { TurnResult } from '../../src/model/turn-result.js';
+import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 

@@ -7,12 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
-import type { Step } from '../../src/conversation/step.js';
-import type { TurnResult } from '../../src/conversation/turn-result.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
 import type { Hook } from '../../src/hooks/kinds.js';
 import type { HookToolCall, HookToolResult, StopEvent, ToolErrorEvent } from '../../src/hooks/types.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
+import type { Step } from '../../src/model/step.js';
+import type { TurnResult } from '../../src/model/turn-result.js';
 import { deferred, recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 
@@ -251,7 +251,7 @@ describe.skipIf(!HAVE_CAPTURES)(
     it('PreInvocation: next-step steering is injected at the next model call, once', async () => {
       const { cp, post } = await plane([]);
       await cp.beginTurn('run');
-      cp.steerNextStep('also print the date');
+      cp.steering.push('also print the date');
       expect(await post('PreInvocation', capture('PreInvocation-0.json'))).toEqual({
         injectSteps: [{ userMessage: 'also print the date' }],
       });
@@ -263,9 +263,9 @@ describe.skipIf(!HAVE_CAPTURES)(
       const { cp, post } = await plane([]);
       await cp.beginTurn('one');
       await cp.endTurn(result());
-      cp.steerNextStep('for the next turn');
+      cp.steering.push('for the next turn');
       expect(await post('PreInvocation', capture('PreInvocation-3.json'))).toEqual({});
-      expect(cp.takePendingSteers()).toEqual(['for the next turn']);
+      expect(cp.steering.take()).toEqual(['for the next turn']);
     });
 
     it('a Stop (no stepIdx) is charged to the turn it arrived in; between turns it just lets agy stop', async () => {

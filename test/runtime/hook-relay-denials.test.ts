@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
-import type { TurnResult } from '../../src/conversation/turn-result.js';
+import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
-import { findCurl } from '../../src/runtime/hook-commands.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/runtime/listener-body.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
+import type { TurnResult } from '../../src/model/turn-result.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 

@@ -9,10 +9,10 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { shellCommand, shellQuote } from '../../src/internal/shell-quote.js';
-import { findCurl } from '../../src/runtime/hook-commands.js';
-import type { AgyHookInput, AgyHookRegistration } from '../../src/runtime/hook-wire.js';
-import { SessionRuntime } from '../../src/runtime/session-runtime.js';
+import type { AgyHookInput, AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 

@@ -3,8 +3,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/runtime/listener.js';
-import type { ToolCallRecord } from '../../src/runtime/mcp-tool-call.js';
+import { SessionListener } from '../../src/connection/agy/session/listener.js';
+import type { ToolCallRecord } from '../../src/connection/agy/session/mcp-tool-call.js';
 import { tool } from '../../src/tools/tool.js';
 import { toolResult } from '../../src/tools/tool-result.js';
 import { activeTimers, captureLogger, connectClient, deferred } from './listener-test-helpers.js';
@@ -228,7 +228,7 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
       beforeCall: (call) => {
         const value = String(call.parsedArgs.text);
         seen.push(`${call.server}/${call.originalName}:${value}`);
-        if (value === 'forbidden') return { allow: false, reason: 'forbidden word' };
+        if (value === 'forbidden') return { allow: false, message: 'forbidden word' };
         if (value === 'rewrite') return { allow: true, modifiedArgs: { text: 'rewritten' } };
         if (value === 'bad-rewrite') return { allow: true, modifiedArgs: { text: 1 } };
         if (value === 'throw') throw new Error('policy engine down');

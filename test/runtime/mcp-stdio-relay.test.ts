@@ -1,4 +1,4 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,29 +10,37 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/runtime/listener.js';
+import { SessionListener } from '../../src/connection/agy/session/listener.js';
 import {
   httpServerConfig,
   MCP_URL_ENV,
   stdioRelayServerConfig,
-} from '../../src/runtime/mcp-stdio-relay-config.js';
+} from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger, deferred } from './listener-test-helpers.js';
 
 // The relay is tested as agy runs it: compiled JS started by absolute path with `node`. It is built with the
-// project's build config into a private directory, so parallel builds of dist/ cannot interfere.
+// project's build config into a private directory, so parallel builds of dist/ cannot interfere. Only the
+// relay and what it imports are compiled (not the whole project: that cost ~30 s of CPU on a 2-core box).
 let outDir: string;
 let relayPath: string;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'agy-sdk-relay-'));
-  await new Promise<void>((resolve) => {
-    // tsc may report errors in unrelated in-progress files; it still emits, and the file check below decides.
-    execFile('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: process.cwd() }, () =>
-      resolve(),
-    );
+  const ts = (await import('typescript')).default;
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(process.cwd(), 'tsconfig.build.json'), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
   });
-  relayPath = join(outDir, 'runtime', 'mcp-stdio-relay.js');
+  if (parsed === undefined) throw new Error('cannot read tsconfig.build.json');
+  const session = join(process.cwd(), 'src', 'connection', 'agy', 'session');
+  ts.createProgram({
+    rootNames: [join(session, 'mcp-stdio-relay.ts'), join(session, 'mcp-stdio-relay-config.ts')],
+    options: { ...parsed.options, outDir },
+  }).emit();
+  relayPath = join(outDir, 'connection', 'agy', 'session', 'mcp-stdio-relay.js');
   if (!existsSync(relayPath)) throw new Error('tsc did not emit the relay');
 }, 180_000);
 
@@ -89,7 +97,7 @@ describe('stdio relay (compiled, spawned, driven by the SDK StdioClientTransport
     expect(httpServerConfig(url)).toEqual({ serverUrl: url });
     // The compiled config module resolves the compiled relay beside itself.
     const compiled = (await import(
-      pathToFileURL(join(outDir, 'runtime', 'mcp-stdio-relay-config.js')).href
+      pathToFileURL(join(outDir, 'connection', 'agy', 'session', 'mcp-stdio-relay-config.js')).href
     )) as {
       relayScriptPath(): string;
       stdioRelayServerConfig(url: string): { args: string[] };

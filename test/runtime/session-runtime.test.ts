@@ -11,6 +11,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hiddenSegment } from '../../src/connection/agy/session/hidden-path.js';
+import {
+  SessionRuntime,
+  type SessionRuntimeOptions,
+} from '../../src/connection/agy/session/session-runtime.js';
 import { ConfigError } from '../../src/errors.js';
 import {
   AgentFrontmatterSchema,
@@ -20,10 +25,8 @@ import {
   PluginJsonSchema,
   parseFrontmatter,
   RuleFrontmatterSchema,
-} from '../../src/runtime/agy-files.js';
-import { hiddenSegment } from '../../src/runtime/hidden-path.js';
-import type { AgyHookRegistration } from '../../src/runtime/hook-wire.js';
-import { SessionRuntime, type SessionRuntimeOptions } from '../../src/runtime/session-runtime.js';
+} from '../../src/protocol/agy-files.js';
+import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { tool } from '../../src/tools/tool.js';
 import {
   probePort,

@@ -21,7 +21,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 import { echoText } from '../../src/testing/simulator/default-script.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { ensureSimulatorBuilt, SimHarness, type SimProcess } from '../helpers/sim-process.js';
@@ -624,10 +624,7 @@ async function startHttpMcp(): Promise<HttpMcp> {
       }
       const mcp = new McpServer({ name: 'test-http', version: '1.0.0' });
       registerTools(mcp);
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void mcp.close();

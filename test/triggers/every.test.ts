@@ -67,6 +67,7 @@ describe('every', () => {
       n++;
       if (n === 1) throw new Error('sync boom');
       if (n === 2) return Promise.reject(new Error('async boom'));
+      return undefined;
     });
     const { ctx, logger } = context();
     trigger.start(ctx);

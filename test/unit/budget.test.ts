@@ -1,9 +1,9 @@
 // Token budgets count what the turn spends: every DONE step's usage, once per step
 // (checkpoint steps carry usage on 1.1.x: agy-real/jdiazromeral-agy-plugin-cc/stream_events-2026-08-02-run1.ndjson).
 import { describe, expect, it } from 'vitest';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { BudgetTracker } from '../../src/conversation/budget.js';
-import type { Step } from '../../src/conversation/step.js';
+import type { Step } from '../../src/model/step.js';
 
 function step(index: number, type: string, usage?: Record<string, number>, conversation = 'c'): Step {
   const parsed = parseLine(

@@ -1,8 +1,8 @@
 // Wire → public step normalization against real agy output (../shared/fixtures/agy-real/).
 import { describe, expect, it } from 'vitest';
-import { usageFromWire } from '../../src/connection/stream-json/normalize.js';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
-import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { usageFromWire } from '../../src/connection/agy/stream-json/normalize.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
+import { WireEnvelopeSchema, type WireStepUpdate } from '../../src/protocol/stream-json.js';
 
 const stepLine = (o: Record<string, unknown>) =>
   JSON.stringify({ event: 'step_update', step_update: { conversation_id: 'c', state: 'DONE', ...o } });
@@ -84,7 +84,7 @@ describe('tool steps', () => {
       output: 'found',
       durationSeconds: 0.25,
     });
-    expect(s.raw.tool_info?.name).toBe('call_mcp_tool');
+    expect((s.raw as WireStepUpdate).tool_info?.name).toBe('call_mcp_tool');
   });
   it('a malformed call_mcp_tool (no ToolName) stays as agy sent it', () => {
     const s = step({

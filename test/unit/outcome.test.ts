@@ -4,7 +4,7 @@ import {
   classifyStartFailure,
   classifyTurn,
   type OutcomeInput,
-} from '../../src/connection/stream-json/outcome.js';
+} from '../../src/connection/agy/stream-json/outcome.js';
 
 const base: OutcomeInput = {
   result: { status: 'SUCCESS', response: 'ok' },
@@ -252,7 +252,7 @@ describe('a transient 429 is a rate limit, the quota stop is the quota', () => {
 
 describe('parseGoDuration / resetsIn', () => {
   it('reads the durations agy prints and nothing else', async () => {
-    const { parseGoDuration, resetsIn } = await import('../../src/connection/stream-json/outcome.js');
+    const { parseGoDuration, resetsIn } = await import('../../src/connection/agy/stream-json/outcome.js');
     expect(parseGoDuration('34m13s')).toBe(2_053_000);
     expect(parseGoDuration('1h2m3.5s')).toBe(3_723_500);
     expect(parseGoDuration('300ms')).toBe(300);

@@ -1,9 +1,9 @@
 // Wire shapes are the verbatim captures of agy-cli.md §D.3; drift tolerance per §F.1.
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/connection/stream-json/framing.js';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
-import { WireEnvelopeSchema } from '../../src/connection/stream-json/wire.js';
+import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
+import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 
 // agy-cli.md §D.3 "A successful one-turn run" (verbatim from the shipped binary).
 const CAPTURE = [

@@ -2,7 +2,7 @@
 // that returned an error, or any other step, is not. Messages as the simulator's MCP hub writes them.
 import { describe, expect, it } from 'vitest';
 import { toolTransportWarning } from '../../src/agent/tool-transport-warning.js';
-import type { Step } from '../../src/conversation/step.js';
+import type { Step } from '../../src/model/step.js';
 
 function toolStep(state: Step['state'], message?: string): Step {
   return {

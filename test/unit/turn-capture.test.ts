@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deniedFromWire, usageFromWire } from '../../src/connection/stream-json/normalize.js';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
-import { TurnTracker } from '../../src/connection/stream-json/turn-tracker.js';
-import type { WireResult } from '../../src/connection/stream-json/wire.js';
-import type { Step } from '../../src/conversation/step.js';
+import { deniedFromWire, usageFromWire } from '../../src/connection/agy/stream-json/normalize.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
+import { TurnTracker } from '../../src/connection/agy/stream-json/turn-tracker.js';
+import type { Step } from '../../src/model/step.js';
+import type { WireResult } from '../../src/protocol/stream-json.js';
 import { AGY_REAL, CAPTURES, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../captures/captures.js';
 
 /** Feeds a capture's stdout through parseLine and a tracker, as the connection does. */

@@ -1,8 +1,8 @@
 // Usage rules: agy-cli.md §0.5 and §F.4; seed 001 (dedupe by conversation + step_index, cumulative result).
 import { describe, expect, it } from 'vitest';
-import { parseLine } from '../../src/connection/stream-json/parse-line.js';
-import { TurnTracker } from '../../src/connection/stream-json/turn-tracker.js';
-import type { Step } from '../../src/conversation/step.js';
+import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
+import { TurnTracker } from '../../src/connection/agy/stream-json/turn-tracker.js';
+import type { Step } from '../../src/model/step.js';
 
 function step(index: number, usage: Record<string, number>, state = 'DONE', conversation = 'c'): Step {
   const line = JSON.stringify({

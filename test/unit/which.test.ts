@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveAgyBinary } from '../../src/connection/stream-json/binary.js';
+import { resolveAgyBinary } from '../../src/connection/agy/stream-json/binary.js';
 import { AgyNotFoundError } from '../../src/errors.js';
 import { findOnPath } from '../../src/internal/which.js';
 

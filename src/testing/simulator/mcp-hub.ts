@@ -110,7 +110,8 @@ export class McpHub {
           command: t.command,
           args: t.args,
           env: { ...(process.env as Record<string, string>), ...t.env },
-          cwd: t.cwd,
+          // exactOptionalPropertyTypes: the SDK's `cwd` takes no explicit undefined.
+          ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
           stderr: 'pipe',
         });
         transport.stderr?.on('data', (chunk: Buffer) => {

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The layer rules of docs/architecture.md, checked on the import graph of src/ (type-only imports included):
+// no import cycles at all, and each rule below names folders a layer must never import. Exits 1 on a breach.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const src = path.join(root, 'src');
+
+/** `from` (a path prefix under src/) may import only what `allow` admits. */
+const RULES = [
+  {
+    from: 'model/',
+    allow: (to) => to.startsWith('model/') || to === 'errors.ts',
+    why: 'model/ imports nothing of ours but errors',
+  },
+  {
+    from: 'protocol/',
+    allow: (to) => to.startsWith('protocol/') || to === 'errors.ts',
+    why: 'protocol/ holds wire shapes only',
+  },
+  { from: 'errors.ts', allow: () => false, why: 'errors.ts imports nothing of ours' },
+  {
+    from: 'connection/',
+    allow: (to) => !to.startsWith('conversation/') && !to.startsWith('agent/'),
+    why: 'connection/ never imports conversation/ or agent/',
+  },
+  {
+    from: 'agent/',
+    allow: (to) => !/^connection\/agy\/(session|stream-json|process)\//.test(to),
+    why: 'the Agent reaches the agy backend through connection/agy/index.ts only',
+  },
+];
+
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return walk(p);
+    return e.name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const graph = new Map();
+for (const file of walk(src)) {
+  const rel = path.relative(src, file);
+  const text = fs.readFileSync(file, 'utf8');
+  const deps = new Set();
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2];
+    const target = path.relative(src, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts');
+    if (!target.startsWith('..')) deps.add(target);
+  }
+  graph.set(rel, deps);
+}
+
+const problems = [];
+for (const [from, deps] of graph) {
+  for (const rule of RULES) {
+    if (!(from === rule.from || from.startsWith(rule.from))) continue;
+    for (const to of deps) if (!rule.allow(to)) problems.push(`${from} imports ${to}: ${rule.why}`);
+  }
+}
+
+// Tarjan's strongly connected components: any component with more than one file is a cycle.
+let index = 0;
+const stack = [];
+const meta = new Map();
+function connect(v) {
+  meta.set(v, { index, low: index, onStack: true });
+  index++;
+  stack.push(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!graph.has(w) || w.startsWith('testing/simulator/')) continue;
+    if (!meta.has(w)) {
+      connect(w);
+      meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+    } else if (meta.get(w).onStack) meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+  }
+  if (meta.get(v).low === meta.get(v).index) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      meta.get(w).onStack = false;
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) problems.push(`import cycle: ${component.sort().join(' ↔ ')}`);
+  }
+}
+// The simulator is a separate program (the fake agy) whose internals are another area's; its own cycles are
+// reported by Biome's noImportCycles as warnings, not here.
+for (const v of graph.keys()) if (!meta.has(v) && !v.startsWith('testing/simulator/')) connect(v);
+
+if (problems.length) {
+  console.error(`layer rules broken (${problems.length}):\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`layer rules hold: ${graph.size} files, no cycles`);

@@ -1,0 +1,112 @@
+/**
+ * The Agent's turn stages, in the order they run. Each is a small named object over a narrow interface, so it
+ * can be unit-tested alone (test/unit/turn-stages.test.ts) and read in one place:
+ *
+ *   prepare:  materialize → pending steers → preTurn → budget → reminder
+ *   step:     control plane → tool transport warning → budget
+ *   finish:   structured output → control plane (postTurn, denials)
+ */
+import type { ContentPart } from '../content/content.js';
+import { materialize } from '../content/materialize.js';
+import type { TurnStop } from '../conversation/conversation.js';
+import type { FinishStage, PrepareStage, StepStage } from '../conversation/pipeline.js';
+import { TurnDeniedError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { Step } from '../model/step.js';
+import { BudgetExceededError } from '../model/turn-errors.js';
+import type { BudgetName, TurnResult } from '../model/turn-result.js';
+import { toolTransportWarning } from './tool-transport-warning.js';
+
+/** Media parts become private files and a text block naming each; text parts pass as they are. */
+export function materializeStage(attachmentsDir: () => Promise<string>): PrepareStage<ContentPart> {
+  return {
+    name: 'materialize',
+    async run(draft) {
+      draft.text.push(...(await materialize(draft.parts, attachmentsDir)));
+    },
+  };
+}
+
+/** Steering messages that found no model call to ride on are delivered first in the next prompt. */
+export function pendingSteersStage(take: () => string[]): PrepareStage<ContentPart> {
+  return {
+    name: 'pending-steers',
+    run(draft) {
+      draft.text.unshift(...take());
+    },
+  };
+}
+
+/** `preTurn` hooks see the prompt text; a deny ends the turn `denied` before anything is sent. */
+export function preTurnStage(
+  gate: (promptText: string) => Promise<{ allow: boolean; message?: string }>,
+): PrepareStage<ContentPart> {
+  return {
+    name: 'pre-turn',
+    async run(draft) {
+      const decision = await gate(draft.text.join('\n'));
+      if (!decision.allow) throw new TurnDeniedError(decision.message ?? 'denied by a preTurn hook');
+    },
+  };
+}
+
+/** Starts the turn's budget count (a turn-scoped budget resets here). */
+export function budgetStartStage(budget: { beginTurn(): void }): PrepareStage<ContentPart> {
+  return { name: 'budget-start', run: () => budget.beginTurn() };
+}
+
+/** The configured reminder goes first, as a system reminder. */
+export function reminderStage(reminder: string): PrepareStage<ContentPart> {
+  return {
+    name: 'reminder',
+    run(draft) {
+      draft.text.unshift(`<system-reminder>\n${reminder}\n</system-reminder>`);
+    },
+  };
+}
+
+/** Lets the control plane see every step (turn ledger, compaction hooks, step floor). */
+export function controlStepStage(onStep: (step: Step) => void): StepStage {
+  return {
+    name: 'control-plane',
+    run(step) {
+      onStep(step);
+      return undefined;
+    },
+  };
+}
+
+/** A tool step that failed because its MCP server was unreachable is logged: agy still reports SUCCESS. */
+export function transportWarningStage(logger: Logger): StepStage {
+  return {
+    name: 'tool-transport-warning',
+    run(step) {
+      const warning = toolTransportWarning(step);
+      if (warning) logger.warn(warning);
+      return undefined;
+    },
+  };
+}
+
+/** Counts the step against the budgets; crossing one stops the turn `budget_exceeded`. */
+export function budgetStepStage(budget: {
+  onStep(step: Step): { budget: BudgetName; limit: number; used: number } | undefined;
+}): StepStage {
+  return {
+    name: 'budget',
+    run(step): TurnStop | undefined {
+      const over = budget.onStep(step);
+      if (!over) return undefined;
+      const error = new BudgetExceededError(over.budget, over.limit, over.used);
+      return { status: 'budget_exceeded', budget: over.budget, message: error.message, error };
+    },
+  };
+}
+
+/** A named finish stage from a function. */
+export function finishStage(
+  name: string,
+  run: (result: TurnResult) => TurnResult | Promise<TurnResult>,
+): FinishStage {
+  return { name, run };
+}

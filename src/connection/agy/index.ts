@@ -1,0 +1,22 @@
+/**
+ * The agy backend's face to the rest of the SDK: the Agent imports agy things from here only, never from
+ * `session/`, `stream-json/` or `process/` directly.
+ */
+export {
+  AgyConnection,
+  type AgyConnectionOptions,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  OWN_TOOL_SERVER,
+} from './agy-connection.js';
+export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
+export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
+export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
+export type { AfterToolCall, BeforeToolCall } from './session/mcp-tool-call.js';
+export type { SystemInstructionSection, SystemInstructions } from './session/rules.js';
+export { alwaysOnRule, renderInstructions } from './session/rules.js';
+export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
+export { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from './session/session-runtime.js';
+export { resolveAgyBinary } from './stream-json/binary.js';
+export type { BadLine, BadLineReason } from './stream-json/parse-line.js';
+export type { ConnectionStats } from './stream-json/stream-json-connection.js';

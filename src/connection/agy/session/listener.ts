@@ -1,0 +1,348 @@
+/**
+ * The session's listener: one loopback HTTP server per session that serves our in-process tools to agy over
+ * MCP and relays agy's hook commands to the host. agy takes no callbacks; this is how it reaches us.
+ *
+ * - `POST /<token>/mcp/<server>`: Streamable HTTP MCP (stateless, JSON responses; see `listener-mcp.ts`).
+ * - `POST /<token>/hook/<event>`: the host's hook handler on agy's hook input (see `listener-hook.ts`).
+ *
+ * It binds `127.0.0.1` only, on a port the OS picks. Every path starts with a per-session random token that
+ * only the config files the SDK writes for agy contain; anything else is a 404, a foreign `Host` or `Origin`
+ * (DNS rebinding) a 403. Those checks, the method check and the body limit all run before user code.
+ *
+ * I/O is bounded so a local process without the token cannot hold the listener: headers and the whole request
+ * must arrive within seconds (`headersTimeoutMs`, `requestTimeoutMs`), a socket with no request in flight is
+ * closed after `idleTimeoutMs`, a rejected request whose body is still arriving loses its connection, and at
+ * most `maxConnections` sockets are open at once. The limits are on *receiving* a request; a handler (a long
+ * tool call, an `askUser` wait) may take as long as it needs to answer.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { consoleLogger, describeError, type Logger } from '../../../logger.js';
+import type { ToolDefinition } from '../../../tools/tool.js';
+import { StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
+import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  defaultHookFallback,
+  type HookAnswerObserver,
+  type HookFallback,
+  type HookHandler,
+  handleHookRequest,
+} from './listener-hook.js';
+import { sendStatus } from './listener-http.js';
+import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
+import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
+import { createMcpServer } from './mcp-server.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import { ToolCatalog } from './mcp-tool-catalog.js';
+import { createToken } from './token.js';
+
+/** The address the listener binds; never a public interface. */
+export const LISTENER_HOST = '127.0.0.1';
+
+/** Default time for a client to send a request's headers: loopback clients send them at once. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time to receive a whole request (headers and a body of up to `maxBodyBytes`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default time a socket may sit with no request in flight (before the first, between keep-alive requests). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+/** Default cap on open sockets: agy's concurrent hook and tool calls stay far below it. */
+export const DEFAULT_MAX_CONNECTIONS = 64;
+
+/** Options of {@link SessionListener.start}. */
+export interface SessionListenerOptions {
+  /**
+   * The MCP servers to serve, by name (`[A-Za-z0-9_-]{1,64}`): `tool()` definitions, or a factory returning
+   * an SDK `McpServer`/`Server` (called once per request, as stateless mode requires).
+   */
+  mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory> | undefined;
+  /** Handles hook calls; without it, hook paths are 404s. */
+  onHook?: HookHandler | undefined;
+  /** Sees the one answer sent for each hook call (the handler's or the fallback). */
+  onHookAnswer?: HookAnswerObserver | undefined;
+  /** How long a hook may run before the fallback is answered; default 30 000 ms. */
+  hookTimeoutMs?: number | undefined;
+  /** The answer for a failed hook; default: deny for `PreToolUse`, `{}` otherwise. */
+  hookFallback?: HookFallback | undefined;
+  /** The largest request body accepted; default 4 MiB. Larger bodies get 413 without being buffered. */
+  maxBodyBytes?: number | undefined;
+  /** Time for a client to send complete request headers, in ms; then 408 and the socket closes. Default 10 s. */
+  headersTimeoutMs?: number | undefined;
+  /**
+   * Time to receive a whole request (headers and body), in ms; then 408 and the socket closes. Default 30 s.
+   * It does not limit the answer: a handler may run longer. At least `headersTimeoutMs`.
+   */
+  requestTimeoutMs?: number | undefined;
+  /** Time a socket may stay open with no request in flight, in ms; then it is closed. Default 5 s. */
+  idleTimeoutMs?: number | undefined;
+  /** Most sockets open at once; further connections are closed on accept. Default 64. */
+  maxConnections?: number | undefined;
+  /** Where failures are reported; default prints warnings and errors. The token is never logged. */
+  logger?: Logger | undefined;
+  /** Sees each call to a `tool()` (not to factory-built servers). */
+  observer?: ToolCallObserver | undefined;
+  /** Decides whether each validated `tool()` call may run. */
+  beforeCall?: BeforeToolCall | undefined;
+  /** May replace each `tool()` call's result. */
+  afterCall?: AfterToolCall | undefined;
+  /** Conversation id and `send` for tool contexts. */
+  toolContext?: ToolContextHost | undefined;
+  /** The session's tool state; a fresh store when omitted. */
+  state?: StateStore | undefined;
+}
+
+/** A running listener. Start with {@link SessionListener.start}; always {@link SessionListener.close}. */
+export class SessionListener {
+  readonly #server: Server;
+  readonly #token: string;
+  readonly #port: number;
+  readonly #hosts: Set<string>;
+  readonly #factories: Map<string, McpServerFactory>;
+  readonly #catalogs: Map<string, ToolCatalog>;
+  readonly #options: SessionListenerOptions;
+  readonly #logger: Logger;
+  readonly #state: StateStore;
+  readonly #shutdown = new AbortController();
+  readonly #inflight = new Map<string, AbortController>();
+  #closing: Promise<void> | undefined;
+
+  private constructor(
+    server: Server,
+    token: string,
+    catalogs: Map<string, ToolCatalog>,
+    factories: Map<string, McpServerFactory>,
+    options: SessionListenerOptions,
+  ) {
+    this.#server = server;
+    this.#token = token;
+    this.#port = (server.address() as AddressInfo).port;
+    this.#hosts = loopbackHosts(this.#port);
+    this.#catalogs = catalogs;
+    this.#factories = factories;
+    this.#options = options;
+    this.#logger = options.logger ?? consoleLogger;
+    this.#state = options.state ?? new StateStore();
+  }
+
+  /** Validates the options, prepares the tools and starts listening on `127.0.0.1`, port chosen by the OS. */
+  static async start(options: SessionListenerOptions = {}): Promise<SessionListener> {
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+      throw new RangeError('maxBodyBytes must be a positive integer');
+    if (!Number.isFinite(hookTimeoutMs) || hookTimeoutMs <= 0)
+      throw new RangeError('hookTimeoutMs must be a positive number');
+    const headersTimeoutMs = positiveInteger(
+      'headersTimeoutMs',
+      options.headersTimeoutMs,
+      DEFAULT_HEADERS_TIMEOUT_MS,
+    );
+    const requestTimeoutMs = positiveInteger(
+      'requestTimeoutMs',
+      options.requestTimeoutMs,
+      Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+    );
+    const idleTimeoutMs = positiveInteger('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    const maxConnections = positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+    if (headersTimeoutMs > requestTimeoutMs)
+      throw new RangeError('headersTimeoutMs must not be larger than requestTimeoutMs');
+    const catalogs = new Map<string, ToolCatalog>();
+    const factories = new Map<string, McpServerFactory>();
+    for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
+      if (!ROUTE_NAME.test(name)) throw new TypeError(`MCP server name "${name}" must match ${ROUTE_NAME}`);
+      if (typeof entry === 'function') factories.set(name, entry);
+      else catalogs.set(name, new ToolCatalog(name, entry));
+    }
+    const server = createServer({
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: idleTimeoutMs,
+      // Node checks the two timeouts above on this period (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    });
+    server.maxConnections = maxConnections;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, LISTENER_HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const listener = new SessionListener(server, createToken(), catalogs, factories, {
+      ...options,
+      maxBodyBytes,
+      hookTimeoutMs,
+    });
+    server.on('connection', (socket: Socket) => {
+      // Idle before the first request; Node's own keep-alive timer takes over between requests. No listener
+      // on the request or response means Node destroys the socket when this fires.
+      socket.setTimeout(idleTimeoutMs);
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // A request is in flight: receiving it is bounded by the request timeout, answering it by nothing here.
+      req.socket.setTimeout(0);
+      listener.#serve(req, res);
+    });
+    let drops = 0;
+    server.on('drop', () => {
+      // Logged once per listener at warn level: a flood must not also flood the log.
+      drops += 1;
+      if (drops === 1)
+        listener.#logger.warn('listener connection limit reached; refusing connections', { maxConnections });
+      else listener.#logger.debug('listener refused a connection over the limit', { maxConnections, drops });
+    });
+    // After listen() there is no other 'error' handler: an accept failure (EMFILE…) must not crash the host.
+    server.on('error', (error) => listener.#logger.error('listener server error', { error: error.message }));
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      listener.#logger.debug(timedOut ? 'listener request timed out' : 'malformed request on the listener', {
+        error: error.message,
+      });
+      // A timed-out client gets a 408 (as Node's default handler would) unless an answer had already started.
+      const started = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+      if (timedOut && socket.writable && !started) {
+        socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      }
+      socket.destroy();
+    });
+    return listener;
+  }
+
+  /** The TCP port on `127.0.0.1`. */
+  get port(): number {
+    return this.#port;
+  }
+
+  /** The session token (43 base64url characters). A secret: keep it out of logs, argv and error messages. */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** The state shared by this session's tool calls. */
+  get state(): StateStore {
+    return this.#state;
+  }
+
+  /** Whether {@link SessionListener.close} has been called. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  /** `http://127.0.0.1:<port>/<token>/<path>`; `path` is relative, e.g. `mcp/tools`. Contains the token. */
+  url(path: string): string {
+    return `http://${LISTENER_HOST}:${this.#port}/${this.#token}/${path.replace(/^\/+/, '')}`;
+  }
+
+  /** The MCP endpoint of `server` (for `mcp_config.json`). Contains the token. */
+  mcpUrl(server: string): string {
+    return this.url(`mcp/${checkedName(server)}`);
+  }
+
+  /** The hook endpoint of `event` (for `hooks.json`). Contains the token. */
+  hookUrl(event: string): string {
+    return this.url(`hook/${checkedName(event)}`);
+  }
+
+  /** The `tool()` catalog of `server` (served names and their provenance); `undefined` for factories. */
+  catalog(server: string): ToolCatalog | undefined {
+    return this.#catalogs.get(server);
+  }
+
+  /**
+   * Stops listening, aborts in-flight tool calls and hooks (their `signal`s), and closes every connection.
+   * Resolves once the server is fully closed; calling it again returns the same promise.
+   */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      this.#shutdown.abort(new Error('listener closed'));
+      this.#server.close((error) => {
+        if (error) this.#logger.warn('listener close reported an error', { error: error.message });
+        resolve();
+      });
+      // close() alone waits for keep-alive and in-flight connections; a session's end should not.
+      this.#server.closeAllConnections();
+    });
+    return this.#closing;
+  }
+
+  #serve(req: IncomingMessage, res: ServerResponse): void {
+    this.#route(req, res).catch((error: unknown) => {
+      // Usually a client that went away mid-body; the URL is never logged (it holds the token).
+      this.#logger.warn('listener request failed', { method: req.method, error: describeError(error) });
+      if (!res.headersSent) sendStatus(res, 500, { Connection: 'close' });
+      else res.destroy();
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isLoopbackRequest(req, this.#hosts)) return reject(req, res, 403);
+    const route = parseRoute(req.url, this.#token);
+    const known =
+      route !== undefined &&
+      (route.kind === 'mcp'
+        ? this.#catalogs.has(route.name) || this.#factories.has(route.name)
+        : !!this.#options.onHook);
+    if (!route || !known) return reject(req, res, 404);
+    if (req.method !== 'POST') return reject(req, res, 405, { Allow: 'POST' });
+    const options = this.#options;
+    if (route.kind === 'hook') {
+      return handleHookRequest(route.name, req, res, {
+        onHook: options.onHook!,
+        hookFallback: options.hookFallback ?? defaultHookFallback,
+        hookTimeoutMs: options.hookTimeoutMs!,
+        maxBodyBytes: options.maxBodyBytes!,
+        logger: this.#logger,
+        signal: this.#shutdown.signal,
+        onAnswer: options.onHookAnswer,
+      });
+    }
+    return handleMcpRequest(route.name, this.#factory(route.name), req, res, {
+      maxBodyBytes: options.maxBodyBytes!,
+      logger: this.#logger,
+      signal: this.#shutdown.signal,
+      inflight: this.#inflight,
+    });
+  }
+
+  #factory(name: string): McpServerFactory {
+    const custom = this.#factories.get(name);
+    if (custom) return custom;
+    const catalog = this.#catalogs.get(name)!;
+    return ({ signal }) =>
+      createMcpServer({
+        name,
+        tools: catalog,
+        observer: this.#options.observer,
+        beforeCall: this.#options.beforeCall,
+        afterCall: this.#options.afterCall,
+        context: this.#options.toolContext,
+        state: this.#state,
+        signal,
+        logger: this.#logger,
+      });
+  }
+}
+
+/**
+ * Answers a request turned away before its body was read. If the body is still arriving, the connection is
+ * closed after the answer (Node would otherwise read and discard it until the request timeout).
+ */
+function reject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  sendStatus(res, status, req.complete ? headers : { ...headers, Connection: 'close' });
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`${name} must be a positive integer`);
+  return v;
+}
+
+function checkedName(name: string): string {
+  if (!ROUTE_NAME.test(name)) throw new TypeError(`"${name}" must match ${ROUTE_NAME}`);
+  return name;
+}

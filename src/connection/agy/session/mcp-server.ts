@@ -1,0 +1,91 @@
+/**
+ * An MCP server exposing a set of `tool()` definitions.
+ *
+ * Built on the SDK's low-level `Server` rather than `McpServer`: `McpServer` validates arguments and formats
+ * errors itself, before any code of ours runs, which would hide invalid calls from the observer and the
+ * policy gate. Here every `tools/call` goes through `runToolCall`, which owns validation, gating, error
+ * results and observation. Calls are not serialized: each request's handler runs as soon as it arrives.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { consoleLogger, type Logger } from '../../../logger.js';
+import type { ToolDefinition } from '../../../tools/tool.js';
+import { StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
+import {
+  type AfterToolCall,
+  type BeforeToolCall,
+  runToolCall,
+  type ToolCallObserver,
+} from './mcp-tool-call.js';
+import { ToolCatalog } from './mcp-tool-catalog.js';
+
+export type {
+  AfterToolCall,
+  BeforeToolCall,
+  GatedToolCall,
+  ToolCallDecision,
+  ToolCallError,
+  ToolCallErrorKind,
+  ToolCallInfo,
+  ToolCallObserver,
+  ToolCallRecord,
+} from './mcp-tool-call.js';
+export { ToolCatalog } from './mcp-tool-catalog.js';
+
+/** The version reported in `serverInfo` when none is given. */
+export const DEFAULT_SERVER_VERSION = '0.1.0';
+
+/** Options of {@link createMcpServer}. */
+export interface McpToolServerOptions {
+  /** The server's name (`serverInfo.name`, and the `server` of each call's provenance). */
+  name: string;
+  /** `serverInfo.version`; default {@link DEFAULT_SERVER_VERSION}. */
+  version?: string | undefined;
+  /** The tools, or a catalog prepared once for many servers (the listener's per-request servers share one). */
+  tools: readonly ToolDefinition[] | ToolCatalog;
+  /** Sees each call (name, arguments, result, error, duration). */
+  observer?: ToolCallObserver | undefined;
+  /** Decides whether each validated call may run; a denial becomes an error result with the reason. */
+  beforeCall?: BeforeToolCall | undefined;
+  /** May replace each call's result (e.g. an `onToolError` transform). */
+  afterCall?: AfterToolCall | undefined;
+  /** Conversation id and `send` for tool contexts. */
+  context?: ToolContextHost | undefined;
+  /** The session's tool state; a fresh store when omitted. */
+  state?: StateStore | undefined;
+  /** Aborts every call's `ctx.signal` when the host goes away (in addition to MCP cancellation). */
+  signal?: AbortSignal | undefined;
+  /** Where failures are reported; default prints warnings and errors. */
+  logger?: Logger | undefined;
+}
+
+/** Builds an MCP server serving `options.tools`; connect it to any SDK transport. */
+export function createMcpServer(options: McpToolServerOptions): Server {
+  const catalog =
+    options.tools instanceof ToolCatalog ? options.tools : new ToolCatalog(options.name, options.tools);
+  const state = options.state ?? new StateStore();
+  const host = options.context ?? {};
+  const logger = options.logger ?? consoleLogger;
+  // The low-level Server is deprecated for ordinary use only; see the file comment for why we need it.
+  const server = new Server(
+    { name: options.name, version: options.version ?? DEFAULT_SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list() }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    runToolCall(
+      catalog,
+      { name: request.params.name, args: request.params.arguments, requestId: extra.requestId },
+      {
+        observer: options.observer,
+        beforeCall: options.beforeCall,
+        afterCall: options.afterCall,
+        host,
+        state,
+        signal: options.signal ? AbortSignal.any([extra.signal, options.signal]) : extra.signal,
+        logger,
+      },
+    ),
+  );
+  return server;
+}

@@ -1,0 +1,45 @@
+/**
+ * Rule files: how system instructions reach agy. agy has no system-prompt flag, so instructions are a rule
+ * with `trigger: always_on` frontmatter in a plugin under the session directory (seed 000 "The session
+ * directory"; agy-cli.md §D.7). agy cuts each rule file at 24,000 bytes, so longer ones are refused.
+ */
+import { ConfigError } from '../../../errors.js';
+
+/** agy truncates rule files beyond this many bytes. */
+export const MAX_RULE_BYTES = 24_000;
+
+/** One titled section of templated instructions. */
+export interface SystemInstructionSection {
+  /** Section heading. */
+  title: string;
+  /** Section body (Markdown). */
+  content: string;
+}
+
+/**
+ * System instructions: a string (used as is), or an identity plus sections. Either way they are *appended*
+ * to agy's own defaults: agy offers no way to replace its system prompt.
+ */
+export type SystemInstructions = string | { identity?: string; sections?: SystemInstructionSection[] };
+
+/** Renders instructions as Markdown. */
+export function renderInstructions(si: SystemInstructions): string {
+  if (typeof si === 'string') return si;
+  const parts: string[] = [];
+  if (si.identity) parts.push(si.identity);
+  for (const s of si.sections ?? []) parts.push(`## ${s.title}\n\n${s.content}`);
+  return parts.join('\n\n');
+}
+
+/** A rule file with `trigger: always_on` frontmatter; throws `ConfigError` over 24,000 bytes. */
+export function alwaysOnRule(field: string, description: string, body: string): string {
+  const text = `---\ntrigger: always_on\ndescription: ${JSON.stringify(description)}\n---\n\n${body.trim()}\n`;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_RULE_BYTES) {
+    throw new ConfigError(
+      field,
+      `is ${bytes} bytes as a rule file; agy cuts rule files at ${MAX_RULE_BYTES} bytes`,
+    );
+  }
+  return text;
+}

@@ -1,0 +1,172 @@
+/**
+ * The per-session directory: private (0700 dirs, 0600 files), passed to agy with `--add-dir`, removed on
+ * close. Directories left by crashed hosts are swept at the next start.
+ *
+ * Default location: `$XDG_DATA_HOME/agy-sdk/sessions`, but only when that path has no hidden segment (agy
+ * ignores hidden `--add-dir` paths, and the usual `~/.local/share` is hidden); otherwise
+ * `$XDG_RUNTIME_DIR/agy-sdk/sessions`, otherwise `<tmpdir>/agy-sdk-<uid>/sessions`.
+ */
+import { randomUUID } from 'node:crypto';
+import { lstatSync, readFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, sep } from 'node:path';
+import { ConfigError } from '../../../errors.js';
+import { hiddenSegment } from './hidden-path.js';
+
+const OWNER_FILE = 'owner.json';
+
+/** The default parent of session directories for this user. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  for (const base of [env.XDG_DATA_HOME, env.XDG_RUNTIME_DIR]) {
+    if (base && isAbsolute(base)) {
+      const dir = join(base, 'agy-sdk');
+      if (!hiddenSegment(dir)) return dir;
+    }
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return join(tmpdir(), `agy-sdk-${uid}`);
+}
+
+/**
+ * Creates `dir` (and parents) with mode 0700; refuses a symlink or a directory owned by someone else.
+ * Tightens an existing directory's mode only when it is the SDK's own (`tighten`): a user-supplied `dataDir`
+ * is never chmod-ed; the session directories below it are private either way.
+ */
+async function ensurePrivateDir(dir: string, tighten: boolean): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const st = await lstat(dir);
+  if (!st.isDirectory()) throw new ConfigError('dataDir', `${dir} is not a directory (a symlink?)`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
+    throw new ConfigError('dataDir', `${dir} is owned by another user`);
+  }
+  if (tighten && (st.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** This machine and boot: a pid is only meaningful on the host (and boot) that wrote it. */
+function hostIdentity(): { host: string; boot: string } {
+  let boot = '';
+  try {
+    boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    // Not Linux: the host name alone has to do.
+  }
+  return { host: hostname(), boot };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class SessionDir {
+  /** Absolute path of the session directory. */
+  readonly path: string;
+  /** The session id (the directory's name). */
+  readonly id: string;
+  #removed = false;
+
+  private constructor(path: string, id: string) {
+    this.path = path;
+    this.id = id;
+  }
+
+  /** Creates a fresh session directory under `dataDir` (default: see module doc), sweeping stale ones. */
+  static async create(opts: { dataDir?: string | undefined } = {}): Promise<SessionDir> {
+    const dataDir = opts.dataDir ?? defaultDataDir();
+    if (!isAbsolute(dataDir))
+      throw new ConfigError('dataDir', `must be an absolute path, got ${JSON.stringify(dataDir)}`);
+    const sessions = join(dataDir, 'sessions');
+    const hidden = hiddenSegment(sessions);
+    if (hidden) {
+      throw new ConfigError(
+        'dataDir',
+        `${sessions} has a hidden segment (${hidden}); agy silently ignores --add-dir paths under hidden directories`,
+      );
+    }
+    await ensurePrivateDir(dataDir, opts.dataDir === undefined);
+    await ensurePrivateDir(sessions, true);
+    await SessionDir.sweep(sessions);
+    const id = randomUUID();
+    const path = join(sessions, id);
+    await mkdir(path, { mode: 0o700 });
+    const dir = new SessionDir(path, id);
+    await dir.writePrivate(
+      OWNER_FILE,
+      JSON.stringify({ pid: process.pid, ...hostIdentity(), createdAt: new Date().toISOString() }),
+    );
+    return dir;
+  }
+
+  /**
+   * Removes session directories whose owning process is gone. Only directories written on this host and boot
+   * are judged: on a data dir shared between machines (NFS, containers), another host's live session is left
+   * alone.
+   */
+  static async sweep(sessionsDir: string): Promise<string[]> {
+    const removed: string[] = [];
+    const here = hostIdentity();
+    let entries: string[];
+    try {
+      entries = await readdir(sessionsDir);
+    } catch {
+      return removed;
+    }
+    for (const entry of entries) {
+      const dir = join(sessionsDir, entry);
+      let pid: number | undefined;
+      try {
+        const owner = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8'));
+        if (owner.host !== here.host || owner.boot !== here.boot) continue;
+        pid = owner.pid;
+      } catch {
+        // No owner file: a directory still being created, or not ours. Leave it alone.
+        continue;
+      }
+      if (typeof pid === 'number' && !isAlive(pid)) {
+        await rm(dir, { recursive: true, force: true });
+        removed.push(dir);
+      }
+    }
+    return removed;
+  }
+
+  /** Writes a private file (0600) at a path relative to the session directory, creating 0700 parents. */
+  async writePrivate(relative: string, content: string | Uint8Array): Promise<string> {
+    const file = join(this.path, relative);
+    if (!file.startsWith(`${this.path}${sep}`)) {
+      throw new ConfigError('path', `${relative} escapes the session directory`);
+    }
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, content, { mode: 0o600 });
+    await chmod(file, 0o600);
+    return file;
+  }
+
+  /** Creates (once) and returns a private subdirectory. */
+  async subdir(relative: string): Promise<string> {
+    const dir = join(this.path, relative);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** True while the directory exists. */
+  get exists(): boolean {
+    try {
+      return lstatSync(this.path).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Removes the directory and everything in it. Idempotent. */
+  async remove(): Promise<void> {
+    if (this.#removed) return;
+    this.#removed = true;
+    await rm(this.path, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,396 @@
+/**
+ * The session runtime: everything agy needs on disk and on the loopback interface for one session.
+ *
+ *   <session>/                                  passed to agy with --add-dir (a second workspace)
+ *     .agents/plugins/agy-sdk/plugin.json       {"name":"agy-sdk"}
+ *     .agents/plugins/agy-sdk/rules/*.md        system instructions and notes, trigger: always_on
+ *     .agents/plugins/agy-sdk/mcp_config.json   our tool server (serverUrl on the listener) + user servers
+ *     .agents/plugins/agy-sdk/skills/<name>     links to the configured skills
+ *     .agents/hooks.json                        hook relays (placement "workspace", the default)
+ *     .agents/agents/<name>/agent.md            custom subagents
+ *     hooks/<Event>.sh + private relay config   the absolute-path hook commands
+ *     home/                                     the shadow HOME (isolation "shadow-home")
+ *     attachments/                              media parts of prompts
+ *
+ * Every file is validated against the shape agy documents before it is written (`agy-files.ts`), because
+ * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readdir, symlink } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
+import { ConfigError } from '../../../errors.js';
+import type { Logger } from '../../../logger.js';
+import {
+  AgentFrontmatterSchema,
+  type HookBundle,
+  type HooksFile,
+  HooksFileSchema,
+  type McpConfigEntry,
+  McpConfigSchema,
+  PluginJsonSchema,
+  renderFrontmatter,
+  validated,
+} from '../../../protocol/agy-files.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
+import type { ToolDefinition } from '../../../tools/tool.js';
+import type { ToolContextHost } from '../../../tools/tool-context.js';
+import { validateDataDir } from './hidden-path.js';
+import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
+import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
+import { SessionListener } from './listener.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
+import type { McpServerConfig } from './mcp-config.js';
+import { toAgyMcpEntry } from './mcp-config.js';
+import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
+import { SessionDir } from './session-dir.js';
+import { buildShadowHome } from './shadow-home.js';
+
+/** Name of the plugin the SDK writes into the session directory. agy namespaces its servers `agy-sdk_<name>`. */
+export const PLUGIN_NAME = 'agy-sdk';
+/** Name of the MCP server that serves the agent's in-process tools (`agy-sdk_tools` to agy). */
+export const TOOL_SERVER_NAME = 'tools';
+
+/** Where the hooks file goes. */
+export type HookPlacement = 'workspace' | 'plugin' | 'home';
+/** How agy is isolated from the user's own agy configuration. */
+export type Isolation = 'none' | 'shadow-home';
+
+/** A custom subagent, written as `.agents/agents/<name>/agent.md`. */
+export interface SubagentConfig {
+  /** `[a-zA-Z0-9-_]+`. */
+  name: string;
+  /** When to use it (shown to the model). */
+  description: string;
+  /** Its instructions (the body of agent.md). */
+  instructions: string;
+  /** Usable as a subagent (frontmatter `subagent`). Default true. */
+  subagent?: boolean;
+}
+
+/** Everything the runtime builds from. */
+export interface SessionRuntimeOptions {
+  dataDir?: string | undefined;
+  systemInstructions?: SystemInstructions | undefined;
+  notes?: string | undefined;
+  /** The JSON Schema for `--json-schema`. */
+  jsonSchema?: Record<string, unknown> | undefined;
+  tools?: readonly ToolDefinition[] | undefined;
+  /** `http` (default): agy connects to the listener with `serverUrl`; `stdio`: through the stdio relay. */
+  toolTransport?: 'http' | 'stdio' | undefined;
+  mcpServers?: Record<string, McpServerConfig> | undefined;
+  hooks?: readonly AgyHookRegistration[] | undefined;
+  hookPlacement?: HookPlacement | undefined;
+  hookTimeoutMs?: number | undefined;
+  /** `auto` (default): curl when installed, else the Node relay. */
+  hookRelay?: 'auto' | HookRelayKind | undefined;
+  isolation?: Isolation | undefined;
+  linkNativeAuth?: boolean | undefined;
+  settingsOverrides?: Record<string, unknown> | undefined;
+  skillsPaths?: readonly string[] | undefined;
+  subagents?: readonly SubagentConfig[] | undefined;
+  /** The environment agy will run with (for HOME and PATH). */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  toolContext?: ToolContextHost | undefined;
+  toolObserver?: ToolCallObserver | undefined;
+  beforeToolCall?: BeforeToolCall | undefined;
+  afterToolCall?: AfterToolCall | undefined;
+  /** Sees each hook call as it arrives, before any handler runs. */
+  onHookRequest?: ((event: string, input: unknown) => void) | undefined;
+  /** Sees the one answer sent for each hook call (the handler's or the fail-closed fallback). */
+  onHookAnswer?: HookAnswerObserver | undefined;
+  /** The caller ran `SessionRuntime.validate` on these options already (the Agent does, once, up front). */
+  prevalidated?: boolean | undefined;
+}
+
+function withRequestObserver(
+  handler: HookHandler,
+  observe: SessionRuntimeOptions['onHookRequest'],
+): HookHandler {
+  if (!observe) return handler;
+  return (event, input, ctx) => {
+    observe(event, input);
+    return handler(event, input, ctx);
+  };
+}
+
+export class SessionRuntime {
+  /** The session directory. */
+  readonly dir: SessionDir;
+  /** The listener, when tools or hooks need one. */
+  readonly listener: SessionListener | undefined;
+  /** Environment overrides for agy (HOME under shadow-home isolation). */
+  readonly env: Record<string, string>;
+  /** The `--json-schema` file, if any. */
+  readonly jsonSchemaFile: string | undefined;
+  /** The hooks file written, if any. */
+  readonly hooksFile: string | undefined;
+  /** agy's name for each configured MCP server (`<config name>` → `agy-sdk_<config name>`). */
+  readonly agyServerNames: ReadonlyMap<string, string>;
+
+  private constructor(init: {
+    dir: SessionDir;
+    listener: SessionListener | undefined;
+    env: Record<string, string>;
+    jsonSchemaFile: string | undefined;
+    hooksFile: string | undefined;
+    agyServerNames: Map<string, string>;
+  }) {
+    this.dir = init.dir;
+    this.listener = init.listener;
+    this.env = init.env;
+    this.jsonSchemaFile = init.jsonSchemaFile;
+    this.hooksFile = init.hooksFile;
+    this.agyServerNames = init.agyServerNames;
+  }
+
+  /** Validates options that need no I/O; throws `ConfigError`. Called from the Agent constructor. */
+  static validate(o: Omit<SessionRuntimeOptions, 'env' | 'logger'>): void {
+    const isolation = o.isolation ?? 'none';
+    if (o.dataDir !== undefined) validateDataDir(o.dataDir);
+    if (isolation !== 'none' && isolation !== 'shadow-home') {
+      throw new ConfigError('isolation', `must be 'none' or 'shadow-home', got ${JSON.stringify(isolation)}`);
+    }
+    if (o.hookPlacement === 'home' && isolation !== 'shadow-home') {
+      throw new ConfigError(
+        'hookPlacement',
+        "'home' needs isolation: 'shadow-home' (the user's real HOME is never written)",
+      );
+    }
+    if (o.hookPlacement !== undefined && !['workspace', 'plugin', 'home'].includes(o.hookPlacement)) {
+      throw new ConfigError('hookPlacement', "must be 'workspace', 'plugin' or 'home'");
+    }
+    if (o.settingsOverrides !== undefined && isolation !== 'shadow-home') {
+      throw new ConfigError(
+        'settingsOverrides',
+        "needs isolation: 'shadow-home' (the user's settings.json is never modified)",
+      );
+    }
+    if (o.linkNativeAuth && isolation !== 'shadow-home') {
+      throw new ConfigError('linkNativeAuth', "only applies with isolation: 'shadow-home'");
+    }
+    if (o.notes !== undefined) alwaysOnRule('notes', 'agy-sdk notes', o.notes);
+    for (const [name, server] of Object.entries(o.mcpServers ?? {})) toAgyMcpEntry(name, server);
+    for (const [i, h] of (o.hooks ?? []).entries()) {
+      if (!AGY_HOOK_EVENTS.includes(h.event))
+        throw new ConfigError(`agyHooks[${i}].event`, `unknown agy hook event ${JSON.stringify(h.event)}`);
+      if (typeof h.handler !== 'function')
+        throw new ConfigError(`agyHooks[${i}].handler`, 'must be a function');
+      if (h.matcher !== undefined) {
+        try {
+          new RegExp(h.matcher);
+        } catch (err) {
+          throw new ConfigError(`agyHooks[${i}].matcher`, `is not a valid regex: ${(err as Error).message}`);
+        }
+      }
+    }
+    for (const [i, s] of (o.subagents ?? []).entries()) {
+      const parsed = AgentFrontmatterSchema.safeParse({
+        name: s.name,
+        description: s.description,
+        subagent: s.subagent ?? true,
+      });
+      if (!parsed.success)
+        throw new ConfigError(
+          `subagents[${i}]`,
+          parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; '),
+        );
+      if (typeof s.instructions !== 'string')
+        throw new ConfigError(`subagents[${i}].instructions`, 'must be a string');
+    }
+    for (const [i, p] of (o.skillsPaths ?? []).entries()) {
+      if (!isAbsolute(p) || !existsSync(p) || !statSync(p).isDirectory()) {
+        throw new ConfigError(
+          `skillsPaths[${i}]`,
+          `must be an existing absolute directory, got ${JSON.stringify(p)}`,
+        );
+      }
+    }
+  }
+
+  /** Builds the session directory, starts the listener, writes every file. Cleans up after itself on failure. */
+  static async create(o: SessionRuntimeOptions): Promise<SessionRuntime> {
+    if (!o.prevalidated) SessionRuntime.validate(o);
+    const dir = await SessionDir.create({ dataDir: o.dataDir });
+    let listener: SessionListener | undefined;
+    try {
+      const hooks = o.hooks ?? [];
+      const tools = o.tools ?? [];
+      if (tools.length > 0 || hooks.length > 0) {
+        listener = await SessionListener.start({
+          ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
+          ...(hooks.length > 0 && {
+            onHook: withRequestObserver(createHookDispatcher(hooks, o.logger), o.onHookRequest),
+          }),
+          onHookAnswer: o.onHookAnswer,
+          hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+          logger: o.logger,
+          observer: o.toolObserver,
+          beforeCall: o.beforeToolCall,
+          afterCall: o.afterToolCall,
+          toolContext: o.toolContext,
+        });
+      }
+      const built = await writeSessionFiles(dir, listener, o);
+      return new SessionRuntime({ dir, listener, ...built });
+    } catch (err) {
+      await listener?.close();
+      await dir.remove();
+      throw err;
+    }
+  }
+
+  /** The attachments directory (created on first use). */
+  attachmentsDir(): Promise<string> {
+    return this.dir.subdir('attachments');
+  }
+
+  /** Stops the listener and removes the session directory. Idempotent. */
+  async close(): Promise<void> {
+    try {
+      await this.listener?.close();
+    } finally {
+      await this.dir.remove();
+    }
+  }
+}
+
+async function writeSessionFiles(
+  dir: SessionDir,
+  listener: SessionListener | undefined,
+  o: SessionRuntimeOptions,
+) {
+  const plugin = `.agents/plugins/${PLUGIN_NAME}`;
+  const isolation = o.isolation ?? 'none';
+  const env: Record<string, string> = {};
+  await dir.writePrivate(
+    `${plugin}/plugin.json`,
+    JSON.stringify(validated(PluginJsonSchema, { name: PLUGIN_NAME }, 'plugin.json')),
+  );
+
+  if (o.systemInstructions !== undefined) {
+    await dir.writePrivate(
+      `${plugin}/rules/system-instructions.md`,
+      alwaysOnRule(
+        'systemInstructions',
+        'agy-sdk system instructions',
+        renderInstructions(o.systemInstructions),
+      ),
+    );
+  }
+  if (o.notes !== undefined)
+    await dir.writePrivate(`${plugin}/rules/notes.md`, alwaysOnRule('notes', 'agy-sdk notes', o.notes));
+
+  const jsonSchemaFile = o.jsonSchema
+    ? await dir.writePrivate('response-schema.json', JSON.stringify(o.jsonSchema))
+    : undefined;
+
+  // MCP servers: ours on the listener, then the user's. Keys are the names agy will show, minus the plugin prefix.
+  const servers: Record<string, McpConfigEntry> = {};
+  const agyServerNames = new Map<string, string>();
+  if (listener && (o.tools?.length ?? 0) > 0) {
+    const url = listener.mcpUrl(TOOL_SERVER_NAME);
+    servers[TOOL_SERVER_NAME] =
+      o.toolTransport === 'stdio' ? stdioRelayServerConfig(url) : { serverUrl: url };
+    agyServerNames.set(TOOL_SERVER_NAME, `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`);
+  }
+  for (const [name, server] of Object.entries(o.mcpServers ?? {})) {
+    if (name === TOOL_SERVER_NAME)
+      throw new ConfigError(`mcpServers.${name}`, "is reserved for the agent's own tools");
+    servers[name] = toAgyMcpEntry(name, server);
+    agyServerNames.set(name, `${PLUGIN_NAME}_${name}`);
+  }
+
+  // Hooks: one relay command per registered event; only events with handlers are installed.
+  let hooksFile: HooksFile | undefined;
+  const registrations = o.hooks ?? [];
+  if (listener && registrations.length > 0) {
+    const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const curl = o.hookRelay === 'node' ? undefined : findCurl(o.env);
+    if (o.hookRelay === 'curl' && !curl)
+      throw new ConfigError('hookRelay', "'curl' was requested but curl is not on PATH");
+    const bundle: HookBundle = { enabled: true };
+    for (const event of AGY_HOOK_EVENTS) {
+      const regs = registrations.filter((r) => r.event === event);
+      if (regs.length === 0) continue;
+      const command = await writeHookCommand(dir, {
+        event,
+        url: listener.hookUrl(event),
+        timeoutMs,
+        relay: curl ? 'curl' : 'node',
+        curlPath: curl,
+      });
+      // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
+      const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
+      if (TOOL_HOOK_EVENTS.has(event)) {
+        (bundle as Record<string, unknown>)[event] = [
+          { matcher: combinedMatcher(regs.map((r) => r.matcher)), hooks: [handler] },
+        ];
+      } else {
+        (bundle as Record<string, unknown>)[event] = [handler];
+      }
+    }
+    hooksFile = validated(HooksFileSchema, { [PLUGIN_NAME]: bundle }, 'hooks.json');
+  }
+  const placement = o.hookPlacement ?? (isolation === 'shadow-home' ? 'home' : 'workspace');
+
+  let hooksPath: string | undefined;
+  if (isolation === 'shadow-home') {
+    const prefixed = Object.fromEntries(Object.entries(servers).map(([k, v]) => [`${PLUGIN_NAME}_${k}`, v]));
+    const shadowHome = join(dir.path, 'home');
+    await buildShadowHome({
+      userHome: o.env.HOME ?? homedir(),
+      shadowHome,
+      settingsOverrides: o.settingsOverrides,
+      mcpServers: prefixed,
+      hooks: placement === 'home' ? hooksFile : undefined,
+      linkNativeAuth: o.linkNativeAuth,
+      warn: (m) => o.logger.warn(m),
+    });
+    env.HOME = shadowHome;
+    if (hooksFile && placement === 'home') hooksPath = join(shadowHome, '.gemini/config/hooks.json');
+  } else if (Object.keys(servers).length > 0) {
+    await dir.writePrivate(
+      `${plugin}/mcp_config.json`,
+      JSON.stringify(validated(McpConfigSchema, { mcpServers: servers }, 'mcp_config.json'), null, 2),
+    );
+  }
+  if (hooksFile && placement !== 'home') {
+    hooksPath = await dir.writePrivate(
+      placement === 'plugin' ? `${plugin}/hooks.json` : '.agents/hooks.json',
+      JSON.stringify(hooksFile, null, 2),
+    );
+  }
+
+  for (const s of o.subagents ?? []) {
+    const fm = validated(
+      AgentFrontmatterSchema,
+      { name: s.name, description: s.description, subagent: s.subagent ?? true },
+      'agent.md',
+    );
+    await dir.writePrivate(
+      `.agents/agents/${s.name}/agent.md`,
+      `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`,
+    );
+  }
+
+  if (o.skillsPaths?.length) {
+    const skillsDir = await dir.subdir(`${plugin}/skills`);
+    for (const p of o.skillsPaths) {
+      const skillDirs = existsSync(join(p, 'SKILL.md'))
+        ? [p]
+        : (await readdir(p, { withFileTypes: true }))
+            .filter((d) => d.isDirectory() && existsSync(join(p, d.name, 'SKILL.md')))
+            .map((d) => join(p, d.name));
+      for (const skill of skillDirs) {
+        const link = join(skillsDir, basename(skill));
+        if (!existsSync(link)) await symlink(skill, link);
+      }
+    }
+  }
+
+  return { env, jsonSchemaFile, hooksFile: hooksPath, agyServerNames };
+}

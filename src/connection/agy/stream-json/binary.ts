@@ -1,0 +1,138 @@
+/**
+ * Finds the agy binary and probes its version.
+ * Order: the `agyPath` option, then `AGY_PATH`, then every directory on `PATH`. The error lists every path tried.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { AgyNotFoundError } from '../../../errors.js';
+import { findOnPath, isExecutableFile } from '../../../internal/which.js';
+import { AgyProcess } from '../process/agy-process.js';
+
+/** Where to look. */
+export interface BinaryLookup {
+  /** Explicit path (the `agyPath` option). */
+  agyPath?: string | undefined;
+  /** Environment to read `AGY_PATH` and `PATH` from. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** Resolves the agy binary, or throws `AgyNotFoundError` listing every path tried. */
+export function resolveAgyBinary(lookup: BinaryLookup): string {
+  const tried: string[] = [];
+  const explicit = [lookup.agyPath, lookup.env.AGY_PATH].filter((p): p is string => !!p);
+  for (const candidate of explicit) {
+    const path = isAbsolute(candidate) ? candidate : resolve(candidate);
+    if (tried.includes(path)) continue;
+    tried.push(path);
+    if (isExecutableFile(path)) return path;
+  }
+  // An explicit path that is wrong is a configuration error: do not silently fall back to PATH.
+  if (explicit.length > 0) throw new AgyNotFoundError(tried);
+  const names = process.platform === 'win32' ? ['agy.exe', 'agy.cmd', 'agy'] : ['agy'];
+  const onPath = findOnPath(names, lookup.env);
+  if (onPath.found) return onPath.found;
+  throw new AgyNotFoundError([...tried, ...onPath.tried]);
+}
+
+/** How long `agy --version` may run before it is killed. */
+export const DEFAULT_VERSION_PROBE_TIMEOUT_MS = 10_000;
+
+/** Options of one wait for the version probe. */
+export interface ProbeOptions {
+  /** Working directory of the probe. */
+  cwd: string;
+  /** The probe is killed after this long and the answer is null (not cached). */
+  timeoutMs?: number | undefined;
+  /** Aborting stops this wait (answer null); the probe is killed once no one waits for it any more. */
+  signal?: AbortSignal | undefined;
+}
+
+/** One running probe, shared by every start that needs the same binary's version meanwhile. */
+interface InFlight {
+  answer: Promise<string | null>;
+  waiters: number;
+  kill: () => void;
+}
+
+/** Finished answers: a binary's version cannot change while the host runs. */
+const versionCache = new Map<string, string | null>();
+const inFlight = new Map<string, InFlight>();
+
+/**
+ * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path and
+ * returns the first `x.y.z` it prints, or null when the probe fails, times out or the wait is aborted. A
+ * completed answer is cached for the life of the process; a timed-out or abandoned probe is killed and not
+ * cached, so a later start probes again.
+ */
+export async function probeAgyVersion(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+  opts: ProbeOptions,
+): Promise<string | null> {
+  if (versionCache.has(binary)) return versionCache.get(binary) ?? null;
+  if (opts.signal?.aborted) return null;
+  let probe = inFlight.get(binary);
+  if (!probe) {
+    probe = startProbe(binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
+    inFlight.set(binary, probe);
+  }
+  const current = probe;
+  current.waiters++;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([current.answer, aborted]);
+  } finally {
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    current.waiters--;
+    // Nobody waits any more: a probe still running is killed rather than left behind.
+    if (current.waiters === 0 && inFlight.get(binary) === current) {
+      inFlight.delete(binary);
+      current.kill();
+    }
+  }
+}
+
+function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): InFlight {
+  let out = '';
+  const proc = new AgyProcess({
+    binary,
+    args: ['--version'],
+    env,
+    cwd,
+    onStdout: (chunk) => {
+      // Only the start matters; a runaway probe must not grow memory.
+      if (out.length < 4096) out += chunk.toString('utf8');
+    },
+    onStdoutEnd: () => {},
+    onStderrLine: (line) => {
+      if (out.length < 4096) out += `\n${line}`;
+    },
+  });
+  proc.endStdin();
+  // A probe we killed (timeout, or nobody waiting) says nothing about the binary: its answer is not cached.
+  let killed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const kill = () => {
+    killed = true;
+    clearTimeout(timer);
+    proc.killTree();
+  };
+  // Counted from the actual spawn: waiting in the host's spawn queue is not the probe hanging.
+  void proc.launched.then(() => {
+    if (!killed && !proc.exitInfo) timer = setTimeout(kill, timeoutMs);
+  });
+  const answer = proc.exited.then(() => {
+    clearTimeout(timer);
+    const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
+    if (!killed) versionCache.set(binary, version);
+    return version;
+  });
+  return {
+    answer,
+    waiters: 0,
+    kill,
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The one place where agy's snake_case wire objects become the SDK's camelCase public types.
+ * Tolerant by design: missing or mistyped fields yield `undefined`, never a throw.
+ */
+
+import { isRecord } from '../../../internal/guards.js';
+import { unwrapMcpCall } from '../../../internal/mcp-call.js';
+import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
+import type { DeniedAction } from '../../../model/turn-result.js';
+import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json.js';
+
+/** Public view of agy's `init` event. */
+export interface InitInfo {
+  /** The conversation agy opened or resumed. */
+  conversationId: string | undefined;
+  /** agy's working directory. */
+  cwd: string | undefined;
+  /** The model, when `--model` was passed. */
+  model: string | undefined;
+  /** Built-in tool names agy offers. */
+  tools: string[];
+  /** `always-proceed` with `--dangerously-skip-permissions`, otherwise `request-review`. */
+  permissionMode: string | undefined;
+  /** The `--agent` name agy echoes (even for an agent that does not exist), when one was asked for. */
+  agent: string | undefined;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** A count agy may legitimately send: finite and not negative. `1e400` parses to Infinity and is not one. */
+const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const USAGE_KEYS = ['input_tokens', 'output_tokens', 'thinking_tokens', 'cache_read_tokens', 'total_tokens'];
+
+/**
+ * Why a step or result payload carries a number no agy writes (non-finite, negative, or a step index that is not
+ * a whole number), or `undefined` when its numbers are fine. Such a line is reported as malformed instead of
+ * being coerced: an index of `1e400` read as 0 would make the step a duplicate and drop its usage.
+ */
+export function badNumber(w: Record<string, unknown>, kind: 'step' | 'result'): string | undefined {
+  if (kind === 'step' && !(Number.isSafeInteger(w.step_index) && (w.step_index as number) >= 0))
+    return `step_index ${String(w.step_index)} is not a step index`;
+  if (w.duration_seconds !== undefined && !isCount(w.duration_seconds))
+    return `duration_seconds ${String(w.duration_seconds)} is out of range`;
+  if (isRecord(w.usage)) {
+    for (const key of USAGE_KEYS) {
+      const v = w.usage[key];
+      if (v !== undefined && !isCount(v)) return `usage.${key} ${String(v)} is out of range`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Converts wire usage. Returns `null` when absent, all zero (unknown, per agy-cli.md §F.4) or carrying an
+ * out-of-range count (see {@link badNumber}): a bad count is unknown, never read as zero.
+ */
+export function usageFromWire(w: WireUsage | undefined): Usage | null {
+  if (!isRecord(w)) return null;
+  if (USAGE_KEYS.some((k) => w[k] !== undefined && !isCount(w[k]))) return null;
+  const inputTokens = num(w.input_tokens);
+  const outputTokens = num(w.output_tokens);
+  const thinkingTokens = num(w.thinking_tokens);
+  const cacheReadTokens = num(w.cache_read_tokens);
+  if (inputTokens === 0 && outputTokens === 0 && thinkingTokens === 0 && cacheReadTokens === 0) return null;
+  return {
+    inputTokens,
+    outputTokens,
+    thinkingTokens,
+    cacheReadTokens,
+    totalTokens: inputTokens + outputTokens,
+  };
+}
+
+export function initFromWire(w: WireInit, topLevelConversationId: unknown): InitInfo {
+  return {
+    conversationId: str(topLevelConversationId) ?? str(w.conversation_id),
+    cwd: str(w.cwd),
+    model: str(w.model),
+    tools: Array.isArray(w.tools) ? w.tools.filter((t): t is string => typeof t === 'string') : [],
+    permissionMode: str(w.permission_mode),
+    agent: str(w.agent),
+  };
+}
+
+function toolErrorFromWire(e: unknown): ToolError | undefined {
+  if (e === undefined || e === null) return undefined;
+  if (typeof e === 'string') return { message: e };
+  if (isRecord(e)) {
+    const type = str(e.type);
+    return { ...(type !== undefined && { type }), message: str(e.message) ?? JSON.stringify(e) };
+  }
+  return { message: String(e) };
+}
+
+function subagentsFromWire(w: unknown): SubagentInfo[] | undefined {
+  if (!isRecord(w) || !Array.isArray(w.subagents)) return undefined;
+  return w.subagents.filter(isRecord).map((s) => ({
+    typeName: str(s.type_name),
+    role: str(s.role),
+    conversationId: str(s.conversation_id),
+    logUri: str(s.log_uri),
+    workspaceUris: Array.isArray(s.workspace_uris)
+      ? s.workspace_uris.filter((u) => typeof u === 'string')
+      : undefined,
+    initialPrompt: str(s.initial_prompt),
+  }));
+}
+
+/** The text of an `error_message` or `unknown` step, under whichever key agy put it. */
+function stepMessage(w: Record<string, unknown>): string | undefined {
+  for (const key of ['error_message', 'message', 'text', 'text_delta']) {
+    const v = str(w[key]);
+    if (v) return v;
+  }
+  const e = w.error;
+  if (typeof e === 'string' && e) return e;
+  if (isRecord(e)) return str(e.message) ?? str(e.error_message) ?? JSON.stringify(e);
+  return undefined;
+}
+
+/** A `command_result` payload (`{name, data}`), or `undefined` when it has no name. */
+export function commandFromWire(w: unknown): CommandResult | undefined {
+  if (!isRecord(w) || typeof w.name !== 'string') return undefined;
+  return { name: w.name, data: w.data };
+}
+
+/** The stable id of a tool call: `<conversationId>:<stepIndex>` (seed 001, "tool IDs are conversation + step_index"). */
+export function toolCallId(conversationId: string | undefined, stepIndex: number): string {
+  return `${conversationId ?? ''}:${stepIndex}`;
+}
+
+/**
+ * Converts a `step_update` payload. `fallbackConversationId` covers envelopes that carry it at the top level.
+ * Call {@link badNumber} first: this function reads numbers as given.
+ */
+export function stepFromWire(w: WireStepUpdate, fallbackConversationId: string | undefined): Step {
+  const conversationId = str(w.conversation_id) ?? fallbackConversationId;
+  const stepIndex = num(w.step_index);
+  const state = str(w.state) ?? 'UNKNOWN';
+  const type = str(w.step_type) ?? 'unknown';
+  const step: Step = { conversationId, stepIndex, state, type, raw: w };
+  const textDelta = str(w.text_delta);
+  if (textDelta !== undefined && type !== 'error_message' && type !== 'unknown') step.textDelta = textDelta;
+  if (typeof w.duration_seconds === 'number') step.durationSeconds = w.duration_seconds;
+  if (w.usage !== undefined) step.usage = usageFromWire(w.usage);
+  const info = isRecord(w.tool_info) ? w.tool_info : undefined;
+  if (type === 'tool' || info !== undefined || w.tool_name !== undefined) {
+    const wireName = str(info?.name) ?? str(w.tool_name) ?? 'unknown';
+    const wireArgs = isRecord(info?.parameters) ? info.parameters : {};
+    const mcp = unwrapMcpCall(wireName, wireArgs);
+    const call: ToolCall = {
+      id: toolCallId(conversationId, stepIndex),
+      name: mcp?.toolName ?? wireName,
+      args: mcp?.args ?? wireArgs,
+      stepIndex,
+      state,
+    };
+    if (mcp) {
+      call.mcpServer = mcp.agyServer;
+      call.wire = { name: wireName, args: wireArgs };
+    }
+    if (info && 'output' in info && info.output !== undefined) call.output = info.output;
+    const error = toolErrorFromWire(info?.error);
+    if (error) call.error = error;
+    if (typeof w.duration_seconds === 'number') call.durationSeconds = w.duration_seconds;
+    step.tool = call;
+  }
+  const subagents = subagentsFromWire(w.subagent_info);
+  if (subagents) step.subagents = subagents;
+  if (type === 'error_message' || type === 'unknown') {
+    const message = stepMessage(w);
+    if (message !== undefined) step.message = message;
+  }
+  return step;
+}
+
+/** Converts `denied_actions`. */
+export function deniedFromWire(w: WireResult): DeniedAction[] {
+  if (!Array.isArray(w.denied_actions)) return [];
+  return w.denied_actions.filter(isRecord).map((d) => {
+    const displayName = str(d.display_name);
+    return {
+      action: str(d.action) ?? 'unknown',
+      ...(displayName !== undefined && { displayName }),
+      source: 'agy' as const,
+    };
+  });
+}
+
+/** `result.error` as one line, whichever form agy used. */
+export function resultErrorText(w: WireResult): string {
+  const e: unknown = w.error;
+  if (typeof e === 'string') return e;
+  if (isRecord(e)) return str(e.message) ?? str(e.type) ?? JSON.stringify(e);
+  return '';
+}
+
+/** The facts of a `result` line the SDK acts on, in camelCase. */
+export interface ResultFacts {
+  /** `num_turns`: cumulative over the conversation (earlier processes included). */
+  numTurns: number | undefined;
+  /** `duration_seconds`, when a finite number. */
+  durationSeconds: number | undefined;
+  /** `structured_output` as sent (still unvalidated; possibly JSON text). */
+  structuredOutput: unknown;
+  /** `response`, when a string. */
+  response: string | undefined;
+}
+
+/** Reads the `result` fields the SDK uses; every field is undefined without a `result`. */
+export function resultFacts(w: WireResult | null): ResultFacts {
+  return {
+    numTurns: typeof w?.num_turns === 'number' ? w.num_turns : undefined,
+    durationSeconds:
+      typeof w?.duration_seconds === 'number' && Number.isFinite(w.duration_seconds)
+        ? w.duration_seconds
+        : undefined,
+    structuredOutput: w?.structured_output,
+    response: typeof w?.response === 'string' ? w.response : undefined,
+  };
+}

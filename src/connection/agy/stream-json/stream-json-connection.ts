@@ -1,0 +1,603 @@
+/**
+ * The agy stream-json transport: one long-lived `agy --input-format stream-json --output-format stream-json`
+ * process per conversation, one user line per turn, one `result` per turn (seed 000; agy-cli.md §D.3).
+ *
+ * Guarantees:
+ * - every turn ends in a fail-closed `TurnResult` (see `outcome.ts`), never a hang or an unhandled rejection;
+ * - an interrupt, a watchdog timeout or a crash leaves the conversation usable: the next turn runs in a fresh
+ *   process started with `--conversation <same id>`;
+ * - agy and its children never outlive the host (see `process/supervisor.ts`).
+ */
+
+import {
+  type AgySdkError,
+  ClosedError,
+  LineTooLongError,
+  ProcessExitError,
+  StartError,
+  UsageError,
+  WatchdogTimeoutError,
+} from '../../../errors.js';
+import { callContained } from '../../../internal/contain.js';
+import { consoleLogger, type Logger } from '../../../logger.js';
+import type { Step } from '../../../model/step.js';
+import type { TurnResult } from '../../../model/turn-result.js';
+import type { WireUserLine } from '../../../protocol/stream-json.js';
+import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
+import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
+import { AgyLaunch } from './agy-launch.js';
+import { probeAgyVersion, resolveAgyBinary } from './binary.js';
+import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
+import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
+import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
+import type { BadLine } from './parse-line.js';
+import { TurnTracker } from './turn-tracker.js';
+
+/** Default line limit: 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Options of the stream-json transport. Paths must be absolute and already validated. */
+export interface StreamJsonConnectionOptions extends LaunchSpec {
+  /** Path of the agy binary; otherwise `AGY_PATH`, then PATH. */
+  agyPath?: string | undefined;
+  /** Environment overrides, merged over `process.env` (`undefined` removes a variable). */
+  env?: Record<string, string | undefined> | undefined;
+  /** Working directory of the agy process. */
+  cwd: string;
+  /** How long to wait for `init`. Default 60 s. */
+  startTimeoutMs?: number | undefined;
+  /** How long `agy --version` may run before it is killed (the version is then null). Default 10 s. */
+  versionProbeTimeoutMs?: number | undefined;
+  /** Fail the turn with `timeout` when agy writes nothing for this long. Off by default. */
+  idleTimeoutMs?: number | undefined;
+  /** Fail the turn with `timeout` when it runs longer than this. Off by default. */
+  turnTimeoutMs?: number | undefined;
+  /** After SIGINT, how long agy gets to end the turn before its tree is killed. Default 5 s. */
+  interruptGraceMs?: number | undefined;
+  /** On close, how long agy gets after stdin EOF before SIGTERM. Default 3 s. */
+  closeGraceMs?: number | undefined;
+  /** On close, how long after SIGTERM before SIGKILL. Default 2 s. */
+  termGraceMs?: number | undefined;
+  /** Longest stdout line accepted. Default 64 MiB. */
+  maxLineBytes?: number | undefined;
+  /** Lines that are not JSON, not objects, or carry an unknown event. They never throw. */
+  onBadLine?: ((bad: BadLine) => void) | undefined;
+  /** Every `command_result` event (slash commands), with its payload (`{name, data}`) as sent. */
+  onCommandResult?: ((payload: Record<string, unknown>) => void) | undefined;
+  /**
+   * Maps an MCP tool's served name back to the name its author gave it (`agyServer` as agy names the server,
+   * e.g. `agy-sdk_tools`); `undefined` keeps the served name. Used for `ToolCall.name`.
+   */
+  resolveToolName?: ((agyServer: string, servedName: string) => string | undefined) | undefined;
+  /** Every stderr line of agy. */
+  onStderr?: ((line: string) => void) | undefined;
+  /** Called with the pid of each agy process started (restarts included). */
+  onSpawn?: ((pid: number) => void) | undefined;
+  /** Where contained failures are reported. Default: `consoleLogger`. */
+  logger?: Logger | undefined;
+}
+
+/** Counters, for diagnostics and tests. */
+export interface ConnectionStats {
+  /** stdout lines received. */
+  lines: number;
+  /** Lines that were not understood (all reasons). */
+  badLines: number;
+  /** Of which: JSON objects with an event name this SDK does not know. */
+  unknownEvents: number;
+  /** agy processes started. */
+  processesStarted: number;
+}
+
+interface ActiveTurn {
+  tracker: TurnTracker;
+  sink: TurnSink;
+  requested: TurnRequestedEnd;
+  /** The user line has been written to agy. */
+  sent: boolean;
+  /** The process the turn runs in; output of any other (an old one still shutting down) is ignored. */
+  launch?: AgyLaunch | undefined;
+  error: AgySdkError | undefined;
+  finish: (exit: ExitInfo | null) => void;
+  timers: NodeJS.Timeout[];
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+export class StreamJsonConnection implements Connection {
+  readonly #opts: StreamJsonConnectionOptions;
+  readonly #maxLineBytes: number;
+  readonly #logger: Logger;
+  readonly #countedSteps = new Set<string>();
+  #binary: string | undefined;
+  #env: NodeJS.ProcessEnv | undefined;
+  #model: string | undefined;
+  #conversationId: string | undefined;
+  /** True once this connection has run (or resumed) a conversation, so result-only usage is not trusted. */
+  #resumed: boolean;
+  #launch: AgyLaunch | undefined;
+  /** A restart in progress (after an interrupt, timeout, crash or model switch). */
+  #restarting: Promise<void> | undefined;
+  #turn: ActiveTurn | undefined;
+  #closed = false;
+  /** Stops waiting for the version probe on close (the probe is killed once no connection waits for it). */
+  readonly #probeAbort = new AbortController();
+  #info: ConnectionInfo = {
+    version: null,
+    conversationId: undefined,
+    model: undefined,
+    tools: [],
+    permissionMode: undefined,
+    cwd: undefined,
+    pid: undefined,
+  };
+  readonly stats: ConnectionStats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0 };
+
+  constructor(opts: StreamJsonConnectionOptions) {
+    this.#opts = opts;
+    this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#logger = opts.logger ?? consoleLogger;
+    this.#model = opts.model;
+    this.#conversationId = opts.conversationId;
+    this.#resumed = opts.conversationId !== undefined;
+  }
+
+  get conversationId(): string | undefined {
+    return this.#conversationId;
+  }
+
+  get info(): ConnectionInfo {
+    return this.#info;
+  }
+
+  get isIdle(): boolean {
+    return this.#turn === undefined;
+  }
+
+  /**
+   * Tells the watchdog agy is busy although stdout is quiet (a hook or one of our tools is running on its
+   * behalf), so a long tool call is not mistaken for a stall.
+   */
+  noteActivity(): void {
+    this.#turn?.idleTimer?.refresh();
+  }
+
+  /** The running agy process's pid, if any. */
+  get pid(): number | undefined {
+    return this.#launch?.proc.pid;
+  }
+
+  async start(): Promise<ConnectionInfo> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#launch) {
+      await this.#launch.ready;
+      return this.#info;
+    }
+    this.#env = buildAgyEnv(this.#opts.env);
+    this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
+    const probe = probeAgyVersion(this.#binary, this.#env, {
+      cwd: this.#opts.cwd,
+      timeoutMs: this.#opts.versionProbeTimeoutMs,
+      signal: this.#probeAbort.signal,
+    });
+    const [version] = await Promise.all([probe, this.#spawn().ready]);
+    this.#info = { ...this.#info, version };
+    return this.#info;
+  }
+
+  async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#turn)
+      throw new UsageError('runTurn: a turn is already running (the Conversation queues turns)');
+    const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
+    // Claim the turn slot before any await, so a concurrent misuse is caught.
+    const placeholder: ActiveTurn = {
+      tracker,
+      sink,
+      requested: null,
+      sent: false,
+      error: undefined,
+      finish: () => {},
+      timers: [],
+      idleTimer: undefined,
+    };
+    this.#turn = placeholder;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#ensureProcess();
+      } catch (err) {
+        this.#turn = undefined;
+        return this.#startFailureResult(err, tracker);
+      }
+      const launch = this.#launch!;
+      if (placeholder.requested) {
+        // Canceled while the process was (re)starting: never send the message.
+        this.#turn = undefined;
+        return this.#buildResult(placeholder, null, launch.proc);
+      }
+      placeholder.launch = launch;
+      const exit = await this.#send(placeholder, launch, request);
+      // agy may exit right after a `result` (quota, errors, #947-style exits). If the process died before it
+      // wrote a single line for this turn, it never started the turn: run it once more in a fresh process.
+      if (exit && tracker.lines === 0 && !placeholder.requested && attempt === 0 && !this.#closed) {
+        placeholder.error = undefined;
+        placeholder.sent = false;
+        await this.#replace(launch).catch(() => {});
+        continue;
+      }
+      this.#turn = undefined;
+      const result = this.#buildResult(placeholder, exit, launch.proc);
+      // A process that was interrupted, timed out or died is replaced before the next turn.
+      if (exit || placeholder.requested) this.#restartLater(launch);
+      return result;
+    }
+  }
+
+  /** Writes the user line and waits for the turn's end: its `result` (null) or the process exit. */
+  async #send(turn: ActiveTurn, launch: AgyLaunch, request: TurnRequest): Promise<ExitInfo | null> {
+    const done = new Promise<ExitInfo | null>((resolve) => {
+      turn.finish = resolve;
+    });
+    turn.sent = true;
+    this.#armWatchdog(turn, request.timeoutMs);
+    const line: WireUserLine = {
+      event: 'user',
+      message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
+    };
+    launch.proc.write(`${JSON.stringify(line)}\n`).catch(() => {
+      // agy died before reading the message; the exit path ends the turn.
+    });
+    const exit = await done;
+    for (const t of turn.timers) clearTimeout(t);
+    turn.timers = [];
+    if (turn.idleTimer) clearTimeout(turn.idleTimer);
+    turn.idleTimer = undefined;
+    return exit;
+  }
+
+  async interrupt(reason: 'interrupted' | 'canceled' = 'interrupted'): Promise<void> {
+    const turn = this.#turn;
+    if (!turn || turn.requested) return;
+    turn.requested = reason;
+    this.#stopTurnProcess(turn);
+  }
+
+  async setModel(model: string): Promise<void> {
+    if (this.#closed) throw new ClosedError();
+    if (this.#turn) throw new UsageError('setModel: wait until the turn ends (the Conversation queues this)');
+    this.#model = model;
+    if (this.#restarting) await this.#restarting.catch(() => {});
+    const launch = this.#launch;
+    if (!launch) return;
+    // There is no way to switch the model of a running agy: close the idle process and resume in a new one.
+    await this.#track(this.#replace(launch));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#probeAbort.abort();
+    if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
+    // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
+    // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.
+    const launch = this.#launch;
+    this.#launch = undefined;
+    if (launch) await launch.proc.close(this.#closeTimings());
+    await this.#restarting?.catch(() => {});
+    const late = this.#launch as AgyLaunch | undefined;
+    if (late) await late.proc.close(this.#closeTimings());
+  }
+
+  #closeTimings() {
+    return { graceMs: this.#opts.closeGraceMs ?? 3000, termGraceMs: this.#opts.termGraceMs ?? 2000 };
+  }
+
+  async #ensureProcess(): Promise<void> {
+    // A failed restart is not final: its process is gone, so this turn simply starts a fresh one.
+    if (this.#restarting) await this.#restarting.catch(() => {});
+    if (this.#closed) throw new ClosedError();
+    if (!this.#launch) {
+      if (!this.#binary) {
+        await this.start();
+        return;
+      }
+      this.#spawn();
+    }
+    await this.#launch!.ready;
+  }
+
+  #restartLater(old: AgyLaunch): void {
+    if (this.#closed) return;
+    this.#track(this.#replace(old));
+  }
+
+  /** Records a restart in progress, and forgets it once settled (a failure surfaces on the next turn). */
+  #track(restart: Promise<void>): Promise<void> {
+    this.#restarting = restart;
+    const clear = () => {
+      if (this.#restarting === restart) this.#restarting = undefined;
+    };
+    restart.then(clear, clear);
+    return restart;
+  }
+
+  /** Closes `old` (bounded) and starts a fresh process on the same conversation. */
+  async #replace(old: AgyLaunch): Promise<void> {
+    if (this.#launch === old) this.#launch = undefined;
+    await old.proc.close(this.#closeTimings());
+    if (this.#closed) return;
+    if (this.#conversationId) this.#resumed = true;
+    await this.#spawn().ready;
+  }
+
+  #spawn(): AgyLaunch {
+    const o = this.#opts;
+    const args = buildAgyArgs({
+      addDirs: o.addDirs,
+      model: this.#model,
+      effort: o.effort,
+      conversationId: this.#conversationId,
+      jsonSchemaFile: o.jsonSchemaFile,
+      skipPermissions: o.skipPermissions,
+      extraArgs: o.extraArgs,
+    });
+    /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
+    const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
+    const launch: AgyLaunch = new AgyLaunch(
+      {
+        binary: this.#binary!,
+        args,
+        env: this.#env!,
+        cwd: o.cwd,
+        maxLineBytes: this.#maxLineBytes,
+        startTimeoutMs: o.startTimeoutMs ?? 60_000,
+      },
+      {
+        onLine: () => {
+          this.stats.lines++;
+          const turn = turnHere();
+          if (turn?.sent) turn.tracker.lines++;
+          turn?.idleTimer?.refresh();
+        },
+        onEvent: (event, raw) => {
+          const turn = turnHere();
+          if (!turn) return;
+          turn.tracker.lastLine = raw;
+          if (event.type === 'step') {
+            this.#deliver(turn.sink, turn.tracker.onStep(this.#resolveTool(event.step)));
+          } else if (event.type === 'result') {
+            if (event.conversationId) this.#conversationId = event.conversationId;
+            turn.tracker.result = event.result;
+            // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result`
+            // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
+            setImmediate(() => setImmediate(() => turn.finish(null)));
+          } else if (event.type === 'command_result') {
+            if (event.command) {
+              turn.tracker.command = event.command;
+              // Not an agy step: -1 says agy gave it no index. Delivered so `steps()` shows it in order.
+              this.#deliver(turn.sink, {
+                conversationId: event.conversationId ?? this.#conversationId,
+                stepIndex: -1,
+                state: 'DONE',
+                type: 'command',
+                command: event.command,
+                raw: { step_index: -1, state: 'DONE', step_type: 'command', command: event.payload },
+              });
+            }
+            callContained(this.#logger, 'onCommandResult', o.onCommandResult, event.payload);
+          }
+        },
+        onBadLine: (bad) => {
+          this.stats.badLines++;
+          if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+          if (bad.reason === 'too_deep') {
+            const turn = turnHere();
+            if (turn) turn.tracker.lineTooDeep = true;
+          }
+          callContained(this.#logger, 'onBadLine', o.onBadLine, bad);
+        },
+        onOverflow: () => {
+          const turn = turnHere();
+          if (!turn) return;
+          turn.tracker.lineTooLong = true;
+          turn.error ??= new LineTooLongError(this.#maxLineBytes);
+        },
+        onStderrLine: (line) => {
+          turnHere()?.tracker.stderrLines.push(line);
+          callContained(this.#logger, 'onStderr', o.onStderr, line);
+        },
+        onHandlerError: (error, stream) => {
+          this.#logger.error(`handling a line of agy's ${stream} threw; the line was dropped`, error);
+        },
+        onSpawn: (pid) => {
+          this.stats.processesStarted++;
+          callContained(this.#logger, 'onSpawn', o.onSpawn, pid);
+        },
+        onExit: (exit) => {
+          const turn = turnHere();
+          if (!turn || turn.tracker.result) return;
+          if (!turn.requested) {
+            turn.error ??= new ProcessExitError(
+              exit.signal
+                ? `agy was killed by ${exit.signal} during the turn`
+                : `agy exited with code ${exit.code} during the turn`,
+              { exitCode: exit.code, signal: exit.signal, stderrTail: launch.proc.stderrTail },
+            );
+          }
+          turn.finish(exit);
+        },
+      },
+    );
+    this.#launch = launch;
+    // Whenever it exits (before or after init), a dead process is no longer the current one.
+    void launch.proc.exited.then(() => {
+      if (this.#launch === launch) this.#launch = undefined;
+    });
+    // A start failure is handled by whoever awaits `ready`; this only records what init said.
+    launch.ready.then(
+      (init) => {
+        if (init.conversationId) this.#conversationId = init.conversationId;
+        this.#info = {
+          ...this.#info,
+          conversationId: this.#conversationId,
+          model: init.model ?? this.#model,
+          tools: init.tools,
+          permissionMode: init.permissionMode,
+          agent: init.agent,
+          cwd: init.cwd,
+          pid: launch.proc.pid,
+        };
+      },
+      () => {},
+    );
+    return launch;
+  }
+
+  /** Gives an MCP tool call the name its author chose, when the served name was normalized. */
+  #resolveTool(step: Step): Step {
+    const call = step.tool;
+    const resolve = this.#opts.resolveToolName;
+    if (!call?.mcpServer || !resolve) return step;
+    const name = resolve(call.mcpServer, call.name);
+    return name === undefined || name === call.name ? step : { ...step, tool: { ...call, name } };
+  }
+
+  #deliver(sink: TurnSink, step: Step): void {
+    try {
+      sink.onStep(step);
+    } catch (err) {
+      // A consumer's bug must not break the transport: report it and keep reading.
+      this.#logger.error('a turn sink threw while handling a step; the step was dropped for it', err);
+    }
+  }
+
+  #armWatchdog(turn: ActiveTurn, turnLimitMs: number | undefined): void {
+    const { idleTimeoutMs } = this.#opts;
+    const turnTimeoutMs = turnLimitMs ?? this.#opts.turnTimeoutMs;
+    const fire = (kind: 'idle' | 'turn', limit: number) => () => {
+      if (turn.requested) return;
+      turn.requested = 'timeout';
+      turn.error = new WatchdogTimeoutError(
+        kind,
+        limit,
+        Date.now() - turn.tracker.startedAt,
+        turn.tracker.lastLine,
+        this.#launch?.proc.stderrTail ?? '',
+      );
+      this.#stopTurnProcess(turn);
+    };
+    if (idleTimeoutMs && idleTimeoutMs > 0) {
+      turn.idleTimer = setTimeout(fire('idle', idleTimeoutMs), idleTimeoutMs);
+    }
+    if (turnTimeoutMs && turnTimeoutMs > 0) {
+      turn.timers.push(setTimeout(fire('turn', turnTimeoutMs), turnTimeoutMs));
+    }
+  }
+
+  /** SIGINT, then kill the tree if the turn has not ended within the grace period. */
+  #stopTurnProcess(turn: ActiveTurn): void {
+    if (turn.idleTimer) {
+      clearTimeout(turn.idleTimer);
+      turn.idleTimer = undefined;
+    }
+    const proc = this.#launch?.proc;
+    // Not sent yet: runTurn sees `requested` and never sends the message; the starting process is left alone.
+    if (!proc || !turn.sent) return;
+    proc.signal('SIGINT');
+    const grace = this.#opts.interruptGraceMs ?? 5000;
+    turn.timers.push(
+      setTimeout(() => {
+        if (this.#turn === turn) proc.killTree();
+      }, grace),
+    );
+  }
+
+  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
+    const { tracker } = turn;
+    const result = tracker.result;
+    const deniedActions = result ? deniedFromWire(result) : [];
+    tracker.applyDeniedActions(deniedActions);
+    const command = tracker.command ?? (result ? commandFromWire(result.command) : undefined);
+    const outcome = classifyTurn({
+      result,
+      exit,
+      stderrLines: tracker.stderrLines,
+      deniedActions,
+      agentResponseError: tracker.agentResponseError,
+      requested: turn.requested,
+      lineTooLong: tracker.lineTooLong,
+      lineTooDeep: tracker.lineTooDeep,
+      deniedToolSteps: tracker.deniedToolSteps.size,
+      command: command !== undefined,
+      finishedModelStep: tracker.finishedModelStep,
+      sawStepUsage: tracker.sawStepUsage,
+      notices: tracker.notices,
+    });
+    const totalUsage = result ? usageFromWire(result.usage) : null;
+    const facts = resultFacts(result);
+    let usage = tracker.stepUsage;
+    // Result-only usage is trusted only for the first turn of a fresh conversation, where it equals the turn.
+    if (!usage && !this.#resumed && facts.numTurns === 1) usage = totalUsage;
+    const text = tracker.text || (facts.response ?? '');
+    const turnResult: TurnResult = {
+      status: outcome.status,
+      text,
+      usage,
+      totalUsage,
+      notices: [...tracker.notices],
+      deniedActions,
+      toolCalls: tracker.toolCalls,
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stderrTail: proc.stderrTail,
+      result,
+      structuredOutput: facts.structuredOutput,
+      conversationId: this.#conversationId,
+      durationMs: Date.now() - tracker.startedAt,
+      errorMessage: outcome.message,
+    };
+    const subagentUsage = tracker.subagentUsage;
+    if (subagentUsage) turnResult.subagentUsage = subagentUsage;
+    if (facts.durationSeconds !== undefined) turnResult.agyDurationSeconds = facts.durationSeconds;
+    if (command) turnResult.command = command;
+    if (outcome.retryAfterMs !== undefined) {
+      turnResult.retryAfterMs = outcome.retryAfterMs;
+      turnResult.resetsAt = new Date(Date.now() + outcome.retryAfterMs);
+    }
+    const error =
+      outcome.status === 'success'
+        ? undefined
+        : (turn.error ??
+          (exit
+            ? new ProcessExitError(outcome.message, {
+                exitCode: exit.code,
+                signal: exit.signal,
+                stderrTail: proc.stderrTail,
+              })
+            : undefined));
+    if (error) turnResult.error = error;
+    return turnResult;
+  }
+
+  #startFailureResult(err: unknown, tracker: TurnTracker): TurnResult {
+    const start = err instanceof StartError ? err : undefined;
+    const status = start?.status ?? 'error';
+    const result: TurnResult = {
+      status: this.#closed ? 'canceled' : status,
+      text: '',
+      usage: null,
+      totalUsage: null,
+      deniedActions: [],
+      toolCalls: [],
+      exitCode: start?.exitCode ?? null,
+      signal: start?.signal ?? null,
+      stderrTail: start?.stderrTail ?? '',
+      result: null,
+      structuredOutput: undefined,
+      conversationId: this.#conversationId,
+      durationMs: Date.now() - tracker.startedAt,
+      errorMessage: err instanceof Error ? err.message.split('\n')[0]! : String(err),
+    };
+    if (start) result.error = start;
+    return result;
+  }
+}

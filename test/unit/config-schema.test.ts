@@ -1,0 +1,44 @@
+/** AgentConfig is validated once, by one zod schema whose issue paths become ConfigError.field. */
+import { describe, expect, it } from 'vitest';
+import { Agent, ConfigError } from '../../src/index.js';
+
+function fieldOf(config: unknown): string | undefined {
+  try {
+    new Agent(config as never);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).field;
+  }
+  return undefined;
+}
+
+describe('AgentConfig schema', () => {
+  it('names the field of the first issue, nested paths included', () => {
+    expect(fieldOf({ budget: { maxToolCalls: 1.5 } })).toBe('budget.maxToolCalls');
+    expect(fieldOf({ budget: { scope: 'forever' } })).toBe('budget.scope');
+    expect(fieldOf({ env: { FOO: 3 } })).toBe('env.FOO');
+    expect(fieldOf({ workspaces: ['/tmp', 7] })).toBe('workspaces[1]');
+    expect(fieldOf({ effort: 'max' })).toBe('effort');
+    expect(fieldOf({ reminder: 42 })).toBe('reminder');
+    expect(fieldOf({ extraArgs: ['--x', 1] })).toBe('extraArgs[1]');
+    expect(fieldOf({ idleTimeoutMs: -1 })).toBe('idleTimeoutMs');
+    expect(fieldOf({ isolation: 'sandbox' })).toBe('isolation');
+    expect(fieldOf({ connection: 'not a function' })).toBe('connection');
+    expect(fieldOf(null)).toBe('config');
+  });
+
+  it('says what was wrong and what it got', () => {
+    expect(() => new Agent({ historyLimit: 0 })).toThrow('historyLimit: must be a positive number, got 0');
+  });
+
+  it('then checks what needs several fields: isolation-only options, the write guard', () => {
+    expect(fieldOf({ workspaces: ['/tmp'], settingsOverrides: {} })).toBe('settingsOverrides');
+    expect(fieldOf({ workspaces: ['/tmp'], dangerouslySkipPermissions: true, policies: [] })).toBe(
+      'policies',
+    );
+  });
+
+  it('a valid config passes, 0 turning the watchdogs off', () => {
+    expect(() => new Agent({ workspaces: ['/tmp'], idleTimeoutMs: 0, turnTimeoutMs: 0 })).not.toThrow();
+  });
+});

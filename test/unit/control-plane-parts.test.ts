@@ -1,0 +1,107 @@
+/** The control plane's parts, one concept each: the tool-call budget gate, the steering queue, the agy hook adapter. */
+import { describe, expect, it } from 'vitest';
+import { SteeringQueue } from '../../src/agent/steering.js';
+import { foldDenials, recordDenial, TurnLedger } from '../../src/agent/turn-ledger.js';
+import { toHookCall } from '../../src/connection/agy/hook-adapter.js';
+import { ToolCallGate } from '../../src/conversation/budget.js';
+import type { TurnResult } from '../../src/model/turn-result.js';
+
+describe('ToolCallGate (maxToolCalls at the gate)', () => {
+  it('denies the call past the limit, and a turn scope starts over each turn', () => {
+    const gate = new ToolCallGate(2, 'turn');
+    gate.beginTurn();
+    expect([gate.spend(), gate.spend(), gate.spend()]).toEqual([
+      undefined,
+      undefined,
+      'maxToolCalls budget (2) is spent',
+    ]);
+    gate.beginTurn();
+    expect(gate.spend()).toBeUndefined();
+  });
+
+  it('a conversation scope keeps counting across turns', () => {
+    const gate = new ToolCallGate(1, 'conversation');
+    gate.beginTurn();
+    expect(gate.spend()).toBeUndefined();
+    gate.beginTurn();
+    expect(gate.spend()).toBe('maxToolCalls budget (1) is spent');
+  });
+});
+
+describe('SteeringQueue', () => {
+  it('hands out waiting messages once, oldest first', () => {
+    const q = new SteeringQueue();
+    q.push('a');
+    q.push('b');
+    expect(q.take()).toEqual(['a', 'b']);
+    expect(q.take()).toEqual([]);
+  });
+});
+
+describe('agy hook adapter', () => {
+  it('unwraps call_mcp_tool into server/tool/arguments, stripping the plugin prefix', () => {
+    // Payload shape: agy-real/hooks-anti-samcheonpo-agy-1.3.0 (PreToolUse carries toolCall {name, args}).
+    const { call, mcp } = toHookCall({
+      conversationId: 'c1',
+      stepIdx: 7,
+      toolCall: {
+        name: 'call_mcp_tool',
+        args: { ServerName: 'agy-sdk_github', ToolName: 'create_issue', Arguments: { title: 't' } },
+      },
+    });
+    expect(call).toMatchObject({ id: 'c1:7', name: 'create_issue', server: 'github', args: { title: 't' } });
+    expect(mcp?.agyServer).toBe('agy-sdk_github');
+  });
+
+  it('keeps a built-in call as sent, with agy toolAction/toolSummary as action/summary', () => {
+    const { call, mcp } = toHookCall({
+      stepIdx: 3,
+      toolCall: { name: 'run_command', args: { CommandLine: 'ls', toolAction: 'Run', toolSummary: 'list' } },
+    });
+    expect(mcp).toBeUndefined();
+    expect(call).toMatchObject({ name: 'run_command', action: 'Run', summary: 'list' });
+  });
+});
+
+describe('TurnLedger', () => {
+  const ctx = {} as never;
+  const call = { id: 'c:1', name: 'run_command', args: { CommandLine: 'rm -rf /' }, normalizedArgs: {} };
+
+  it('charges a call to the running turn, a late one (stepIdx seen before the turn) to none', () => {
+    const ledger = new TurnLedger();
+    ledger.begin(ctx);
+    ledger.noteStep(5);
+    ledger.end();
+    const turn = ledger.begin(ctx);
+    expect(ledger.turnOf(6)).toBe(turn);
+    expect(ledger.turnOf(5)).toBeUndefined();
+    expect(ledger.turnOf(undefined)).toBe(turn);
+  });
+
+  it('an answer finds the turn its request arrived in, even after that turn ended', () => {
+    const ledger = new TurnLedger();
+    const first = ledger.begin(ctx);
+    const request = { stepIdx: 1 };
+    ledger.noteRequest(request, request.stepIdx);
+    ledger.end();
+    ledger.begin(ctx);
+    expect(ledger.takeRequest(request, request.stepIdx)).toBe(first);
+  });
+
+  it('folds SDK denials into the result: success becomes denied, deniedActions grow', () => {
+    const ledger = new TurnLedger();
+    const turn = ledger.begin(ctx);
+    recordDenial(turn, call, 'no');
+    const result = foldDenials(
+      { status: 'success', deniedActions: [] } as unknown as TurnResult,
+      turn.denials,
+    );
+    expect(result.status).toBe('denied');
+    expect(result.deniedActions).toEqual([
+      { action: 'run_command', source: 'sdk', reason: 'no', args: { CommandLine: 'rm -rf /' } },
+    ]);
+    expect(
+      foldDenials({ status: 'error', deniedActions: [] } as unknown as TurnResult, turn.denials).status,
+    ).toBe('error');
+  });
+});
