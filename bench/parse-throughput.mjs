@@ -5,7 +5,7 @@ import { parseLine } from '../dist/connection/agy/stream-json/parse-line.js';
 const TARGET_BYTES = Number(process.env.BENCH_TRANSCRIPT_MB ?? 100) * 1024 * 1024;
 const CHUNK = 64 * 1024;
 
-/** A transcript shaped like agy-cli.md §D.3: text deltas, tool steps, DONE usage, results. */
+/** A transcript shaped like docs/reference/stream-json.md: text deltas, tool steps, DONE usage, results. */
 function buildTranscript() {
   const conv = '4eeb7dfd-1c1f-4b5e-9d7a-6a2c1b0e9f11';
   const usage = {

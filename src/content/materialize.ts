@@ -1,5 +1,5 @@
 /**
- * agy's stdin accepts only text blocks: an image block fails the whole line (seed 000 "Messages"). So each
+ * agy's stdin accepts only text blocks: an image block fails the whole line (docs/reference/stream-json.md#text-blocks-only). So each
  * media part is written to a private file in the session directory and replaced by a text block naming it.
  */
 import { writeFile } from 'node:fs/promises';

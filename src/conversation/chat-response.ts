@@ -97,7 +97,7 @@ export class ChatResponse implements AsyncIterable<string> {
 
   /**
    * Thinking text. Always empty with agy: agy counts thinking tokens but never streams thinking
-   * (seed 000 "Messages"). Kept for API parity with the Python SDK; it completes when the turn ends.
+   * (docs/reference/stream-json.md#text-streaming). Kept for API parity with the Python SDK; it completes when the turn ends.
    * @experimental Not on agy (always empty there); kept for backends that stream thinking.
    */
   thoughts(): AsyncIterableIterator<string> {

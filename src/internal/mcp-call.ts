@@ -1,6 +1,6 @@
 /**
  * agy calls every MCP tool (the agent's own and the user's) through its built-in `call_mcp_tool` with
- * `{ServerName, ToolName, Arguments}` (seed 000). The control plane (hook payloads) and step normalization
+ * `{ServerName, ToolName, Arguments}` (docs/reference/mcp.md#calling-mcp-tools). The control plane (hook payloads) and step normalization
  * both unwrap it here, so a call has one name whichever way it is observed.
  */
 import { isRecord } from './guards.js';

@@ -1,5 +1,5 @@
 /**
- * Usage arithmetic. agy's rules (agy-cli.md §0.5, §F.4): `total = input + output`, thinking is part of output,
+ * Usage arithmetic. agy's rules (docs/reference/stream-json.md#usage-fields): `total = input + output`, thinking is part of output,
  * cache reads are separate from input, and an all-zero usage object means "unknown", never zero.
  */
 import type { Usage } from './step.js';

@@ -1,14 +1,14 @@
 /**
  * Shapes of the files the SDK writes for agy, as zod schemas, and the writer that validates before writing.
- * agy silently drops files and entries of the wrong shape (agy-cli.md §D.5–D.7; landscape §11 item 10), so a
+ * agy silently drops files and entries of the wrong shape (docs/reference/plugins-and-config.md#silent-drops), so a
  * file that does not validate is a bug in the SDK and must never reach agy.
  *
- * Sources: plugin.json, rules frontmatter, custom agents: agy-cli.md §D.7. mcp_config.json: §D.5.
- * hooks.json (bundle schema): §D.6.
+ * Sources: plugin.json, rules frontmatter, custom agents: docs/reference/plugins-and-config.md#plugin-manifest, docs/reference/plugins-and-config.md#rules, docs/reference/plugins-and-config.md#custom-agents. mcp_config.json: docs/reference/mcp.md#mcp-config-file.
+ * hooks.json (bundle schema): docs/reference/hooks.md#hooks-file-shape.
  */
 import { z } from 'zod';
 
-/** agy's plugin name pattern (agy-cli.md §D.7). */
+/** agy's plugin name pattern (docs/reference/plugins-and-config.md#plugin-manifest). */
 export const PLUGIN_NAME_PATTERN = /^[a-zA-Z0-9-_]+$/;
 
 /** `plugin.json`: parsed as protojson, so no duplicate or unknown-typed keys. */
@@ -80,14 +80,14 @@ export const HooksFileSchema = z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), Ho
 export type HooksFile = z.infer<typeof HooksFileSchema>;
 export type HookBundle = z.infer<typeof HookBundleSchema>;
 
-/** Rule frontmatter (agy-cli.md §D.7). */
+/** Rule frontmatter (docs/reference/plugins-and-config.md#rules). */
 export const RuleFrontmatterSchema = z.strictObject({
   trigger: z.enum(['always_on', 'model_decision', 'glob', 'manual']),
   description: z.string().optional(),
   globs: z.string().optional(),
 });
 
-/** Custom agent frontmatter: `.agents/agents/<name>/agent.md` (agy-cli.md §D.7, §B agentkit). */
+/** Custom agent frontmatter: `.agents/agents/<name>/agent.md` (docs/reference/plugins-and-config.md#custom-agents). */
 export const AgentFrontmatterSchema = z.strictObject({
   name: z.string().regex(PLUGIN_NAME_PATTERN),
   description: z.string().min(1),

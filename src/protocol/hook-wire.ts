@@ -1,5 +1,5 @@
 /**
- * agy's hook payloads (camelCase protojson), as documented in agy-cli.md §D.6 and seed 000 "Hooks".
+ * agy's hook payloads (camelCase protojson), as documented in docs/reference/hooks.md#hook-payloads.
  * Inputs are loose: agy versions differ, and unknown fields pass through.
  */
 

@@ -1,14 +1,14 @@
 /**
  * Wire types for agy's stream-json protocol, exactly as agy writes them (snake_case).
  *
- * Source of truth: `shared/reference/agy-cli.md` §1 and §D.3 (verbatim captures from the shipped binary).
+ * Source of truth: docs/reference/stream-json.md (each fact with the capture behind it).
  * Every object is "loose": fields agy adds later pass through untouched, so a newer agy never breaks parsing.
  * The schemas are used by tests and the simulator to check that captures and our own output stay true to the
  * wire; the hot parse path does not run them (see `parse-line.ts`).
  */
 import { z } from 'zod';
 
-/** Token usage as agy reports it on DONE `agent_response` steps and on `result` (agy-cli.md §0.5, §D.3). */
+/** Token usage as agy reports it on DONE `agent_response` steps and on `result` (docs/reference/stream-json.md#usage-fields). */
 export const WireUsageSchema = z.looseObject({
   input_tokens: z.number().optional(),
   output_tokens: z.number().optional(),
@@ -22,7 +22,7 @@ export const WireUsageSchema = z.looseObject({
 /** A `usage` object as agy sends it. */
 export type WireUsage = z.infer<typeof WireUsageSchema>;
 
-/** The `init` payload: the first line agy writes, before any input (agy-cli.md §D.3). */
+/** The `init` payload: the first line agy writes, before any input (docs/reference/stream-json.md#init-line). */
 export const WireInitSchema = z.looseObject({
   conversation_id: z.string().optional(),
   cwd: z.string().optional(),
@@ -35,7 +35,7 @@ export const WireInitSchema = z.looseObject({
 /** The `init` payload as agy sends it. */
 export type WireInit = z.infer<typeof WireInitSchema>;
 
-/** A tool failure reported in `tool_info.error` (agy-cli.md §D.3 "Tool steps"). */
+/** A tool failure reported in `tool_info.error` (docs/reference/stream-json.md#tool-steps). */
 export const WireToolErrorSchema = z.looseObject({
   type: z.string().optional(),
   message: z.string().optional(),
@@ -53,7 +53,7 @@ export const WireToolInfoSchema = z.looseObject({
 /** A tool step's `tool_info` as agy sends it. */
 export type WireToolInfo = z.infer<typeof WireToolInfoSchema>;
 
-/** One subagent entry in `subagent_info` (agy-cli.md §D.3 "Subagents"). */
+/** One subagent entry in `subagent_info` (docs/reference/stream-json.md#subagents). */
 export const WireSubagentSchema = z.looseObject({
   type_name: z.string().optional(),
   role: z.string().optional(),
@@ -64,7 +64,7 @@ export const WireSubagentSchema = z.looseObject({
   initial_prompt: z.string().optional(),
 });
 
-/** Known step types. The set is open: unknown types are kept as sent (agy-cli.md §1). */
+/** Known step types. The set is open: unknown types are kept as sent (docs/reference/stream-json.md#step-types). */
 export const KNOWN_STEP_TYPES = [
   'user_input',
   'agent_response',
@@ -78,7 +78,7 @@ export const KNOWN_STEP_TYPES = [
   'unknown',
 ] as const;
 
-/** Known step states; `ERROR` marks a failed tool or model step (agy-cli.md §1). */
+/** Known step states; `ERROR` marks a failed tool or model step (docs/reference/stream-json.md#step-states). */
 export const KNOWN_STEP_STATES = ['ACTIVE', 'DONE', 'ERROR'] as const;
 
 /** The `step_update` payload. */
@@ -98,7 +98,7 @@ export const WireStepUpdateSchema = z.looseObject({
 /** A `step_update` payload as agy sends it (unknown fields kept). */
 export type WireStepUpdate = z.infer<typeof WireStepUpdateSchema>;
 
-/** One entry of `denied_actions`: a permission agy soft-denied in headless mode (agy-cli.md §D.3). */
+/** One entry of `denied_actions`: a permission agy soft-denied in headless mode (docs/reference/stream-json.md#denied-actions). */
 export const WireDeniedActionSchema = z.looseObject({
   action: z.string().optional(),
   display_name: z.string().optional(),
@@ -106,7 +106,7 @@ export const WireDeniedActionSchema = z.looseObject({
 /** One `denied_actions` entry as agy sends it. */
 export type WireDeniedAction = z.infer<typeof WireDeniedActionSchema>;
 
-/** Terminal `result` statuses seen in the wild; the set is open (agy-cli.md §1). */
+/** Terminal `result` statuses seen in the wild; the set is open (docs/reference/stream-json.md#result-statuses). */
 export const KNOWN_RESULT_STATUSES = [
   'SUCCESS',
   'ERROR',
@@ -119,7 +119,7 @@ export const KNOWN_RESULT_STATUSES = [
 
 /**
  * The `result` payload, one per turn. `usage`, `num_turns` and `duration_seconds` are cumulative over the whole
- * conversation, earlier processes included; `response` is the turn's last text (agy-cli.md §0.5, §D.3).
+ * conversation, earlier processes included; `response` is the turn's last text (docs/reference/stream-json.md#cumulative-results).
  */
 export const WireResultSchema = z.looseObject({
   conversation_id: z.string().optional(),
@@ -179,7 +179,7 @@ export type WireEnvelope = z.infer<typeof WireEnvelopeSchema>;
 export const KNOWN_EVENTS = ['init', 'step_update', 'result', 'command_result'] as const;
 export type WireEventName = (typeof KNOWN_EVENTS)[number];
 
-/** A text content block; agy accepts no other block type on stdin (agy-cli.md §D.3 "Input"). */
+/** A text content block; agy accepts no other block type on stdin (docs/reference/stream-json.md#text-blocks-only). */
 export interface WireTextBlock {
   type: 'text';
   text: string;

@@ -1,7 +1,7 @@
 /**
  * Structured output. `responseSchema` is a zod schema or a JSON Schema object. It is written to a file and
  * passed as `--json-schema <file>`; agy returns `result.structured_output`, which is validated here. A missing
- * value or a mismatch is a typed failure, never `success` with nothing (landscape §8 R8).
+ * value or a mismatch is a typed failure, never `success` with nothing (docs/reference/design-sources.md#typed-structured-output).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { z } from 'zod';

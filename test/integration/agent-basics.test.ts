@@ -1,4 +1,4 @@
-// End to end through real spawns of the simulator (agy-cli.md §D.3 shapes, seed 000 launch and messages).
+// End to end through real spawns of the simulator (docs/reference/stream-json.md#successful-turn, docs/reference/stream-json.md#launch-flags, docs/reference/stream-json.md#user-line).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
@@ -10,7 +10,7 @@ import { waitGone } from '../helpers/sandbox.js';
 const sb = useSandboxAgents();
 const agentWith = sb.agentWith.bind(sb);
 
-describe('launch (agy-cli.md §D.2, §F.5)', () => {
+describe('launch (docs/reference/stream-json.md#launch-flags)', () => {
   it('passes the stream-json flags, never -p, one --add-dir per workspace plus the session dir; env merged', async () => {
     const agent = await agentWith(undefined, {
       model: 'gemini-test',

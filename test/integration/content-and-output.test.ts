@@ -1,5 +1,5 @@
-// Multimodal prompts become files + text blocks (seed 000 "Messages"); structured output via --json-schema
-// (agy-cli.md §A.6, §D.2); system instructions as an always-on rule (seed 000 "The session directory").
+// Multimodal prompts become files + text blocks (docs/reference/stream-json.md#text-blocks-only); structured output via --json-schema
+// (docs/reference/stream-json.md#structured-output); system instructions as an always-on rule (docs/reference/plugins-and-config.md#rules).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // The control plane end to end through the simulator: typed hooks and policies on agy's PreToolUse /
-// PostToolUse / Stop / PreInvocation relays (agy-cli.md §D.6), in-process gating of our own tools, budgets,
+// PostToolUse / Stop / PreInvocation relays (docs/reference/hooks.md#hook-payloads), in-process gating of our own tools, budgets,
 // steering and triggers.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

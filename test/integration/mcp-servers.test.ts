@@ -1,6 +1,6 @@
 // User MCP servers and the tool transport through real processes: a real MCP server package from npm
 // (@modelcontextprotocol/server-everything) started by the simulator over stdio from the session's
-// mcp_config.json (agy-cli.md §D.5), MCP-targeted policies, enabledTools, the stdio relay, reminders, and
+// mcp_config.json (docs/reference/mcp.md#mcp-config-file), MCP-targeted policies, enabledTools, the stdio relay, reminders, and
 // nothing left behind after close or a crash.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

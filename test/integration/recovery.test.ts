@@ -1,5 +1,6 @@
-// Interrupts, model switches, resume, crashes and stalls through real processes (seed 000 "Interrupts and
-// model switches"; agy-cli.md §1 SIGINT row, §0.5 cumulative usage across --conversation).
+// Interrupts, model switches, resume, crashes and stalls through real processes
+// (docs/reference/process.md#interrupt-with-sigint, docs/reference/process.md#model-switch,
+// docs/reference/process.md#resume-after-restart).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';

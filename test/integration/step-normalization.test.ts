@@ -1,4 +1,4 @@
-// Tool calls show under the tool's own name: agy wraps every MCP call in `call_mcp_tool` (seed 000), and serves
+// Tool calls show under the tool's own name: agy wraps every MCP call in `call_mcp_tool` (docs/reference/mcp.md#calling-mcp-tools), and serves
 // our tools under provider-safe names (src/tools/names.ts); toolCalls() maps both back.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

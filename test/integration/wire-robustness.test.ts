@@ -1,4 +1,4 @@
-// Framing and drift tolerance through real processes (agy-cli.md §D.3 "Framing caveat", §F.1).
+// Framing and drift tolerance through real processes (docs/reference/stream-json.md#framing, docs/reference/stream-json.md#drift-tolerance).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';

@@ -1,4 +1,4 @@
-// agy ignores --add-dir paths with a hidden segment ("is hidden: ignore uri", agy-cli.md §1): workspaces and
+// agy ignores --add-dir paths with a hidden segment ("is hidden: ignore uri", docs/reference/plugins-and-config.md#hidden-path-rule): workspaces and
 // the dataDir (session directories reach agy with --add-dir) are refused up front, as written and as resolved.
 import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

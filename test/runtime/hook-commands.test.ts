@@ -1,4 +1,4 @@
-// The generated hook commands, run for real the way agy runs them (agy-cli.md §D.6): the absolute script path
+// The generated hook commands, run for real the way agy runs them (docs/reference/hooks.md#hook-commands): the absolute script path
 // exec'd without a shell and with an empty environment, agy's hook JSON on stdin, the reply read from
 // stdout. Both relays: curl (when installed) and the Node relay.
 import { readFile } from 'node:fs/promises';

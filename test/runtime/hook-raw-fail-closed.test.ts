@@ -1,5 +1,5 @@
 // Raw `agyHooks` PreToolUse answers fail closed (issue 8): agy treats an unknown decision as a deny
-// (agy-cli.md §D.6, the 1.2.3 table: `{}`, `{"decision":""}` denied), so anything but nothing or a
+// (docs/reference/hooks.md#pretooluse-answers: `{}`, `{"decision":""}` denied), so anything but nothing or a
 // well-formed answer must reach agy as an explicit deny, logged, and recorded in the turn's deniedActions.
 // The call is agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json, posted over real HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

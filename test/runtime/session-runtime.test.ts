@@ -1,6 +1,6 @@
 // The session runtime as agy sees it: the files on disk (layout, modes, shapes agy accepts), the listener
-// behind them, and what is left after close or a failed create (seed 000 "The session directory";
-// agy-cli.md §D.5–D.7).
+// behind them, and what is left after close or a failed create (docs/reference/plugins-and-config.md#session-directory;
+// docs/reference/plugins-and-config.md#plugin-directory, docs/reference/mcp.md#mcp-config-file, docs/reference/hooks.md#hooks-file-shape).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Isolation by shadow HOME (seed 001 "Native configuration and isolation"): a real Agent runs agy (the
+// Isolation by shadow HOME (docs/reference/plugins-and-config.md#shadow-home): a real Agent runs agy (the
 // simulator, through the real spawn path) with HOME pointing into its session directory. The user's
 // ~/.gemini is read, merged and linked, and never modified: checked by fingerprinting every file (content
 // and mode) before and after a whole run.

@@ -210,7 +210,7 @@ describe('hooks', () => {
       },
       off: { enabled: false, PreInvocation: [cmd(hook(fx, 'disabled'))] },
     });
-    // User plugins: agy-cli.md §D.7's ~/.gemini/antigravity-cli/plugins/, and ~/.gemini/config/plugins/.
+    // User plugins: docs/reference/plugins-and-config.md#plugin-directory ~/.gemini/antigravity-cli/plugins/, and ~/.gemini/config/plugins/.
     const userPlugins = join(fx.home, '.gemini/config/plugins');
     put(join(userPlugins, 'cfg/plugin.json'), { name: 'cfg' });
     put(join(userPlugins, 'cfg/hooks.json'), {

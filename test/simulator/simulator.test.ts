@@ -1,6 +1,6 @@
 /**
  * Integration tests for the agy simulator: each test spawns the built `dist/testing/simulator/main.js` and checks
- * its wire output, stderr and exit code against agy-cli.md §D.2/§D.3.
+ * its wire output, stderr and exit code against docs/reference/stream-json.md.
  */
 import { statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -584,7 +584,7 @@ describe('input rules', () => {
 });
 
 describe('captured shapes beyond the captures', () => {
-  it('a subagent streams under its own conversation id, starting with initial_prompt (agy-cli.md §D.3)', async () => {
+  it('a subagent streams under its own conversation id, starting with initial_prompt (docs/reference/stream-json.md#subagents)', async () => {
     const scenario: Scenario = {
       turns: [
         {

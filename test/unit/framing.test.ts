@@ -1,4 +1,4 @@
-// Framing rules: agy-cli.md §D.3 "Framing caveat" (split on \n only; raw U+0085/U+2028 inside strings).
+// Framing rules: docs/reference/stream-json.md#framing (split on \n only; raw U+0085/U+2028 inside strings).
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
 

@@ -1,4 +1,4 @@
-// The fail-closed outcome table: seed 001 "Wire protocol and lifecycle", agy-cli.md §0.4, §D.3, §F.3.
+// The fail-closed outcome table: docs/reference/stream-json.md#status-is-not-enough.
 import { describe, expect, it } from 'vitest';
 import {
   classifyStartFailure,
@@ -21,7 +21,7 @@ describe('classifyTurn (one case per row)', () => {
   it('SUCCESS with nothing against it → success', () => {
     expect(classify({})).toEqual({ status: 'success', message: '' });
   });
-  it('SUCCESS + non-empty denied_actions → denied (agy-cli.md §D.3 "Denied actions")', () => {
+  it('SUCCESS + non-empty denied_actions → denied (docs/reference/stream-json.md#denied-actions)', () => {
     expect(classify({ deniedActions: [{ action: 'write_file', displayName: 'Write file' }] }).status).toBe(
       'denied',
     );

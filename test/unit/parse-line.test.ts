@@ -1,11 +1,11 @@
-// Wire shapes are the verbatim captures of agy-cli.md §D.3; drift tolerance per §F.1.
+// Wire shapes are the verbatim captures of docs/reference/stream-json.md#envelope, docs/reference/stream-json.md#drift-tolerance.
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
 import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
 import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 
-// agy-cli.md §D.3 "A successful one-turn run" (verbatim from the shipped binary).
+// docs/reference/stream-json.md#successful-turn (verbatim from the shipped binary).
 const CAPTURE = [
   '{"event":"init","conversation_id":"4eeb7dfd-1","init":{"cwd":"/wd","tools":["run_command","view_file"],"permission_mode":"always-proceed"}}',
   '{"event":"step_update","step_update":{"conversation_id":"4eeb7dfd-1","step_index":0,"state":"DONE","step_type":"user_input"}}',
@@ -13,7 +13,7 @@ const CAPTURE = [
   '{"event":"step_update","step_update":{"conversation_id":"4eeb7dfd-1","step_index":1,"state":"DONE","step_type":"agent_response","text_delta":"\\n","duration_seconds":4.365389906,"usage":{"input_tokens":13823,"output_tokens":91,"thinking_tokens":90,"cache_read_tokens":0,"total_tokens":13914}}}',
   '{"event":"result","result":{"conversation_id":"4eeb7dfd-1","status":"SUCCESS","response":"OK\\n","duration_seconds":4.413400738,"num_turns":1,"usage":{"input_tokens":13823,"output_tokens":91,"thinking_tokens":90,"cache_read_tokens":0,"total_tokens":13914}}}',
 ];
-// agy-cli.md §D.3 "Tool steps".
+// docs/reference/stream-json.md#tool-steps.
 const TOOL_LINES = [
   '{"event":"step_update","step_update":{"step_index":4,"state":"ACTIVE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{"CommandLine":"ls"}}}}',
   '{"event":"step_update","step_update":{"step_index":4,"state":"DONE","step_type":"tool","tool_name":"run_command","tool_info":{"name":"run_command","parameters":{"CommandLine":"ls"},"output":"a\\nb"}}}',

@@ -1,4 +1,4 @@
-// Usage rules: agy-cli.md §0.5 and §F.4; seed 001 (dedupe by conversation + step_index, cumulative result).
+// Usage rules: docs/reference/stream-json.md#usage-fields, docs/reference/stream-json.md#usage-on-steps, docs/reference/stream-json.md#cumulative-results (dedupe by conversation + step_index, cumulative result).
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { TurnTracker } from '../../src/connection/agy/stream-json/turn-tracker.js';

@@ -1,14 +1,14 @@
 /**
  * Command-line parsing with agy's (Go pflag) conventions: `--flag value` and `--flag=value`, `-p value`,
  * `-p=value` and `-pvalue`; a string flag takes the next argument even when it starts with `-`, so a bare
- * `-p` swallows the following flag, exactly as agy does (agy-cli.md §1, §D.2).
+ * `-p` swallows the following flag, exactly as agy does (docs/reference/stream-json.md#no-print-flag-in-stream-mode).
  */
 import { parseGoDuration } from './duration.js';
 
 /** A flag error: agy prints `error: <message>` and exits 2. */
 export class FlagError extends Error {}
 
-/** Default `--print-timeout` (agy-cli.md §D.2). */
+/** Default `--print-timeout` (docs/reference/stream-json.md#print-timeout-flag). */
 export const DEFAULT_PRINT_TIMEOUT_MS = 5 * 60_000;
 
 /** Everything the simulator takes from its command line. */
@@ -78,7 +78,7 @@ function oneOf(key: StringKey, allowed: readonly string[]): StringFlag {
   };
 }
 
-/** Flags that agy accepts but the simulator has no use for (agy-cli.md §D.2). */
+/** Flags that agy accepts but the simulator has no use for (docs/reference/stream-json.md#other-flags-and-subcommands). */
 const ignoredString: StringFlag = { kind: 'string', apply: () => {} };
 
 const LONG_FLAGS: Record<string, FlagSpec> = {

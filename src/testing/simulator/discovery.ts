@@ -1,10 +1,10 @@
 /**
- * Finding agy's configuration at startup (agy-cli.md §D.4–§D.7; seed 000 "The session directory"), in this
+ * Finding agy's configuration at startup (docs/reference/plugins-and-config.md#session-directory, docs/reference/plugins-and-config.md#user-config-paths), in this
  * order, which is also the order hooks run in:
  *
  * 1. `$HOME/.gemini/config/hooks.json`, `$HOME/.gemini/config/mcp_config.json`,
  *    `$HOME/.gemini/antigravity-cli/settings.json` (`toolPermission` only), then the plugins in
- *    `$HOME/.gemini/antigravity-cli/plugins/` (agy-cli.md §D.7) and in `$HOME/.gemini/config/plugins/`
+ *    `$HOME/.gemini/antigravity-cli/plugins/` (docs/reference/plugins-and-config.md#plugin-directory) and in `$HOME/.gemini/config/plugins/`
  *    (beside the user's other config: `config/hooks.json`, `config/mcp_config.json`, `config/skills`);
  * 2. for each `--add-dir` workspace W, in flag order: `W/.agents/hooks.json`, `W/.agents/mcp_config.json`,
  *    the custom agents `W/.agents/agents/<name>/agent.md`, then the plugins in `W/.agents/plugins/`.
@@ -20,20 +20,20 @@ import { cutUtf8, parseFrontmatter } from './frontmatter.js';
 import { emptyHookTable, type HookTable, loadHooksFile } from './hook-config.js';
 import { type McpServerSpec, parseMcpConfig } from './mcp-config.js';
 
-/** agy cuts each rule file at this many bytes (seed 000; agy-cli.md §D.7). */
+/** agy cuts each rule file at this many bytes (docs/reference/plugins-and-config.md#rules). */
 export const MAX_RULE_BYTES = 24_000;
 
-/** Plugin names agy accepts (agy-cli.md §D.7). */
+/** Plugin names agy accepts (docs/reference/plugins-and-config.md#plugin-manifest). */
 const PLUGIN_NAME = /^[a-zA-Z0-9-_]+$/;
 
-/** `toolPermission` values of `settings.json` (agy-cli.md §D.4). */
+/** `toolPermission` values of `settings.json` (docs/reference/plugins-and-config.md#settings). */
 const TOOL_PERMISSIONS = ['request-review', 'proceed-in-sandbox', 'always-proceed', 'strict'];
 
 /** A rule file of a plugin. */
 export interface Rule {
   file: string;
   plugin: string;
-  /** The frontmatter `trigger`; a rule without one is always on (seed 000: byre's `rules/AGENTS.md`). */
+  /** The frontmatter `trigger`; a rule without one is always on (docs/reference/plugins-and-config.md#rules). */
   trigger: string;
   /** The text after the frontmatter, trimmed, from the file cut at {@link MAX_RULE_BYTES}. */
   body: string;

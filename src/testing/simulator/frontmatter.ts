@@ -1,6 +1,6 @@
 /**
  * The small amount of Markdown-with-frontmatter reading that rules (`rules/*.md`) and custom agents
- * (`agents/<name>/agent.md`) need (agy-cli.md §D.7): a leading `---` block of `key: value` lines, then the body.
+ * (`agents/<name>/agent.md`) need (docs/reference/plugins-and-config.md#rules, docs/reference/plugins-and-config.md#custom-agents): a leading `---` block of `key: value` lines, then the body.
  * Not a YAML parser: one level of scalar keys, optionally quoted, is all these files use.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `hooks.json` files (agy-cli.md §D.6): top-level keys are bundle names, each bundle
+ * `hooks.json` files (docs/reference/hooks.md#hooks-file-shape): top-level keys are bundle names, each bundle
  * `{enabled?, PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart}`. Tool events hold
  * matcher groups `{matcher, hooks: [handler]}`; the others hold handlers `{type, command, timeout?}` directly.
  *

@@ -1,6 +1,5 @@
 /**
- * What each hook event means to a turn (agy-cli.md §D.6, decision table measured on agy 1.2.3; seed 000
- * "Hooks"). Every hook of an event runs, one at a time, in discovery order; their input is camelCase JSON
+ * What each hook event means to a turn (docs/reference/hooks.md#hook-payloads, docs/reference/hooks.md#pretooluse-answers). Every hook of an event runs, one at a time, in discovery order; their input is camelCase JSON
  * with the fields real agy 1.3.0 sends (agy-real/hooks-anti-samcheonpo-agy-1.3.0/*.json), and no others:
  *
  * - common: `conversationId`, `transcriptPath` (`…/.system_generated/logs/transcript_full.jsonl`),

@@ -1,6 +1,6 @@
 /**
  * stdin: JSON lines split on `\n` only (a trailing `\r` is dropped), decoded as UTF-8 across chunk boundaries,
- * then classified by the rules of agy's headless doc (agy-cli.md §D.3 "Input").
+ * then classified by the rules of agy's headless doc (docs/reference/stream-json.md#input-errors).
  */
 import { StringDecoder } from 'node:string_decoder';
 

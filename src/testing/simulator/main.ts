@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * agy-sim: an offline stand-in for Google's `agy` CLI in stream-json mode, faithful to the wire shapes, flags,
- * exit codes and quirks in `shared/reference/agy-cli.md` (§0, §1, §D.2, §D.3). A scenario file named by
+ * exit codes and quirks in docs/reference/stream-json.md#launch-flags, docs/reference/stream-json.md#exit-codes. A scenario file named by
  * `AGY_SIM_SCENARIO` scripts what each turn does; without one a small echo script runs. Like agy, it loads
  * plugins, rules, custom agents, hooks and MCP servers from `--add-dir` workspaces and `$HOME` (README
  * "Plugins, hooks and MCP"): hooks run around the turn's actions, MCP servers connect right after `init`.
@@ -146,7 +146,7 @@ async function main(argv: readonly string[]): Promise<void> {
     if (startup.exitBeforeInit.stderr !== undefined) await emitter.stderr(startup.exitBeforeInit.stderr);
     return exit(startup.exitBeforeInit.code);
   }
-  // Pre-turn failures write one lone `result` (empty conversation id) and exit 1 (agy-cli.md §D.3).
+  // Pre-turn failures write one lone `result` (empty conversation id) and exit 1 (docs/reference/stream-json.md#failure-before-the-turn).
   if (startup.authFail) {
     await emitter.line(preTurnFailure('authentication failed or timed out'));
     return exit(1);

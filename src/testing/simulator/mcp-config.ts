@@ -1,5 +1,5 @@
 /**
- * `mcp_config.json` files (agy-cli.md §D.5): `{"mcpServers": {"<name>": entry}}`, an entry being
+ * `mcp_config.json` files (docs/reference/mcp.md#mcp-config-file): `{"mcpServers": {"<name>": entry}}`, an entry being
  * `{command, args?, env?, cwd?, disabled?, disabledTools?}` (stdio) or `{serverUrl, headers?, disabled?,
  * disabledTools?}` (Streamable HTTP). A JSON syntax error (or a top level that is not such an object) makes agy
  * exit 1; a bad server entry is dropped with a stderr warning and the rest load.

@@ -1,5 +1,5 @@
 /**
- * The MCP clients agy keeps for the configured servers (agy-cli.md §D.5; seed 000 "The session's listener").
+ * The MCP clients agy keeps for the configured servers (docs/reference/mcp.md#mcp-config-file, docs/reference/mcp.md#calling-mcp-tools).
  * Every enabled server is connected in parallel right after `init`, with the official SDK's client
  * (`StdioClientTransport`, `StreamableHTTPClientTransport` with `requestInit.headers`), and its tools are
  * listed; a server that fails to start, initialize or list its tools within 10 s is dropped with a stderr

@@ -10,7 +10,7 @@ import type { HookCommand, HookEvent } from './hook-config.js';
 import { hookCwd, killRunningHooks } from './hook-runner.js';
 import { McpHub } from './mcp-hub.js';
 
-/** The model name hooks are told when `--model` is absent (the Python SDK's `DEFAULT_MODEL`, agy-cli.md §A.3). */
+/** The model name hooks are told when `--model` is absent (the Python SDK's `DEFAULT_MODEL`, docs/reference/design-sources.md#python-sdk-default-model). */
 export const DEFAULT_MODEL_NAME = 'gemini-3.7-flash';
 
 /** How long closing the MCP clients may take at exit before the stragglers are killed. */

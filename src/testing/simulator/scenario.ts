@@ -4,7 +4,7 @@
  * A scenario is a JSON file named by the `AGY_SIM_SCENARIO` environment variable. Without one the simulator
  * runs a small default script (an echo reply plus a `list_dir` tool step), so the offline demo has something
  * to say. Every wire shape the simulator writes is one a real agy build wrote (`shared/fixtures/agy-real/`,
- * which wins over `shared/reference/agy-cli.md` §D.3); which build is imitated is `Scenario.version` (or the
+ * which wins over docs/reference/stream-json.md#); which build is imitated is `Scenario.version` (or the
  * `AGY_SIM_VERSION` environment variable), default 1.3.1. Where no real capture exists for a shape (subagents,
  * interrupts, structured output), the reference is followed and the TSDoc says so.
  *
@@ -174,7 +174,7 @@ export interface RateLimitAction {
 }
 
 /**
- * A subagent run (no real capture exists; shapes follow agy-cli.md §D.3 "Subagents"): a text-less model step,
+ * A subagent run (no real capture exists; shapes follow docs/reference/stream-json.md#subagents): a text-less model step,
  * then a `subagent` step (`tool_name: "invoke_subagent"`, `tool_info.parameters {Name, Prompt}`,
  * `subagent_info.subagents[{type_name, role, conversation_id, log_uri, workspace_uris}]`) going ACTIVE, then
  * the subagent's own steps under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt`,

@@ -1,7 +1,7 @@
 /**
  * Per-conversation state, persisted so a process started with `--conversation <id>` continues where the last
  * one stopped: agy's `result.usage`, `num_turns` and `duration_seconds` are cumulative across restarts, and
- * `step_index` keeps counting (agy-cli.md §0.5, §D.3). One JSON file per conversation, private to the user.
+ * `step_index` keeps counting (docs/reference/stream-json.md#cumulative-results, docs/reference/stream-json.md#step-updates). One JSON file per conversation, private to the user.
  *
  * The real agy keeps this under `~/.gemini/antigravity-cli/`; the simulator never touches that tree.
  */

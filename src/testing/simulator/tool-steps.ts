@@ -20,7 +20,7 @@ import { postToolUse, preToolUse } from './hook-events.js';
 import type { ToolOutcome } from './mcp-hub.js';
 import type { McpToolAction, ToolAction } from './scenario.js';
 
-/** The built-in tool agy calls MCP tools through (seed 000 "The session's listener"). */
+/** The built-in tool agy calls MCP tools through (docs/reference/mcp.md#calling-mcp-tools). */
 export const CALL_MCP_TOOL = 'call_mcp_tool';
 
 /** A scenario expectation that did not hold (`mcpTool.expectError`): the turn ends with a result ERROR. */
@@ -60,7 +60,7 @@ export async function toolStep(
     return ctx.lastTool;
   }
   if (gate.verdict === 'deny') {
-    // No capture shows a hook denial on stdout; this keeps the reference's form (agy-cli.md §D.6).
+    // No capture shows a hook denial on stdout; this keeps the reference's form (docs/reference/hooks.md#hook-denials-on-stdout).
     const denial = { type: 'HOOK_DENIED', message: `Tool call denied with reason: ${gate.reason}` };
     await step(ctx, index, {
       state: 'ERROR',

@@ -1,7 +1,7 @@
 /**
  * Runs one turn: a `user_input` step, the notices agy writes on a process's first turn (a DONE `system_message`
  * after a resume, a DONE `unknown` after a fallback), the scripted (or default) actions, a `checkpoint` on 1.1.x,
- * then the `result` line, with cumulative `usage`, `num_turns` and `duration_seconds` (agy-cli.md §0.5;
+ * then the `result` line, with cumulative `usage`, `num_turns` and `duration_seconds` (docs/reference/stream-json.md#cumulative-results;
  * agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson). Also owns the turn's abort controller,
  * so SIGINT and `--print-timeout` can cut the turn short the way agy does.
  */
@@ -288,7 +288,7 @@ export class TurnRunner {
       result.structured = structuredOutput(end, result.response);
     const firstDenied = ctx.denied[0];
     if (firstDenied !== undefined && result.response === '') {
-      // From agy-cli.md §D.3 (the captured denied-command.stderr was not kept): the notice names the permission.
+      // From docs/reference/stream-json.md#denied-actions (the captured denied-command.stderr was not kept): the notice names the permission.
       await emitter.stderr(
         `jetski: no output produced — a tool required the "${firstDenied.action}" permission`,
       );
@@ -329,7 +329,7 @@ export class TurnRunner {
       const option = this.currentEnd?.printTimeout;
       return this.printTimeout(ctx, duration, typeof option === 'object' ? option : {});
     }
-    // Both shapes are seen in the wild: INTERRUPTED, or ERROR with error "interrupted" (seed 000).
+    // Both shapes are seen in the wild: INTERRUPTED, or ERROR with error "interrupted" (docs/reference/process.md#interrupt-with-sigint).
     const status = scenario?.interrupt?.status ?? 'INTERRUPTED';
     await emitter.stderr('error: interrupted');
     const result = this.baseResult(ctx, duration);

@@ -1,7 +1,7 @@
 /**
  * Token usage in wire form, with agy's invariants: all five keys always present,
  * `total_tokens = input_tokens + output_tokens`, `thinking_tokens` counted inside `output_tokens`, and
- * `cache_read_tokens` separate from input (agy-cli.md §0.5).
+ * `cache_read_tokens` separate from input (docs/reference/stream-json.md#usage-fields).
  */
 import type { ScenarioUsage } from './scenario.js';
 

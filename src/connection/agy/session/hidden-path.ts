@@ -1,6 +1,6 @@
 /**
  * agy silently ignores an `--add-dir` path with a hidden segment (`/.x/`): "is hidden: ignore uri", and tools
- * fall back to a scratch dir (agy-cli.md §1, antigravity-cli #20). So such paths are refused up front, both
+ * fall back to a scratch dir (docs/reference/plugins-and-config.md#hidden-path-rule, antigravity-cli #20). So such paths are refused up front, both
  * as written and as they really are: a symlink `/srv/ws -> /home/u/.work/ws` hides the segment from the
  * string but not from agy, which sees the resolved path.
  */

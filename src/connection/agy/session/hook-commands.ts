@@ -68,7 +68,7 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
     );
     // Never an empty answer: agy versions differ on what empty stdout or a non-zero exit means (1.0.7 ran the
     // tool), so when curl fails (listener gone, HTTP error via `--fail`) the script prints the fail-closed
-    // fallback itself: an explicit deny for PreToolUse, `{}` for the other events (agy-cli.md §D.6).
+    // fallback itself: an explicit deny for PreToolUse, `{}` for the other events (docs/reference/hooks.md#pretooluse-answers, docs/reference/hooks.md#hook-relay).
     const fallback =
       o.event === 'PreToolUse'
         ? JSON.stringify({ decision: 'deny', reason: 'agy-sdk hook relay failed' })

@@ -1,6 +1,6 @@
 /**
  * User-facing MCP server configuration (the Python SDK's `McpStdioServer` / `McpStreamableHttpServer`) and
- * its translation to agy's `mcp_config.json` entries (agy-cli.md §D.5).
+ * its translation to agy's `mcp_config.json` entries (docs/reference/mcp.md#mcp-config-file).
  */
 import { ConfigError } from '../../../errors.js';
 import type { McpConfigEntry } from '../../../protocol/agy-files.js';

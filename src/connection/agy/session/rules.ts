@@ -1,7 +1,7 @@
 /**
  * Rule files: how system instructions reach agy. agy has no system-prompt flag, so instructions are a rule
- * with `trigger: always_on` frontmatter in a plugin under the session directory (seed 000 "The session
- * directory"; agy-cli.md §D.7). agy cuts each rule file at 24,000 bytes, so longer ones are refused.
+ * with `trigger: always_on` frontmatter in a plugin under the session directory (docs/reference/plugins-and-config.md#session-directory,
+ * docs/reference/plugins-and-config.md#rules). agy cuts each rule file at 24,000 bytes, so longer ones are refused.
  */
 import { ConfigError } from '../../../errors.js';
 

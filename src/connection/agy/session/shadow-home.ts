@@ -1,5 +1,5 @@
 /**
- * Isolation by shadow HOME (seed 001 "Native configuration and isolation"): agy runs with HOME set to a
+ * Isolation by shadow HOME (docs/reference/plugins-and-config.md#shadow-home): agy runs with HOME set to a
  * private directory inside the session directory, so everything it reads from or writes to `~/.gemini` is
  * ours to shape, and the user's own files are never modified.
  *
@@ -187,7 +187,7 @@ export async function buildShadowHome(o: ShadowHomeOptions): Promise<string> {
     for (const entry of await readdir(userGemini).catch(() => [] as string[])) {
       if (!skipTop.has(entry)) await linkIfExists(join(userGemini, entry), join(gemini, entry));
     }
-    // macOS: `security` needs the login keychain to find agy's credentials (seed 001, 2026-10-02 probe).
+    // macOS: `security` needs the login keychain to find agy's credentials (docs/reference/plugins-and-config.md#shadow-home).
     for (const rel of ['Library/Keychains', 'Library/Preferences/com.apple.security.plist']) {
       await linkIfExists(join(o.userHome, rel), join(o.shadowHome, rel));
     }

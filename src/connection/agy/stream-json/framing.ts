@@ -2,7 +2,7 @@
  * Splits agy's stdout into lines.
  *
  * - Splits on `\n` (0x0A) only: agy's Go encoder writes U+0085 and U+2028 raw inside strings, so any
- *   "universal newline" splitter would cut JSON in half (agy-cli.md §D.3 "Framing caveat").
+ *   "universal newline" splitter would cut JSON in half (docs/reference/stream-json.md#framing).
  * - Works on bytes and decodes whole lines only, so a UTF-8 character split across chunks decodes correctly
  *   (0x0A never occurs inside a multi-byte UTF-8 sequence).
  * - Memory is bounded by `maxLineBytes`: a longer line is dropped as it streams and reported once.

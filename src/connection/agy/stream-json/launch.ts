@@ -1,5 +1,5 @@
 /**
- * Builds agy's argv and environment (agy-cli.md §D.2, §F.5; issue #2 "Launch").
+ * Builds agy's argv and environment (docs/reference/stream-json.md#launch-flags; issue #2 "Launch").
  * Prompts, schemas and instructions never go in argv: they travel on stdin or in files.
  */
 
@@ -44,7 +44,7 @@ export function buildAgyEnv(
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  // The updater takes a lock and can stall automation (agy-cli.md §D.2).
+  // The updater takes a lock and can stall automation (docs/reference/stream-json.md#auto-update-off).
   env.AGY_CLI_DISABLE_AUTO_UPDATE = '1';
   return env;
 }

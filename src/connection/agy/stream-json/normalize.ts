@@ -51,7 +51,7 @@ export function badNumber(w: Record<string, unknown>, kind: 'step' | 'result'): 
 }
 
 /**
- * Converts wire usage. Returns `null` when absent, all zero (unknown, per agy-cli.md §F.4) or carrying an
+ * Converts wire usage. Returns `null` when absent, all zero (unknown, per docs/reference/stream-json.md#all-zero-usage) or carrying an
  * out-of-range count (see {@link badNumber}): a bad count is unknown, never read as zero.
  */
 export function usageFromWire(w: WireUsage | undefined): Usage | null {
@@ -124,7 +124,7 @@ export function commandFromWire(w: unknown): CommandResult | undefined {
   return { name: w.name, data: w.data };
 }
 
-/** The stable id of a tool call: `<conversationId>:<stepIndex>` (seed 001, "tool IDs are conversation + step_index"). */
+/** The stable id of a tool call: `<conversationId>:<stepIndex>` (docs/reference/stream-json.md#tool-call-ids). */
 export function toolCallId(conversationId: string | undefined, stepIndex: number): string {
   return `${conversationId ?? ''}:${stepIndex}`;
 }

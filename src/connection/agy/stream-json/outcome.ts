@@ -1,5 +1,5 @@
 /**
- * Fail-closed turn classification (seed 001 "Wire protocol and lifecycle"; agy-cli.md §0.4, §D.3, §F.3), judged
+ * Fail-closed turn classification (docs/reference/stream-json.md#status-is-not-enough), judged
  * against real agy output (`shared/fixtures/agy-real/`).
  *
  * `success` only on a terminal `result` with status SUCCESS and none of:
@@ -67,7 +67,7 @@ const AGY_ERROR_LINE = /^AGY_ERROR: (\{.*\})$/;
 const RATE_LIMIT_WORDING =
   /\bResource has been exhausted\b|\bRESOURCE_EXHAUSTED\b|\(code 429\)|\b429 Too Many Requests\b/;
 const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/i;
-// agy's own auth failure texts on `result.error` (agy-cli.md §D.3 "Failure before the turn").
+// agy's own auth failure texts on `result.error` (docs/reference/stream-json.md#failure-before-the-turn).
 const AUTH =
   /^(?:authentication failed|not (?:signed|logged) in|(?:sign|log) ?in required|unauthenticated\b|invalid (?:api key|credentials))/i;
 const INTERRUPTED = /^interrupted$/i;

@@ -1,6 +1,6 @@
 /**
  * Turns one stdout line into a typed event, or a bad-line report. Never throws: agy drifts, and a line we do
- * not understand must not take the session down (agy-cli.md §F.1).
+ * not understand must not take the session down (docs/reference/stream-json.md#drift-tolerance).
  */
 
 import { isRecord } from '../../../internal/guards.js';
@@ -65,7 +65,7 @@ export function parseLine(line: string): ParsedLine {
   const topConversationId = typeof value.conversation_id === 'string' ? value.conversation_id : undefined;
   const name = value.event;
   if (name === undefined && typeof value.status === 'string') {
-    // `--output-format json` writes the result object alone, without an envelope (agy-cli.md §B, §D.2).
+    // `--output-format json` writes the result object alone, without an envelope (docs/reference/stream-json.md#output-format-json).
     return {
       ok: true,
       event: { type: 'result', conversationId: topConversationId, result: value as WireResult },

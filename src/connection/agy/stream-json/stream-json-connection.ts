@@ -1,6 +1,6 @@
 /**
  * The agy stream-json transport: one long-lived `agy --input-format stream-json --output-format stream-json`
- * process per conversation, one user line per turn, one `result` per turn (seed 000; agy-cli.md §D.3).
+ * process per conversation, one user line per turn, one `result` per turn (docs/reference/process.md#one-process-per-conversation).
  *
  * Guarantees:
  * - every turn ends in a fail-closed `TurnResult` (see `outcome.ts`), never a hang or an unhandled rejection;

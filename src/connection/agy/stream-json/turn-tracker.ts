@@ -125,7 +125,7 @@ export class TurnTracker {
       if (views) views.push(call);
       else this.#toolCallViews.set(call.id, [call]);
       const err = call.error;
-      // A call a hook or agy's permission check denied shows up only as a failed tool step (agy-cli.md §D.6).
+      // A call a hook or agy's permission check denied shows up only as a failed tool step (docs/reference/hooks.md#hook-denials-on-stdout).
       if (err && (DENIAL_TYPES.has(err.type ?? '') || DENIED_MESSAGE.test(err.message))) {
         this.#markDenied(call.id);
         this.deniedToolSteps.add(call.id);
