@@ -3,6 +3,7 @@ import { chmodSync, existsSync } from 'node:fs';
 
 for (const file of [
   'dist/testing/simulator/main.js',
+  'dist/cli/main.js',
   'dist/process/supervisor.js',
   'dist/runtime/hook-relay.js',
   'dist/runtime/mcp-stdio-relay.js',
