@@ -89,8 +89,13 @@ export async function gatewayCommand(
     return reportFailure(error, err);
   }
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    const onSignal = (received: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(received);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   err.write(`agy-sdk gateway: ${signal}, closing\n`);
   await gateway.close();
