@@ -13,7 +13,7 @@ import { type AgentFlags, setupAgent } from './agent-setup.js';
 import { reportFailure } from './failure.js';
 import { formatUsage, oneLine } from './render/format.js';
 import { pickRenderer } from './render/pick.js';
-import type { RenderStreams } from './render/renderer.js';
+import type { RenderStreams, TurnRenderer } from './render/renderer.js';
 import { renderTurn } from './turn.js';
 
 /** `chat`'s flags. */
@@ -57,7 +57,10 @@ export async function chatCommand(
   const answers = new PassThrough();
   let openQuestions = 0;
   const approve = terminalApproval({ input: answers, output: streams.out });
+  // The renderer of the running turn: its spinner must stop before a question is printed under it.
+  const live: { renderer?: TurnRenderer } = {};
   const ask: AskUserHandler = async (call, ctx) => {
+    live.renderer?.dispose();
     openQuestions += 1;
     try {
       return await approve(call, ctx);
@@ -81,7 +84,7 @@ export async function chatCommand(
   }
   const terminal = input.isTTY === true && (streams.out as NodeJS.WriteStream).isTTY === true;
   const rl = createInterface({ input, output: streams.out, terminal, prompt: 'you › ' });
-  const repl = new Repl(agent, rl, streams, flags, () => openQuestions > 0, answers);
+  const repl = new Repl(agent, rl, streams, flags, () => openQuestions > 0, answers, live);
   try {
     return await repl.run();
   } finally {
@@ -107,6 +110,7 @@ class Repl {
     private readonly flags: ChatFlags,
     private readonly asking: () => boolean,
     private readonly answers: PassThrough,
+    private readonly live: { renderer?: TurnRenderer },
   ) {}
 
   run(): Promise<number> {
@@ -229,9 +233,15 @@ class Repl {
 
   async #turn(prompt: string): Promise<void> {
     const renderer = pickRenderer({ json: false, streamText: this.flags.schema === undefined }, this.streams);
-    const result = await renderTurn(this.agent, prompt, renderer, {
-      showStructured: this.flags.schema !== undefined,
-    });
+    this.live.renderer = renderer;
+    let result: Awaited<ReturnType<typeof renderTurn>>;
+    try {
+      result = await renderTurn(this.agent, prompt, renderer, {
+        showStructured: this.flags.schema !== undefined,
+      });
+    } finally {
+      this.live.renderer = undefined;
+    }
     this.#transcript.push({ prompt, text: result.text, status: result.status });
   }
 }
