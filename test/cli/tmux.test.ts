@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Scenario, writeScenario } from '../../src/testing/index.js';
 import { BUILT, CLI, killPids, MARK_VAR, ROOT, survivors } from './helpers.js';
 
+const ESC = String.fromCharCode(27);
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 if (!HAS_TMUX) console.warn('test/cli/tmux.test.ts skipped: tmux is not installed (apt-get install -y tmux)');
 
@@ -161,7 +162,7 @@ describe.skipIf(!BUILT || !HAS_TMUX)('agy-sdk on a terminal (tmux)', () => {
     expect(screen).toContain('Read one file.');
     expect(screen).toMatch(/success · \d+(ms|\.\ds) · in \d+ · out \d+ · total \d+ tokens/);
     // Green ✓ in colour.
-    expect(pane.screen(true)).toMatch(/\x1b\[[0-9;]*32m✓/);
+    expect(pane.screen(true)).toMatch(new RegExp(`${ESC}\\[[0-9;]*32m✓`));
     pane.kill();
 
     const plain = new Pane();
@@ -174,6 +175,6 @@ describe.skipIf(!BUILT || !HAS_TMUX)('agy-sdk on a terminal (tmux)', () => {
     await plain.waitFor('[exit 0]');
     const raw = plain.screen(true);
     expect(raw).toContain('✓ view_file /tmp/a.txt');
-    expect(raw).not.toMatch(/\x1b\[[0-9;]*3[0-7]m/);
+    expect(raw).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*3[0-7]m`));
   });
 });
