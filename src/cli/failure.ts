@@ -19,8 +19,8 @@ export function reportFailure(error: unknown, err: NodeJS.WritableStream): numbe
     return EXIT_START_FAILED;
   }
   if (error instanceof StartError) {
-    const tail = error.stderrTail ? `\nagy stderr:\n${error.stderrTail}` : '';
-    err.write(`agy-sdk: agy did not start: ${error.message}${tail}\nhint: run \`agy-sdk doctor\`.\n`);
+    // The message already carries agy's stderr tail.
+    err.write(`agy-sdk: ${error.message}\nhint: run \`agy-sdk doctor\`.\n`);
     return EXIT_START_FAILED;
   }
   if (error instanceof AgySdkError) {

@@ -136,6 +136,51 @@ describe.skipIf(!BUILT)('agy-sdk run (offline)', () => {
     expect(unknown.code).toBe(2);
   });
 
+  it("--conversation resumes: the second run continues the first one's conversation", async () => {
+    const lastResult = (stdout: string) =>
+      JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+        conversationId: string;
+        usage: { inputTokens: number };
+        totalUsage: { inputTokens: number };
+      };
+    const first = lastResult((await runCli(['run', '--offline', '--json', 'hi'])).stdout);
+    const again = await runCli([
+      'run',
+      '--offline',
+      '--json',
+      '--conversation',
+      first.conversationId,
+      'again',
+    ]);
+    expect(again.code).toBe(0);
+    const second = lastResult(again.stdout);
+    expect(second.conversationId).toBe(first.conversationId);
+    // agy's cumulative usage spans both processes: the conversation really continued.
+    expect(second.totalUsage.inputTokens).toBe(first.usage.inputTokens + second.usage.inputTokens);
+  });
+
+  it('--workspace (repeatable) reaches agy; --model reaches agy, and a refused model is a start failure (10)', async () => {
+    const ws = await mkdtemp(join(dir, 'ws-'));
+    // The simulator's default turn lists its first workspace.
+    const run = await runCli([
+      'run',
+      '--offline',
+      '--workspace',
+      ws,
+      '--workspace',
+      dir,
+      '--model',
+      'gemini-3.6-flash-low',
+      'hi',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`[tool] list_dir ${ws}`);
+    const refused = await runCli(['run', '--offline', '--model', 'nope-model', 'hi']);
+    expect(refused.code).toBe(10);
+    expect(refused.stderr).toContain('invalid model selection');
+    expect(refused.stderr).toContain('agy-sdk doctor');
+  });
+
   it('Ctrl-C (SIGINT) interrupts the turn: exit 130 and nothing left running', async () => {
     const env = await scenario({ turns: [{ actions: [{ text: 'Thinking slowly' }, { stall: true }] }] });
     const cli = startCli(['run', '--offline', 'think'], env);
