@@ -177,4 +177,16 @@ describe.skipIf(!BUILT || !HAS_TMUX)('agy-sdk on a terminal (tmux)', () => {
     expect(raw).toContain('✓ view_file /tmp/a.txt');
     expect(raw).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*3[0-7]m`));
   });
+  it('run: Ctrl-C typed on the terminal interrupts the turn, exit 130, nothing left running', async () => {
+    const env = await scenarioEnv({
+      turns: [{ actions: [{ text: 'Thinking slowly', chunks: 1 }, { stall: true }] }],
+    });
+    pane.start(['run', '--offline', 'think'], env);
+    await pane.waitFor('Thinking slowly');
+    // The terminal sends SIGINT to the whole foreground group, supervisor included, not just the CLI.
+    pane.keys('C-c');
+    const screen = await pane.waitFor('[exit 130]');
+    expect(screen).toMatch(/interrupted · .* — the turn was interrupted/);
+    expect(await survivors(pane.mark)).toEqual([]);
+  });
 });
