@@ -74,5 +74,13 @@ describe.skipIf(!BUILT)('agy-sdk gateway', () => {
     });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('ANTHROPIC_API_KEY');
+    const badPort = await runCli(
+      ['gateway', '--upstream', 'openai-chat', '--base-url', 'http://127.0.0.1:9/v1', '--port', '70000'],
+      {
+        OPENAI_API_KEY: 'k',
+      },
+    );
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port');
   });
 });
