@@ -120,15 +120,22 @@ interface Probe {
 
 function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      const why = error?.killed
-        ? `timed out after ${PROBE_TIMEOUT_MS / 1000}s`
-        : error && code === null
-          ? error.message
-          : undefined;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr), ...(why && { error: why }) });
-    });
+    // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
+    const [command, argv] = file.endsWith('.js') ? [process.execPath, [file, ...args]] : [file, args];
+    execFile(
+      command,
+      argv,
+      { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        const why = error?.killed
+          ? `timed out after ${PROBE_TIMEOUT_MS / 1000}s`
+          : error && code === null
+            ? error.message
+            : undefined;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr), ...(why && { error: why }) });
+      },
+    );
   });
 }
 

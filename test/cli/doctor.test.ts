@@ -145,6 +145,8 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
     const { check } = await doctor(['--offline'], { PATH: bin });
     expect(check('curl')?.status).toBe('warn');
     expect(check('curl')?.fix).toContain("hookRelay: 'node'");
+    // The simulator runs on this Node even with no node on PATH.
+    expect(check('version')?.status).toBe('ok');
   });
 
   it('reports where agy loads hooks from via `agy -p /hooks` when the build answers it', async () => {
