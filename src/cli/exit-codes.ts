@@ -34,7 +34,10 @@ export function exitCodeFor(status: TurnStatus): number {
 /** The table shown by `--help` and copied into the README. */
 export function exitCodeHelp(): string {
   const rows: [number, string][] = [
-    ...Object.entries(TURN_EXIT_CODES).map(([status, code]): [number, string] => [code, `turn ${status}`]),
+    ...Object.entries(TURN_EXIT_CODES).map(([status, code]): [number, string] => [
+      code,
+      code === EXIT_DOCTOR_FAILED ? `turn ${status}; doctor found a problem` : `turn ${status}`,
+    ]),
     [EXIT_USAGE, 'bad arguments or configuration (nothing started)'],
     [EXIT_START_FAILED, 'agy not found or failed to start'],
   ];

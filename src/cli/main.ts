@@ -3,6 +3,7 @@
  * `agy-sdk`: the package's command. `run` (one streamed turn), `chat` (a REPL), `gateway` (the gateway on its
  * own) and `doctor` (setup checks). Built on the public API only, so it works exactly as a user's program would.
  */
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { chatCommand } from './chat.js';
 import { doctorCommand } from './doctor.js';
@@ -43,12 +44,21 @@ function agentOptions(command: Command): Command {
     .option('--offline', 'use the agy simulator instead of agy (no network, no sign-in)');
 }
 
+/** The package's version, from its package.json (two levels up from dist/cli/ and from src/cli/). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
+  return pkg.version ?? 'unknown';
+}
+
 /** Builds the program; `exit` receives each command's exit code. */
 export function buildProgram(exit: (code: number) => void): Command {
   const program = new Command('agy-sdk')
     .description(
       'Drive Google Antigravity (agy) headlessly: one-shot turns, a chat REPL, the gateway, setup checks.',
     )
+    .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\n${exitCodeHelp()}`);
   // commander exits on its own errors with 1; bad arguments are our usage code.
