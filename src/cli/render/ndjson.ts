@@ -1,7 +1,8 @@
 /**
  * `--json`: one JSON object per line on `out`, for scripts. `{"event":"step",…}` for each normalized step (the
  * public camelCase `Step`, without the wire copy `raw`), then `{"event":"result",…}` with the `TurnResult`
- * (its typed error reduced to `{code, message}`). Nothing else is written to `out`.
+ * (its typed error reduced to `{code, message}`); `{"event":"note",…}` for the CLI's own notices (e.g. Ctrl-C).
+ * Nothing else is written to `out`.
  */
 import type { Step, TurnResult } from '../../index.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
