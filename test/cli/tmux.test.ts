@@ -2,6 +2,7 @@
 // Skipped (with the reason) only where tmux is absent.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,9 @@ class Pane {
 
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+    // tmux leaves its socket file behind; it is ours (a unique name), so remove it.
+    const uid = process.getuid?.() ?? 0;
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, this.socket), { force: true });
   }
 
   #tmux(...args: string[]): string {
