@@ -6,4 +6,11 @@
 export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
 export { createGateway, type Gateway, type GatewayOptions, type GatewayUsageReport } from './gateway.js';
 export type { UsageMetadata } from './gemini-types.js';
+export {
+  type ProviderBridge,
+  type ProviderConfig,
+  type ProviderUsage,
+  startProviderBridge,
+  validateProvider,
+} from './provider-bridge.js';
 export type { UpstreamConfig, UpstreamKind } from './upstream/upstream.js';

@@ -1,0 +1,348 @@
+/**
+ * `agy-sdk doctor`: checks what a first run needs and says how to fix each problem. Every check reads only
+ * (the data-dir check creates and removes one probe file); the user's `~/.gemini` is never modified.
+ * `--offline` checks the simulator instead of agy; `--json` prints the same checks for bug reports.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { AgyNotFoundError, resolveAgyBinary } from '../index.js';
+import { simulatorPath } from '../testing/index.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { EXIT_DOCTOR_FAILED } from './exit-codes.js';
+import { renderTable } from './render/table.js';
+
+export type { CheckStatus, DoctorCheck } from './doctor-check.js';
+
+/** The first agy build with the stream-json protocol, per the captures (agy-real/jdiazromeral-agy-plugin-cc). */
+export const MIN_STREAM_JSON_VERSION = '1.1.8';
+/** How long `agy --version` and `agy -p /hooks` may take. */
+const PROBE_TIMEOUT_MS = 15_000;
+
+/** `doctor`'s flags. */
+export interface DoctorFlags {
+  /** `--offline`: check the simulator instead of agy. */
+  offline?: boolean;
+  /** `--json`. */
+  json?: boolean;
+}
+
+/** Runs every check; resolves to the exit code (0 unless a check failed). */
+export async function doctorCommand(
+  flags: DoctorFlags,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
+  const checks = await runChecks(flags, process.env);
+  const ok = checks.every((c) => c.status !== 'fail');
+  if (flags.json) out.write(`${JSON.stringify({ ok, offline: flags.offline === true, checks }, null, 2)}\n`);
+  else out.write(renderTable(checks));
+  return ok ? 0 : EXIT_DOCTOR_FAILED;
+}
+
+/** Every check, in order. */
+export async function runChecks(flags: DoctorFlags, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+  const home = env.HOME || homedir();
+  const checks: DoctorCheck[] = [];
+  const binary = checkBinary(flags, env);
+  checks.push(binary.check);
+  const version = binary.path ? await checkVersion(binary.path, env) : skipped('version', 'agy version');
+  checks.push(version);
+  checks.push(flags.offline ? simulatorAuth() : checkAuth(home, env));
+  checks.push(...checkSettings(home, process.cwd()));
+  checks.push(
+    binary.path && version.status === 'ok'
+      ? await checkHookPlaces(binary.path, env, home)
+      : skipped('hooks', 'hooks and MCP config'),
+  );
+  checks.push(await checkDataDir(home));
+  checks.push(checkCurl(env));
+  return checks;
+}
+
+function skipped(id: string, title: string): DoctorCheck {
+  return { id, title, status: 'skip', detail: 'needs a working agy binary' };
+}
+
+function checkBinary(flags: DoctorFlags, env: NodeJS.ProcessEnv): { check: DoctorCheck; path?: string } {
+  const title = flags.offline ? 'agy binary (simulator)' : 'agy binary';
+  try {
+    const path = resolveAgyBinary({ agyPath: flags.offline ? simulatorPath() : undefined, env });
+    return { check: { id: 'binary', title, status: 'ok', detail: path }, path };
+  } catch (error) {
+    if (!(error instanceof AgyNotFoundError)) throw error;
+    return {
+      check: {
+        id: 'binary',
+        title,
+        status: 'fail',
+        detail: `not found; tried: ${error.tried.join(', ') || '(PATH is empty)'}`,
+        fix: env.AGY_PATH
+          ? `AGY_PATH=${env.AGY_PATH} is not an executable file: fix or unset it`
+          : 'install agy (https://antigravity.google) and put it on PATH, or set AGY_PATH; `--offline` uses the simulator',
+      },
+    };
+  }
+}
+
+/** `1.2.17` → [1, 2, 17]; null when there is no version in the text. */
+export function parseVersion(text: string): [number, number, number] | null {
+  const m = /(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+function atLeast(v: [number, number, number], min: [number, number, number]): boolean {
+  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return (v[i] ?? 0) > (min[i] ?? 0);
+  return true;
+}
+
+interface Probe {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  error?: string;
+}
+
+function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
+  return new Promise((resolve) => {
+    // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
+    const [command, argv] = file.endsWith('.js') ? [process.execPath, [file, ...args]] : [file, args];
+    execFile(
+      command,
+      argv,
+      { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        const why = error?.killed
+          ? `timed out after ${PROBE_TIMEOUT_MS / 1000}s`
+          : error && code === null
+            ? error.message
+            : undefined;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr), ...(why && { error: why }) });
+      },
+    );
+  });
+}
+
+async function checkVersion(path: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const title = 'agy version';
+  const run = await probe(path, ['--version'], env);
+  const version = parseVersion(run.stdout) ?? parseVersion(run.stderr);
+  if (run.code !== 0 || !version) {
+    const said = (run.error ?? run.stderr.trim()) || run.stdout.trim() || `exit ${run.code}`;
+    return {
+      id: 'version',
+      title,
+      status: 'fail',
+      detail: `\`agy --version\` failed: ${said.split('\n')[0]}`,
+      fix: 'reinstall agy; the binary does not answer --version',
+    };
+  }
+  const v = version.join('.');
+  const min = parseVersion(MIN_STREAM_JSON_VERSION) as [number, number, number];
+  if (!atLeast(version, min))
+    return {
+      id: 'version',
+      title,
+      status: 'fail',
+      detail: `${v}: older than ${MIN_STREAM_JSON_VERSION}, the first build with stream-json`,
+      fix: 'update agy (agy update, or reinstall) to 1.1.8 or later',
+    };
+  return {
+    id: 'version',
+    title,
+    status: 'ok',
+    detail: `${v} (stream-json since ${MIN_STREAM_JSON_VERSION})`,
+  };
+}
+
+function simulatorAuth(): DoctorCheck {
+  return { id: 'auth', title: 'sign-in', status: 'ok', detail: 'the simulator needs no sign-in' };
+}
+
+function readJson(path: string): { value?: unknown; error?: string } {
+  try {
+    return { value: JSON.parse(readFileSync(path, 'utf8')) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function checkAuth(home: string, env: NodeJS.ProcessEnv): DoctorCheck {
+  const title = 'sign-in';
+  const cliDir = join(home, '.gemini', 'antigravity-cli');
+  const settingsPath = join(cliDir, 'settings.json');
+  const settings = existsSync(settingsPath) ? readJson(settingsPath).value : undefined;
+  const provider =
+    typeof settings === 'object' && settings !== null
+      ? (settings as Record<string, unknown>).modelProvider
+      : undefined;
+  if (provider === 'gemini') {
+    if (env.GEMINI_API_KEY)
+      return {
+        id: 'auth',
+        title,
+        status: 'ok',
+        detail: 'API-key mode (modelProvider "gemini", GEMINI_API_KEY set)',
+      };
+    return {
+      id: 'auth',
+      title,
+      status: 'fail',
+      detail: `API-key mode is configured in ${settingsPath} but GEMINI_API_KEY is not set`,
+      fix: 'export GEMINI_API_KEY=… (or remove modelProvider to use your Google sign-in)',
+    };
+  }
+  if (env.AGY_ADC_AUTH)
+    return { id: 'auth', title, status: 'ok', detail: 'Application Default Credentials (AGY_ADC_AUTH)' };
+  // agy keeps its sign-in state beside settings.json (or in the OS keyring); its presence is the best offline sign.
+  let entries: string[] = [];
+  try {
+    if (statSync(cliDir).isDirectory())
+      entries = readdirSync(cliDir).filter((e) => e !== 'settings.json' && e !== 'skills');
+  } catch {
+    entries = [];
+  }
+  if (entries.length > 0)
+    return {
+      id: 'auth',
+      title,
+      status: 'ok',
+      detail: `sign-in state found in ${cliDir} (a sign-in can still expire)`,
+    };
+  return {
+    id: 'auth',
+    title,
+    status: 'fail',
+    detail: `no sign-in state in ${cliDir} and no API-key mode`,
+    fix: 'run `agy` once and sign in, or use API-key mode: {"modelProvider":"gemini"} in settings.json plus GEMINI_API_KEY',
+  };
+}
+
+function checkSettings(home: string, cwd: string): DoctorCheck[] {
+  const files = [
+    join(home, '.gemini', 'antigravity-cli', 'settings.json'),
+    join(home, '.gemini', 'config', 'hooks.json'),
+    join(home, '.gemini', 'config', 'mcp_config.json'),
+    join(cwd, '.agents', 'hooks.json'),
+    join(cwd, '.agents', 'mcp_config.json'),
+  ];
+  const present = files.filter((f) => existsSync(f));
+  const broken = present
+    .map((f) => ({ f, ...readJson(f) }))
+    .filter(
+      (r) =>
+        r.error !== undefined || typeof r.value !== 'object' || r.value === null || Array.isArray(r.value),
+    );
+  if (broken.length === 0)
+    return [
+      {
+        id: 'settings',
+        title: 'settings files parse',
+        status: 'ok',
+        detail: present.length ? present.join(', ') : 'none present (defaults apply)',
+      },
+    ];
+  return broken.map((b) => ({
+    id: 'settings',
+    title: 'settings files parse',
+    status: 'fail' as const,
+    detail: `${b.f}: ${b.error ?? 'not a JSON object'}`,
+    fix: `fix the JSON in ${b.f} (agy ignores or rejects a file it cannot parse)`,
+  }));
+}
+
+async function checkHookPlaces(path: string, env: NodeJS.ProcessEnv, home: string): Promise<DoctorCheck> {
+  const title = 'hooks and MCP config';
+  const documented = [
+    join(home, '.gemini', 'config', 'hooks.json'),
+    '.agents/hooks.json',
+    join(home, '.gemini', 'config', 'mcp_config.json'),
+    '.agents/mcp_config.json',
+  ].join(', ');
+  const run = await probe(path, ['-p', '/hooks', '--output-format', 'json'], env);
+  const answer = commandAnswer(run.stdout);
+  if (answer !== undefined)
+    return { id: 'hooks', title, status: 'ok', detail: `agy -p /hooks: ${oneLine(JSON.stringify(answer))}` };
+  return {
+    id: 'hooks',
+    title,
+    status: 'ok',
+    detail: `this agy has no /hooks command; documented places: ${documented}`,
+  };
+}
+
+/** The payload of a `/hooks` answer in agy's JSON output, if it gave one (`command_result`'s key is `command`). */
+function commandAnswer(stdout: string): unknown {
+  for (const line of stdout.split('\n')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const v = value as Record<string, unknown>;
+    const command = (v.command ?? (v.result as Record<string, unknown> | undefined)?.command) as
+      | { name?: unknown; data?: unknown }
+      | undefined;
+    if (command && typeof command === 'object' && command.name === 'hooks') return command.data ?? command;
+  }
+  return undefined;
+}
+
+function oneLine(text: string, max = 160): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+async function checkDataDir(home: string): Promise<DoctorCheck> {
+  const title = 'data dir writable';
+  const dir = join(home, '.gemini', 'antigravity-cli');
+  // agy creates the dir on first run; then its nearest existing parent must be writable.
+  let target = dir;
+  while (!existsSync(target) && target !== home && target.length > 1) target = join(target, '..');
+  try {
+    if (!statSync(target).isDirectory()) throw new Error(`${target} is not a directory`);
+    accessSync(target, constants.W_OK);
+    // access() says yes to root everywhere; a real create proves it.
+    const probeDir = await mkdtemp(join(target, '.agy-sdk-doctor-'));
+    await rm(probeDir, { recursive: true, force: true });
+    return {
+      id: 'datadir',
+      title,
+      status: 'ok',
+      detail: target === dir ? dir : `${dir} (to be created in ${target})`,
+    };
+  } catch (error) {
+    return {
+      id: 'datadir',
+      title,
+      status: 'fail',
+      detail: `${dir}: ${(error as Error).message}`,
+      fix: `make ${dir} a directory you own and can write (agy keeps conversations and logs there)`,
+    };
+  }
+}
+
+function checkCurl(env: NodeJS.ProcessEnv): DoctorCheck {
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  const found = dirs
+    .map((d) => join(d, 'curl'))
+    .find((p) => {
+      try {
+        accessSync(p, constants.X_OK);
+        return statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+  if (found) return { id: 'curl', title: 'curl', status: 'ok', detail: found };
+  return {
+    id: 'curl',
+    title: 'curl',
+    status: 'warn',
+    detail: `not on PATH (${dirs.length} directories searched)`,
+    fix: "install curl (hooks relay through it); without it the SDK uses its slower Node relay (hookRelay: 'node')",
+  };
+}

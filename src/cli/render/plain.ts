@@ -1,0 +1,67 @@
+/**
+ * Off a TTY: no spinner, no colour, no cursor movement. The answer streams to `out` as it arrives; each tool
+ * call gives one line on `err` when it starts and one when it ends, so a log reads in order.
+ */
+import type { Step, TurnResult } from '../../index.js';
+import { answerDelta, describeCall, describeOutcome, formatStructured, summaryLine } from './format.js';
+import type { RenderStreams, TurnRenderer } from './renderer.js';
+
+/** The plain-lines renderer. */
+export class PlainRenderer implements TurnRenderer {
+  readonly #streams: RenderStreams;
+  readonly #streamText: boolean;
+  readonly #started = new Set<string>();
+  readonly #ended = new Set<string>();
+  #midLine = false;
+
+  /** `streamText: false` (with `--schema`) prints only the structured output, not the raw JSON text. */
+  constructor(streams: RenderStreams, options: { streamText: boolean }) {
+    this.#streams = streams;
+    this.#streamText = options.streamText;
+  }
+
+  step(step: Step): void {
+    const delta = answerDelta(step);
+    if (delta && this.#streamText) {
+      this.#streams.out.write(delta);
+      this.#midLine = !delta.endsWith('\n');
+    }
+    const call = step.tool;
+    if (!call || step.subagent) return;
+    if (!this.#started.has(call.id)) {
+      this.#started.add(call.id);
+      this.#line(`[tool] ${describeCall(call)}`);
+    }
+    if ((call.state === 'DONE' || call.state === 'ERROR') && !this.#ended.has(call.id)) {
+      this.#ended.add(call.id);
+      this.#line(`[tool ${call.state === 'ERROR' ? 'failed' : 'ok'}] ${call.name}: ${describeOutcome(call)}`);
+    }
+  }
+
+  end(result: TurnResult, options: { showStructured: boolean }): void {
+    this.#breakLine();
+    if (options.showStructured && result.status === 'success')
+      this.#streams.out.write(formatStructured(result.structuredOutput));
+    this.#streams.err.write(`[done] ${summaryLine(result)}\n`);
+  }
+
+  note(message: string): void {
+    this.#line(message);
+  }
+
+  dispose(): void {
+    this.#breakLine();
+  }
+
+  #line(text: string): void {
+    this.#breakLine();
+    this.#streams.err.write(`${text}\n`);
+  }
+
+  // Status lines go to another stream; end the answer's line first so the two never share a line on a terminal.
+  #breakLine(): void {
+    if (!this.#midLine) return;
+    this.#streams.out.write('\n');
+    this.#midLine = false;
+  }
+}

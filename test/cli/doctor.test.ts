@@ -1,0 +1,162 @@
+// `agy-sdk doctor` through the built command, with a fake HOME, a fake PATH and fake agy scripts: each failing
+// check has its own case.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DoctorCheck } from '../../src/cli/doctor.js';
+import { BUILT, runCli } from './helpers.js';
+
+let root: string;
+let home: string;
+let bin: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'agy-sdk-doctor-'));
+  home = join(root, 'home');
+  bin = join(root, 'bin');
+  await mkdir(home, { recursive: true });
+  await mkdir(bin, { recursive: true });
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A fake agy: `--version` prints `version`; `-p /hooks` prints `hooks` (a JSON line) when given. */
+async function fakeAgy(script: { version?: string; versionExit?: number; hooks?: unknown }): Promise<void> {
+  const hooks =
+    script.hooks === undefined
+      ? ''
+      : `if [ "$2" = "/hooks" ]; then echo '${JSON.stringify(script.hooks)}'; exit 0; fi\n`;
+  const body =
+    '#!/bin/sh\n' +
+    `if [ "$1" = "--version" ]; then echo "${script.version ?? 'agy version 1.3.1'}"; echo "probe stderr" >&2; exit ${script.versionExit ?? 0}; fi\n` +
+    hooks +
+    'echo "{}"\n';
+  await writeFile(join(bin, 'agy'), body);
+  await chmod(join(bin, 'agy'), 0o755);
+}
+
+/** Signed in, as far as doctor can tell: agy's state beside settings.json. */
+async function signedIn(): Promise<void> {
+  await mkdir(join(home, '.gemini', 'antigravity-cli', 'conversations'), { recursive: true });
+}
+
+async function doctor(args: string[], env: NodeJS.ProcessEnv) {
+  const run = await runCli(['doctor', '--json', ...args], {
+    HOME: home,
+    GEMINI_API_KEY: '',
+    AGY_PATH: '',
+    AGY_ADC_AUTH: '',
+    ...env,
+  });
+  const report = JSON.parse(run.stdout) as { ok: boolean; checks: DoctorCheck[] };
+  const check = (id: string): DoctorCheck | undefined => report.checks.find((c) => c.id === id);
+  return { run, report, check };
+}
+
+const systemPath = `${'/usr/local/bin:/usr/bin:/bin'}`;
+
+describe.skipIf(!BUILT)('agy-sdk doctor', () => {
+  it('--offline: every check passes against the simulator, exit 0', async () => {
+    const { run, report } = await doctor(['--offline'], { PATH: systemPath });
+    expect(report.ok).toBe(true);
+    expect(run.code).toBe(0);
+    expect(report.checks.map((c) => c.id)).toEqual([
+      'binary',
+      'version',
+      'auth',
+      'settings',
+      'hooks',
+      'datadir',
+      'curl',
+    ]);
+    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+  });
+
+  it('a real-looking agy, signed in: ok, and the table says ready', async () => {
+    await fakeAgy({});
+    await signedIn();
+    const run = await runCli(['doctor'], { HOME: home, PATH: `${bin}:${systemPath}`, AGY_PATH: '' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/agy version\s+ok\s+1\.3\.1/);
+    expect(run.stdout).toContain('ready');
+  });
+
+  it('agy missing: fails, lists every path tried, and says how to fix it', async () => {
+    const { run, check } = await doctor([], { PATH: `${bin}:${root}/other` });
+    expect(run.code).toBe(1);
+    expect(check('binary')?.status).toBe('fail');
+    expect(check('binary')?.detail).toContain(join(bin, 'agy'));
+    expect(check('binary')?.detail).toContain(join(root, 'other', 'agy'));
+    expect(check('binary')?.fix).toContain('AGY_PATH');
+    expect(check('version')?.status).toBe('skip');
+    const table = await runCli(['doctor'], { HOME: home, PATH: bin, AGY_PATH: '' });
+    expect(table.stdout).toMatch(/agy binary\s+FAIL/);
+    expect(table.stdout).toContain('fix: install agy');
+  });
+
+  it('agy older than 1.1.8 (no stream-json) fails the version check', async () => {
+    await fakeAgy({ version: 'agy version 1.0.7' });
+    const { check } = await doctor([], { PATH: bin });
+    expect(check('version')).toMatchObject({ status: 'fail' });
+    expect(check('version')?.detail).toContain('1.0.7');
+    expect(check('version')?.fix).toContain('1.1.8');
+    expect(check('hooks')?.status).toBe('skip');
+  });
+
+  it('agy --version failing fails the version check with what agy said', async () => {
+    await fakeAgy({ version: 'nope', versionExit: 2 });
+    const { check } = await doctor([], { PATH: bin });
+    expect(check('version')?.status).toBe('fail');
+    expect(check('version')?.detail).toContain('probe stderr');
+  });
+
+  it('not signed in, and API-key mode without GEMINI_API_KEY, fail the sign-in check; with the key it passes', async () => {
+    await fakeAgy({});
+    expect((await doctor([], { PATH: bin })).check('auth')).toMatchObject({ status: 'fail' });
+    await mkdir(join(home, '.gemini', 'antigravity-cli'), { recursive: true });
+    await writeFile(join(home, '.gemini', 'antigravity-cli', 'settings.json'), '{"modelProvider":"gemini"}');
+    const noKey = (await doctor([], { PATH: bin })).check('auth');
+    expect(noKey?.status).toBe('fail');
+    expect(noKey?.fix).toContain('GEMINI_API_KEY');
+    const withKey = (await doctor([], { PATH: bin, GEMINI_API_KEY: 'k' })).check('auth');
+    expect(withKey?.status).toBe('ok');
+    expect(withKey?.detail).toContain('API-key mode');
+  });
+
+  it('a settings file that does not parse fails, naming the file', async () => {
+    await mkdir(join(home, '.gemini', 'config'), { recursive: true });
+    await writeFile(join(home, '.gemini', 'config', 'hooks.json'), '{ "broken": ');
+    const { run, check } = await doctor(['--offline'], { PATH: systemPath });
+    expect(run.code).toBe(1);
+    expect(check('settings')?.status).toBe('fail');
+    expect(check('settings')?.detail).toContain(join(home, '.gemini', 'config', 'hooks.json'));
+  });
+
+  it('a data dir that is not a writable directory fails', async () => {
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    await writeFile(join(home, '.gemini', 'antigravity-cli'), 'a file, not a directory');
+    const { check } = await doctor(['--offline'], { PATH: systemPath });
+    expect(check('datadir')?.status).toBe('fail');
+    expect(check('datadir')?.fix).toContain('antigravity-cli');
+  });
+
+  it('curl missing is a warning with its fallback, not a failure', async () => {
+    const { check } = await doctor(['--offline'], { PATH: bin });
+    expect(check('curl')?.status).toBe('warn');
+    expect(check('curl')?.fix).toContain("hookRelay: 'node'");
+    // The simulator runs on this Node even with no node on PATH.
+    expect(check('version')?.status).toBe('ok');
+  });
+
+  it('reports where agy loads hooks from via `agy -p /hooks` when the build answers it', async () => {
+    await fakeAgy({ hooks: { command: { name: 'hooks', data: { files: ['/etc/agy/hooks.json'] } } } });
+    const { check } = await doctor([], { PATH: bin });
+    expect(check('hooks')?.status).toBe('ok');
+    expect(check('hooks')?.detail).toContain('agy -p /hooks');
+    expect(check('hooks')?.detail).toContain('/etc/agy/hooks.json');
+    await fakeAgy({});
+    const without = (await doctor([], { PATH: bin })).check('hooks');
+    expect(without?.detail).toContain('no /hooks command');
+  });
+});
