@@ -68,6 +68,8 @@ export {
   UsageError,
   WatchdogTimeoutError,
 } from './errors.js';
+// Provider mode (the gateway itself is on `agy-sdk/gateway`).
+export type { ProviderConfig } from './gateway/provider-bridge.js';
 // Human in the loop.
 export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
 // Hooks: plain objects built by the `hooks.*` factories.
@@ -119,6 +121,7 @@ export type {
 } from './model/step.js';
 export { BudgetExceededError, TurnError } from './model/turn-errors.js';
 export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
+export type { ProviderUsage } from './model/usage.js';
 // Policies.
 export {
   type Decision,

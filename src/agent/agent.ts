@@ -19,6 +19,7 @@ import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
 import { ClosedError, ConfigError, ContentError } from '../errors.js';
+import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
@@ -38,6 +39,8 @@ import {
   materializeStage,
   pendingSteersStage,
   preTurnStage,
+  providerUsageStage,
+  providerUsageStartStage,
   reminderStage,
   transportWarningStage,
 } from './turn-stages.js';
@@ -110,6 +113,8 @@ export class Agent implements AsyncDisposable {
   readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
   #connection: Connection | undefined;
+  /** Provider mode's in-process gateway; closed after the connection. */
+  #provider: ProviderBridge | undefined;
   #conversation: Conversation<Content> | undefined;
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
@@ -182,11 +187,18 @@ export class Agent implements AsyncDisposable {
         },
       },
     };
+    const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
     const connection = config.connection
       ? await config.connection(host)
       : await AgyConnection.create(
           {
             ...config,
+            ...(provider && {
+              // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
+              isolation: 'shadow-home' as const,
+              settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
+              env: { ...config.env, ...provider.env },
+            }),
             cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
             workspaces: this.#workspaces,
             jsonSchema: this.#schema?.jsonSchema,
@@ -223,17 +235,30 @@ export class Agent implements AsyncDisposable {
     if (this.#state === 'starting') this.#state = 'started';
   }
 
+  /** Starts provider mode's gateway; close() stops it, also when start() fails later. */
+  async #startProvider(provider: NonNullable<AgentConfig['provider']>): Promise<ProviderBridge> {
+    const bridge = await startProviderBridge(provider, this.#logger);
+    this.#provider = bridge;
+    if (this.#state !== 'starting') {
+      await bridge.close();
+      this.#checkNotClosing();
+    }
+    return bridge;
+  }
+
   /** The turn pipeline: the named stages of `turn-stages.ts`, in order. */
   #pipeline(connection: Connection): ConversationPipeline<Content> {
     const control = this.#control;
     const budget = this.#budget;
     const reminder = this.#config.reminder;
+    const provider = this.#provider;
     const prepare = composePrepare<ContentPart>([
       materializeStage(() => attachmentsDir(connection)),
       pendingSteersStage(() => control.steering.take()),
       preTurnStage((text) => control.beginTurn(text)),
       ...(budget ? [budgetStartStage(budget)] : []),
       ...(reminder ? [reminderStage(reminder)] : []),
+      ...(provider ? [providerUsageStartStage(provider)] : []),
     ]);
     return {
       // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
@@ -250,6 +275,7 @@ export class Agent implements AsyncDisposable {
       finalize: composeFinish([
         finishStage('structured-output', (result) => this.#finalize(result)),
         finishStage('control-plane', (result) => control.endTurn(result)),
+        ...(provider ? [providerUsageStage(provider)] : []),
       ]),
     };
   }
@@ -403,6 +429,8 @@ export class Agent implements AsyncDisposable {
         await this.#startRun?.catch(() => {});
         await this.#triggers?.stop();
         await this.#connection?.close();
+        // After agy is gone: nothing calls the gateway any more, and nothing is left listening.
+        await this.#provider?.close();
         if (started) await this.#control.sessionEnd();
       } finally {
         this.#state = 'closed';

@@ -22,6 +22,15 @@ const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function
   error: 'must be a function',
 });
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** `AgentConfig`, field by field (loose: fields this schema does not list pass to their own checks). */
 export const AgentConfigSchema = z.looseObject({
   agyPath: nonEmpty.optional(),
@@ -57,6 +66,20 @@ export const AgentConfigSchema = z.looseObject({
   isolation: z.enum(['none', 'shadow-home'], { error: "must be 'none' or 'shadow-home'" }).optional(),
   linkNativeAuth: z.boolean().optional(),
   settingsOverrides: z.record(z.string(), z.unknown()).optional(),
+  provider: z
+    .object(
+      {
+        kind: z.enum(['openai-chat', 'openai-responses', 'anthropic'], {
+          error: "must be 'openai-chat', 'openai-responses' or 'anthropic'",
+        }),
+        baseUrl: z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' }),
+        apiKey: nonEmpty,
+        model: nonEmpty,
+        headers: z.record(z.string(), z.string({ error: 'values must be strings' })).optional(),
+      },
+      { error: 'must be { kind, baseUrl, apiKey, model, headers? }' },
+    )
+    .optional(),
   notes: z.string().optional(),
   reminder: z.string({ error: 'must be a string' }).optional(),
   skillsPaths: z.array(z.string()).optional(),

@@ -12,6 +12,7 @@ import type {
 } from '../connection/agy/index.js';
 import type { ConnectionFactory } from '../connection/connection.js';
 import type { BudgetConfig } from '../conversation/budget.js';
+import type { ProviderConfig } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
@@ -100,6 +101,14 @@ export interface AgentConfig {
   linkNativeAuth?: boolean | undefined;
   /** With shadow-home: merged over the user's `settings.json`, e.g. `{ modelProvider: 'gemini' }`. */
   settingsOverrides?: Record<string, unknown> | undefined;
+  /**
+   * Provider mode: run agy on another model provider (OpenAI Chat, OpenAI Responses or Anthropic) through an
+   * in-process Gemini-compatible gateway on 127.0.0.1, pinned to `provider.model`. Implies
+   * `isolation: 'shadow-home'` (with `modelProvider: "gemini"` merged into agy's settings); agy gets the
+   * gateway's per-run token, never `apiKey`. Each turn reports the upstream's own counts in
+   * `TurnResult.providerUsage`.
+   */
+  provider?: ProviderConfig | undefined;
   /** Notes: a second always-on rule (at most 24,000 bytes). */
   notes?: string | undefined;
   /** Prepended to every user message as a `<system-reminder>` text block. */

@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
 import { BudgetExceededError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult } from '../model/turn-result.js';
+import type { ProviderUsage } from '../model/usage.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 
 /** Media parts become private files and a text block naming each; text parts pass as they are. */
@@ -53,6 +54,16 @@ export function preTurnStage(
 /** Starts the turn's budget count (a turn-scoped budget resets here). */
 export function budgetStartStage(budget: { beginTurn(): void }): PrepareStage<ContentPart> {
   return { name: 'budget-start', run: () => budget.beginTurn() };
+}
+
+/** Provider mode: starts counting the upstream's usage for this turn. */
+export function providerUsageStartStage(bridge: { beginTurn(): void }): PrepareStage<ContentPart> {
+  return { name: 'provider-usage-start', run: () => bridge.beginTurn() };
+}
+
+/** Provider mode: the upstream's own counts for the turn go into `TurnResult.providerUsage`. */
+export function providerUsageStage(bridge: { endTurn(): ProviderUsage | null }): FinishStage {
+  return { name: 'provider-usage', run: (result) => ({ ...result, providerUsage: bridge.endTurn() }) };
 }
 
 /** The configured reminder goes first, as a system reminder. */

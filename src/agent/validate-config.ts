@@ -77,6 +77,19 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       renderInstructions(config.systemInstructions),
     );
   }
+  if (config.provider) {
+    // agy reads modelProvider from its settings and the key from its env: both must be the gateway's.
+    if (config.isolation === 'none')
+      throw new ConfigError('isolation', "provider needs isolation 'shadow-home' (its default); got 'none'");
+    for (const name of ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'])
+      if (config.env?.[name] !== undefined)
+        throw new ConfigError(`env.${name}`, 'is set by provider mode (the gateway); remove it');
+    if (config.connection)
+      throw new ConfigError(
+        'provider',
+        'runs agy through the gateway; it cannot be combined with connection',
+      );
+  }
   // A custom backend does not use the agy session options; agy's are checked whenever they are given.
   SessionRuntime.validate({
     notes: config.notes,

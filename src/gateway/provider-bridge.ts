@@ -7,8 +7,11 @@
  */
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ProviderUsage } from '../model/usage.js';
 import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
 import type { UpstreamKind } from './upstream/upstream.js';
+
+export type { ProviderUsage } from '../model/usage.js';
 
 /** `AgentConfig.provider`: the upstream agy's model calls go to, through the gateway. */
 export interface ProviderConfig {
@@ -22,24 +25,6 @@ export interface ProviderConfig {
   model: string;
   /** Extra headers for every upstream request. */
   headers?: Record<string, string>;
-}
-
-/** The upstream's own token counts for one turn: what the provider bills, next to agy's figures. */
-export interface ProviderUsage {
-  /** Prompt tokens, cache reads excluded. */
-  inputTokens: number;
-  /** Output tokens, thinking included. */
-  outputTokens: number;
-  /** Thinking/reasoning tokens (part of `outputTokens`). */
-  thinkingTokens: number;
-  /** Prompt tokens served from the provider's cache. */
-  cacheReadTokens: number;
-  /** `inputTokens + outputTokens`. */
-  totalTokens: number;
-  /** Upstream requests that finished during the turn. */
-  requests: number;
-  /** The upstream model(s) those requests went to. */
-  models: string[];
 }
 
 /** A running bridge: one gateway for one Agent. */

@@ -4,6 +4,7 @@
  */
 import type { AgySdkError } from '../errors.js';
 import type { CommandResult, ToolCall, Usage, WireObject } from './step.js';
+import type { ProviderUsage } from './usage.js';
 
 /** How a turn ended. */
 export type TurnStatus =
@@ -64,6 +65,11 @@ export interface TurnResult {
   usage: Usage | null;
   /** Usage of each subagent that ran during the turn, by the subagent's conversation id; absent when none reported any. */
   subagentUsage?: Record<string, Usage>;
+  /**
+   * Provider mode only (`AgentConfig.provider`): the upstream's own token counts for this turn, as the provider
+   * bills them, next to agy's figures in `usage`; `null` when no upstream request finished during the turn.
+   */
+  providerUsage?: ProviderUsage | null;
   /** Cumulative usage of the whole conversation from agy's `result` (earlier processes included); `null` if unknown. */
   totalUsage: Usage | null;
   /** Actions agy soft-denied during the turn. */

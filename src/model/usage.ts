@@ -4,6 +4,14 @@
  */
 import type { Usage } from './step.js';
 
+/** The upstream's own token counts in provider mode (`TurnResult.providerUsage`): what the provider bills. */
+export interface ProviderUsage extends Usage {
+  /** Upstream requests that finished during the turn. */
+  requests: number;
+  /** The upstream model(s) those requests went to. */
+  models: string[];
+}
+
 /** A usage value with every count at zero. Internal: callers must see `null` for unknown usage. */
 export function zeroUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
