@@ -10,7 +10,6 @@
 // Run after `npm run build`: node examples/15-provider-openai-compatible.mjs
 import { createServer } from 'node:http';
 import { Agent } from 'agy-sdk';
-import { createGateway } from 'agy-sdk/gateway';
 import { simulatorPath } from 'agy-sdk/testing';
 
 const real = Boolean(process.env.OPENAI_BASE_URL && process.env.OPENAI_API_KEY);
@@ -37,34 +36,24 @@ if (real) {
   upstream = { baseUrl: `http://127.0.0.1:${standIn.address().port}/v1`, apiKey: 'sk-stand-in' };
 }
 
-let upstreamTokens = 0;
-const gateway = await createGateway({
-  upstream: { kind: 'openai-chat', ...upstream },
-  modelMap: { '*': process.env.OPENAI_MODEL ?? 'stand-in' },
-  // What the provider bills, request by request (agy's own figures are in result.usage).
-  onUsage: (report) => {
-    upstreamTokens += report.usage.totalTokenCount ?? 0;
-  },
-});
+// Provider mode: the Agent starts an in-process gateway on 127.0.0.1 pinned to `model`, runs agy under a
+// private HOME with `modelProvider: "gemini"`, and hands agy the gateway's URL and per-run token. (The gateway
+// alone is `createGateway` from 'agy-sdk/gateway', e.g. for an agy you start by hand.)
 const agent = new Agent({
   agyPath: process.env.AGY_PATH ?? simulatorPath(),
-  isolation: 'shadow-home', // a private HOME, so the provider setting never lands in your ~/.gemini
-  settingsOverrides: { modelProvider: 'gemini' },
-  env: { GOOGLE_GEMINI_BASE_URL: gateway.url, GEMINI_API_KEY: gateway.token },
+  provider: { kind: 'openai-chat', ...upstream, model: process.env.OPENAI_MODEL ?? 'stand-in' },
 });
 try {
-  console.log(
-    `upstream: ${real ? process.env.OPENAI_BASE_URL : 'local stand-in'} via gateway ${gateway.url}`,
-  );
+  console.log(`upstream: ${real ? process.env.OPENAI_BASE_URL : 'local stand-in'} via the gateway`);
   const response = await agent.chat('Say hello.');
   process.stdout.write('agent: ');
   for await (const delta of response) process.stdout.write(delta);
   process.stdout.write('\n');
   const result = await response.result();
-  console.log(`upstream tokens: ${upstreamTokens}`);
+  // What the provider bills for this turn, next to agy's own figures in result.usage.
+  console.log(`upstream tokens: ${result.providerUsage?.totalTokens ?? 'unknown'}`);
   console.log(`status: ${result.status}`);
 } finally {
-  await agent.close();
-  await gateway.close();
+  await agent.close(); // also stops the gateway
   standIn?.close();
 }
