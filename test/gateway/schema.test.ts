@@ -1,4 +1,4 @@
-// The schema canonicalizer and per-upstream sanitizers on the §7 checklist shapes: the SDK's Gemini
+// The schema canonicalizer and per-upstream sanitizers on the checklist shapes (docs/reference/gateway-checklist.md#request-translator-invariants): the SDK's Gemini
 // `parameters` with upper-case types and `nullable` (gemini-cli-0.61/sdk-requests.json), Gemini CLI's upper-case
 // `responseJsonSchema` (cli-requests.json), an MCP-style schema with `$ref/$defs` (recursive too), a top-level
 // `anyOf` (rejected by Anthropic), an array without `items` (rejected by OpenAI).

@@ -1,5 +1,5 @@
 /**
- * Gemini schema dialect → plain JSON Schema (spec §5.6). Tool schemas arrive as Gemini `parameters` (OpenAPI
+ * Gemini schema dialect → plain JSON Schema (docs/reference/gateway-translation.md#schema-dialects). Tool schemas arrive as Gemini `parameters` (OpenAPI
  * subset: upper-case types, `nullable`, numeric strings for `minItems`…) or as `parametersJsonSchema` (real
  * JSON Schema, but Gemini CLI's own `responseJsonSchema` still uses upper-case types). Both go through the same
  * pass, which is idempotent: canonicalizing a canonical schema changes nothing. Local `$ref`s are inlined
