@@ -1,7 +1,8 @@
-// The gateway's HTTP surface and lifecycle (docs/reference/gateway-checklist.md#http-surface): routes on v1/v1beta/v1alpha, Google
-// 404s, the three auth forms with the per-run token, keys kept on their side, malformed requests naming the
-// field, model map routing and reporting, immediate headers, deltas forwarded as they arrive, keep-alive
-// chunks, client disconnect aborting the upstream, clean close, and logs free of keys and tokens.
+// The gateway's HTTP surface and lifecycle (docs/reference/gateway-checklist.md#http-surface): routes on
+// v1/v1beta/v1alpha, Google 404s, the three auth forms with the per-run token, keys kept on their side,
+// malformed requests naming the field, model map routing and reporting, immediate headers, deltas forwarded
+// as they arrive, keep-alive chunks, client disconnect aborting the upstream, clean close, and logs free of
+// keys and tokens.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
