@@ -1,7 +1,7 @@
 /**
  * Client authentication: the per-run token arrives as `x-goog-api-key` (SDKs, Gemini CLI, agy), `?key=`
- * (Google's curl docs) or `Authorization: Bearer` (§2.2). Compared in constant time; digests first, so the
- * comparison does not leak the token's length either.
+ * (Google's curl docs) or `Authorization: Bearer` (docs/reference/gemini-api.md#authentication). Compared in
+ * constant time; digests first, so the comparison does not leak the token's length either.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

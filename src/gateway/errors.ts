@@ -1,7 +1,8 @@
 /**
  * Google's error shape (`google.rpc.Status` as JSON) and the mapping from upstream failures to it. The status
- * codes decide whether Gemini CLI / agy retry (spec §2.6, §5.7): 429 and 5xx are retried, 400/401/403 are not,
- * 404 is terminal.
+ * codes decide whether Gemini CLI / agy retry (docs/reference/gemini-api.md#who-retries-what,
+ * docs/reference/gateway-translation.md#errors-upstream-to-gemini): 429 and 5xx are retried, 400/401/403 are
+ * not, 404 is terminal.
  */
 
 /** One `details[]` entry of a Google error (`RetryInfo`, `QuotaFailure`, `BadRequest`, …). */
@@ -75,7 +76,10 @@ export function invalidArgument(field: string, problem: string): GatewayError {
   ]);
 }
 
-/** Maps an upstream HTTP status to the Gemini status the client should see (§5.7). */
+/**
+ * Maps an upstream HTTP status to the Gemini status the client should see
+ * (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
+ */
 export function mapUpstreamStatus(status: number): number {
   if (status === 401 || status === 403 || status === 404 || status === 429) return status;
   if (status === 408 || status === 504) return 504;

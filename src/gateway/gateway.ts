@@ -1,8 +1,8 @@
 /**
  * `createGateway`: a Gemini-compatible HTTP endpoint on 127.0.0.1 that forwards to an OpenAI Chat, OpenAI
- * Responses or Anthropic upstream and streams the answer back token by token (spec §0, §7). One per-run token
- * guards it; the upstream key stays in this process. Every failure becomes a Google-shaped error; nothing a
- * client sends can crash it.
+ * Responses or Anthropic upstream and streams the answer back token by token
+ * (docs/reference/gateway-checklist.md). One per-run token guards it; the upstream key stays in this process.
+ * Every failure becomes a Google-shaped error; nothing a client sends can crash it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -265,8 +265,8 @@ class GatewayServer {
         requested,
         this.map.resolve(requested),
       );
-      // Chat Completions has no web search tool: refuse rather than answer without it (spec §0.14); Gemini CLI
-      // then does without the search.
+      // Chat Completions has no web search tool: refuse rather than answer without it
+      // (docs/reference/gemini-clients.md#built-in-google-tools); Gemini CLI then does without the search.
       if (normalized.webSearch && this.upstream.kind === 'openai-chat')
         throw new GatewayError(
           400,

@@ -1,8 +1,10 @@
 /**
- * The Gemini REST wire types the gateway accepts and emits (spec §2.3–2.5). Requests are validated with zod
- * after their structural keys are canonicalized to camelCase: SDKs send camelCase, Google's curl docs and
- * Python users send snake_case (§0.8), and proxies that read only one form silently dropped system prompts.
- * Free-form payloads (`functionCall.args`, `functionResponse.response`, schemas) keep their keys untouched.
+ * The Gemini REST wire types the gateway accepts and emits (docs/reference/gemini-api.md#request-body,
+ * docs/reference/gemini-api.md#response-body). Requests are validated with zod after their structural keys
+ * are canonicalized to camelCase: SDKs send camelCase, Google's curl docs and Python users send snake_case
+ * (docs/reference/gemini-api.md#camel-and-snake-case-keys), and proxies that read only one form silently
+ * dropped system prompts. Free-form payloads (`functionCall.args`, `functionResponse.response`, schemas) keep
+ * their keys untouched.
  */
 import { z } from 'zod';
 import { invalidArgument } from './errors.js';
@@ -115,13 +117,16 @@ export interface GeminiPart {
   text?: string;
   /** `true` when `text` is a thought summary. */
   thought?: boolean;
-  /** Opaque reasoning state (§5.8); ours start with `gw1.`. */
+  /**
+   * Opaque reasoning state (docs/reference/gateway-translation.md#thought-signature-carriage); ours start
+   * with `gw1.`.
+   */
   thoughtSignature?: string;
   /** A whole function call. */
   functionCall?: { id?: string; name: string; args: Record<string, unknown> };
 }
 
-/** `usageMetadata` as Gemini reports it (§5.5). */
+/** `usageMetadata` as Gemini reports it (docs/reference/gemini-api.md#usage-metadata). */
 export interface UsageMetadata {
   /** Prompt tokens, cached ones included. */
   promptTokenCount: number;
@@ -182,7 +187,8 @@ const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) =
 
 /**
  * Renames snake_case keys to camelCase in the structural parts of a request; when both spellings are present
- * the camelCase one wins (§7). `contents` given as one object is wrapped in an array (§5.0).
+ * the camelCase one wins (docs/reference/gemini-api.md#camel-and-snake-case-keys). `contents` given as one
+ * object is wrapped in an array (docs/reference/gateway-translation.md#pipeline-and-normalisation).
  */
 export function canonicalizeKeys(value: unknown, container = true): unknown {
   if (Array.isArray(value)) return value.map((v) => canonicalizeKeys(v, container));
@@ -217,7 +223,10 @@ export function parseGenerateContentRequest(body: unknown): GenerateContentReque
   throw invalidArgument(fieldPath(issue?.path ?? []), issue?.message ?? 'invalid request');
 }
 
-/** `countTokens` accepts `{contents}` or `{generateContentRequest: {...}}` (§2.1). */
+/**
+ * `countTokens` accepts `{contents}` or `{generateContentRequest: {...}}`
+ * (docs/reference/gemini-api.md#counttokens-body).
+ */
 export function parseCountTokensRequest(body: unknown): GenerateContentRequest {
   const canon = canonicalizeKeys(body) as Record<string, unknown>;
   if (canon && typeof canon === 'object' && canon.generateContentRequest !== undefined) {

@@ -1,8 +1,9 @@
 /**
- * Gemini model id → upstream model id (spec §0.13, §5.0.2). Gemini CLI sends many ids per session (classifier,
- * main turn, utility calls), so a map is pattern-based: exact ids first, then `*` globs from the most specific
- * (most literal characters) down, so `*flash-lite*` beats `*flash*`; `'*'` alone pins every request to one
- * model. An id no entry matches is forwarded unchanged.
+ * Gemini model id → upstream model id (docs/reference/gemini-clients.md#gemini-cli-model-ids,
+ * docs/reference/gateway-translation.md#model-routing). Gemini CLI sends many ids per session (classifier,
+ * main turn, utility calls), so a map is pattern-based: exact ids first, then `*` globs from the most
+ * specific (most literal characters) down, so `*flash-lite*` beats `*flash*`; `'*'` alone pins every request
+ * to one model. An id no entry matches is forwarded unchanged.
  */
 
 /** One resolved entry, as `GET /models` reports it. */

@@ -1,8 +1,10 @@
 /**
- * A validated Gemini request → the upstream-neutral form every upstream module translates from (spec §5.0):
- * thought parts dropped, tool calls and results paired **by id** (deterministic ids and FIFO-per-name pairing
- * only when the client sent none), function names made safe for OpenAI/Anthropic with a reverse map, schemas
- * canonicalized, and Google built-in tools either accepted (`googleSearch`) or refused (§0.14).
+ * A validated Gemini request → the upstream-neutral form every upstream module translates from
+ * (docs/reference/gateway-translation.md#pipeline-and-normalisation): thought parts dropped, tool calls and
+ * results paired **by id** (deterministic ids and FIFO-per-name pairing only when the client sent none),
+ * function names made safe for OpenAI/Anthropic with a reverse map, schemas canonicalized, and Google
+ * built-in tools either accepted (`googleSearch`) or refused
+ * (docs/reference/gemini-clients.md#built-in-google-tools).
  */
 import { createHash } from 'node:crypto';
 import { GatewayError, invalidArgument } from './errors.js';

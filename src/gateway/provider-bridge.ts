@@ -1,7 +1,7 @@
 /**
  * Provider mode: agy on any model provider. agy speaks only Gemini, but with `modelProvider: "gemini"` in its
  * settings plus `GEMINI_API_KEY` and `GOOGLE_GEMINI_BASE_URL` it talks to any Gemini-compatible endpoint
- * (docs/reference/gemini-api.md). The bridge runs an in-process gateway pinned to the provider's model and
+ * (docs/reference/gemini-api.md#agy-as-a-gemini-client). The bridge runs an in-process gateway pinned to the provider's model and
  * hands the Agent the environment and settings that point agy at it. The upstream key stays in this process:
  * agy only ever sees the gateway's per-run token.
  */

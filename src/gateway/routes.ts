@@ -1,7 +1,8 @@
 /**
- * The gateway's URL surface (spec §2.1, §7): `POST /{v1,v1beta,v1alpha}/models/{model}:{action}` with the
- * action after the **last** `:` (model ids may contain `/`), `GET /{ver}/models` and `GET /{ver}/models/{model}`.
- * Anything else is `undefined` and becomes a JSON 404.
+ * The gateway's URL surface (docs/reference/gemini-api.md#endpoints,
+ * docs/reference/gateway-checklist.md#http-surface): `POST /{v1,v1beta,v1alpha}/models/{model}:{action}` with
+ * the action after the **last** `:` (model ids may contain `/`), `GET /{ver}/models` and
+ * `GET /{ver}/models/{model}`. Anything else is `undefined` and becomes a JSON 404.
  */
 
 /** A recognised request. */

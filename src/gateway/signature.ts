@@ -1,9 +1,11 @@
 /**
- * Reasoning state carried across turns in `thoughtSignature` (spec §5.8). Gemini CLI and agy drop thought
- * parts, merge text parts and keep only the signature on the first `functionCall` part (§4.4), so that is
- * where the upstream's opaque reasoning (Anthropic signed thinking, Responses `encrypted_content`, Chat
- * `reasoning_content`) travels: `gw1.<base64url(JSON)>`. Foreign signatures (real Gemini ones,
- * `skip_thought_signature_validator`) decode to `undefined` and are ignored.
+ * Reasoning state carried across turns in `thoughtSignature`
+ * (docs/reference/gateway-translation.md#thought-signature-carriage). Gemini CLI and agy drop thought parts,
+ * merge text parts and keep only the signature on the first `functionCall` part
+ * (docs/reference/gemini-clients.md#gemini-cli-history-handling), so that is where the upstream's opaque
+ * reasoning (Anthropic signed thinking, Responses `encrypted_content`, Chat `reasoning_content`) travels:
+ * `gw1.<base64url(JSON)>`. Foreign signatures (real Gemini ones, `skip_thought_signature_validator`) decode
+ * to `undefined` and are ignored.
  */
 
 /** The upstream family a packed signature belongs to. */

@@ -1,9 +1,10 @@
 /**
- * The SSE output (spec §0.3, §3.3): exactly `data: <one-line JSON>\r\n\r\n` per chunk — no comments, no
- * `event:`/`id:` lines, no `[DONE]` — because Gemini CLI's bundled SDK 1.30 parser loses the whole stream on
- * anything else. Headers are flushed at once with no compression and Nagle off, so each delta leaves as soon
- * as it is written. While the upstream is silent, an empty-parts model chunk goes out every `keepAliveMs`
- * (Gemini CLI's body timeout is 300 s; verified harmless in `gemini-cli-0.61/cli-stream-json-keepalive.txt`).
+ * The SSE output (docs/reference/gemini-api.md#sse-framing, docs/reference/gemini-clients.md#sse-parsers):
+ * exactly `data: <one-line JSON>\r\n\r\n` per chunk — no comments, no `event:`/`id:` lines, no `[DONE]` —
+ * because Gemini CLI's bundled SDK 1.30 parser loses the whole stream on anything else. Headers are flushed
+ * at once with no compression and Nagle off, so each delta leaves as soon as it is written. While the
+ * upstream is silent, an empty-parts model chunk goes out every `keepAliveMs` (Gemini CLI's body timeout is
+ * 300 s; verified harmless in `gemini-cli-0.61/cli-stream-json-keepalive.txt`).
  */
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from './errors.js';
@@ -62,7 +63,11 @@ export class SseWriter {
     this.arm();
   }
 
-  /** Ends the stream with an in-stream error event (§5.7): the client sees it, never a silent STOP. */
+  /**
+   * Ends the stream with an in-stream error event
+   * (docs/reference/gateway-translation.md#errors-upstream-to-gemini): the client sees it, never a silent
+   * STOP.
+   */
   fail(error: GatewayError): void {
     if (this.ended || this.res.destroyed) {
       this.dispose();

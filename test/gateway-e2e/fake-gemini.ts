@@ -1,5 +1,5 @@
 /**
- * A tiny scripted Gemini API endpoint (gemini-gateway.md §2) on 127.0.0.1: `POST /{ver}/models/{model}:
+ * A tiny scripted Gemini API endpoint (docs/reference/gemini-api.md) on 127.0.0.1: `POST /{ver}/models/{model}:
  * streamGenerateContent?alt=sse` answers with the next scripted turn as `data: <json>\r\n\r\n` frames (text,
  * `functionCall` with ids, `thought` parts, usage on the final chunk with `finishReason`), `:generateContent`
  * answers unary (a JSON object filling `responseJsonSchema` for Gemini CLI's routing classifier), `:countTokens`

@@ -1,8 +1,9 @@
 /**
  * The real-client harness, proved against our own fake Gemini endpoint: the real Gemini CLI 0.61.0 (headless,
- * settings workaround of gemini-gateway.md §4.1) completes a tool loop. Expected CLI shapes come from the
- * captures in ../shared/fixtures/gemini-cli-0.61/ (cli-stream-json-tools.txt: `tool_use`/`tool_result` with
- * `tool_id` "{name}__{id}"; cli-sig-requests.json: ids and the first call's signature replayed verbatim).
+ * settings workaround of docs/reference/gemini-clients.md#gemini-cli-headless-setup) completes a tool loop.
+ * Expected CLI shapes come from the captures in ../shared/fixtures/gemini-cli-0.61/
+ * (cli-stream-json-tools.txt: `tool_use`/`tool_result` with `tool_id` "{name}__{id}"; cli-sig-requests.json:
+ * ids and the first call's signature replayed verbatim).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,10 +1,11 @@
 /**
  * Runs the real Gemini CLI 0.61.0 (devDependency `@google/gemini-cli`) headless against a Gemini-compatible
- * base URL, offline, the way gemini-gateway.md §4.1 says it runs: a temp HOME whose `~/.gemini/settings.json`
- * selects `gemini-api-key` auth (without it `GOOGLE_GEMINI_BASE_URL` makes it exit 41), `GEMINI_API_KEY`,
- * `GOOGLE_GEMINI_BASE_URL`, `GEMINI_CLI_TRUST_WORKSPACE=true`, telemetry, usage statistics and update checks
- * off. The CLI relaunches itself as a child process, so it runs in its own process group and the whole group is
- * killed at the deadline and after exit. The environment is built from scratch: no proxy, no real key leaks in.
+ * base URL, offline, the way docs/reference/gemini-clients.md#gemini-cli-headless-setup says it runs: a temp
+ * HOME whose `~/.gemini/settings.json` selects `gemini-api-key` auth (without it `GOOGLE_GEMINI_BASE_URL`
+ * makes it exit 41), `GEMINI_API_KEY`, `GOOGLE_GEMINI_BASE_URL`, `GEMINI_CLI_TRUST_WORKSPACE=true`,
+ * telemetry, usage statistics and update checks off. The CLI relaunches itself as a child process, so it runs
+ * in its own process group and the whole group is killed at the deadline and after exit. The environment is
+ * built from scratch: no proxy, no real key leaks in.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -43,7 +43,8 @@ describe.each([
     for await (const model of await ai.models.list()) names.push(String(model.name));
     expect(names).toContain('models/gemini-2.5-flash');
     expect((await ai.models.get({ model: 'gemini-2.5-flash' })).name).toBe('models/gemini-2.5-flash');
-    // gemini-gateway.md §0.1: 3.x defaults to v1; the installed 2.32.0 and 1.30 (inside Gemini CLI) to v1beta.
+    // docs/reference/gemini-clients.md#api-version-defaults: 3.x defaults to v1; the installed 2.32.0 and
+    // 1.30 (inside Gemini CLI) to v1beta.
     const paths = fake.requests.slice(before).map((r) => r.path);
     expect(paths.every((p) => p.startsWith(`/${version}/`))).toBe(true);
     expect(fake.requests.slice(before).every((r) => r.headers['x-goog-api-key'] === 'genai-key')).toBe(true);

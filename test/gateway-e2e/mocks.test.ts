@@ -1,7 +1,8 @@
 /**
  * The mock upstreams themselves: every recording in `../shared/fixtures/upstream/<protocol>/` replays byte for
- * byte (see its README.md for the formats), scripted turns carry the quirks of gemini-gateway.md §7, errors
- * come in each vendor's body shape, and each refusal rule refuses (and its valid twin passes).
+ * byte (see its README.md for the formats), scripted turns carry the quirks of
+ * docs/reference/gateway-checklist.md#end-to-end-tests, errors come in each vendor's body shape, and each
+ * refusal rule refuses (and its valid twin passes).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

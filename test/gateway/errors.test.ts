@@ -1,6 +1,8 @@
-// The error matrix (spec §2.6, §5.7): upstream HTTP failures become Google-shaped errors with the status
-// Gemini CLI retries on exactly when it should, for each upstream kind, unary and streaming; mid-stream
-// failures end the SSE body with an error event the client sees, never a silent STOP.
+// The error matrix (docs/reference/gemini-api.md#who-retries-what,
+// docs/reference/gateway-translation.md#errors-upstream-to-gemini): upstream HTTP failures become
+// Google-shaped errors with the status Gemini CLI retries on exactly when it should, for each upstream kind,
+// unary and streaming; mid-stream failures end the SSE body with an error event the client sees, never a
+// silent STOP.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';

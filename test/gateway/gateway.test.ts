@@ -1,7 +1,8 @@
-// The gateway's HTTP surface and lifecycle (spec §0.1–0.3, §2.1–2.2, §7): routes on v1/v1beta/v1alpha, Google
-// 404s, the three auth forms with the per-run token, keys kept on their side, malformed requests naming the
-// field, model map routing and reporting, immediate headers, deltas forwarded as they arrive, keep-alive
-// chunks, client disconnect aborting the upstream, clean close, and logs free of keys and tokens.
+// The gateway's HTTP surface and lifecycle (docs/reference/gateway-checklist.md#http-surface): routes on
+// v1/v1beta/v1alpha, Google 404s, the three auth forms with the per-run token, keys kept on their side,
+// malformed requests naming the field, model map routing and reporting, immediate headers, deltas forwarded
+// as they arrive, keep-alive chunks, client disconnect aborting the upstream, clean close, and logs free of
+// keys and tokens.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
@@ -117,7 +118,7 @@ describe('routes and auth', () => {
     }
   });
 
-  it('malformed bodies get a 400 naming the field; urlContext is refused so the CLI fetches locally (§0.14)', async () => {
+  it('malformed bodies get a 400 naming the field; urlContext is refused so the CLI fetches locally (docs/reference/gemini-clients.md#built-in-google-tools)', async () => {
     const gw = await chatGateway();
     const url = `${gw.url}/v1beta/models/m:generateContent`;
     const h = { 'x-goog-api-key': gw.token };

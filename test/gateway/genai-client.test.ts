@@ -1,6 +1,7 @@
-// A real @google/genai client (the devDependency, 2.32.0; it defaults to API version v1 like 3.x, spec §0.1)
-// against the gateway with a minimal in-test Anthropic upstream: streaming with a function call (id
-// round-trip), unary, countTokens, models.list and models.get, and a 429 surfacing as the SDK's ApiError.
+// A real @google/genai client (the devDependency, 2.32.0; it defaults to API version v1 like 3.x,
+// docs/reference/gemini-clients.md#api-version-defaults) against the gateway with a minimal in-test Anthropic
+// upstream: streaming with a function call (id round-trip), unary, countTokens, models.list and models.get,
+// and a 429 surfacing as the SDK's ApiError.
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';

@@ -151,7 +151,10 @@ export function strictFrames(body: string): unknown[] {
   return out;
 }
 
-/** The SSE splitter of @google/genai 1.30.0 (bundled in Gemini CLI 0.61.0), quoted in the spec §3.3. */
+/**
+ * The SSE splitter of @google/genai 1.30.0 (bundled in Gemini CLI 0.61.0), described in
+ * docs/reference/gemini-clients.md#sse-parsers.
+ */
 export function genai130Frames(body: string): unknown[] {
   const responseLineRE = /^\s*data: (.*)(?:\n\n|\r\r|\r\n\r\n)/;
   const out: unknown[] = [];

@@ -1,7 +1,8 @@
-// The schema canonicalizer and per-upstream sanitizers on the §7 checklist shapes: the SDK's Gemini
-// `parameters` with upper-case types and `nullable` (gemini-cli-0.61/sdk-requests.json), Gemini CLI's upper-case
-// `responseJsonSchema` (cli-requests.json), an MCP-style schema with `$ref/$defs` (recursive too), a top-level
-// `anyOf` (rejected by Anthropic), an array without `items` (rejected by OpenAI).
+// The schema canonicalizer and per-upstream sanitizers on the checklist shapes
+// (docs/reference/gateway-checklist.md#request-translator-invariants): the SDK's Gemini `parameters` with
+// upper-case types and `nullable` (gemini-cli-0.61/sdk-requests.json), Gemini CLI's upper-case
+// `responseJsonSchema` (cli-requests.json), an MCP-style schema with `$ref/$defs` (recursive too), a
+// top-level `anyOf` (rejected by Anthropic), an array without `items` (rejected by OpenAI).
 import { describe, expect, it } from 'vitest';
 import { canonicalizeSchema } from '../../src/gateway/schema/canonicalize.js';
 import { sanitizeForAnthropic, sanitizeForOpenAI } from '../../src/gateway/schema/sanitize.js';

@@ -1,8 +1,10 @@
-// Reasoning state survives the way Gemini CLI and agy replay history (spec §4.4, §5.8): thought parts dropped,
-// consecutive text merged keeping the first part's keys, `skip_thought_signature_validator` stamped on a first
-// functionCall that lacks a signature. The gateway's `gw1.` signature on the first call must come back and be
-// re-injected: Anthropic's signed thinking leads the assistant message; Responses' reasoning item (with the
-// final `output_item.done` encrypted_content) precedes the calls.
+// Reasoning state survives the way Gemini CLI and agy replay history
+// (docs/reference/gemini-clients.md#gemini-cli-history-handling,
+// docs/reference/gateway-translation.md#thought-signature-carriage): thought parts dropped, consecutive text
+// merged keeping the first part's keys, `skip_thought_signature_validator` stamped on a first functionCall
+// that lacks a signature. The gateway's `gw1.` signature on the first call must come back and be re-injected:
+// Anthropic's signed thinking leads the assistant message; Responses' reasoning item (with the final
+// `output_item.done` encrypted_content) precedes the calls.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { unpackSignature } from '../../src/gateway/signature.js';
@@ -24,7 +26,10 @@ type Part = NonNullable<
   NonNullable<NonNullable<GeminiChunkLike['candidates']>[number]['content']>['parts']
 >[number];
 
-/** What Gemini CLI 0.61 sends back as the model turn (cli-sig-requests.json, §4.4 rules 1–3). */
+/**
+ * What Gemini CLI 0.61 sends back as the model turn (cli-sig-requests.json;
+ * docs/reference/gemini-clients.md#gemini-cli-history-handling rules 1–3).
+ */
 function cliReplay(frames: unknown[]): { role: 'model'; parts: Part[] } {
   const parts: Part[] = [];
   for (const f of frames as GeminiChunkLike[]) {
@@ -43,7 +48,8 @@ function cliReplay(frames: unknown[]): { role: 'model'; parts: Part[] } {
 const sse = (events: Record<string, unknown>[]): string =>
   events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
 
-// The Anthropic example stream of the spec §5.3 (thinking + signature_delta + tool_use).
+// The Anthropic example stream of docs/reference/gateway-translation.md#anthropic-messages (thinking +
+// signature_delta + tool_use).
 const ANTHROPIC_TOOL_TURN = sse([
   {
     type: 'message_start',

@@ -1,8 +1,9 @@
-// Upstream stream quirks of spec §5.9 / §7 through the real gateway: split argument deltas, a missing `index`
-// (Gemini's OpenAI-compatible endpoint), `id: ""` continuations (DashScope), two entries for one index in one
-// chunk (vLLM), a usage-only final chunk, usage on the finish chunk (DeepSeek), broken tool JSON →
-// MALFORMED_FUNCTION_CALL, Anthropic `ping`, Responses parallel calls kept in order, and events split across
-// TCP writes byte by byte.
+// Upstream stream quirks of docs/reference/gateway-translation.md#parameter-gotchas and
+// docs/reference/gateway-checklist.md#end-to-end-tests through the real gateway: split argument deltas, a
+// missing `index` (Gemini's OpenAI-compatible endpoint), `id: ""` continuations (DashScope), two entries for
+// one index in one chunk (vLLM), a usage-only final chunk, usage on the finish chunk (DeepSeek), broken tool
+// JSON → MALFORMED_FUNCTION_CALL, Anthropic `ping`, Responses parallel calls kept in order, and events split
+// across TCP writes byte by byte.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';

@@ -1,9 +1,10 @@
 /**
  * Endpoint mode of the simulator: with `modelProvider: "gemini"` in agy's settings and `GOOGLE_GEMINI_BASE_URL`
- * set, its model turns come from that endpoint (issue 10; gemini-gateway.md §4.9). The chain Agent → simulator
- * → fake Gemini endpoint (test/gateway-e2e/fake-gemini.ts) runs a tool loop and streams text; an HTTP error
- * becomes agy's failed-call shapes: DONE `error_message` steps and a `result` ERROR (the `AGY_ERROR` stderr form
- * is agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr's).
+ * set, its model turns come from that endpoint (issue 10;
+ * docs/reference/gemini-api.md#agy-as-a-gemini-client). The chain Agent → simulator → fake Gemini endpoint
+ * (test/gateway-e2e/fake-gemini.ts) runs a tool loop and streams text; an HTTP error becomes agy's
+ * failed-call shapes: DONE `error_message` steps and a `result` ERROR (the `AGY_ERROR` stderr form is
+ * agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stderr's).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,10 @@
 /**
- * Gemini schema dialect → plain JSON Schema (spec §5.6). Tool schemas arrive as Gemini `parameters` (OpenAPI
- * subset: upper-case types, `nullable`, numeric strings for `minItems`…) or as `parametersJsonSchema` (real
- * JSON Schema, but Gemini CLI's own `responseJsonSchema` still uses upper-case types). Both go through the same
- * pass, which is idempotent: canonicalizing a canonical schema changes nothing. Local `$ref`s are inlined
- * (`$defs`/`definitions` removed) with a cycle guard, so upstreams that reject or mishandle refs never see one.
+ * Gemini schema dialect → plain JSON Schema (docs/reference/gateway-translation.md#schema-dialects). Tool
+ * schemas arrive as Gemini `parameters` (OpenAPI subset: upper-case types, `nullable`, numeric strings for
+ * `minItems`…) or as `parametersJsonSchema` (real JSON Schema, but Gemini CLI's own `responseJsonSchema`
+ * still uses upper-case types). Both go through the same pass, which is idempotent: canonicalizing a
+ * canonical schema changes nothing. Local `$ref`s are inlined (`$defs`/`definitions` removed) with a cycle
+ * guard, so upstreams that reject or mishandle refs never see one.
  */
 
 /** A JSON Schema object (or a boolean schema). */

@@ -1,5 +1,6 @@
 /**
- * Per-upstream sanitizers, applied to a canonical schema (§5.6). Both upstreams want an object at the root;
+ * Per-upstream sanitizers, applied to a canonical schema
+ * (docs/reference/gateway-translation.md#schema-dialects). Both upstreams want an object at the root;
  * Anthropic rejects `anyOf`/`oneOf`/`allOf` at the top level ("input_schema does not support oneOf, allOf, or
  * anyOf at the top level"); OpenAI rejects arrays without `items`. Each sanitizer is idempotent and returns a
  * copy.

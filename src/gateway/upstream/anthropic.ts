@@ -1,8 +1,9 @@
 /**
- * Anthropic Messages, spec §5.3. `system` goes top-level, `tool_result` blocks lead the user turn, `max_tokens`
- * is always sent, and signed thinking blocks travel in the first call's `thoughtSignature` so they can lead the
- * replayed assistant message ("a final assistant message must start with a thinking block"). Without them
- * (history from another model) thinking is switched off for that request rather than fabricated.
+ * Anthropic Messages, docs/reference/gateway-translation.md#anthropic-messages. `system` goes top-level,
+ * `tool_result` blocks lead the user turn, `max_tokens` is always sent, and signed thinking blocks travel in
+ * the first call's `thoughtSignature` so they can lead the replayed assistant message ("a final assistant
+ * message must start with a thinking block"). Without them (history from another model) thinking is switched
+ * off for that request rather than fabricated.
  */
 import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
@@ -111,7 +112,10 @@ export function anthropicMessages(req: NormalizedRequest): {
   return { messages, lastToolTurnSigned };
 }
 
-/** The Messages request body (§5.3, sampling rules of §5.9). */
+/**
+ * The Messages request body (docs/reference/gateway-translation.md#anthropic-messages; sampling rules:
+ * docs/reference/gateway-translation.md#parameter-gotchas).
+ */
 export function anthropicBody(req: NormalizedRequest): Record<string, unknown> {
   const { messages, lastToolTurnSigned } = anthropicMessages(req);
   const g = req.generation;
@@ -147,7 +151,8 @@ export function anthropicBody(req: NormalizedRequest): Record<string, unknown> {
   if (budget !== undefined) {
     if (maxTokens <= budget) maxTokens = budget + Math.min(DEFAULT_MAX_TOKENS, 8192);
     body.thinking = { type: 'enabled', budget_tokens: budget };
-    // Thinking requires temperature 1 (or unset) and no top_k; top_p is dropped with it (§0.18).
+    // Thinking requires temperature 1 (or unset) and no top_k; top_p is dropped with it
+    // (docs/reference/gateway-translation.md#anthropic-messages).
   } else {
     if (g.temperature !== undefined) body.temperature = g.temperature;
     else if (g.topP !== undefined) body.top_p = g.topP;

@@ -1,8 +1,9 @@
 /**
- * OpenAI Chat Completions (and compatible servers: vLLM, llama.cpp, Ollama, OpenRouter, DeepSeek), spec §5.1.
- * Tool-call argument deltas are accumulated per `index`, tolerating a missing `index` and `id: ""`; calls are
- * emitted whole, in index order, once `finish_reason` arrives; the terminal chunk is held until the separate
- * `include_usage` chunk or the end of the stream, so the final Gemini chunk carries both.
+ * OpenAI Chat Completions (and compatible servers: vLLM, llama.cpp, Ollama, OpenRouter, DeepSeek),
+ * docs/reference/gateway-translation.md#openai-chat-completions. Tool-call argument deltas are accumulated
+ * per `index`, tolerating a missing `index` and `id: ""`; calls are emitted whole, in index order, once
+ * `finish_reason` arrives; the terminal chunk is held until the separate `include_usage` chunk or the end of
+ * the stream, so the final Gemini chunk carries both.
  */
 import { fromUpstreamStreamError, prematureEnd, upstreamErrorInfo } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
@@ -100,7 +101,10 @@ function isOpenAIHost(baseUrl: string): boolean {
   }
 }
 
-/** The Chat Completions request body (sampling rules of §5.9 applied). */
+/**
+ * The Chat Completions request body (sampling rules of
+ * docs/reference/gateway-translation.md#parameter-gotchas applied).
+ */
 export function chatBody(req: NormalizedRequest, baseUrl: string): Record<string, unknown> {
   const openai = isOpenAIHost(baseUrl);
   const reasoning = isOpenAIReasoningModel(req.model);

@@ -1,8 +1,9 @@
 /**
- * OpenAI Responses API, spec §5.2. Argument deltas are accumulated per `item_id` (falling back to
- * `output_index`), every call of a parallel batch is kept (never overwritten), and reasoning items are
- * captured at `output_item.done` — the final `encrypted_content`, not an earlier partial one — to be packed
- * into the first call's `thoughtSignature` and replayed before the calls on the next request (`store:false`).
+ * OpenAI Responses API, docs/reference/gateway-translation.md#openai-responses. Argument deltas are
+ * accumulated per `item_id` (falling back to `output_index`), every call of a parallel batch is kept (never
+ * overwritten), and reasoning items are captured at `output_item.done` — the final `encrypted_content`, not
+ * an earlier partial one — to be packed into the first call's `thoughtSignature` and replayed before the
+ * calls on the next request (`store:false`).
  */
 import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
@@ -73,7 +74,10 @@ export function responsesInput(req: NormalizedRequest): Item[] {
   return items;
 }
 
-/** The Responses request body (§5.2, sampling rules of §5.9). */
+/**
+ * The Responses request body (docs/reference/gateway-translation.md#openai-responses; sampling rules:
+ * docs/reference/gateway-translation.md#parameter-gotchas).
+ */
 export function responsesBody(req: NormalizedRequest): Record<string, unknown> {
   const reasoning = isOpenAIReasoningModel(req.model);
   const g = req.generation;
@@ -117,10 +121,12 @@ export function responsesBody(req: NormalizedRequest): Record<string, unknown> {
     if (effort !== undefined) r.effort = effort;
     if (req.thinking.includeThoughts) r.summary = 'auto';
     if (Object.keys(r).length > 0) body.reasoning = r;
-    // store:false keeps no server state, so reasoning must travel back encrypted (§5.8).
+    // store:false keeps no server state, so reasoning must travel back encrypted
+    // (docs/reference/gateway-translation.md#thought-signature-carriage).
     body.include = ['reasoning.encrypted_content'];
   }
-  // topK, stopSequences, seed: not Responses parameters; dropped (§5.2).
+  // topK, stopSequences, seed: not Responses parameters; dropped
+  // (docs/reference/gateway-translation.md#openai-responses).
   if (g.responseMimeType === 'application/json') {
     body.text = {
       format: g.responseSchema

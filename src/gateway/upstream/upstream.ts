@@ -1,8 +1,9 @@
 /**
  * The one interface every upstream protocol module implements: build the HTTP request from a normalized
  * Gemini request, and translate the upstream's SSE events into Gemini sink calls. Requests are always sent with
- * `stream: true`; unary Gemini calls aggregate the same stream (§5.1 "stream internally and aggregate"), so
- * each protocol has exactly one decoding path.
+ * `stream: true`; unary Gemini calls aggregate the same stream
+ * (docs/reference/gateway-translation.md#openai-chat-completions), so each protocol has exactly one decoding
+ * path.
  */
 import type { GeminiSink } from '../gemini-sink.js';
 import type { UsageMetadata } from '../gemini-types.js';
@@ -54,7 +55,10 @@ export interface Upstream {
   createTranslator(req: NormalizedRequest, sink: GeminiSink): StreamTranslator;
 }
 
-/** Builds Gemini usage from the upstream's figures (§5.5); `prompt` already includes cached tokens. */
+/**
+ * Builds Gemini usage from the upstream's figures (docs/reference/gateway-translation.md#usage); `prompt`
+ * already includes cached tokens.
+ */
 export function geminiUsage(prompt: number, output: number, cached: number, thoughts: number): UsageMetadata {
   const usage: UsageMetadata = {
     promptTokenCount: prompt,
@@ -112,7 +116,10 @@ export function originalName(req: NormalizedRequest, name: string): string {
   return req.toolNames.get(name) ?? name;
 }
 
-/** Thinking budget → effort level (CLIProxyAPI's thresholds, §5.1). */
+/**
+ * Thinking budget → effort level (CLIProxyAPI's thresholds,
+ * docs/reference/gateway-translation.md#openai-chat-completions).
+ */
 export function effortFor(thinking: NormalizedRequest['thinking']): string | undefined {
   if (thinking.level !== undefined && thinking.level !== 'THINKING_LEVEL_UNSPECIFIED') {
     return thinking.level.toLowerCase();
@@ -127,7 +134,10 @@ export function effortFor(thinking: NormalizedRequest['thinking']): string | und
   return 'xhigh';
 }
 
-/** OpenAI reasoning model families reject `temperature`/`top_p` and take `reasoning_effort` (§5.9). */
+/**
+ * OpenAI reasoning model families reject `temperature`/`top_p` and take `reasoning_effort`
+ * (docs/reference/gateway-translation.md#parameter-gotchas).
+ */
 export function isOpenAIReasoningModel(model: string): boolean {
   return /^(o\d|gpt-5|codex)/i.test(model.replace(/^.*\//, ''));
 }

@@ -1,8 +1,8 @@
 /**
  * Whether the simulator takes its model turns from a Gemini-compatible endpoint, and where: real agy does when
  * `~/.gemini/antigravity-cli/settings.json` says `modelProvider: "gemini"` and `GOOGLE_GEMINI_BASE_URL` is set,
- * authenticating with `GEMINI_API_KEY` (issue 10; seed 001 "Actual external endpoint probe";
- * gemini-gateway.md §4.9: Go genai defaults, `v1beta` and `x-goog-api-key`).
+ * authenticating with `GEMINI_API_KEY` (issue 10; docs/reference/gemini-api.md#agy-as-a-gemini-client:
+ * Go genai defaults, `v1beta` and `x-goog-api-key`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

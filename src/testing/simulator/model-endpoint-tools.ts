@@ -1,8 +1,9 @@
 /**
  * The tools the simulator declares to a model endpoint and runs for it: the built-in tools it really
  * implements (`list_dir`, `view_file`, with agy's parameter names) and `call_mcp_tool` for the MCP tools it
- * loaded (agy calls MCP tools through that one built-in; seed 000). Each call becomes the same tool step a
- * scenario's `tool`/`mcpTool` action writes, with PreToolUse/PostToolUse hooks around it.
+ * loaded (agy calls MCP tools through that one built-in; docs/reference/mcp.md#calling-mcp-tools). Each call
+ * becomes the same tool step a scenario's `tool`/`mcpTool` action writes, with PreToolUse/PostToolUse hooks
+ * around it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';

@@ -255,7 +255,8 @@ export class ModelEndpointSession {
           });
           out.parts.push(part);
         } else if (typeof part.text === 'string' && part.text !== '') {
-          // Consecutive text merges into the first text part, which keeps its signature (gemini-gateway.md §4.4).
+          // Consecutive text merges into the first text part, which keeps its signature
+          // (docs/reference/gemini-clients.md#gemini-cli-history-handling).
           const last = out.parts.at(-1);
           if (last !== undefined && typeof last.text === 'string') last.text += part.text;
           else out.parts.push({ ...part });
