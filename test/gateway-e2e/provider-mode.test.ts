@@ -5,12 +5,12 @@
  * after close() (or a failed start) nothing is left listening.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { AgyNotFoundError, ConfigError } from '../../src/errors.js';
 import { collect, useSandboxAgents } from '../helpers/agents.js';
+import { probePort, tcpServers } from '../helpers/runtime-files.js';
 import { ensureSimulatorBuilt } from '../helpers/sim-process.js';
 import { OpenAiChatMock } from './mocks/openai-chat.js';
 
@@ -38,20 +38,9 @@ function environOf(pid: number): Promise<Record<string, string>> {
   );
 }
 
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
-
-const listeningServers = (): number =>
-  process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+/** Whether nothing listens at `url`'s port any more. */
+const refused = async (url: string): Promise<boolean> =>
+  (await probePort(Number(new URL(url).port))) === 'ECONNREFUSED';
 
 describe('provider mode', () => {
   it('runs a tool loop on the upstream; the key never reaches agy; providerUsage per turn; close stops the gateway', async () => {
@@ -124,7 +113,7 @@ describe('provider mode', () => {
   });
 
   it('a start that fails after the gateway started leaves nothing listening', async () => {
-    const before = listeningServers();
+    const before = tcpServers();
     const agent = new Agent({
       agyPath: join(sb.box.root, 'no-such-agy'),
       workspaces: [sb.box.workspace],
@@ -138,9 +127,9 @@ describe('provider mode', () => {
     });
     await expect(agent.start()).rejects.toBeInstanceOf(AgyNotFoundError);
     // The server has stopped listening when close() resolves; Node drops its handle a few loop turns later.
-    for (let turn = 0; turn < 1_000 && listeningServers() > before; turn++)
+    for (let turn = 0; turn < 1_000 && tcpServers() > before; turn++)
       await new Promise((resolve) => setImmediate(resolve));
-    expect(listeningServers()).toBe(before);
+    expect(tcpServers()).toBe(before);
   });
 
   it.each([

@@ -1,6 +1,5 @@
 // Provider mode's bridge (issue 10): one in-process gateway pinned to the provider's model, agy pointed at it by
 // env and settings, the upstream's own token counts per turn, nothing listening after close or a failed start.
-import { connect } from 'node:net';
 import { GoogleGenAI } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
@@ -10,6 +9,7 @@ import {
   validateProvider,
 } from '../../src/gateway/provider-bridge.js';
 import { OpenAiChatMock } from '../gateway-e2e/mocks/openai-chat.js';
+import { probePort } from '../helpers/runtime-files.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -29,17 +29,9 @@ async function bridgeOnMock(): Promise<{ bridge: ProviderBridge; mock: OpenAiCha
   return { bridge, mock };
 }
 
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
+/** Whether nothing listens at `url`'s port any more. */
+const refused = async (url: string): Promise<boolean> =>
+  (await probePort(Number(new URL(url).port))) === 'ECONNREFUSED';
 
 describe('provider bridge', () => {
   it("points agy at the gateway with its token, pins the model, and counts the upstream's usage per turn", async () => {

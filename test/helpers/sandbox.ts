@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { AgentConfig } from '../../src/agent/config.js';
 import { simulatorPath, writeScenario } from '../../src/testing/simulator/path.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
@@ -85,4 +86,35 @@ function isZombie(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A fresh sandbox for each test, and cleanups (last registered first) run before it is removed. */
+export interface SandboxPerTest {
+  /** The current test's sandbox. */
+  readonly box: Sandbox;
+  /** Runs `cleanup` after the current test, before the sandbox is removed. */
+  defer(cleanup: () => Promise<unknown> | unknown): void;
+}
+
+/** Registers the beforeEach/afterEach pair that gives every test of the file its own {@link Sandbox}. */
+export function useSandbox(): SandboxPerTest {
+  let current: Sandbox | undefined;
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  beforeEach(async () => {
+    current = await sandbox();
+  });
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+    await current?.cleanup();
+    current = undefined;
+  });
+  return {
+    get box(): Sandbox {
+      if (!current) throw new Error('no sandbox outside a test');
+      return current;
+    },
+    defer(cleanup) {
+      cleanups.push(cleanup);
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // stdout. Both relays: curl (when installed) and the Node relay.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import {
   SessionRuntime,
@@ -19,19 +19,11 @@ import {
   startHook,
   walkTree,
 } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void> | void> = [];
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
+const sb = useSandbox();
 
 const preToolUse = {
   hookEventName: 'PreToolUse',
@@ -62,14 +54,14 @@ for (const relay of ['node', 'curl'] as const) {
     ): Promise<SessionRuntime> {
       logger = recordingLogger();
       const runtime = await SessionRuntime.create({
-        dataDir: box.dataDir,
-        env: { PATH: process.env.PATH, HOME: box.root },
+        dataDir: sb.box.dataDir,
+        env: { PATH: process.env.PATH, HOME: sb.box.root },
         logger,
         hooks,
         hookRelay: relay,
         ...options,
       });
-      cleanups.push(() => runtime.close());
+      sb.defer(() => runtime.close());
       return runtime;
     }
 
@@ -248,7 +240,7 @@ for (const relay of ['node', 'curl'] as const) {
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
       const running = startHook(script(runtime, 'PreToolUse'), preToolUse);
-      cleanups.push(() => {
+      sb.defer(() => {
         release.resolve();
       });
       await entered.promise; // the relay is connected and waiting for our answer: read it now

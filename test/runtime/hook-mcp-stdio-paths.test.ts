@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionListener } from '../../src/connection/agy/session/listener.js';
 import {
@@ -14,28 +14,20 @@ import {
 } from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
 import { tool } from '../../src/tools/tool.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { ensureSimulatorBuilt } from '../helpers/sim-process.js';
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void>> = [];
+const sb = useSandbox();
 beforeAll(async () => {
   await ensureSimulatorBuilt(); // builds dist/, where the compiled relay lives
 }, 180_000);
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
 
 describe('stdio MCP relay entry under a hostile install path', () => {
   it('starts as argv without a shell: the tools answer and no embedded command runs', async () => {
-    const run = join(box.root, 'run');
+    const run = join(sb.box.root, 'run');
     mkdirSync(run);
     // dist/ reached through a directory named with shell syntax (a symlink keeps the relay's imports whole).
-    const hostile = join(box.root, `pkg 'q' "d" $(touch canary-a) \`touch canary-b\`;touch canary-c&\nž`);
+    const hostile = join(sb.box.root, `pkg 'q' "d" $(touch canary-a) \`touch canary-b\`;touch canary-c&\nž`);
     mkdirSync(hostile);
     const realRelay = relayScriptPath();
     const distDir = join(realRelay, '..', '..', '..', '..');
@@ -51,19 +43,19 @@ describe('stdio MCP relay entry under a hostile install path', () => {
       logger: recordingLogger(),
       mcpServers: { tools: [echo] },
     });
-    cleanups.push(() => listener.close());
+    sb.defer(() => listener.close());
     const entry = stdioRelayServerConfig(listener.mcpUrl('tools'), { relayPath });
     expect(entry.args).toEqual([relayPath]); // verbatim: no shell quotes in an argv element
     const transport = new StdioClientTransport({ ...entry, cwd: run, stderr: 'pipe' });
     const client = new Client({ name: 'paths-test', version: '0.0.0' });
     await client.connect(transport);
-    cleanups.push(() => client.close());
+    sb.defer(() => client.close());
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
     const out = (await client.callTool({ name: 'echo', arguments: { text: 'hi' } })) as {
       content: Array<{ text: string }>;
     };
     expect(out.content[0]?.text).toBe('echo: hi');
     expect(readdirSync(run)).toEqual([]);
-    expect(readdirSync(box.root).filter((f) => f.startsWith('canary'))).toEqual([]);
+    expect(readdirSync(sb.box.root).filter((f) => f.startsWith('canary'))).toEqual([]);
   });
 });

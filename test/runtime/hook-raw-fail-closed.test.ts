@@ -2,23 +2,15 @@
 // (docs/reference/hooks.md#pretooluse-answers: `{}`, `{"decision":""}` denied), so anything but nothing or a
 // well-formed answer must reach agy as an explicit deny, logged, and recorded in the turn's deniedActions.
 // The call is agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json, posted over real HTTP.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
+const sb = useSandbox();
 
 // agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json (fields as captured).
 const PAYLOAD = {
@@ -57,15 +49,15 @@ async function answerOf(answer: () => unknown) {
     handler: answer as AgyHookRegistration<'PreToolUse'>['handler'],
   };
   const runtime = await SessionRuntime.create({
-    dataDir: box.dataDir,
-    env: { PATH: process.env.PATH, HOME: box.root },
+    dataDir: sb.box.dataDir,
+    env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
     hooks: [raw, ...cp.agyHooks()],
     onHookRequest: cp.onHookRequest,
     onHookAnswer: cp.onHookAnswer,
     hookRelay: 'node',
   });
-  cleanups.push(() => runtime.close());
+  sb.defer(() => runtime.close());
   await cp.beginTurn('run');
   const res = await fetch(runtime.listener!.hookUrl('PreToolUse'), {
     method: 'POST',

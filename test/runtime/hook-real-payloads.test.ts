@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
@@ -14,7 +14,7 @@ import type { HookToolCall, HookToolResult, StopEvent, ToolErrorEvent } from '..
 import type { Step } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import { deferred, recordingLogger } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CAPTURES = join(ROOT, '../shared/fixtures/agy-real/hooks-anti-samcheonpo-agy-1.3.0');
@@ -25,15 +25,7 @@ const capture = (name: string): Buffer => readFileSync(join(CAPTURES, name));
 const parsed = (name: string): Record<string, unknown> =>
   JSON.parse(capture(name).toString('utf8')) as Record<string, unknown>;
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
+const sb = useSandbox();
 
 /** A control plane wired to a real session listener, as the Agent wires them. */
 async function plane(typedHooks: Hook[]) {
@@ -47,15 +39,15 @@ async function plane(typedHooks: Hook[]) {
     logger,
   });
   const runtime = await SessionRuntime.create({
-    dataDir: box.dataDir,
-    env: { PATH: process.env.PATH, HOME: box.root },
+    dataDir: sb.box.dataDir,
+    env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
     hooks: cp.agyHooks(),
     onHookRequest: cp.onHookRequest,
     onHookAnswer: cp.onHookAnswer,
     hookRelay: 'node',
   });
-  cleanups.push(() => runtime.close());
+  sb.defer(() => runtime.close());
   /** POSTs `body` to the route of `event`, as the hook command registered for that event does. */
   const post = async (event: string, body: Buffer): Promise<unknown> => {
     const res = await fetch(runtime.listener!.hookUrl(event), {

@@ -4,7 +4,7 @@
 // payload shape from agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json on stdin).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
 import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
@@ -12,19 +12,11 @@ import { SessionRuntime } from '../../src/connection/agy/session/session-runtime
 import { hooks } from '../../src/hooks/factories.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
+const sb = useSandbox();
 
 function payload(commandLine: string) {
   return {
@@ -50,7 +42,7 @@ function payload(commandLine: string) {
 
 function viaShell(command: string, stdin: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd: box.root, env: { PATH: process.env.PATH } });
+    const child = spawn('/bin/sh', ['-c', command], { cwd: sb.box.root, env: { PATH: process.env.PATH } });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       stdout += c;
@@ -85,15 +77,15 @@ for (const relay of ['node', 'curl'] as const) {
           logger: recordingLogger(),
         });
         const runtime = await SessionRuntime.create({
-          dataDir: box.dataDir,
-          env: { PATH: process.env.PATH, HOME: box.root },
+          dataDir: sb.box.dataDir,
+          env: { PATH: process.env.PATH, HOME: sb.box.root },
           logger: recordingLogger(),
           hooks: cp.agyHooks(),
           onHookRequest: cp.onHookRequest,
           onHookAnswer: cp.onHookAnswer,
           hookRelay: relay,
         });
-        cleanups.push(() => runtime.close());
+        sb.defer(() => runtime.close());
         const file = JSON.parse(await readFile(runtime.hooksFile!, 'utf8')) as {
           'agy-sdk': { PreToolUse: Array<{ hooks: Array<{ command: string }> }> };
         };

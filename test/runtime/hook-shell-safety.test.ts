@@ -8,25 +8,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { shellCommand, shellQuote } from '../../src/internal/shell-quote.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
-import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
 
-let box: Sandbox;
-const cleanups: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-  await box.cleanup();
-});
+const sb = useSandbox();
 
 // agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step4.json (fields as captured).
 const PAYLOAD = {
@@ -95,7 +87,7 @@ function canaries(dir: string): string[] {
 
 describe('shellQuote', () => {
   it('round-trips every hostile string through /bin/sh, and leaves plain paths bare', async () => {
-    const run = join(box.root, 'run');
+    const run = join(sb.box.root, 'run');
     mkdirSync(run);
     for (const [, name] of HOSTILE) {
       const out = await viaShell(`printf '%s' ${shellQuote(name)}`, '', run);
@@ -104,7 +96,7 @@ describe('shellQuote', () => {
     expect((await viaShell(`printf '%s|' ${shellCommand(['', 'a b', "'"])}`, '', run)).stdout).toBe(
       "|a b|'|",
     );
-    expect(canaries(box.root)).toEqual([]);
+    expect(canaries(sb.box.root)).toEqual([]);
     expect(shellQuote('/usr/bin/node')).toBe('/usr/bin/node');
     expect(shellQuote('')).toBe("''");
   });
@@ -119,8 +111,8 @@ for (const relay of ['node', 'curl'] as const) {
     () => {
       for (const [what, name] of HOSTILE) {
         it(`a data dir named with ${what}: nothing extra runs, the hook is answered`, async () => {
-          const dataDir = join(box.root, name, 'data');
-          const run = join(box.root, 'run');
+          const dataDir = join(sb.box.root, name, 'data');
+          const run = join(sb.box.root, 'run');
           mkdirSync(run, { recursive: true });
           const seen: AgyHookInput[] = [];
           const hooks: AgyHookRegistration[] = [
@@ -135,13 +127,13 @@ for (const relay of ['node', 'curl'] as const) {
           ];
           const runtime = await SessionRuntime.create({
             dataDir,
-            env: { PATH: process.env.PATH, HOME: box.root },
+            env: { PATH: process.env.PATH, HOME: sb.box.root },
             logger: recordingLogger(),
             hooks,
             hookRelay: relay,
           });
-          cleanups.push(() => runtime.close());
-          expect(runtime.dir.path.startsWith(join(box.root, name))).toBe(true);
+          sb.defer(() => runtime.close());
+          expect(runtime.dir.path.startsWith(join(sb.box.root, name))).toBe(true);
           const file = JSON.parse(await readFile(runtime.hooksFile!, 'utf8')) as {
             'agy-sdk': {
               PreToolUse: Array<{ hooks: Array<{ command: string }> }>;
@@ -164,7 +156,7 @@ for (const relay of ['node', 'curl'] as const) {
           const inside = await viaShell(pre, JSON.stringify(PAYLOAD), runtime.dir.path);
           expect(JSON.parse(inside.stdout)).toMatchObject({ decision: 'deny' });
 
-          expect(canaries(box.root)).toEqual([]);
+          expect(canaries(sb.box.root)).toEqual([]);
           expect(existsSync(join(runtime.dir.path, 'canary'))).toBe(false);
         });
       }
