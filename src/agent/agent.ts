@@ -457,6 +457,7 @@ export class Agent implements AsyncDisposable {
     return deliverSteer(this.#requireConversation(), this.#control.steering, text, when, (t): Content => t);
   }
 
+  /** Closes the agent, so `await using agent = …` cleans up when the scope ends; same as `close()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -89,7 +89,7 @@ abstract class MediaPart {
 /** An image (bmp, jpeg, png, webp, gif). */
 export class Image extends MediaPart {
   readonly kind = 'image' as const;
-  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_IMAGE_MIMES}. */
+  /** Throws `ContentError` unless `mimeType` is a supported image type (`SUPPORTED_IMAGE_MIMES`). */
   constructor(init: MediaPartInit) {
     super('image', init);
   }
@@ -105,7 +105,7 @@ export class Document extends MediaPart {
 /** An audio clip. */
 export class Audio extends MediaPart {
   readonly kind = 'audio' as const;
-  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_AUDIO_MIMES}. */
+  /** Throws `ContentError` unless `mimeType` is a supported audio type (`SUPPORTED_AUDIO_MIMES`). */
   constructor(init: MediaPartInit) {
     super('audio', init);
   }
@@ -113,7 +113,7 @@ export class Audio extends MediaPart {
 /** A video clip. */
 export class Video extends MediaPart {
   readonly kind = 'video' as const;
-  /** Throws `ContentError` unless `mimeType` is in {@link SUPPORTED_VIDEO_MIMES}. */
+  /** Throws `ContentError` unless `mimeType` is a supported video type (`SUPPORTED_VIDEO_MIMES`). */
   constructor(init: MediaPartInit) {
     super('video', init);
   }

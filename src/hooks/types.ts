@@ -111,7 +111,17 @@ export interface ToolCallDecision extends HookDecision {
 }
 
 /** A `stop` hook's answer: let the agent stop, or make it continue with a reason (injected as a message). */
-export type StopDecision = { decision: 'allow_stop' } | { decision: 'continue'; reason: string };
+export type StopDecision =
+  | {
+      /** Let the agent stop. */
+      decision: 'allow_stop';
+    }
+  | {
+      /** Make the agent continue. */
+      decision: 'continue';
+      /** Why it must continue; injected as a message the agent reads. */
+      reason: string;
+    };
 
 /** What `stop` hooks see when the agent is about to stop. */
 export interface StopEvent {

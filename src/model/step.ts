@@ -113,7 +113,10 @@ export interface Step {
    * Set when the step belongs to a subagent's conversation, not the turn's own: such steps never add to the
    * turn's text or usage (see `TurnResult.subagentUsage`). Carries what `subagent_info` said about it.
    */
-  subagent?: SubagentInfo & { conversationId: string };
+  subagent?: SubagentInfo & {
+    /** The subagent's own conversation: always known on such a step. */
+    conversationId: string;
+  };
   /**
    * True on a repeated DONE update of a step already done: its `textDelta` was removed (agy resends the last
    * delta) and its usage is not counted again.
@@ -140,7 +143,12 @@ export interface ToolCall {
   /** For MCP tools: the server as agy names it, e.g. `agy-sdk_tools` for the agent's own tools. */
   mcpServer?: string;
   /** For MCP tools: the call as agy made it (`call_mcp_tool` and its `ServerName`/`ToolName`/`Arguments`). */
-  wire?: { name: string; args: Record<string, unknown> };
+  wire?: {
+    /** The tool agy called, e.g. `call_mcp_tool`. */
+    name: string;
+    /** The arguments agy passed to it, as sent. */
+    args: Record<string, unknown>;
+  };
   /** The step the call belongs to. */
   stepIndex: number;
   /** `ACTIVE`, `DONE` or `ERROR` at the time this value was produced. */

@@ -50,14 +50,24 @@ export {
 
 /** The policy builders and engine as one namespace: `policy.deny('run_command')`, `policy.enforce(list)`. */
 export const policy = {
+  /** Same as the `allow` export: a policy that allows matching tool calls. */
   allow,
+  /** Same as the `deny` export: a policy that denies matching tool calls. */
   deny,
+  /** Same as the `askUser` export: a policy that asks a human before matching tool calls run. */
   askUser,
+  /** Same as the `allowAll` export: a policy that allows every tool call. */
   allowAll,
+  /** Same as the `denyAll` export: a policy that denies every tool call. */
   denyAll,
+  /** Same as the `safeDefaults` export: approves read-only built-in tools and asks a handler about the rest. */
   safeDefaults,
+  /** Same as the `confirmRunCommand` export: allows every tool except `run_command` (denied, or asked about). */
   confirmRunCommand,
+  /** Same as the `workspaceOnly` export: denies calls whose path arguments resolve outside the workspaces. */
   workspaceOnly,
+  /** Same as the `enforce` export: a `preToolCall` hook that enforces a policy list. */
   enforce,
+  /** Same as the `evaluate` export: the decision a policy list gives a tool call, asking no one. */
   evaluate,
 };

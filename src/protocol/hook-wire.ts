@@ -12,7 +12,7 @@ export const AGY_HOOK_EVENTS = [
   'Stop',
   'SessionStart',
 ] as const;
-/** One of {@link AGY_HOOK_EVENTS}. */
+/** One of the hook events agy-sdk relays (`AGY_HOOK_EVENTS`). */
 export type AgyHookEvent = (typeof AGY_HOOK_EVENTS)[number];
 
 /** Tool events take a matcher (a regex on agy's tool name, or `*`). */
@@ -37,7 +37,12 @@ export interface AgyHookInput {
    * `Cwd`, `WaitMsBeforeAsync`) plus agy's own `toolAction` ("Running echo hi") and `toolSummary` ("Run echo
    * hi").
    */
-  toolCall?: { name: string; args?: Record<string, unknown> };
+  toolCall?: {
+    /** agy's name of the tool, e.g. `run_command`. */
+    name: string;
+    /** The call's arguments, keyed as agy sends them. */
+    args?: Record<string, unknown>;
+  };
   /**
    * PostToolUse and Stop: an error message; agy 1.3.0 sends `""` even for a command that exited non-zero.
    * PostToolUse carries no tool output on 1.3.0.
@@ -82,9 +87,23 @@ export interface PreToolUseOutput {
 
 /** One step to inject before a model call. */
 export type InjectStep =
-  | { userMessage: string }
-  | { ephemeralMessage: string }
-  | { systemMessage: { systemMessage: string; metadata?: Record<string, string> } };
+  | {
+      /** A user message; the model reads it on this call (steering uses it). */
+      userMessage: string;
+    }
+  | {
+      /** An ephemeral message (agy's `ephemeralMessage` step). */
+      ephemeralMessage: string;
+    }
+  | {
+      /** A system message step. */
+      systemMessage: {
+        /** The system message's text. */
+        systemMessage: string;
+        /** Extra string fields agy attaches to it, e.g. `user_markdown`. */
+        metadata?: Record<string, string>;
+      };
+    };
 
 /** PreInvocation / PostInvocation reply. */
 export interface InvocationOutput {

@@ -190,5 +190,10 @@ export interface WireUserLine {
   /** Always `user`. */
   event: 'user';
   /** The message: text only (agy rejects other blocks on stdin). */
-  message: { role: 'user'; content: string | WireTextBlock[] };
+  message: {
+    /** Always `user`. */
+    role: 'user';
+    /** The text: a string, or text blocks. */
+    content: string | WireTextBlock[];
+  };
 }

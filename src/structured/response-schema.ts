@@ -16,17 +16,38 @@ export type JsonSchema = Record<string, unknown>;
  */
 export interface ZodSchemaLike {
   /** zod's internals: the definition kind. */
-  readonly _zod: { readonly def: { readonly type: string } };
+  readonly _zod: {
+    /** The schema's definition. */
+    readonly def: {
+      /** The definition kind, e.g. `object` or `string`. */
+      readonly type: string;
+    };
+  };
   /** Validates a value without throwing. */
   safeParse(data: unknown): ZodSchemaParseResult;
 }
 
 /** What `safeParse` returns, reduced to what the SDK reads. */
 export type ZodSchemaParseResult =
-  | { readonly success: true; readonly data: unknown }
   | {
+      /** The value matched the schema. */
+      readonly success: true;
+      /** The parsed value. */
+      readonly data: unknown;
+    }
+  | {
+      /** The value did not match the schema. */
       readonly success: false;
-      readonly error: { readonly issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+      /** Why it did not match. */
+      readonly error: {
+        /** One entry per mismatch. */
+        readonly issues: readonly {
+          /** Where in the value the mismatch is (empty for the root). */
+          path: readonly PropertyKey[];
+          /** What is wrong there. */
+          message: string;
+        }[];
+      };
     };
 
 /** What `responseSchema` accepts. */

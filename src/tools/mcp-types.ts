@@ -77,8 +77,26 @@ export interface EmbeddedResource extends ContentBlockBase {
   type: 'resource';
   /** The contents. */
   resource:
-    | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
-    | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+    | {
+        /** The resource's URI. */
+        uri: string;
+        /** Its MIME type, when known. */
+        mimeType?: string;
+        /** Its contents, as text. */
+        text: string;
+        /** Protocol-level metadata. */
+        _meta?: Record<string, unknown>;
+      }
+    | {
+        /** The resource's URI. */
+        uri: string;
+        /** Its MIME type, when known. */
+        mimeType?: string;
+        /** Its contents, base64-encoded binary. */
+        blob: string;
+        /** Protocol-level metadata. */
+        _meta?: Record<string, unknown>;
+      };
 }
 
 /** One block of a tool result's `content`. */
@@ -120,15 +138,21 @@ export interface McpToolListing {
   description?: string;
   /** JSON Schema of the arguments (an object schema). */
   inputSchema: {
+    /** Always `object`: MCP tools take and give named fields. */
     type: 'object';
+    /** The JSON Schema of each field, by name. */
     properties?: Record<string, unknown>;
+    /** The fields that must be present. */
     required?: string[];
     [key: string]: unknown;
   };
   /** JSON Schema of the structured result, if any. */
   outputSchema?: {
+    /** Always `object`: MCP tools take and give named fields. */
     type: 'object';
+    /** The JSON Schema of each field, by name. */
     properties?: Record<string, unknown>;
+    /** The fields that must be present. */
     required?: string[];
     [key: string]: unknown;
   };

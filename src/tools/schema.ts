@@ -13,8 +13,21 @@ export interface SchemaIssue {
 
 /** What `safeParse` returns, reduced to what the SDK reads. */
 export type SchemaParseResult =
-  | { readonly success: true; readonly data: Record<string, unknown> }
-  | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
+  | {
+      /** The value matched the schema. */
+      readonly success: true;
+      /** The parsed object. */
+      readonly data: Record<string, unknown>;
+    }
+  | {
+      /** The value did not match the schema. */
+      readonly success: false;
+      /** Why it did not match. */
+      readonly error: {
+        /** One entry per mismatch. */
+        readonly issues: readonly SchemaIssue[];
+      };
+    };
 
 /**
  * The part of a zod 4 object schema (`z.object`, `z.strictObject`, `z.looseObject`, refined) the SDK relies
@@ -25,8 +38,14 @@ export type SchemaParseResult =
 export interface ZodObjectSchema {
   /** zod's internals: the definition kind and the phantom input/output types. */
   readonly _zod: {
-    readonly def: { readonly type: 'object' };
+    /** The schema's definition. */
+    readonly def: {
+      /** The definition kind: always `object` here. */
+      readonly type: 'object';
+    };
+    /** Phantom: carries the accepted type (`z.input`) for type inference; no value at runtime. */
     readonly input: unknown;
+    /** Phantom: carries the parsed type (`z.output`) for type inference; no value at runtime. */
     readonly output: unknown;
   };
   /** Validates a value without throwing. */

@@ -8,8 +8,9 @@ import { UsageError } from '../errors.js';
 export interface ToolContext {
   /** The conversation agy is running, or `undefined` before agy has reported one. Read at access time. */
   readonly conversationId: string | undefined;
-  /** Reads a session-scoped value stored by any tool of this session; `defaultValue` when absent. */
+  /** Reads a session-scoped value stored by any tool of this session; `undefined` when absent. */
   getState<T>(key: string): T | undefined;
+  /** Reads a session-scoped value stored by any tool of this session; `defaultValue` when absent. */
   getState<T>(key: string, defaultValue: T): T;
   /** Stores a session-scoped value, visible to every later tool call of this session. */
   setState(key: string, value: unknown): void;

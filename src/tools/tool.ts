@@ -17,10 +17,26 @@ export type ToolInputSchema = ZodObjectSchema;
 export type ToolOutputSchema = ZodObjectSchema;
 
 /** The parsed type of a schema (`z.output`, read structurally). */
-export type SchemaOutput<S> = S extends { readonly _zod: { readonly output: infer O } } ? O : unknown;
+export type SchemaOutput<S> = S extends {
+  /** zod's internals. */
+  readonly _zod: {
+    /** The parsed type (phantom). */
+    readonly output: infer O;
+  };
+}
+  ? O
+  : unknown;
 
 /** The accepted type of a schema (`z.input`, read structurally). */
-export type SchemaInput<S> = S extends { readonly _zod: { readonly input: infer I } } ? I : unknown;
+export type SchemaInput<S> = S extends {
+  /** zod's internals. */
+  readonly _zod: {
+    /** The accepted type (phantom). */
+    readonly input: infer I;
+  };
+}
+  ? I
+  : unknown;
 
 /**
  * What a handler may return. With an output schema: a value matching it (sent as JSON text and as

@@ -28,9 +28,13 @@
 
 /** Token usage in wire form (snake_case), as a scenario gives it for one model step. */
 export interface ScenarioUsage {
+  /** Prompt tokens. */
   input_tokens?: number;
+  /** Response tokens. */
   output_tokens?: number;
+  /** Thinking (reasoning) tokens. */
   thinking_tokens?: number;
+  /** Prompt tokens read from the cache. */
   cache_read_tokens?: number;
 }
 
@@ -60,7 +64,12 @@ export interface TextAction {
  * `true`; `false` puts this tool call in the same model call as the previous one; an object gives that model
  * step's usage (default: derived from the prompt length).
  */
-export type ModelStepOption = boolean | { usage?: ScenarioUsage };
+export type ModelStepOption =
+  | boolean
+  | {
+      /** The model step's usage. Default: derived from the prompt length. */
+      usage?: ScenarioUsage;
+    };
 
 /**
  * Run a tool step: a text-less model step (see {@link ModelStepOption}), then the tool step ACTIVE, then DONE
@@ -71,6 +80,7 @@ export type ModelStepOption = boolean | { usage?: ScenarioUsage };
 export interface ToolAction {
   /** The model step before the call. Default `true`. */
   modelStep?: ModelStepOption;
+  /** The tool call. */
   tool: {
     /** agy's tool name, e.g. `run_command`, `view_file`. */
     name: string;
@@ -79,7 +89,12 @@ export interface ToolAction {
     /** The tool output on DONE. */
     output?: unknown;
     /** A tool failure: the step ends in ERROR with `tool_info.error`. */
-    error?: { type?: string; message?: string };
+    error?: {
+      /** `tool_info.error.type`, e.g. `TOOL_ERROR`. */
+      type?: string;
+      /** `tool_info.error.message`. */
+      message?: string;
+    };
     /** Stop after the ACTIVE update: no DONE ever comes (a tool cut off by an interrupt). */
     hang?: boolean;
   };
@@ -95,9 +110,11 @@ export interface ToolAction {
 export interface McpToolAction {
   /** The model step before the call. Default `true`. */
   modelStep?: ModelStepOption;
+  /** The MCP call. */
   mcpTool: {
     /** The server: its full name (`<plugin>_<server>` for a plugin's), or a plugin server's name without the prefix. */
     server: string;
+    /** The tool's name on that server. */
     tool: string;
     /** The tool's arguments. Default `{}`. */
     arguments?: Record<string, unknown>;
@@ -121,6 +138,7 @@ export interface McpToolAction {
 export interface DenyAction {
   /** The model step before the call. Default `true`. */
   modelStep?: ModelStepOption;
+  /** The denied action. */
   deny: {
     /** The permission, e.g. `command`, `write_file`. */
     action: string;
@@ -143,6 +161,7 @@ export interface DenyAction {
  * documents the scenario.
  */
 export interface SystemMessageAction {
+  /** Documents the scenario only: never written to the wire. */
   systemMessage: string;
 }
 
@@ -152,7 +171,13 @@ export interface SystemMessageAction {
  * Its usage counts into `result.usage`. `true` uses the default usage (100 in, 4 out).
  */
 export interface CheckpointAction {
-  checkpoint: true | { usage?: ScenarioUsage };
+  /** `true`, or the checkpoint's usage. */
+  checkpoint:
+    | true
+    | {
+        /** The checkpoint step's usage. Default 100 in, 4 out. */
+        usage?: ScenarioUsage;
+      };
 }
 
 /**
@@ -161,6 +186,7 @@ export interface CheckpointAction {
  * The simulator writes those notices itself; this action places one anywhere.
  */
 export interface UnknownStepAction {
+  /** Always `true`. */
   unknownStep: true;
 }
 
@@ -170,7 +196,11 @@ export interface UnknownStepAction {
  * The turn then goes on with the next action (recovered) or ends as `end` says. Default 7 retries.
  */
 export interface RateLimitAction {
-  rateLimit: { retries?: number };
+  /** The rate limiting. */
+  rateLimit: {
+    /** How many `error_message` steps (retried API calls). Default 7. */
+    retries?: number;
+  };
 }
 
 /**
@@ -184,6 +214,7 @@ export interface RateLimitAction {
 export interface SubagentAction {
   /** The model step before the call. Default `true`. */
   modelStep?: ModelStepOption;
+  /** The subagent run. */
   subagent: {
     /** The subagent type. Default `general`. */
     name?: string;
@@ -196,36 +227,43 @@ export interface SubagentAction {
 
 /** Emit a step of an arbitrary (possibly unknown) type, to test drift tolerance. */
 export interface CustomStepAction {
+  /** The step object, written as given. */
   step: Record<string, unknown>;
 }
 
 /** Wait, then continue. */
 export interface SleepAction {
+  /** How long to wait, in ms. */
   sleep: number;
 }
 
 /** Stop emitting for good (until a signal arrives): a stall for the watchdog to catch. */
 export interface StallAction {
+  /** Always `true`. */
   stall: true;
 }
 
 /** Write a line to stderr. */
 export interface StderrAction {
+  /** The line, without its newline. */
   stderr: string;
 }
 
 /** Write raw text to stdout verbatim (no newline added): garbage lines, partial lines. */
 export interface RawAction {
+  /** The text, written as is. */
   raw: string;
 }
 
 /** Write raw bytes (base64) to stdout, flushing after each chunk: a UTF-8 character split across writes. */
 export interface RawBytesAction {
+  /** The chunks, each base64-encoded, written in order. */
   rawBytes: string[];
 }
 
 /** Stream one `agent_response` step whose single delta is `bytes` long (a huge line). */
 export interface HugeTextAction {
+  /** The delta's length, in bytes. */
   hugeText: number;
 }
 
@@ -234,21 +272,30 @@ export interface HugeTextAction {
  * (`performance.timeOrigin + performance.now()`, in ms, as text), `intervalMs` apart: a latency probe.
  */
 export interface TimestampDeltasAction {
-  timestampDeltas: { count: number; intervalMs?: number };
+  /** The probe. */
+  timestampDeltas: {
+    /** How many deltas. */
+    count: number;
+    /** The time between deltas, in ms. */
+    intervalMs?: number;
+  };
 }
 
 /** Exit now with this code, without a `result` (a crash mid-turn). */
 export interface ExitAction {
+  /** The exit code. */
   exit: number;
 }
 
 /** Kill itself with a signal (a hard crash). */
 export interface KillSelfAction {
+  /** The signal. */
   killSelf: 'SIGKILL' | 'SIGSEGV' | 'SIGTERM';
 }
 
 /** Spawn a long-lived grandchild process and report its pid on stderr as `[agy-sim] child pid <n>`. */
 export interface SpawnChildAction {
+  /** How to spawn the child. */
   spawnChild: {
     /** Put the child in its own session (setsid), outside agy's process group. */
     detached?: boolean;
@@ -259,9 +306,11 @@ export interface SpawnChildAction {
 
 /** Write an event with an unknown `event` name (forward compatibility). */
 export interface UnknownEventAction {
+  /** The `event` name to write. */
   unknownEvent: string;
 }
 
+/** One scripted action of a turn; which one is told by its key (`text`, `tool`, `sleep`, …). */
 export type ScenarioAction =
   | TextAction
   | ToolAction
@@ -304,7 +353,12 @@ export interface ScenarioTurnEnd {
    * (`short_error` "RESOURCE_EXHAUSTED (code 429): …", `status`, `error_code` 429, `code_kind`, `retryable`,
    * `error_id`), then `result` ERROR with that message and the usage spent so far, then exit 3.
    */
-  quota?: boolean | { retries?: number };
+  quota?:
+    | boolean
+    | {
+        /** How many `error_message` steps come first. Default 1. */
+        retries?: number;
+      };
   /**
    * The print timeout as the imitated build reports it. 1.2.17+ (agy-real/joiomi-playbook-plugin-agy-1.3.1/
    * print-timeout.stdout): `result` SUCCESS, empty response, all-zero usage, exit 0, and the stderr line
@@ -313,7 +367,12 @@ export interface ScenarioTurnEnd {
    * error_result-2026-08-02-run1.ndjson): `result` ERROR `timeout waiting for response`, all-zero usage,
    * exit 1, no stderr line. The captured runs had no model step: script no model actions for the real shape.
    */
-  printTimeout?: boolean | { stderr?: 'before' | 'after' | 'none' };
+  printTimeout?:
+    | boolean
+    | {
+        /** Where the 1.2.17+ stderr line goes, relative to the `result`. Default `after`. */
+        stderr?: 'before' | 'after' | 'none';
+      };
   /** Exit with this code right after the `result` (e.g. 1 for an error turn). */
   exitAfter?: number;
   /** Write no `result` line and exit 0: a cut stream (antigravity-cli #902/#947). */
@@ -324,7 +383,9 @@ export interface ScenarioTurnEnd {
 export interface ScenarioTurn {
   /** If set, the prompt must contain this text; otherwise the turn fails with a result ERROR. */
   expectPrompt?: string;
+  /** What the turn does, in order. */
   actions: ScenarioAction[];
+  /** How the turn ends. Default: a SUCCESS `result`. */
   end?: ScenarioTurnEnd;
 }
 
@@ -335,7 +396,12 @@ export interface ScenarioStartup {
   /** Fail sign-in: a lone `result` ERROR "authentication failed or timed out", then exit 1. */
   authFail?: boolean;
   /** Exit before `init` with this code (and optional stderr). */
-  exitBeforeInit?: { code: number; stderr?: string };
+  exitBeforeInit?: {
+    /** The exit code. */
+    code: number;
+    /** Written to stderr before exiting. */
+    stderr?: string;
+  };
   /** Never write `init`. */
   noInit?: boolean;
 }
@@ -350,6 +416,7 @@ export interface ScenarioInterrupt {
   ignore?: boolean;
 }
 
+/** A simulator script: how agy starts, how each turn goes, and how interrupts are reported. */
 export interface Scenario {
   /**
    * The agy build to imitate (and what `agy --version` prints): `1.1.x` shapes (checkpoint steps, 56 tools,
@@ -357,8 +424,11 @@ export interface Scenario {
    * SUCCESS print timeouts, 60 tools). Default: `$AGY_SIM_VERSION`, else `1.3.1`.
    */
   version?: string;
+  /** Launch behaviour, before any input. Default: a normal start. */
   startup?: ScenarioStartup;
+  /** How SIGINT during a turn is reported. */
   interrupt?: ScenarioInterrupt;
+  /** The scripted turns, in order. Default: none (see `afterTurns`). */
   turns?: ScenarioTurn[];
   /** What to do once `turns` run out: `echo` (default) replies with the prompt, `error` fails the turn. */
   afterTurns?: 'echo' | 'error';

@@ -20,7 +20,14 @@ export interface SystemInstructionSection {
  * System instructions: a string (used as is), or an identity plus sections. Either way they are *appended*
  * to agy's own defaults: agy offers no way to replace its system prompt.
  */
-export type SystemInstructions = string | { identity?: string; sections?: SystemInstructionSection[] };
+export type SystemInstructions =
+  | string
+  | {
+      /** Who the agent is; rendered first, before the sections. */
+      identity?: string;
+      /** Sections rendered in order, each under a `## title` heading. */
+      sections?: SystemInstructionSection[];
+    };
 
 /** Renders instructions as Markdown. */
 export function renderInstructions(si: SystemInstructions): string {
