@@ -31,6 +31,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { anchorsOf, slug } from './check-links.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const rootArg = process.argv.indexOf('--root');
@@ -67,40 +68,6 @@ function walk(dir) {
     } else if (entry.isFile() && TEXT_EXTENSIONS.test(entry.name)) out.push(rel);
   }
   return out.sort();
-}
-
-/** GitHub's heading slug: inline markup dropped, lower case, punctuation removed, spaces to hyphens. */
-export function slug(heading) {
-  const text = heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/[`*]/g, '')
-    .trim()
-    .toLowerCase();
-  return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
-}
-
-/** The anchors of a markdown file, with GitHub's `-1`, `-2` suffixes for repeated headings. */
-export function anchorsOf(markdown) {
-  const anchors = new Set();
-  const seen = new Map();
-  let fence;
-  for (const line of markdown.split('\n')) {
-    const f = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (fence === undefined) fence = f[1][0];
-      else if (f[1][0] === fence) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
-    const h = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!h) continue;
-    const base = slug(h[1]);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return anchors;
 }
 
 const anchorCache = new Map();

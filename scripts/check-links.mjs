@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-/** GitHub's heading slug (the same rule as scripts/check-citations.mjs): markup dropped, punctuation removed. */
+/** GitHub's heading slug (scripts/check-citations.mjs uses this one too): markup dropped, punctuation removed. */
 export function slug(heading) {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
