@@ -24,7 +24,7 @@ import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import { ResponseSchema } from '../structured/response-schema.js';
+import { ResponseSchema, type ResponseSchemaInput } from '../structured/response-schema.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -48,6 +48,8 @@ import { validateConfig } from './validate-config.js';
 
 /** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
 const PARSED = new WeakSet<object>();
+/** A turn's own schema (`ChatOptions.responseSchema`), keyed by the part list `chat()` built for it. */
+const TURN_SCHEMA = new WeakMap<object, ResponseSchema>();
 
 /** Options of one `chat` turn. */
 export interface ChatOptions {
@@ -58,16 +60,40 @@ export interface ChatOptions {
   signal?: AbortSignal | undefined;
   /** A time limit for this turn only, in ms (overrides `AgentConfig.turnTimeoutMs`); past it the turn ends `timeout`. */
   turnTimeoutMs?: number | undefined;
+  /**
+   * A zod schema or JSON Schema for this turn's structured output only (overrides `AgentConfig.responseSchema`;
+   * later turns go back to it). On agy this turn runs in a process relaunched with `--json-schema` on the same
+   * conversation, and the next turn without one relaunches again.
+   */
+  responseSchema?: ResponseSchemaInput | undefined;
 }
 
-function checkChatOptions(options: ChatOptions): ChatOptions {
+interface CheckedChatOptions {
+  signal: AbortSignal | undefined;
+  turnTimeoutMs: number | undefined;
+  schema: ResponseSchema | undefined;
+}
+
+function checkChatOptions(options: ChatOptions): CheckedChatOptions {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
-  const { signal, turnTimeoutMs } = options;
+  const { signal, turnTimeoutMs, responseSchema } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new ConfigError('options.signal', 'must be an AbortSignal');
   if (turnTimeoutMs !== undefined && !(Number.isSafeInteger(turnTimeoutMs) && turnTimeoutMs > 0))
     throw new ConfigError('options.turnTimeoutMs', 'must be a positive integer (ms)');
-  return { signal, turnTimeoutMs };
+  let schema: ResponseSchema | undefined;
+  try {
+    schema = responseSchema === undefined ? undefined : ResponseSchema.from(responseSchema);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError('options.responseSchema', err.message);
+    throw err;
+  }
+  return { signal, turnTimeoutMs, schema };
+}
+
+/** Whether two schemas send agy the same JSON Schema (then no relaunch is needed). */
+function sameSchema(a: ResponseSchema, b: ResponseSchema | undefined): boolean {
+  return b !== undefined && JSON.stringify(a.jsonSchema) === JSON.stringify(b.jsonSchema);
 }
 
 /** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
@@ -101,6 +127,8 @@ export class Agent implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
   readonly #schema: ResponseSchema | undefined;
+  /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
+  #turnSchema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
   /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
@@ -264,8 +292,14 @@ export class Agent implements AsyncDisposable {
       // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
       prepare: async (prompt) => {
         const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+        const own = TURN_SCHEMA.get(parts);
+        // Set before any await: finalize, which reads it, runs only after this turn's prepare succeeded.
+        this.#turnSchema = own ?? this.#schema;
         const draft = await prepare({ parts, text: [] });
-        return { text: draft.text };
+        // The agent's own schema went in at launch; only a different one travels with the turn.
+        return own && !sameSchema(own, this.#schema)
+          ? { text: draft.text, jsonSchema: own.jsonSchema }
+          : { text: draft.text };
       },
       onStep: composeSteps([
         controlStepStage((step) => control.onStep(step)),
@@ -282,9 +316,10 @@ export class Agent implements AsyncDisposable {
 
   #finalize(result: TurnResult): TurnResult {
     // The connection hands over agy's structured output unvalidated; only a validated value reaches the user.
-    if (!this.#schema || result.status !== 'success')
+    const schema = this.#turnSchema;
+    if (!schema || result.status !== 'success')
       return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
-    const checked = this.#schema.check(result.structuredOutput);
+    const checked = schema.check(result.structuredOutput);
     if (checked.ok) return { ...result, structuredOutput: checked.value };
     return {
       ...result,
@@ -302,7 +337,8 @@ export class Agent implements AsyncDisposable {
   async chat(prompt: Content, options: ChatOptions = {}): Promise<ChatResponse> {
     const parts = contentParts(prompt);
     PARSED.add(parts);
-    const { signal, turnTimeoutMs } = checkChatOptions(options);
+    const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
+    if (schema) TURN_SCHEMA.set(parts, schema);
     await this.start();
     const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
     if (signal) cancelOnAbort(signal, response);

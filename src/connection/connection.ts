@@ -33,6 +33,12 @@ export interface TurnRequest {
   text: string[];
   /** A time limit for this turn only, in ms, overriding the connection's own (the turn then ends `timeout`). */
   timeoutMs?: number | undefined;
+  /**
+   * The JSON Schema for this turn's structured output, overriding the one the backend was started with (the
+   * agent-level `responseSchema`); absent means that one. agy takes a schema only at launch, so the agy backend
+   * runs such a turn in a process relaunched on the same conversation.
+   */
+  jsonSchema?: Record<string, unknown> | undefined;
 }
 
 /** Receives a turn's steps as they arrive. */

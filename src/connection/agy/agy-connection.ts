@@ -48,7 +48,14 @@ type SessionSettings = Omit<
 /** The agy process: what `StreamJsonConnection` runs with, minus what the session supplies. */
 type ProcessSettings = Omit<
   StreamJsonConnectionOptions,
-  'env' | 'cwd' | 'addDirs' | 'jsonSchemaFile' | 'resolveToolName' | 'logger' | 'skipPermissions'
+  | 'env'
+  | 'cwd'
+  | 'addDirs'
+  | 'jsonSchemaFile'
+  | 'writeJsonSchema'
+  | 'resolveToolName'
+  | 'logger'
+  | 'skipPermissions'
 >;
 
 /** Everything the agy backend is built from (validated by the Agent before). */
@@ -125,6 +132,7 @@ export class AgyConnection implements Connection {
       effort: o.effort,
       conversationId: o.conversationId,
       jsonSchemaFile: runtime.jsonSchemaFile,
+      writeJsonSchema: (schema) => runtime.turnSchemaFile(schema),
       skipPermissions: o.dangerouslySkipPermissions,
       extraArgs: o.extraArgs,
       startTimeoutMs: o.startTimeoutMs,

@@ -15,6 +15,7 @@
  * Every file is validated against the shape agy documents before it is written (`agy-files.ts`), because
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -241,6 +242,16 @@ export class SessionRuntime {
       await dir.remove();
       throw err;
     }
+  }
+
+  /**
+   * Writes a turn's own `--json-schema` file (`turn-schemas/<hash>.json`, 0600) and returns its path. Named by
+   * content, so one schema always gives one path (and the process launched with it is reused).
+   */
+  turnSchemaFile(schema: Record<string, unknown>): Promise<string> {
+    const text = JSON.stringify(schema);
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    return this.dir.writePrivate(`turn-schemas/${hash}.json`, text);
   }
 
   /** The attachments directory (created on first use). */

@@ -71,6 +71,12 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   resolveToolName?: ((agyServer: string, servedName: string) => string | undefined) | undefined;
   /** Every stderr line of agy. */
   onStderr?: ((line: string) => void) | undefined;
+  /**
+   * Writes a turn's own JSON Schema (`TurnRequest.jsonSchema`) to a private file and returns its path, for
+   * `--json-schema`. The same schema must give the same path, so consecutive turns with one schema share a
+   * process. Without it, a turn that carries a schema is refused.
+   */
+  writeJsonSchema?: ((schema: Record<string, unknown>) => Promise<string>) | undefined;
   /** Called with the pid of each agy process started (restarts included). */
   onSpawn?: ((pid: number) => void) | undefined;
   /** Where contained failures are reported. Default: `consoleLogger`. */
@@ -115,6 +121,10 @@ export class StreamJsonConnection implements Connection {
   /** True once this connection has run (or resumed) a conversation, so result-only usage is not trusted. */
   #resumed: boolean;
   #launch: AgyLaunch | undefined;
+  /** The `--json-schema` file the next process starts with: the launch one, or the running turn's own. */
+  #schemaFile: string | undefined;
+  /** The `--json-schema` file `#launch` was started with. */
+  #launchSchemaFile: string | undefined;
   /** A restart in progress (after an interrupt, timeout, crash or model switch). */
   #restarting: Promise<void> | undefined;
   #turn: ActiveTurn | undefined;
@@ -137,6 +147,7 @@ export class StreamJsonConnection implements Connection {
     this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#logger = opts.logger ?? consoleLogger;
     this.#model = opts.model;
+    this.#schemaFile = opts.jsonSchemaFile;
     this.#conversationId = opts.conversationId;
     this.#resumed = opts.conversationId !== undefined;
   }
@@ -188,6 +199,8 @@ export class StreamJsonConnection implements Connection {
     if (this.#closed) throw new ClosedError();
     if (this.#turn)
       throw new UsageError('runTurn: a turn is already running (the Conversation queues turns)');
+    if (request.jsonSchema !== undefined && !this.#opts.writeJsonSchema)
+      throw new UsageError('runTurn: a per-turn jsonSchema needs the writeJsonSchema option');
     const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
     // Claim the turn slot before any await, so a concurrent misuse is caught.
     const placeholder: ActiveTurn = {
@@ -203,6 +216,12 @@ export class StreamJsonConnection implements Connection {
     this.#turn = placeholder;
     for (let attempt = 0; ; attempt++) {
       try {
+        // agy takes a schema only at launch: a turn whose schema differs from the process's runs in a process
+        // relaunched on the same conversation (#ensureProcess), and the next turn without one goes back.
+        this.#schemaFile =
+          request.jsonSchema === undefined
+            ? this.#opts.jsonSchemaFile
+            : await this.#opts.writeJsonSchema!(request.jsonSchema);
         await this.#ensureProcess();
       } catch (err) {
         this.#turn = undefined;
@@ -295,6 +314,8 @@ export class StreamJsonConnection implements Connection {
     // A failed restart is not final: its process is gone, so this turn simply starts a fresh one.
     if (this.#restarting) await this.#restarting.catch(() => {});
     if (this.#closed) throw new ClosedError();
+    if (this.#launch && this.#launchSchemaFile !== this.#schemaFile)
+      await this.#track(this.#replace(this.#launch));
     if (!this.#launch) {
       if (!this.#binary) {
         await this.start();
@@ -336,10 +357,11 @@ export class StreamJsonConnection implements Connection {
       model: this.#model,
       effort: o.effort,
       conversationId: this.#conversationId,
-      jsonSchemaFile: o.jsonSchemaFile,
+      jsonSchemaFile: this.#schemaFile,
       skipPermissions: o.skipPermissions,
       extraArgs: o.extraArgs,
     });
+    this.#launchSchemaFile = this.#schemaFile;
     /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
     const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
     const launch: AgyLaunch = new AgyLaunch(
