@@ -85,7 +85,8 @@ function checkChatOptions(options: ChatOptions): CheckedChatOptions {
   try {
     schema = responseSchema === undefined ? undefined : ResponseSchema.from(responseSchema);
   } catch (err) {
-    if (err instanceof ConfigError) throw new ConfigError('options.responseSchema', err.message);
+    if (err instanceof ConfigError)
+      throw new ConfigError(`options.${err.field}`, err.message.slice(err.field.length + 2));
     throw err;
   }
   return { signal, turnTimeoutMs, schema };

@@ -191,3 +191,65 @@ describe('chat({ signal })', () => {
     });
   });
 });
+
+describe('per-turn responseSchema (ChatOptions.responseSchema)', () => {
+  const Agentwide = z.object({ a: z.number() });
+  const PerTurn = z.object({ verdict: z.enum(['yes', 'no']) });
+
+  it('validates the turn against its own schema, sends it on the request, and later turns go back', async () => {
+    const conn = new InMemoryConnection({
+      turns: [
+        { result: { structuredOutput: { verdict: 'yes' } } },
+        { result: { structuredOutput: { a: 1 } } },
+        { result: { structuredOutput: { a: 2 } } },
+      ],
+    });
+    await using agent = new Agent({ connection: conn.connect, responseSchema: Agentwide });
+    const own = await agent.chat('judge', { responseSchema: PerTurn });
+    expect(await own.structuredOutput<z.infer<typeof PerTurn>>()).toEqual({ verdict: 'yes' });
+    expect(await (await agent.chat('count')).structuredOutput()).toEqual({ a: 1 });
+    // The same schema as the agent's travels as nothing: the backend keeps its launch schema.
+    expect(await (await agent.chat('again', { responseSchema: Agentwide })).structuredOutput()).toEqual({
+      a: 2,
+    });
+    expect(conn.requests[0]?.jsonSchema).toMatchObject({ required: ['verdict'] });
+    expect(conn.requests[1]?.jsonSchema).toBeUndefined();
+    expect(conn.requests[2]?.jsonSchema).toBeUndefined();
+  });
+
+  it("a value that fits only the agent's schema fails the turn that has its own", async () => {
+    const conn = new InMemoryConnection({
+      turns: [{ result: { structuredOutput: { a: 1 } } }, { result: { structuredOutput: { a: 1 } } }],
+    });
+    await using agent = new Agent({ connection: conn.connect, responseSchema: Agentwide });
+    const result = await (await agent.chat('judge', { responseSchema: PerTurn })).result();
+    expect(result.status).toBe('error');
+    expect(result.structuredOutput).toBeUndefined();
+    expect(result.errorMessage).toMatch(/verdict/);
+    expect((await (await agent.chat('count')).result()).status).toBe('success');
+  });
+
+  it('works without an agent-level schema (plain JSON Schema), and the next turn has none', async () => {
+    const conn = new InMemoryConnection({
+      turns: [{ result: { structuredOutput: { n: 3 } } }, { result: { structuredOutput: { n: 'x' } } }],
+    });
+    await using agent = new Agent({ connection: conn.connect });
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    expect(await (await agent.chat('x', { responseSchema: schema })).structuredOutput()).toEqual({ n: 3 });
+    const next = await (await agent.chat('y')).result();
+    expect(next.status).toBe('success');
+    expect(next.structuredOutput).toBeUndefined();
+    expect(conn.requests.map((r) => r.jsonSchema)).toEqual([schema, undefined]);
+  });
+
+  it('rejects a bad per-turn schema with a ConfigError naming options.responseSchema', async () => {
+    const conn = new InMemoryConnection({ turns: [] });
+    await using agent = new Agent({ connection: conn.connect });
+    await expect(agent.chat('x', { responseSchema: 42 as never })).rejects.toThrow(/options\.responseSchema/);
+    await expect(agent.chat('x', { responseSchema: { type: 'nonsense-type' } })).rejects.toMatchObject({
+      code: 'config_invalid',
+      field: 'options.responseSchema',
+    });
+    expect(conn.requests).toHaveLength(0);
+  });
+});
