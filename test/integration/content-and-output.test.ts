@@ -117,6 +117,65 @@ describe('structured output', () => {
   });
 });
 
+describe('per-turn responseSchema', () => {
+  const argvOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const Verdict = z.object({ verdict: z.enum(['yes', 'no']) });
+
+  it("relaunches agy on the same conversation with the turn's --json-schema, then goes back", async () => {
+    const agent = await agentWith(
+      {
+        turns: [
+          { actions: [{ text: 'first' }], end: { structuredOutput: { a: 1 } } },
+          { actions: [{ text: 'judged' }], end: { structuredOutput: { verdict: 'yes' } } },
+          { actions: [{ text: 'third' }], end: { structuredOutput: { a: 3 } } },
+        ],
+      },
+      { responseSchema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } },
+    );
+    expect(await (await agent.chat('one')).structuredOutput()).toEqual({ a: 1 });
+    const agentFile = join(agent.sessionDir!, 'response-schema.json');
+    const firstPid = agent.pid!;
+    expect(argvOf(firstPid)).toEqual(expect.arrayContaining(['--json-schema', agentFile]));
+    const id = agent.conversationId!;
+
+    const judged = await agent.chat('two', { responseSchema: Verdict });
+    expect(await judged.structuredOutput<z.infer<typeof Verdict>>()).toEqual({ verdict: 'yes' });
+    const turnPid = agent.pid!;
+    expect(turnPid).not.toBe(firstPid);
+    const argv = argvOf(turnPid);
+    const turnFile = argv[argv.indexOf('--json-schema') + 1]!;
+    expect(turnFile).not.toBe(agentFile);
+    expect(turnFile.startsWith(join(agent.sessionDir!, 'turn-schemas'))).toBe(true);
+    expect(argv).toEqual(expect.arrayContaining(['--conversation', id]));
+    expect(statSync(turnFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(turnFile, 'utf8'))).toMatchObject({ required: ['verdict'] });
+
+    // The next turn without its own schema runs in a process launched with the agent's again.
+    expect(await (await agent.chat('three')).structuredOutput()).toEqual({ a: 3 });
+    expect(agent.pid).not.toBe(turnPid);
+    expect(argvOf(agent.pid!)).toEqual(
+      expect.arrayContaining(['--json-schema', agentFile, '--conversation', id]),
+    );
+    expect(agent.conversationId).toBe(id);
+  });
+
+  it("a value that does not fit the turn's schema fails that turn only", async () => {
+    const agent = await agentWith({
+      turns: [
+        { actions: [{ text: 'x' }], end: { structuredOutput: { verdict: 'maybe' } } },
+        { actions: [{ text: 'y' }] },
+      ],
+    });
+    const result = await (await agent.chat('judge', { responseSchema: Verdict })).result();
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(StructuredOutputError);
+    // No agent-level schema: the next turn runs without --json-schema and is plain text.
+    const next = await (await agent.chat('plain')).result();
+    expect(next.status).toBe('success');
+    expect(argvOf(agent.pid!)).not.toContain('--json-schema');
+  });
+});
+
 describe('system instructions', () => {
   it('become an always-on rule file in the session plugin, private', async () => {
     const agent = await agentWith(undefined, {
