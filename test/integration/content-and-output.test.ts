@@ -163,12 +163,19 @@ describe('per-turn responseSchema', () => {
     const agent = await agentWith({
       turns: [
         { actions: [{ text: 'x' }], end: { structuredOutput: { verdict: 'maybe' } } },
+        { actions: [{ text: 'x' }], end: { structuredOutput: { verdict: 'no' } } },
         { actions: [{ text: 'y' }] },
       ],
     });
     const result = await (await agent.chat('judge', { responseSchema: Verdict })).result();
     expect(result.status).toBe('error');
     expect(result.error).toBeInstanceOf(StructuredOutputError);
+    const judgePid = agent.pid;
+    // The same schema again: same file, so the process launched with it runs this turn too.
+    expect(await (await agent.chat('again', { responseSchema: Verdict })).structuredOutput()).toEqual({
+      verdict: 'no',
+    });
+    expect(agent.pid).toBe(judgePid);
     // No agent-level schema: the next turn runs without --json-schema and is plain text.
     const next = await (await agent.chat('plain')).result();
     expect(next.status).toBe('success');
