@@ -176,10 +176,15 @@ export class Agent implements AsyncDisposable {
     this.#state = 'starting';
     const config = this.#config;
     const host: ConnectionHost = {
-      gateToolCall: this.#control.beforeToolCall,
+      gateToolCall: this.#control.gateToolCall,
       afterToolCall: this.#control.afterToolCall,
-      onHook: this.#control.onHookRequest,
-      onHookAnswer: (event, input, answer) => this.#control.onHookAnswer(event, input, answer),
+      needs: () => this.#control.needs(),
+      toolCallRequested: this.#control.toolCallRequested,
+      beforeToolCall: this.#control.beforeToolCall,
+      toolCallAnswered: this.#control.toolCallAnswered,
+      toolCallEnded: this.#control.toolCallEnded,
+      beforeModelCall: this.#control.beforeModelCall,
+      onStop: this.#control.onStop,
       toolContext: {
         conversationId: () => this.conversationId,
         send: async (message) => {
@@ -202,7 +207,7 @@ export class Agent implements AsyncDisposable {
             cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
             workspaces: this.#workspaces,
             jsonSchema: this.#schema?.jsonSchema,
-            hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
+            hooks: config.agyHooks ?? [],
             hookTimeoutMs: this.#hookTimeoutMs,
             logger: this.#logger,
           },

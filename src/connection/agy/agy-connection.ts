@@ -10,6 +10,7 @@ import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { AgyHookHandlers } from './hook-handlers.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,
@@ -61,7 +62,7 @@ export interface AgyConnectionOptions extends SessionSettings, ProcessSettings {
   workspaces: readonly string[];
   /** The agent's own tools, served over MCP. */
   tools?: readonly ToolDefinition[] | undefined;
-  /** Every agy hook to install: the user's raw `agyHooks`, then the SDK's own (the agy hook adapter). */
+  /** The user's raw `agyHooks`; the backend appends the SDK's own (the agy hook adapter) after them. */
   hooks: readonly AgyHookRegistration[];
   /** Pass `--dangerously-skip-permissions`. */
   dangerouslySkipPermissions?: boolean | undefined;
@@ -84,6 +85,8 @@ export class AgyConnection implements Connection {
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
+    // agy's hook payloads → the host's typed calls (the agy hook adapter).
+    const adapter = new AgyHookHandlers(host, { hasOwnTools: (o.tools?.length ?? 0) > 0 });
     const runtime = await SessionRuntime.create({
       // The Agent validated these once, up front (validate-config.ts).
       prevalidated: true,
@@ -94,15 +97,15 @@ export class AgyConnection implements Connection {
       tools: o.tools,
       toolTransport: o.toolTransport,
       mcpServers: o.mcpServers,
-      hooks: o.hooks,
+      hooks: [...o.hooks, ...adapter.registrations()],
       beforeToolCall: host.gateToolCall,
       afterToolCall: host.afterToolCall,
       hookPlacement: o.hookPlacement,
       hookTimeoutMs: o.hookTimeoutMs,
-      onHookRequest: (event, input) => host.onHook(event, input),
+      onHookRequest: adapter.onHookRequest,
       onHookAnswer: (event, input, answer) => {
         keepAlive();
-        host.onHookAnswer(event, input, answer);
+        adapter.onHookAnswer(event, input, answer);
       },
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
       toolObserver: { onStart: keepAlive, onEnd: keepAlive },
