@@ -6,8 +6,14 @@
 // Raw agy hooks (`AgentConfig.agyHooks`) are the one wire shape the Agent's config names.
 export type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 export {
+  AGY_LAUNCH_FIELDS,
+  AGY_SESSION_FIELDS,
+  AGY_WATCHDOG_FIELDS,
   AgyConnection,
   type AgyConnectionOptions,
+  type AgyLaunchSettings,
+  type AgySessionSettings,
+  type AgyWatchdogSettings,
   DEFAULT_IDLE_TIMEOUT_MS,
   OWN_TOOL_SERVER,
 } from './agy-connection.js';
