@@ -30,6 +30,16 @@ const RULES = [
     allow: (to) => !/^connection\/agy\/(session|stream-json|process)\//.test(to),
     why: 'the Agent reaches the agy backend through connection/agy/index.ts only',
   },
+  {
+    from: 'agent/',
+    allow: (to) => to !== 'protocol/hook-wire.ts',
+    why: 'agy hook payloads are translated inside the agy backend (connection/agy/hook-handlers.ts)',
+  },
+  {
+    from: 'conversation/',
+    allow: (to) => to !== 'protocol/hook-wire.ts',
+    why: 'agy hook payloads are translated inside the agy backend (connection/agy/hook-handlers.ts)',
+  },
 ];
 
 function walk(dir) {

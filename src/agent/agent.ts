@@ -44,7 +44,7 @@ import {
   reminderStage,
   transportWarningStage,
 } from './turn-stages.js';
-import { validateConfig } from './validate-config.js';
+import { type ValidatedConfig, validateConfig } from './validate-config.js';
 
 /** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
 const PARSED = new WeakSet<object>();
@@ -127,6 +127,8 @@ type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 export class Agent implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
+  /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
+  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog'>;
   readonly #schema: ResponseSchema | undefined;
   /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
   #turnSchema: ResponseSchema | undefined;
@@ -148,7 +150,9 @@ export class Agent implements AsyncDisposable {
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
-    const { workspaces, policies, hooks } = validateConfig(config);
+    const validated = validateConfig(config);
+    const { workspaces, policies, hooks } = validated;
+    this.#groups = validated;
     this.#config = { ...config };
     this.#workspaces = workspaces;
     this.#schema =
@@ -205,10 +209,15 @@ export class Agent implements AsyncDisposable {
     this.#state = 'starting';
     const config = this.#config;
     const host: ConnectionHost = {
-      gateToolCall: this.#control.beforeToolCall,
+      gateToolCall: this.#control.gateToolCall,
       afterToolCall: this.#control.afterToolCall,
-      onHook: this.#control.onHookRequest,
-      onHookAnswer: (event, input, answer) => this.#control.onHookAnswer(event, input, answer),
+      needs: () => this.#control.needs(),
+      toolCallRequested: this.#control.toolCallRequested,
+      beforeToolCall: this.#control.beforeToolCall,
+      toolCallAnswered: this.#control.toolCallAnswered,
+      toolCallEnded: this.#control.toolCallEnded,
+      beforeModelCall: this.#control.beforeModelCall,
+      onStop: this.#control.onStop,
       toolContext: {
         conversationId: () => this.conversationId,
         send: async (message) => {
@@ -221,18 +230,25 @@ export class Agent implements AsyncDisposable {
       ? await config.connection(host)
       : await AgyConnection.create(
           {
-            ...config,
-            ...(provider && {
-              // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
-              isolation: 'shadow-home' as const,
-              settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
-              env: { ...config.env, ...provider.env },
-            }),
+            // The validated groups, forwarded whole; provider mode and the ask-user time adjust the session's.
+            session: {
+              ...this.#groups.session,
+              hookTimeoutMs: this.#hookTimeoutMs,
+              ...(provider && {
+                // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
+                isolation: 'shadow-home' as const,
+                settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
+              }),
+            },
+            launch: this.#groups.launch,
+            watchdog: this.#groups.watchdog,
+            env: provider ? { ...config.env, ...provider.env } : config.env,
             cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
             workspaces: this.#workspaces,
             jsonSchema: this.#schema?.jsonSchema,
-            hooks: [...(config.agyHooks ?? []), ...this.#control.agyHooks()],
-            hookTimeoutMs: this.#hookTimeoutMs,
+            tools: config.tools,
+            hooks: config.agyHooks ?? [],
+            dangerouslySkipPermissions: config.dangerouslySkipPermissions,
             logger: this.#logger,
           },
           host,

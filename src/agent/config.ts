@@ -3,6 +3,7 @@
  */
 
 import type {
+  AgyHookRegistration,
   BadLine,
   HookPlacement,
   Isolation,
@@ -16,7 +17,6 @@ import type { ProviderConfig } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
-import type { AgyHookRegistration } from '../protocol/hook-wire.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';

@@ -17,42 +17,36 @@
  *
  * Steering 'next-step' rides agy's `PreInvocation` hook (`injectSteps: [{userMessage}]`).
  *
- * Real agy payloads (agy-real/hooks-anti-samcheonpo-agy-1.3.0) carry no event name (the route says which
- * event a call is), no `stepIdx` on PreInvocation and Stop, and no tool output on PostToolUse (only `error`,
- * empty even for a command that failed). A call is charged to the turn running when it arrives; where a
- * `stepIdx` exists, a call whose step was seen before that turn began belongs to an ended turn instead.
+ * The control plane implements the host's typed side (`ToolCallHost`); the agy backend's hook handlers
+ * (`connection/agy/hook-handlers.ts`) translate agy's wire payloads into those calls. A call is charged to the
+ * turn running when it arrives; where a step index exists, a call whose step was seen before that turn began
+ * belongs to an ended turn instead.
  */
 
 import {
   type AfterToolCall,
-  agyInfo,
   type BeforeToolCall,
-  bareOutput,
-  errorText,
   type McpServerConfig,
-  OWN_TOOL_SERVER,
   TOOL_SERVER_NAME,
-  toHookCall,
 } from '../connection/agy/index.js';
+import type {
+  HostNeeds,
+  StopVerdict,
+  ToolCallHost,
+  ToolCallOutcome,
+  ToolCallVerdict,
+} from '../connection/host.js';
 import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { Hook } from '../hooks/kinds.js';
 import { HookRunner } from '../hooks/runner.js';
-import type { HookToolResult, StopEvent } from '../hooks/types.js';
-import { isRecord } from '../internal/guards.js';
+import type { HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
-import type {
-  AgyHookInput,
-  AgyHookRegistration,
-  InvocationOutput,
-  PreToolUseOutput,
-  StopOutput,
-} from '../protocol/hook-wire.js';
 import { SteeringQueue } from './steering.js';
 import { foldDenials, recordDenial, TurnLedger } from './turn-ledger.js';
 
@@ -62,8 +56,11 @@ export interface ControlPlaneOptions {
   policies: PolicyList;
   mcpServers: Record<string, McpServerConfig>;
   askUserTimeoutMs?: number | undefined;
-  /** The agent has its own `tool()`s (served as MCP server `agy-sdk_tools`). */
-  hasOwnTools: boolean;
+  /**
+   * The agent has its own `tool()`s. Not read here: the backend routes own-tool calls to `gateToolCall`
+   * (for agy, `AgyHookHandlers`); kept so existing callers compile.
+   */
+  hasOwnTools?: boolean | undefined;
   /** Install agy's PreInvocation hook for `'next-step'` steering. */
   steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
@@ -71,7 +68,7 @@ export interface ControlPlaneOptions {
   logger: Logger;
 }
 
-export class ControlPlane {
+export class ControlPlane implements ToolCallHost {
   readonly runner: HookRunner;
   readonly #logger: Logger;
   readonly #mcpServers: Record<string, McpServerConfig>;
@@ -79,14 +76,12 @@ export class ControlPlane {
   readonly #ledger = new TurnLedger();
   /** Steering messages waiting for the next model call. */
   readonly steering = new SteeringQueue();
-  readonly #hasOwnTools: boolean;
   readonly #steering: boolean;
   readonly #toolGate: ToolCallGate | undefined;
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
     this.#mcpServers = o.mcpServers;
-    this.#hasOwnTools = o.hasOwnTools;
     this.#steering = o.steering;
     this.#toolGate = o.maxToolCalls
       ? new ToolCallGate(o.maxToolCalls.limit, o.maxToolCalls.scope)
@@ -121,20 +116,17 @@ export class ControlPlane {
     );
   }
 
-  /** The agy hooks to install: only what the registered hooks and the config need. */
-  agyHooks(): AgyHookRegistration[] {
-    const regs: AgyHookRegistration[] = [];
-    const needsPreTool =
-      this.runner.has('preToolCall') ||
-      this.#toolGate !== undefined ||
-      Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined);
-    if (needsPreTool) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
-    if (this.runner.has('postToolCall') || this.runner.has('onToolError')) {
-      regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
-    }
-    if (this.runner.has('stop')) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
-    if (this.#steering) regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
-    return regs;
+  /** Which decisions the backend must ask for: only what the registered hooks and the config need. */
+  needs(): HostNeeds {
+    return {
+      toolGate:
+        this.runner.has('preToolCall') ||
+        this.#toolGate !== undefined ||
+        Object.values(this.#mcpServers).some((s) => s.enabledTools !== undefined),
+      toolResults: this.runner.has('postToolCall') || this.runner.has('onToolError'),
+      stop: this.runner.has('stop'),
+      steering: this.#steering,
+    };
   }
 
   /** Starts a turn: runs preTurn hooks on the prompt text. */
@@ -176,33 +168,25 @@ export class ControlPlane {
   }
 
   /**
-   * Records every PreToolUse answer agy actually received that was not `allow` — from the policies, from raw
-   * `agyHooks`, or the listener's fail-closed fallback (a hook that threw or timed out) — so the denial reaches
+   * Records every verdict the backend acted on that was not `allow` — from the policies, from raw `agyHooks`,
+   * or the backend's fail-closed fallback (a hook that threw or timed out) — so the denial reaches
    * `result.deniedActions` and the turn cannot end `success`.
    */
-  readonly onHookAnswer = (event: string, input: unknown, answer: unknown): void => {
-    if (event !== 'PreToolUse') return;
-    const hookInput = isRecord(input) ? (input as AgyHookInput) : {};
-    // The turn the call belonged to, not whichever turn is current when a slow answer comes back. Input that
-    // never reached a handler (too large, not JSON) is charged to the turn running now.
-    const turn = this.#ledger.takeRequest(input, hookInput.stepIdx);
-    if (!isRecord(answer) || answer.decision === 'allow') return;
-    const { call } = toHookCall(hookInput);
-    recordDenial(
-      turn,
-      call,
-      typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`,
-    );
+  readonly toolCallAnswered = (key: unknown, call: HookToolCall, verdict: ToolCallVerdict): void => {
+    // The turn the call belonged to, not whichever turn is current when a slow answer comes back. A request
+    // never noted (input that reached no handler) is charged to the turn running now.
+    const turn = this.#ledger.takeRequest(key, call.stepIndex);
+    if (verdict.allow) return;
+    recordDenial(turn, call, verdict.reason);
   };
 
-  /** Notes which turn a hook call arrived in (called before any handler runs). */
-  readonly onHookRequest = (event: string, input: unknown): void => {
-    if (event !== 'PreToolUse' || !isRecord(input)) return;
-    this.#ledger.noteRequest(input, (input as AgyHookInput).stepIdx);
+  /** Notes which turn a tool call request arrived in (called before any decision runs). */
+  readonly toolCallRequested = (key: object, call: HookToolCall): void => {
+    this.#ledger.noteRequest(key, call.stepIndex);
   };
 
-  /** The in-process gate for the agent's own tools (they bypass agy's PreToolUse, see #preToolUse). */
-  readonly beforeToolCall: BeforeToolCall = async (call) => {
+  /** The in-process gate for the agent's own tools (the backend's own gate skips them, see beforeToolCall). */
+  readonly gateToolCall: BeforeToolCall = async (call) => {
     const hookCall = createHookToolCall({
       id: `${TOOL_SERVER_NAME}:${String(call.requestId ?? Date.now())}`,
       name: call.originalName,
@@ -247,52 +231,45 @@ export class ControlPlane {
     return undefined;
   };
 
-  async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
-    const { call, mcp } = toHookCall(input);
+  /** The gate for tools the backend runs itself (built-in and user MCP tools). */
+  readonly beforeToolCall = async (
+    call: HookToolCall,
+    opts: { gatedInProcess?: boolean } = {},
+  ): Promise<ToolCallVerdict> => {
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
-    if (this.#ledger.current && !this.#ledger.turnOf(input.stepIdx))
-      return { decision: 'deny', reason: 'the turn that made this call has ended' };
-    // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
-    // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
-    if (mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER) return { decision: 'allow' };
-    // Denials are recorded by onHookAnswer, from the answer agy actually receives.
-    if (mcp && call.server !== undefined) {
+    if (this.#ledger.current && !this.#ledger.turnOf(call.stepIndex))
+      return { allow: false, reason: 'the turn that made this call has ended' };
+    if (opts.gatedInProcess) return { allow: true };
+    // Denials are recorded by toolCallAnswered, from the verdict the backend actually acts on.
+    if (call.server !== undefined) {
       const enabled = this.#mcpServers[call.server]?.enabledTools;
       if (enabled && !enabled.includes(call.name)) {
         return {
-          decision: 'deny',
+          allow: false,
           reason: `tool '${call.name}' is not in enabledTools of MCP server '${call.server}'`,
         };
       }
     }
     const spent = this.#toolGate?.spend();
-    if (spent) return { decision: 'deny', reason: spent };
-    if (!this.runner.has('preToolCall')) return { decision: 'allow' };
+    if (spent) return { allow: false, reason: spent };
+    if (!this.runner.has('preToolCall')) return { allow: true };
     const turn = this.#ledger.current;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
-    if (!outcome.allow)
-      return { decision: 'deny', reason: outcome.message ?? 'denied by a preToolCall hook' };
-    if (!outcome.modifiedArgs) return { decision: 'allow' };
-    // For MCP calls the model's arguments sit inside `Arguments`.
-    const overwrite = mcp ? { Arguments: outcome.call.args } : outcome.modifiedArgs;
-    return { decision: 'allow', overwrite };
-  }
+    if (!outcome.allow) return { allow: false, reason: outcome.message ?? 'denied by a preToolCall hook' };
+    return outcome.modifiedArgs ? { allow: true, args: outcome.call.args } : { allow: true };
+  };
 
-  async #postToolUse(input: AgyHookInput): Promise<void> {
-    const { call } = toHookCall(input);
-    if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // see afterToolCall
-    // PostToolUse has a stepIdx: a late one from an ended turn runs on a context of its own, never the next
-    // turn's.
-    const turn = this.#ledger.turnOf(input.stepIdx);
+  /** postToolCall / onToolError for tools the backend ran itself. */
+  readonly toolCallEnded = async (call: HookToolCall, outcome: ToolCallOutcome): Promise<void> => {
+    // A late one from an ended turn (by its step index) runs on a context of its own, never the next turn's.
+    const turn = this.#ledger.turnOf(call.stepIndex);
     const known = turn?.operations.get(call.id);
     const op = known?.op ?? (turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
-    const result = isRecord(input.toolResult) ? input.toolResult : undefined;
-    const message = errorText(input.error) ?? errorText(result?.error);
-    if (message !== undefined) {
+    if (outcome.error !== undefined) {
       const replacement = await this.runner.dispatchToolError(op, {
         call: known?.call ?? call,
-        error: { message },
+        error: { message: outcome.error },
       });
       if (replacement !== undefined) {
         this.#logger.info(
@@ -301,40 +278,31 @@ export class ControlPlane {
       }
       return;
     }
-    const output = bareOutput(input);
     const event: HookToolResult = { call: known?.call ?? call };
-    if (output !== undefined) event.output = output;
+    if (outcome.output !== undefined) event.output = outcome.output;
     await this.runner.dispatchPostToolCall(op, event);
-  }
+  };
 
-  async #stop(input: AgyHookInput): Promise<StopOutput> {
-    // Stop carries no stepIdx: it belongs to the turn running as it arrives. With none (a late call from an
-    // ended turn), there is nothing to keep going, so agy may stop and no stop hook runs.
+  /** The model wants to stop: the stop hooks may keep it going. */
+  readonly onStop = async (event: Omit<StopEvent, 'continuationCount'>): Promise<StopVerdict | undefined> => {
+    // A stop carries no step index: it belongs to the turn running as it arrives. With none (a late call from
+    // an ended turn), there is nothing to keep going, so the model may stop and no stop hook runs.
     const turn = this.#ledger.current;
-    if (!turn) return {};
-    const ctx = turn.ctx;
-    const errorMessage = errorText(input.error);
-    const agy = agyInfo(input);
-    const event: StopEvent = {
-      ...(typeof input.responseText === 'string' && { responseText: input.responseText }),
-      ...(typeof input.terminationReason === 'string' && { terminationReason: input.terminationReason }),
-      ...(errorMessage !== undefined && { errorMessage }),
-      ...(typeof input.executionNum === 'number' && { executionNum: input.executionNum }),
-      ...(typeof input.fullyIdle === 'boolean' && { fullyIdle: input.fullyIdle }),
-      ...(agy && { agy }),
+    if (!turn) return undefined;
+    const outcome = await this.runner.dispatchStop(turn.ctx, {
+      ...event,
       continuationCount: turn.continuations,
-    };
-    const outcome = await this.runner.dispatchStop(ctx, event);
-    if (outcome.decision !== 'continue') return {};
+    });
+    if (outcome.decision !== 'continue') return undefined;
     turn.continuations++;
-    return { decision: 'continue', reason: outcome.reason };
-  }
+    return { reason: outcome.reason };
+  };
 
-  #preInvocation(): InvocationOutput {
-    // No stepIdx here either: a call arriving between turns belongs to an ended one, and steering queued
-    // for the next turn must not be spent on it (it rides the next prompt instead).
-    if (!this.#ledger.current) return {};
-    const steers = this.steering.take();
-    return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
-  }
+  /** Before each model call: the steering messages queued for the next step. */
+  readonly beforeModelCall = (): string[] => {
+    // A call arriving between turns belongs to an ended one, and steering queued for the next turn must not be
+    // spent on it (it rides the next prompt instead).
+    if (!this.#ledger.current) return [];
+    return this.steering.take();
+  };
 }

@@ -3,7 +3,7 @@
  * folded into its result at the end (fail closed: a turn with a denial never ends `success`).
  *
  * A call is charged to the turn running when it arrives (agy sends no `stepIdx` on Stop and PreInvocation,
- * and none of its payloads names a turn), unless it carries a `stepIdx` already seen before that turn began:
+ * and none of its payloads names a turn), unless it carries a step index already seen before that turn began:
  * then it is a late call from an ended turn, charged to none.
  */
 import type { OperationContext, TurnContext } from '../hooks/context.js';
@@ -58,23 +58,23 @@ export class TurnLedger {
     if (stepIndex > this.#maxStep) this.#maxStep = stepIndex;
   }
 
-  /** The turn a call with this `stepIdx` (if any) belongs to. */
-  turnOf(stepIdx: unknown): TurnState | undefined {
+  /** The turn a call with this step index (if any) belongs to. */
+  turnOf(stepIndex: unknown): TurnState | undefined {
     const turn = this.#turn;
     if (!turn) return undefined;
-    if (typeof stepIdx === 'number' && stepIdx <= turn.stepFloor) return undefined;
+    if (typeof stepIndex === 'number' && stepIndex <= turn.stepFloor) return undefined;
     return turn;
   }
 
   /** Remembers the turn a hook request arrived in, before any handler runs. */
-  noteRequest(input: object, stepIdx: unknown): void {
-    this.#requests.set(input, this.turnOf(stepIdx));
+  noteRequest(input: object, stepIndex: unknown): void {
+    this.#requests.set(input, this.turnOf(stepIndex));
   }
 
-  /** The turn a hook request arrived in (forgotten afterwards); unknown requests go to the turn of `stepIdx`. */
-  takeRequest(input: unknown, stepIdx: unknown): TurnState | undefined {
+  /** The turn a hook request arrived in (forgotten afterwards); unknown requests go to the turn of `stepIndex`. */
+  takeRequest(input: unknown, stepIndex: unknown): TurnState | undefined {
     if (typeof input !== 'object' || input === null || !this.#requests.has(input))
-      return this.turnOf(stepIdx);
+      return this.turnOf(stepIndex);
     const turn = this.#requests.get(input);
     this.#requests.delete(input);
     return turn;

@@ -2,6 +2,12 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import {
+  AGY_LAUNCH_FIELDS,
+  AGY_SESSION_FIELDS,
+  AGY_WATCHDOG_FIELDS,
+  type AgyLaunchSettings,
+  type AgySessionSettings,
+  type AgyWatchdogSettings,
   alwaysOnRule,
   hiddenSegmentReal,
   renderInstructions,
@@ -47,6 +53,19 @@ export interface ValidatedConfig {
   policies: PolicyList;
   /** The typed hooks (default none). */
   hooks: readonly Hook[];
+  /** The agy session group (files, listener, hooks), forwarded whole to the agy backend. */
+  session: AgySessionSettings;
+  /** The agy launch group (binary, model, arguments, output handling), forwarded whole. */
+  launch: AgyLaunchSettings;
+  /** The time limits of the agy process and its turns, forwarded whole. */
+  watchdog: AgyWatchdogSettings;
+}
+
+/** The fields of `config` named in `keys` that are set: one list of names per group, checked by the compiler. */
+function pick<T extends object, K extends keyof T>(config: T, keys: readonly K[]): Pick<T, K> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (config[key] !== undefined) out[key] = config[key];
+  return out as Pick<T, K>;
 }
 
 /**
@@ -112,5 +131,12 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,
   });
-  return { workspaces, policies, hooks };
+  return {
+    workspaces,
+    policies,
+    hooks,
+    session: pick(config, AGY_SESSION_FIELDS),
+    launch: pick(config, AGY_LAUNCH_FIELDS),
+    watchdog: pick(config, AGY_WATCHDOG_FIELDS),
+  };
 }

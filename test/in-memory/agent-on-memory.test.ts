@@ -137,7 +137,7 @@ describe('Agent on the in-memory connection', () => {
     const agent = new Agent({ connection: conn.connect });
     await agent.start();
     expect(typeof conn.host?.gateToolCall).toBe('function');
-    expect(typeof conn.host?.onHookAnswer).toBe('function');
+    expect(typeof conn.host?.toolCallAnswered).toBe('function');
     expect(agent.pid).toBeUndefined();
     expect(agent.sessionDir).toBeUndefined();
     await agent.close();

@@ -4,6 +4,7 @@
 // The call is agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-step2.json, posted over real HTTP.
 import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
+import { AgyHookHandlers } from '../../src/connection/agy/hook-handlers.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import type { AgyHookRegistration } from '../../src/protocol/hook-wire.js';
@@ -48,13 +49,14 @@ async function answerOf(answer: () => unknown) {
     event: 'PreToolUse',
     handler: answer as AgyHookRegistration<'PreToolUse'>['handler'],
   };
+  const agy = new AgyHookHandlers(cp, { hasOwnTools: false });
   const runtime = await SessionRuntime.create({
     dataDir: sb.box.dataDir,
     env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
-    hooks: [raw, ...cp.agyHooks()],
-    onHookRequest: cp.onHookRequest,
-    onHookAnswer: cp.onHookAnswer,
+    hooks: [raw, ...agy.registrations()],
+    onHookRequest: agy.onHookRequest,
+    onHookAnswer: agy.onHookAnswer,
     hookRelay: 'node',
   });
   sb.defer(() => runtime.close());

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
+import { AgyHookHandlers } from '../../src/connection/agy/hook-handlers.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
 import type { Hook } from '../../src/hooks/kinds.js';
@@ -38,13 +39,14 @@ async function plane(typedHooks: Hook[]) {
     steering: true,
     logger,
   });
+  const agy = new AgyHookHandlers(cp, { hasOwnTools: false });
   const runtime = await SessionRuntime.create({
     dataDir: sb.box.dataDir,
     env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
-    hooks: cp.agyHooks(),
-    onHookRequest: cp.onHookRequest,
-    onHookAnswer: cp.onHookAnswer,
+    hooks: agy.registrations(),
+    onHookRequest: agy.onHookRequest,
+    onHookAnswer: agy.onHookAnswer,
     hookRelay: 'node',
   });
   sb.defer(() => runtime.close());

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
+import { AgyHookHandlers } from '../../src/connection/agy/hook-handlers.js';
 import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
@@ -76,13 +77,14 @@ for (const relay of ['node', 'curl'] as const) {
           steering: false,
           logger: recordingLogger(),
         });
+        const agy = new AgyHookHandlers(cp, { hasOwnTools: false });
         const runtime = await SessionRuntime.create({
           dataDir: sb.box.dataDir,
           env: { PATH: process.env.PATH, HOME: sb.box.root },
           logger: recordingLogger(),
-          hooks: cp.agyHooks(),
-          onHookRequest: cp.onHookRequest,
-          onHookAnswer: cp.onHookAnswer,
+          hooks: agy.registrations(),
+          onHookRequest: agy.onHookRequest,
+          onHookAnswer: agy.onHookAnswer,
           hookRelay: relay,
         });
         sb.defer(() => runtime.close());

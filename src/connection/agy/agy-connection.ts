@@ -10,6 +10,7 @@ import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { AgyHookHandlers } from './hook-handlers.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,
@@ -29,49 +30,76 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
 export const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
 
-/** The session's files, listener and hooks: what `SessionRuntime` builds, minus what the host supplies. */
-type SessionSettings = Omit<
-  SessionRuntimeOptions,
-  | 'env'
-  | 'logger'
-  | 'hooks'
-  | 'tools'
-  | 'toolContext'
-  | 'toolObserver'
-  | 'beforeToolCall'
-  | 'afterToolCall'
-  | 'onHookRequest'
-  | 'onHookAnswer'
-  | 'prevalidated'
->;
+/** The config fields of the session group: the session's files, listener and hooks. */
+export const AGY_SESSION_FIELDS = [
+  'dataDir',
+  'systemInstructions',
+  'notes',
+  'toolTransport',
+  'mcpServers',
+  'hookPlacement',
+  'hookTimeoutMs',
+  'hookRelay',
+  'isolation',
+  'linkNativeAuth',
+  'settingsOverrides',
+  'skillsPaths',
+  'subagents',
+] as const satisfies readonly (keyof SessionRuntimeOptions)[];
 
-/** The agy process: what `StreamJsonConnection` runs with, minus what the session supplies. */
-type ProcessSettings = Omit<
-  StreamJsonConnectionOptions,
-  | 'env'
-  | 'cwd'
-  | 'addDirs'
-  | 'jsonSchemaFile'
-  | 'writeJsonSchema'
-  | 'resolveToolName'
-  | 'logger'
-  | 'skipPermissions'
->;
+/** The config fields of the launch group: how the agy process is started and read. */
+export const AGY_LAUNCH_FIELDS = [
+  'agyPath',
+  'model',
+  'effort',
+  'conversationId',
+  'extraArgs',
+  'maxLineBytes',
+  'onBadLine',
+  'onStderr',
+] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
 
-/** Everything the agy backend is built from (validated by the Agent before). */
-export interface AgyConnectionOptions extends SessionSettings, ProcessSettings {
+/** The config fields of the watchdog group: the process's and the turn's time limits. */
+export const AGY_WATCHDOG_FIELDS = [
+  'startTimeoutMs',
+  'idleTimeoutMs',
+  'turnTimeoutMs',
+  'interruptGraceMs',
+  'closeGraceMs',
+] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
+
+/** The session group, typed by `SessionRuntimeOptions`: forwarded whole to the session runtime. */
+export type AgySessionSettings = Pick<SessionRuntimeOptions, (typeof AGY_SESSION_FIELDS)[number]>;
+
+/** The launch group, typed by `StreamJsonConnectionOptions`: forwarded whole to the agy process. */
+export type AgyLaunchSettings = Pick<StreamJsonConnectionOptions, (typeof AGY_LAUNCH_FIELDS)[number]>;
+
+/** The watchdog group, typed by `StreamJsonConnectionOptions`: forwarded whole to the agy process. */
+export type AgyWatchdogSettings = Pick<StreamJsonConnectionOptions, (typeof AGY_WATCHDOG_FIELDS)[number]>;
+
+/** Everything the agy backend is built from: the validated config groups, and what the Agent adds. */
+export interface AgyConnectionOptions {
+  /** The session's files, listener and hooks (validated by the Agent). */
+  session: AgySessionSettings;
+  /** The agy process's launch (validated by the Agent). */
+  launch: AgyLaunchSettings;
+  /** Time limits; `idleTimeoutMs` defaults to {@link DEFAULT_IDLE_TIMEOUT_MS}. */
+  watchdog: AgyWatchdogSettings;
   /** Environment overrides for agy. */
   env?: Record<string, string | undefined> | undefined;
   /** agy's working directory. */
   cwd: string;
   /** The user's workspaces (`--add-dir` each, before the session directory). */
   workspaces: readonly string[];
+  /** The JSON Schema for `--json-schema`, if the agent has a response schema. */
+  jsonSchema?: Record<string, unknown> | undefined;
   /** The agent's own tools, served over MCP. */
   tools?: readonly ToolDefinition[] | undefined;
-  /** Every agy hook to install: the user's raw `agyHooks`, then the SDK's own (the agy hook adapter). */
+  /** The user's raw `agyHooks`; the backend appends the SDK's own (the agy hook adapter) after them. */
   hooks: readonly AgyHookRegistration[];
   /** Pass `--dangerously-skip-permissions`. */
   dangerouslySkipPermissions?: boolean | undefined;
+  /** Where the backend logs. */
   logger: Logger;
 }
 
@@ -91,58 +119,38 @@ export class AgyConnection implements Connection {
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
+    // agy's hook payloads → the host's typed calls (the agy hook adapter).
+    const adapter = new AgyHookHandlers(host, { hasOwnTools: (o.tools?.length ?? 0) > 0 });
     const runtime = await SessionRuntime.create({
-      // The Agent validated these once, up front (validate-config.ts).
+      ...o.session,
+      // The Agent validated the groups once, up front (validate-config.ts).
       prevalidated: true,
-      dataDir: o.dataDir,
-      systemInstructions: o.systemInstructions,
-      notes: o.notes,
       jsonSchema: o.jsonSchema,
       tools: o.tools,
-      toolTransport: o.toolTransport,
-      mcpServers: o.mcpServers,
-      hooks: o.hooks,
+      hooks: [...o.hooks, ...adapter.registrations()],
       beforeToolCall: host.gateToolCall,
       afterToolCall: host.afterToolCall,
-      hookPlacement: o.hookPlacement,
-      hookTimeoutMs: o.hookTimeoutMs,
-      onHookRequest: (event, input) => host.onHook(event, input),
+      onHookRequest: adapter.onHookRequest,
       onHookAnswer: (event, input, answer) => {
         keepAlive();
-        host.onHookAnswer(event, input, answer);
+        adapter.onHookAnswer(event, input, answer);
       },
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
       toolObserver: { onStart: keepAlive, onEnd: keepAlive },
-      hookRelay: o.hookRelay,
-      isolation: o.isolation,
-      linkNativeAuth: o.linkNativeAuth,
-      settingsOverrides: o.settingsOverrides,
-      skillsPaths: o.skillsPaths,
-      subagents: o.subagents,
       env: buildAgyEnv(o.env),
       logger: o.logger,
       toolContext: host.toolContext,
     });
     stream = new StreamJsonConnection({
-      agyPath: o.agyPath,
+      ...o.launch,
+      ...o.watchdog,
+      idleTimeoutMs: o.watchdog.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       env: { ...o.env, ...runtime.env },
       cwd: o.cwd,
       addDirs: [...o.workspaces, runtime.dir.path],
-      model: o.model,
-      effort: o.effort,
-      conversationId: o.conversationId,
       jsonSchemaFile: runtime.jsonSchemaFile,
       writeJsonSchema: (schema) => runtime.turnSchemaFile(schema),
       skipPermissions: o.dangerouslySkipPermissions,
-      extraArgs: o.extraArgs,
-      startTimeoutMs: o.startTimeoutMs,
-      idleTimeoutMs: o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      turnTimeoutMs: o.turnTimeoutMs,
-      interruptGraceMs: o.interruptGraceMs,
-      closeGraceMs: o.closeGraceMs,
-      maxLineBytes: o.maxLineBytes,
-      onBadLine: o.onBadLine,
-      onStderr: o.onStderr,
       // Our own tools are served under provider-safe names: show them under the names given to `tool()`.
       resolveToolName: (agyServer, servedName) =>
         agyServer === OWN_TOOL_SERVER

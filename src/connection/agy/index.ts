@@ -2,13 +2,23 @@
  * The agy backend's face to the rest of the SDK: the Agent imports agy things from here only, never from
  * `session/`, `stream-json/` or `process/` directly.
  */
+
+// Raw agy hooks (`AgentConfig.agyHooks`) are the one wire shape the Agent's config names.
+export type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 export {
+  AGY_LAUNCH_FIELDS,
+  AGY_SESSION_FIELDS,
+  AGY_WATCHDOG_FIELDS,
   AgyConnection,
   type AgyConnectionOptions,
+  type AgyLaunchSettings,
+  type AgySessionSettings,
+  type AgyWatchdogSettings,
   DEFAULT_IDLE_TIMEOUT_MS,
   OWN_TOOL_SERVER,
 } from './agy-connection.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
+export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
 export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';

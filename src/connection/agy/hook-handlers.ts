@@ -1,0 +1,122 @@
+/**
+ * The agy hook adapter's request side: agy's PreToolUse / PostToolUse / Stop / PreInvocation calls turned
+ * into typed calls on the host (`ToolCallHost`), and the host's verdicts turned back into agy's answers.
+ * All agy wire knowledge about hooks (`call_mcp_tool` unwrapping, `ServerName`, `stepIdx`, `toolResult`,
+ * `overwrite.Arguments`, `injectSteps`) stays here and in `hook-adapter.ts`; the control plane sees only
+ * `HookToolCall`, `StopEvent` and plain text.
+ *
+ * Real agy payloads (agy-real/hooks-anti-samcheonpo-agy-1.3.0) carry no event name (the route says which
+ * event a call is), no `stepIdx` on PreInvocation and Stop, and no tool output on PostToolUse (only `error`,
+ * empty even for a command that failed).
+ */
+import { isRecord } from '../../internal/guards.js';
+import type {
+  AgyHookInput,
+  AgyHookRegistration,
+  InvocationOutput,
+  PreToolUseOutput,
+  StopOutput,
+} from '../../protocol/hook-wire.js';
+import type { ToolCallHost, ToolCallVerdict } from '../host.js';
+import { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
+import { PLUGIN_NAME, TOOL_SERVER_NAME } from './session/session-runtime.js';
+
+/** agy's name for the agent's own tool server (plugin servers are namespaced `<plugin>_<server>`). */
+const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
+
+/** Options of {@link AgyHookHandlers}. */
+export interface AgyHookHandlersOptions {
+  /** The agent serves its own tools (MCP server `agy-sdk_tools`), gated in-process rather than here. */
+  hasOwnTools: boolean;
+}
+
+/** agy's hook calls → the host's typed methods, and back. */
+export class AgyHookHandlers {
+  readonly #host: ToolCallHost;
+  readonly #hasOwnTools: boolean;
+
+  constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
+    this.#host = host;
+    this.#hasOwnTools = o.hasOwnTools;
+  }
+
+  /** The agy hooks to install: only what the host needs. */
+  registrations(): AgyHookRegistration[] {
+    const needs = this.#host.needs();
+    const regs: AgyHookRegistration[] = [];
+    if (needs.toolGate) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
+    if (needs.toolResults) regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
+    if (needs.stop) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
+    if (needs.steering) regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
+    return regs;
+  }
+
+  /** A hook call arrived, before any handler runs: a PreToolUse is charged to the turn running now. */
+  readonly onHookRequest = (event: string, input: unknown): void => {
+    if (event !== 'PreToolUse' || !isRecord(input)) return;
+    this.#host.toolCallRequested(input, toHookCall(input as AgyHookInput).call);
+  };
+
+  /**
+   * The one answer agy received for a hook call — the handler's, a raw `agyHooks` handler's, or the
+   * listener's fail-closed fallback — as a verdict, so every denial reaches the turn's result.
+   */
+  readonly onHookAnswer = (event: string, input: unknown, answer: unknown): void => {
+    if (event !== 'PreToolUse') return;
+    // Input that never reached a handler (too large, not JSON) still gets a verdict, charged by the host.
+    const { call } = toHookCall(isRecord(input) ? (input as AgyHookInput) : {});
+    const verdict: ToolCallVerdict =
+      !isRecord(answer) || answer.decision === 'allow'
+        ? { allow: true }
+        : {
+            allow: false,
+            reason:
+              typeof answer.reason === 'string'
+                ? answer.reason
+                : `agy hook answered ${String(answer.decision)}`,
+          };
+    this.#host.toolCallAnswered(input, call, verdict);
+  };
+
+  async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
+    const { call, mcp } = toHookCall(input);
+    // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
+    // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
+    const gatedInProcess = !!mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER;
+    const verdict = await this.#host.beforeToolCall(call, { gatedInProcess });
+    if (!verdict.allow) return { decision: 'deny', reason: verdict.reason };
+    if (!verdict.args) return { decision: 'allow' };
+    // For MCP calls the model's arguments sit inside `Arguments`.
+    return { decision: 'allow', overwrite: mcp ? { Arguments: verdict.args } : verdict.args };
+  }
+
+  async #postToolUse(input: AgyHookInput): Promise<void> {
+    if (this.#hasOwnTools && input.toolCall?.args?.ServerName === OWN_TOOL_SERVER) return; // seen in-process
+    const { call } = toHookCall(input);
+    const result = isRecord(input.toolResult) ? input.toolResult : undefined;
+    const error = errorText(input.error) ?? errorText(result?.error);
+    if (error !== undefined) return this.#host.toolCallEnded(call, { error });
+    const output = bareOutput(input);
+    return this.#host.toolCallEnded(call, output !== undefined ? { output } : {});
+  }
+
+  async #stop(input: AgyHookInput): Promise<StopOutput> {
+    const errorMessage = errorText(input.error);
+    const agy = agyInfo(input);
+    const verdict = await this.#host.onStop({
+      ...(typeof input.responseText === 'string' && { responseText: input.responseText }),
+      ...(typeof input.terminationReason === 'string' && { terminationReason: input.terminationReason }),
+      ...(errorMessage !== undefined && { errorMessage }),
+      ...(typeof input.executionNum === 'number' && { executionNum: input.executionNum }),
+      ...(typeof input.fullyIdle === 'boolean' && { fullyIdle: input.fullyIdle }),
+      ...(agy && { agy }),
+    });
+    if (!verdict) return {};
+    return { decision: 'continue', reason: verdict.reason };
+  }
+
+  #preInvocation(): InvocationOutput {
+    const steers = this.#host.beforeModelCall();
+    return steers.length > 0 ? { injectSteps: steers.map((userMessage) => ({ userMessage })) } : {};
+  }
+}
