@@ -163,7 +163,6 @@ export class Agent implements AsyncDisposable {
       policies,
       mcpServers: config.mcpServers ?? {},
       askUserTimeoutMs: config.askUserTimeoutMs,
-      hasOwnTools: (config.tools?.length ?? 0) > 0,
       steering: config.steering ?? true,
       maxToolCalls:
         config.budget?.maxToolCalls !== undefined

@@ -56,11 +56,6 @@ export interface ControlPlaneOptions {
   policies: PolicyList;
   mcpServers: Record<string, McpServerConfig>;
   askUserTimeoutMs?: number | undefined;
-  /**
-   * The agent has its own `tool()`s. Not read here: the backend routes own-tool calls to `gateToolCall`
-   * (for agy, `AgyHookHandlers`); kept so existing callers compile.
-   */
-  hasOwnTools?: boolean | undefined;
   /** Install agy's PreInvocation hook for `'next-step'` steering. */
   steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */

@@ -5,8 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { envSurvivors } from '../helpers/env-marker.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -90,41 +91,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''):
   return startCli(args, env, input).done;
 }
 
-/** Pids of live processes whose environment holds `AGY_SDK_CLI_TEST_MARK=<mark>`. */
-export function markedPids(mark: string): number[] {
-  const needle = `${MARK_VAR}=${mark}`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // A zombie has exited; only its parent's wait is missing.
-      if (env.includes(needle) && !/\) Z /.test(stat)) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return pids;
-}
-
-/** Polls (bounded) until no marked process is left; /proc gives no event to await. Returns the survivors. */
-export async function survivors(mark: string, timeoutMs = 15_000): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = markedPids(mark);
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits (bounded) until no process of the run marked `mark` is left; returns the survivors. */
+export const survivors = (mark: string, timeoutMs = 15_000): Promise<number[]> =>
+  envSurvivors(MARK_VAR, mark, timeoutMs);
 
 /** Kills what a failed test left behind. */
-export function killPids(pids: number[]): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-}
+export { killAll as killPids } from '../helpers/fake-agy.js';

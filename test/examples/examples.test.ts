@@ -5,10 +5,11 @@
 // test scans /proc for it after the example exits.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { envSurvivors } from '../helpers/env-marker.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const examplesDir = join(root, 'examples');
@@ -121,33 +122,6 @@ function runExample(file: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pr
   });
 }
 
-/** Pids whose environment carries `marker` (Linux /proc only; elsewhere, always empty). */
-function pidsWithMarker(marker: string): number[] {
-  if (!existsSync('/proc/self/environ')) return [];
-  const needle = `AGY_SDK_EXAMPLE_RUN=${marker}`;
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle))
-        found.push(Number(entry));
-    } catch {
-      // The process exited while we looked, or is not ours to read: either way not a leftover of this run.
-    }
-  }
-  return found;
-}
-
-/** Waits (bounded) for every marked process to be gone; returns the ones still alive at the deadline. */
-async function leftovers(marker: string, deadlineMs: number): Promise<number[]> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const pids = pidsWithMarker(marker);
-    if (pids.length === 0 || Date.now() > end) return pids;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe.skipIf(!built)('examples (offline, after npm run build)', () => {
   it('every example has a marker, and every marker an example', () => {
     expect(examples.length).toBeGreaterThanOrEqual(18);
@@ -163,7 +137,7 @@ describe.skipIf(!built)('examples (offline, after npm run build)', () => {
       expect(run.code, report).toBe(0);
       for (const pattern of MARKERS[file] ?? []) expect(run.stdout, report).toMatch(pattern);
       // Processes reparented away from the example (agy under its supervisor, MCP servers) must be gone too.
-      expect(await leftovers(marker, 10_000), report).toEqual([]);
+      expect(await envSurvivors('AGY_SDK_EXAMPLE_RUN', marker, 10_000), report).toEqual([]);
     },
     180_000,
   );

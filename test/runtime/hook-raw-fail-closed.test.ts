@@ -41,7 +41,6 @@ async function answerOf(answer: () => unknown) {
     hooks: [],
     policies: [],
     mcpServers: {},
-    hasOwnTools: false,
     steering: false,
     logger,
   });

@@ -35,7 +35,6 @@ async function plane(typedHooks: Hook[]) {
     hooks: typedHooks,
     policies: [],
     mcpServers: {},
-    hasOwnTools: false,
     steering: true,
     logger,
   });

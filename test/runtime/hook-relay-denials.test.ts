@@ -73,7 +73,6 @@ for (const relay of ['node', 'curl'] as const) {
           ],
           policies: [],
           mcpServers: {},
-          hasOwnTools: false,
           steering: false,
           logger: recordingLogger(),
         });
