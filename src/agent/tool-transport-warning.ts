@@ -12,12 +12,15 @@ import type { Step } from '../model/step.js';
 const TRANSPORT_FAILURE =
   /is not connected|failed to connect|fetch failed|other side closed|socket hang up|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_/i;
 
-/** The warning for a tool step that failed for a transport reason, or undefined for any other step. */
+/**
+ * The warning for a tool step that failed for a transport reason, or undefined for any other step. Reads only
+ * the backend-neutral call (`ToolCall.name`, `ToolCall.mcpServer`): unwrapping a backend's MCP call is the
+ * backend's job (for agy, `connection/agy/stream-json/normalize.ts`).
+ */
 export function toolTransportWarning(step: Step): string | undefined {
   const call = step.tool;
   if (step.type !== 'tool' || step.state !== 'ERROR' || !call?.error) return undefined;
   if (!TRANSPORT_FAILURE.test(call.error.message)) return undefined;
-  const server = typeof call.args.ServerName === 'string' ? ` on MCP server ${call.args.ServerName}` : '';
-  const name = typeof call.args.ToolName === 'string' ? call.args.ToolName : call.name;
-  return `tool call ${name}${server} (step ${step.stepIndex}) failed for a transport reason: ${call.error.message}`;
+  const server = call.mcpServer !== undefined ? ` on MCP server ${call.mcpServer}` : '';
+  return `tool call ${call.name}${server} (step ${step.stepIndex}) failed for a transport reason: ${call.error.message}`;
 }

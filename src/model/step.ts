@@ -140,7 +140,11 @@ export interface ToolCall {
    * model's arguments to the tool (agy's `Arguments`).
    */
   args: Record<string, unknown>;
-  /** For MCP tools: the server as agy names it, e.g. `agy-sdk_tools` for the agent's own tools. */
+  /**
+   * For MCP tools: the server the tool belongs to, as the backend names it (on agy e.g. `agy-sdk_tools` for the
+   * agent's own tools). Backend-neutral: each backend fills it where it converts its wire steps (for agy,
+   * `connection/agy/stream-json/normalize.ts`), and the SDK reads only this, never a backend's arguments.
+   */
   mcpServer?: string;
   /** For MCP tools: the call as agy made it (`call_mcp_tool` and its `ServerName`/`ToolName`/`Arguments`). */
   wire?: {
