@@ -134,6 +134,7 @@ export {
 } from './policy/index.js';
 // Structured output.
 export type {
+  InferResponseSchema,
   JsonSchema,
   ResponseSchemaInput,
   ZodSchemaLike,

@@ -24,7 +24,11 @@ import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import { ResponseSchema, type ResponseSchemaInput } from '../structured/response-schema.js';
+import {
+  type InferResponseSchema,
+  ResponseSchema,
+  type ResponseSchemaInput,
+} from '../structured/response-schema.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -349,8 +353,14 @@ export class Agent implements AsyncDisposable {
   /**
    * Sends a prompt and returns its streamed response. Starts the agent if needed. A `chat` sent while a turn
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
+   * With a zod `responseSchema`, the response's `structuredOutput()` is typed by it.
+   *
+   * @typeParam S - The turn's `responseSchema`, inferred from the options.
    */
-  async chat(prompt: Content, options: ChatOptions = {}): Promise<ChatResponse> {
+  async chat<S extends ResponseSchemaInput | undefined = undefined>(
+    prompt: Content,
+    options: ChatOptions & { responseSchema?: S } = {},
+  ): Promise<ChatResponse<InferResponseSchema<S>>> {
     const parts = contentParts(prompt);
     PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
@@ -358,7 +368,8 @@ export class Agent implements AsyncDisposable {
     await this.start();
     const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
     if (signal) cancelOnAbort(signal, response);
-    return response;
+    // The type argument only types `structuredOutput()`: the value is validated against this same schema.
+    return response as ChatResponse<InferResponseSchema<S>>;
   }
 
   /** Interrupts the running turn (it ends `interrupted`); the conversation stays usable. */

@@ -18,8 +18,11 @@ export interface ChatResponseControl {
 /**
  * One turn's streamed response, returned by `agent.chat()`: iterate it for text, or read `steps()`,
  * `toolCalls()`, `result()`. Every cursor sees every step, whenever it starts. Created by the SDK only.
+ *
+ * @typeParam T - The type of {@link ChatResponse.structuredOutput}: inferred from a zod `responseSchema` given
+ * to `agent.chat(prompt, { responseSchema })`, `unknown` otherwise.
  */
-export class ChatResponse implements AsyncIterable<string> {
+export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   readonly #steps = new ReplayBuffer<Step>();
   readonly #result: Promise<TurnResult>;
   #settle!: (result: TurnResult) => void;
@@ -126,13 +129,17 @@ export class ChatResponse implements AsyncIterable<string> {
   }
 
   /**
-   * The validated structured output (with `responseSchema` set). Rejects with a `TurnError` when the turn did
-   * not succeed — including when the output was missing or did not match the schema.
+   * The validated structured output (with `responseSchema` set; `undefined` without one). Rejects with a
+   * `TurnError` when the turn did not succeed — including when the output was missing or did not match the
+   * schema. Typed `T | undefined` from the turn's zod schema; an explicit type argument (`structuredOutput<X>()`)
+   * still asserts the type, as before.
+   *
+   * @typeParam U - The type to assert; defaults to the response's own `T | undefined`.
    */
-  async structuredOutput<T = unknown>(): Promise<T> {
+  async structuredOutput<U = T | undefined>(): Promise<U> {
     const result = await this.#result;
     if (result.status !== 'success') throw new TurnError(result);
-    return result.structuredOutput as T;
+    return result.structuredOutput as U;
   }
 
   /** Cancels the turn: a queued turn never runs; a running one is interrupted. It ends `canceled`. */

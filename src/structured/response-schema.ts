@@ -53,6 +53,21 @@ export type ZodSchemaParseResult =
 /** What `responseSchema` accepts. */
 export type ResponseSchemaInput = ZodSchemaLike | JsonSchema;
 
+/**
+ * The structured output type a `responseSchema` describes: a zod schema's output type (read structurally from
+ * `_zod.output`, as `z.infer` does, so any copy of zod 4 fits), `unknown` for a JSON Schema or no schema.
+ */
+export type InferResponseSchema<S> = S extends ZodOutputLike<infer O> ? O : unknown;
+
+/** A zod 4 schema's output type, as zod's internals carry it (what `z.infer` reads). */
+export interface ZodOutputLike<O> {
+  /** zod's internals. */
+  readonly _zod: {
+    /** The parsed value's type (a type-level field only). */
+    readonly output: O;
+  };
+}
+
 // Structural, not `instanceof`: a schema from another zod 4 copy is still zod, not a JSON Schema.
 function isZod(v: unknown): v is ZodSchemaLike {
   const internals = (v as { _zod?: { def?: { type?: unknown } } } | null | undefined)?._zod;

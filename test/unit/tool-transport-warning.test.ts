@@ -112,6 +112,8 @@ describe('toolTransportWarning', () => {
     const response = await agent.chat('go');
     expect((await response.result()).status).toBe('success');
     const warnings = logger.warn.mock.calls.map((c) => String(c[0]));
-    expect(warnings).toContainEqual(expect.stringContaining('tool call lookup on MCP server inventory (step 0)'));
+    expect(warnings).toContainEqual(
+      expect.stringContaining('tool call lookup on MCP server inventory (step 0)'),
+    );
   });
 });
