@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { AgyNotFoundError, ConfigError, ContentError, StartError } from '../../src/errors.js';
+import { AgyNotFoundError, ConfigError, StartError } from '../../src/errors.js';
 import { TurnError } from '../../src/model/turn-errors.js';
-import { collect, useSandboxAgents } from '../helpers/agents.js';
+import { useSandboxAgents } from '../helpers/agents.js';
 import { waitGone } from '../helpers/sandbox.js';
 
 const sb = useSandboxAgents();
@@ -100,62 +100,6 @@ describe('chat', () => {
     });
     const r = await agent.chat('go');
     expect((await r.result()).usage?.totalTokens).toBe(12);
-  });
-
-  it('queues a chat sent while a turn runs and runs it next, in order', async () => {
-    const agent = await agentWith({
-      turns: [{ actions: [{ text: 'slow', chunks: 4, delayMs: 30 }] }, { actions: [{ text: 'next' }] }],
-    });
-    const order: string[] = [];
-    const [a, b] = await Promise.all([agent.chat('a'), agent.chat('b')]);
-    const record = (name: string) => (t: string) => {
-      order.push(name);
-      return t;
-    };
-    const [ta, tb] = await Promise.all([a.text().then(record('a')), b.text().then(record('b'))]);
-    expect([ta, tb]).toEqual(['slow', 'next']);
-    expect(order).toEqual(['a', 'b']);
-  });
-
-  it('gives every iterator an independent cursor over the whole turn, even when started late', async () => {
-    const agent = await agentWith({
-      turns: [
-        {
-          actions: [
-            { tool: { name: 'view_file', parameters: { AbsolutePath: '/wd/a' }, output: 'a\nb' } },
-            { text: 'hello world', chunks: 3 },
-          ],
-        },
-      ],
-    });
-    const r = await agent.chat('go');
-    const [early1, early2] = await Promise.all([collect(r), collect(r)]);
-    await r.result();
-    const late = await collect(r);
-    expect(early1.join('')).toBe('hello world');
-    expect(early2).toEqual(early1);
-    expect(late).toEqual(early1);
-    expect(early1.length).toBe(3);
-    const calls = await collect(r.toolCalls());
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ name: 'view_file', args: { AbsolutePath: '/wd/a' } });
-    const results = await collect(r.toolResults());
-    expect(results[0]).toMatchObject({ state: 'DONE', output: 'a\nb' });
-    expect(await collect(r.thoughts())).toEqual([]);
-    const steps = await collect(r.steps());
-    expect(steps.map((s) => s.type)).toEqual(
-      expect.arrayContaining(['user_input', 'tool', 'agent_response']),
-    );
-    expect(agent.conversation.history.length).toBe(steps.length);
-    agent.conversation.clearHistory();
-    expect(agent.conversation.history).toHaveLength(0);
-  });
-
-  it('rejects an empty prompt with ContentError', async () => {
-    const agent = await agentWith();
-    await expect(agent.chat('')).rejects.toBeInstanceOf(ContentError);
-    await expect(agent.chat('   ')).rejects.toBeInstanceOf(ContentError);
-    await expect(agent.chat([])).rejects.toBeInstanceOf(ContentError);
   });
 });
 

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Document, fromFile, Image } from '../../src/content/content.js';
 import { ContentError, StructuredOutputError } from '../../src/errors.js';
-import { TurnError } from '../../src/model/turn-errors.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();
@@ -83,37 +82,6 @@ describe('structured output', () => {
     expect(readFileSync(`/proc/${agent.pid}/cmdline`, 'utf8').split('\0')).toEqual(
       expect.arrayContaining(['--json-schema', schemaFile]),
     );
-  });
-
-  it('a mismatch is a typed failure, never success', async () => {
-    const agent = await agentWith(
-      { turns: [{ actions: [{ text: 'done' }], end: { structuredOutput: { summary: 1, risk: 'medium' } } }] },
-      { responseSchema: Schema },
-    );
-    const r = await agent.chat('analyze');
-    const result = await r.result();
-    expect(result.status).toBe('error');
-    expect(result.error).toBeInstanceOf(StructuredOutputError);
-    expect((result.error as StructuredOutputError).issues.join()).toMatch(/summary/);
-    await expect(r.structuredOutput()).rejects.toBeInstanceOf(TurnError);
-  });
-
-  it('a missing value is a typed failure', async () => {
-    const agent = await agentWith(
-      { turns: [{ actions: [{ text: 'not json' }] }] },
-      { responseSchema: { type: 'object', required: ['a'] } },
-    );
-    const result = await (await agent.chat('x')).result();
-    expect(result.status).toBe('error');
-    expect(result.errorMessage).toMatch(/no structured_output/);
-  });
-
-  it('validates against a plain JSON Schema too', async () => {
-    const agent = await agentWith(
-      { turns: [{ actions: [{ text: '{"a":2}' }] }] },
-      { responseSchema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } },
-    );
-    expect(await (await agent.chat('x')).structuredOutput()).toEqual({ a: 2 });
   });
 });
 

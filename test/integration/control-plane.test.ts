@@ -1,8 +1,8 @@
 // The control plane end to end through the simulator: typed hooks and policies on agy's PreToolUse /
-// PostToolUse / Stop / PreInvocation relays (docs/reference/hooks.md#hook-payloads), in-process gating of our own tools, budgets,
-// steering and triggers.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// PostToolUse / Stop / PreInvocation relays (docs/reference/hooks.md#hook-payloads), in-process gating of our own tools, the
+// maxToolCalls budget and 'next-step' steering. What needs no process (preTurn/postTurn/session and compaction hooks,
+// token budgets, 'next-turn'/'now' steering, triggers) is in test/in-memory/layer2-behaviours.test.ts.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
@@ -13,7 +13,6 @@ import type { HookToolResult } from '../../src/hooks/types.js';
 import { BudgetExceededError } from '../../src/model/turn-errors.js';
 import { policy } from '../../src/policy/index.js';
 import { tool } from '../../src/tools/tool.js';
-import { onFileChange } from '../../src/triggers/on-file-change.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();
@@ -303,27 +302,7 @@ describe('our own tools (in-process gate)', () => {
   });
 });
 
-describe('turn hooks', () => {
-  it('preTurn deny stops the prompt before agy sees it; postTurn sees the text', async () => {
-    const texts: string[] = [];
-    const agent = await agentWith(
-      { turns: [{ actions: [{ text: 'allowed answer' }] }] },
-      {
-        hooks: [
-          hooks.preTurn((prompt) =>
-            prompt.includes('secret') ? { allow: false, message: 'no secrets' } : true,
-          ),
-          hooks.postTurn((text) => void texts.push(text)),
-        ],
-      },
-    );
-    const denied = await (await agent.chat('tell me the secret')).result();
-    expect(denied).toMatchObject({ status: 'denied', errorMessage: 'no secrets' });
-    expect(agent.conversation.history).toHaveLength(0);
-    expect(await (await agent.chat('hello')).text()).toBe('allowed answer');
-    expect(texts).toEqual(['allowed answer']);
-  });
-
+describe('turn hooks (preTurn/postTurn/session: test/in-memory/layer2-behaviours.test.ts)', () => {
   it('stop hook continue keeps the agent going with the reason', async () => {
     let asked = 0;
     const agent = await agentWith(
@@ -342,20 +321,6 @@ describe('turn hooks', () => {
     const text = await (await agent.chat('go')).text();
     expect(text).toContain('check the tests too');
     expect(asked).toBe(2);
-  });
-
-  it('session hooks run on start and close', async () => {
-    const events: string[] = [];
-    const agent = await agentWith(undefined, {
-      hooks: [
-        hooks.onSessionStart((s) => void events.push(`start:${s.conversationId ? 'id' : 'none'}`)),
-        hooks.onSessionEnd(() => void events.push('end')),
-      ],
-    });
-    await agent.start();
-    expect(events).toEqual(['start:id']);
-    await agent.close();
-    expect(events).toEqual(['start:id', 'end']);
   });
 });
 
@@ -383,19 +348,6 @@ describe('installed agy hooks', () => {
   });
 });
 
-describe('compaction', () => {
-  it('onCompaction runs on a compaction step, if agy streams one', async () => {
-    const seen: number[] = [];
-    const agent = await agentWith(
-      { turns: [{ actions: [{ step: { step_type: 'compaction', state: 'DONE' } }, { text: 'ok' }] }] },
-      { hooks: [hooks.onCompaction((event) => void seen.push(event.stepIndex ?? -1))] },
-    );
-    expect(await (await agent.chat('x')).text()).toBe('ok');
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toBeGreaterThan(0);
-  });
-});
-
 describe('budgets', () => {
   it('interrupts the turn when maxToolCalls is exceeded; the status names the budget', async () => {
     const agent = await agentWith(
@@ -419,53 +371,9 @@ describe('budgets', () => {
     expect(result.error).toBeInstanceOf(BudgetExceededError);
     expect(await (await agent.chat('again')).text()).toBe('next');
   });
-
-  it('counts tokens from DONE model steps', async () => {
-    const agent = await agentWith(
-      {
-        turns: [
-          { actions: [{ text: 'a', usage: { input_tokens: 500, output_tokens: 50 } }, { stall: true }] },
-        ],
-      },
-      { budget: { maxTotalTokens: 100 } },
-    );
-    const result = await (await agent.chat('x')).result();
-    expect(result).toMatchObject({ status: 'budget_exceeded', budget: 'maxTotalTokens' });
-  });
 });
 
 describe('steering', () => {
-  it("'next-turn' queues the message as the next turn", async () => {
-    const agent = await agentWith({
-      turns: [
-        { actions: [{ text: 'one', delayMs: 20, chunks: 3 }] },
-        { expectPrompt: 'also do B', actions: [{ text: 'two' }] },
-      ],
-    });
-    const r1 = await agent.chat('do A');
-    const r2 = await agent.steer('also do B', { when: 'next-turn' });
-    expect(await r1.text()).toBe('one');
-    expect(await r2?.text()).toBe('two');
-  });
-
-  it("'now' interrupts the running turn and re-prompts on the same conversation first", async () => {
-    const agent = await agentWith({
-      turns: [
-        { actions: [{ text: 'working' }, { stall: true }] },
-        { expectPrompt: 'change of plan', actions: [{ text: 'replanned' }] },
-      ],
-    });
-    const r1 = await agent.chat('long job');
-    for await (const d of r1) if (d) break;
-    const queued = await agent.chat('queued after');
-    const id = agent.conversationId;
-    const r2 = await agent.steer('change of plan', { when: 'now' });
-    expect((await r1.result()).status).toBe('interrupted');
-    expect(await r2?.text()).toBe('replanned');
-    expect(agent.conversationId).toBe(id);
-    expect((await queued.result()).status).not.toBe('canceled');
-  });
-
   it("'next-step' injects a user message at the next model call (PreInvocation injectSteps)", async () => {
     const agent = await agentWith({
       turns: [
@@ -488,27 +396,5 @@ describe('steering', () => {
     );
     expect(injected).toHaveLength(1);
     expect((await r.result()).status).toBe('success');
-  });
-});
-
-describe('triggers', () => {
-  it('onFileChange sends a message that runs as a turn; triggers stop on close', async () => {
-    const watched = join(sb.box.root, 'watched');
-    mkdirSync(watched);
-    let seen!: (text: string) => void;
-    const turnText = new Promise<string>((resolve) => {
-      seen = resolve;
-    });
-    const agent = await agentWith(undefined, {
-      triggers: [
-        onFileChange(watched, async (changes, ctx) =>
-          ctx.send(`files changed: ${changes.map((c) => c.kind).join(',')}`),
-        ),
-      ],
-      hooks: [hooks.postTurn((text) => void (text.includes('files changed') && seen(text)))],
-    });
-    await agent.start();
-    writeFileSync(join(watched, 'new.txt'), 'x');
-    expect(await turnText).toContain('files changed: added');
   });
 });
