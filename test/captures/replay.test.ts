@@ -15,7 +15,9 @@ import {
 } from './captures.js';
 import { REPLAY_AGY, useReplay } from './replay.js';
 
-const replay = useReplay();
+// Shared: the 'what the captures carry' tests below read the same runs as the per-capture test, so each
+// capture is spawned once per file.
+const replay = useReplay({ shared: true });
 
 /** The capture's own per-turn usage: every DONE step's usage, each step once. */
 function stepUsageOf(file: string) {
@@ -46,7 +48,9 @@ describe.skipIf(!HAVE_CAPTURES)(
       expect(CAPTURES.map((c) => c.stdout).sort()).toEqual(stdoutFilesOnDisk());
     });
 
-    it.each(CAPTURES.map((c) => [c.stdout, c] as const))('%s', async (_name, capture) => {
+    // Concurrent: each capture is its own agy process and sandbox, and most of a replay's time is waiting on
+    // process start-up, not CPU.
+    it.concurrent.each(CAPTURES.map((c) => [c.stdout, c] as const))('%s', async (_name, capture) => {
       const wire = captureResult(capture.stdout);
       const { result, toolResults } = await replay(capture);
 

@@ -128,7 +128,9 @@ describe.skipIf(!built)('examples (offline, after npm run build)', () => {
     expect(examples).toEqual(Object.keys(MARKERS).sort());
   });
 
-  it.each(examples)(
+  // Concurrent: every run has its own marker, state dir and sandbox, and most of an example's wall time is
+  // process start-up and waiting, not CPU.
+  it.concurrent.each(examples)(
     '%s runs offline, exits 0, prints its marker and leaves nothing running',
     async (file) => {
       const marker = randomUUID();
