@@ -327,3 +327,53 @@ describe('structured output validation (was test/integration/content-and-output.
     expect(await (await agent.chat('x')).structuredOutput()).toEqual({ a: 2 });
   });
 });
+
+describe('fail closed (was test/integration/failure-paths.test.ts)', () => {
+  it('a budget crossed on the last model step still ends `budget_exceeded`, even though the backend said SUCCESS', async () => {
+    const conn = new InMemoryConnection({
+      turns: [
+        {
+          steps: [{ type: 'agent_response', textDelta: 'long answer', usage: usage(10, 500) }],
+          result: { result: { status: 'SUCCESS' } },
+        },
+      ],
+    });
+    await using agent = new Agent({ connection: conn.connect, budget: { maxOutputTokens: 5 } });
+    const result = await (await agent.chat('x')).result();
+    expect(result.result?.status).toBe('SUCCESS');
+    expect(result).toMatchObject({ status: 'budget_exceeded', budget: 'maxOutputTokens' });
+  });
+
+  it('cancel() while the turn is being prepared (a slow preTurn hook) means the message is never sent', async () => {
+    let entered!: () => void;
+    const inHook = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const conn = new InMemoryConnection({
+      turns: [{ steps: [{ type: 'agent_response', textDelta: 'no' }] }],
+    });
+    await using agent = new Agent({
+      connection: conn.connect,
+      hooks: [
+        hooks.preTurn(async () => {
+          entered();
+          await held;
+          return true;
+        }),
+      ],
+    });
+    await agent.start();
+    const r = await agent.chat('never sent');
+    await inHook;
+    await r.cancel();
+    release();
+    const result = await r.result();
+    expect(result.status).toBe('canceled');
+    expect(agent.conversation.history).toHaveLength(0);
+    expect(conn.requests).toEqual([]);
+  });
+});
