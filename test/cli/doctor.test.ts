@@ -1,10 +1,12 @@
-// `agy-sdk doctor` through the built command, with a fake HOME, a fake PATH and fake agy scripts: each failing
-// check has its own case.
+// `agy-sdk doctor` with a fake HOME, a fake PATH and fake agy scripts: each failing check has its own case.
+// The command itself (exit codes, `--json`, the table) runs through the built command; the checks alone run
+// in-process through `runChecks` (the same function the command calls, with the environment the command
+// would get): a CLI process per case added nothing but start-up time. The fake agy is still a real process.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DoctorCheck } from '../../src/cli/doctor.js';
+import { type DoctorCheck, runChecks } from '../../src/cli/doctor.js';
 import { BUILT, runCli } from './helpers.js';
 
 let root: string;
@@ -41,17 +43,27 @@ async function signedIn(): Promise<void> {
   await mkdir(join(home, '.gemini', 'antigravity-cli', 'conversations'), { recursive: true });
 }
 
+/** The environment `doctor` sees in these tests (over the test's own, as `runCli` gives the command). */
+function doctorEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { HOME: home, GEMINI_API_KEY: '', AGY_PATH: '', AGY_ADC_AUTH: '', ...env };
+}
+
+/** `agy-sdk doctor --json …args` through the built command. */
 async function doctor(args: string[], env: NodeJS.ProcessEnv) {
-  const run = await runCli(['doctor', '--json', ...args], {
-    HOME: home,
-    GEMINI_API_KEY: '',
-    AGY_PATH: '',
-    AGY_ADC_AUTH: '',
-    ...env,
-  });
+  const run = await runCli(['doctor', '--json', ...args], doctorEnv(env));
   const report = JSON.parse(run.stdout) as { ok: boolean; checks: DoctorCheck[] };
   const check = (id: string): DoctorCheck | undefined => report.checks.find((c) => c.id === id);
   return { run, report, check };
+}
+
+/** The checks alone, in-process: what `doctor --json` reports, without the command around it. */
+async function checks(args: string[], env: NodeJS.ProcessEnv) {
+  const all = await runChecks(
+    { offline: args.includes('--offline'), json: true },
+    { ...process.env, NO_COLOR: '1', ...doctorEnv(env) },
+  );
+  const check = (id: string): DoctorCheck | undefined => all.find((c) => c.id === id);
+  return { check };
 }
 
 const systemPath = `${'/usr/local/bin:/usr/bin:/bin'}`;
@@ -97,7 +109,7 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
 
   it('agy older than 1.1.8 (no stream-json) fails the version check', async () => {
     await fakeAgy({ version: 'agy version 1.0.7' });
-    const { check } = await doctor([], { PATH: bin });
+    const { check } = await checks([], { PATH: bin });
     expect(check('version')).toMatchObject({ status: 'fail' });
     expect(check('version')?.detail).toContain('1.0.7');
     expect(check('version')?.fix).toContain('1.1.8');
@@ -106,20 +118,20 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
 
   it('agy --version failing fails the version check with what agy said', async () => {
     await fakeAgy({ version: 'nope', versionExit: 2 });
-    const { check } = await doctor([], { PATH: bin });
+    const { check } = await checks([], { PATH: bin });
     expect(check('version')?.status).toBe('fail');
     expect(check('version')?.detail).toContain('probe stderr');
   });
 
   it('not signed in, and API-key mode without GEMINI_API_KEY, fail the sign-in check; with the key it passes', async () => {
     await fakeAgy({});
-    expect((await doctor([], { PATH: bin })).check('auth')).toMatchObject({ status: 'fail' });
+    expect((await checks([], { PATH: bin })).check('auth')).toMatchObject({ status: 'fail' });
     await mkdir(join(home, '.gemini', 'antigravity-cli'), { recursive: true });
     await writeFile(join(home, '.gemini', 'antigravity-cli', 'settings.json'), '{"modelProvider":"gemini"}');
-    const noKey = (await doctor([], { PATH: bin })).check('auth');
+    const noKey = (await checks([], { PATH: bin })).check('auth');
     expect(noKey?.status).toBe('fail');
     expect(noKey?.fix).toContain('GEMINI_API_KEY');
-    const withKey = (await doctor([], { PATH: bin, GEMINI_API_KEY: 'k' })).check('auth');
+    const withKey = (await checks([], { PATH: bin, GEMINI_API_KEY: 'k' })).check('auth');
     expect(withKey?.status).toBe('ok');
     expect(withKey?.detail).toContain('API-key mode');
   });
@@ -136,13 +148,13 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
   it('a data dir that is not a writable directory fails', async () => {
     await mkdir(join(home, '.gemini'), { recursive: true });
     await writeFile(join(home, '.gemini', 'antigravity-cli'), 'a file, not a directory');
-    const { check } = await doctor(['--offline'], { PATH: systemPath });
+    const { check } = await checks(['--offline'], { PATH: systemPath });
     expect(check('datadir')?.status).toBe('fail');
     expect(check('datadir')?.fix).toContain('antigravity-cli');
   });
 
   it('curl missing is a warning with its fallback, not a failure', async () => {
-    const { check } = await doctor(['--offline'], { PATH: bin });
+    const { check } = await checks(['--offline'], { PATH: bin });
     expect(check('curl')?.status).toBe('warn');
     expect(check('curl')?.fix).toContain("hookRelay: 'node'");
     // The simulator runs on this Node even with no node on PATH.
@@ -151,12 +163,12 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
 
   it('reports where agy loads hooks from via `agy -p /hooks` when the build answers it', async () => {
     await fakeAgy({ hooks: { command: { name: 'hooks', data: { files: ['/etc/agy/hooks.json'] } } } });
-    const { check } = await doctor([], { PATH: bin });
+    const { check } = await checks([], { PATH: bin });
     expect(check('hooks')?.status).toBe('ok');
     expect(check('hooks')?.detail).toContain('agy -p /hooks');
     expect(check('hooks')?.detail).toContain('/etc/agy/hooks.json');
     await fakeAgy({});
-    const without = (await doctor([], { PATH: bin })).check('hooks');
+    const without = (await checks([], { PATH: bin })).check('hooks');
     expect(without?.detail).toContain('no /hooks command');
   });
 });
