@@ -65,7 +65,8 @@ describe.skipIf(!built)('README snippets', () => {
     for (const block of blocks) claim(block);
   });
 
-  it.each(blocks.map((block, index) => [index + 1, block] as const))(
+  // Concurrent: each block is its own file and process; most of a run is start-up and waiting, not CPU.
+  it.concurrent.each(blocks.map((block, index) => [index + 1, block] as const))(
     'block %i runs offline and prints what it claims',
     async (index, block) => {
       setUp();
