@@ -20,7 +20,9 @@ async function scenario(s: Scenario): Promise<NodeJS.ProcessEnv> {
   return { AGY_SIM_SCENARIO: await writeScenario(s, dir) };
 }
 
-describe.skipIf(!BUILT)('agy-sdk run (offline)', () => {
+// Concurrent: every case is its own CLI process with its own scenario file and marker; most of a run is
+// process start-up and waiting, not CPU.
+describe.skipIf(!BUILT)('agy-sdk run (offline)', { concurrent: true }, () => {
   it('streams the answer on stdout and tool lines on stderr off a TTY, exit 0', async () => {
     const env = await scenario({
       turns: [
