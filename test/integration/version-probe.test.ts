@@ -1,7 +1,9 @@
 // "Every process the SDK starts is bounded in time and killed on timeout and on close": the `agy --version`
-// probe, with a fake agy whose probe hangs (and ignores SIGTERM). A file of its own: the probe answer is cached
-// per binary for the life of the process, and each test file runs in a fresh one.
+// probe, with a fake agy whose probe hangs (and ignores SIGTERM). The probe answer is cached per binary path for
+// the life of the process, and test files share a worker process (vitest `isolate: false`), where other files
+// probe the same fake agy successfully: so each test here runs its own copy of the fake, at a path no cache holds.
 import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentConfig } from '../../src/agent/config.js';
@@ -18,14 +20,23 @@ afterEach(() => box.cleanup());
 const linux = process.platform === 'linux';
 const HOST = join(import.meta.dirname, '../fixtures/host.mjs');
 
-async function hangingProbeConfig(): Promise<{ config: AgentConfig; pids: string }> {
+/** A copy of the fake agy in this test's sandbox: a binary path no earlier probe answered for. */
+function freshFakeAgy(): string {
+  const copy = join(box.root, 'fake-agy.mjs');
+  copyFileSync(FAKE_AGY, copy);
+  chmodSync(copy, 0o755);
+  return copy;
+}
+
+async function hangingProbeConfig(): Promise<{ config: AgentConfig; pids: string; agyPath: string }> {
   const pids = join(box.root, 'pids');
+  const agyPath = freshFakeAgy();
   const config = await box.agentConfig(undefined, {
-    agyPath: FAKE_AGY,
+    agyPath,
     env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
   });
   onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
-  return { config, pids };
+  return { config, pids, agyPath };
 }
 
 describe.skipIf(!linux)('the version probe is bounded and never outlives its owner (needs /proc)', () => {
@@ -57,9 +68,9 @@ describe.skipIf(!linux)('the version probe is bounded and never outlives its own
   });
 
   it('a hanging probe is killed on its timeout; start() still succeeds with version null', async () => {
-    const { config, pids } = await hangingProbeConfig();
+    const { config, pids, agyPath } = await hangingProbeConfig();
     const conn = new StreamJsonConnection({
-      agyPath: FAKE_AGY,
+      agyPath,
       cwd: box.workspace,
       env: config.env,
       addDirs: [],
