@@ -1,0 +1,146 @@
+/**
+ * One spare supervisor, booted ahead of time. Booting a supervisor is a second Node start on every agy start;
+ * a spare already booted takes its spawn command as its first control line, so from the second start on the
+ * start costs agy's own boot only.
+ *
+ * It never outlives its use: the spare and its pipes are unref'd (it never keeps the host alive), it exits by
+ * itself when its control pipe closes (the host exited, crashed or was SIGKILLed), and it is closed once no
+ * supervised process has been running for `AGY_SDK_SPARE_LINGER_MS` (default 10 s). `AGY_SDK_SPARE_SUPERVISOR=0`
+ * turns spares off.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { scriptPath } from '../../../internal/script-path.js';
+import { spawnQueue } from './spawn-queue.js';
+
+/** The supervisor script. */
+export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
+
+/** A supervisor process with its four pipes. */
+export interface SupervisorChild {
+  child: ChildProcess;
+  /** fd 3. */
+  control: Socket;
+}
+
+/** Spawns a supervisor; with no `argv` it waits for its spawn command (see `control-protocol.ts`). */
+export function spawnSupervisor(env: NodeJS.ProcessEnv, cwd: string | undefined): SupervisorChild {
+  const child = spawn(process.execPath, [SUPERVISOR], {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  return { child, control: child.stdio[3] as Socket };
+}
+
+function pipesOf(sup: SupervisorChild): (Socket | null)[] {
+  return [
+    sup.child.stdin as Socket | null,
+    sup.child.stdout as Socket | null,
+    sup.child.stderr as Socket | null,
+    sup.control,
+  ];
+}
+
+function lingerMs(): number {
+  const fromEnv = Number(process.env.AGY_SDK_SPARE_LINGER_MS);
+  return Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 10_000;
+}
+
+/** The host's spare, and the count of supervised processes that decides when it goes. */
+export class SparePool {
+  #spare: SupervisorChild | undefined;
+  #onSpareExit: (() => void) | undefined;
+  #booting = false;
+  #users = 0;
+  #linger: NodeJS.Timeout | undefined;
+  /** Spares booted so far (for tests and benches). */
+  booted = 0;
+
+  get #enabled(): boolean {
+    return process.env.AGY_SDK_SPARE_SUPERVISOR !== '0' && process.platform !== 'win32';
+  }
+
+  /** A supervised process begins: the spare stays. */
+  acquire(): void {
+    this.#users++;
+    clearTimeout(this.#linger);
+    this.#linger = undefined;
+  }
+
+  /** A supervised process ended: the last one starts the linger, after which the spare is closed. */
+  release(): void {
+    this.#users = Math.max(0, this.#users - 1);
+    if (this.#users > 0 || !this.#spare) return;
+    clearTimeout(this.#linger);
+    this.#linger = setTimeout(() => {
+      this.#linger = undefined;
+      if (this.#users === 0) this.close();
+    }, lingerMs());
+    this.#linger.unref();
+  }
+
+  /** The spare, handed over (ref'd again: from now on it is a session's supervisor); undefined if none. */
+  take(): SupervisorChild | undefined {
+    const sup = this.#spare;
+    this.#spare = undefined;
+    if (!sup) return undefined;
+    if (this.#onSpareExit) sup.child.off('exit', this.#onSpareExit);
+    this.#onSpareExit = undefined;
+    if (sup.child.exitCode !== null || sup.child.signalCode !== null) return undefined;
+    sup.child.ref();
+    for (const pipe of pipesOf(sup)) pipe?.ref();
+    return sup;
+  }
+
+  /** Boots a spare (through the host's spawn queue) unless one exists, is booting, or nobody uses one. */
+  refill(): void {
+    if (!this.#enabled || this.#spare || this.#booting || this.#users === 0) return;
+    this.#booting = true;
+    spawnQueue.enqueue(() => {
+      this.#booting = false;
+      if (this.#spare || this.#users === 0) return Promise.resolve();
+      let sup: SupervisorChild;
+      try {
+        // The host's own environment: agy's comes with the spawn command.
+        sup = spawnSupervisor(process.env, undefined);
+      } catch {
+        return Promise.resolve();
+      }
+      this.booted++;
+      this.#spare = sup;
+      sup.child.on('error', () => {});
+      for (const pipe of pipesOf(sup)) pipe?.on('error', () => {});
+      this.#onSpareExit = () => {
+        if (this.#spare === sup) this.#spare = undefined;
+      };
+      sup.child.once('exit', this.#onSpareExit);
+      sup.child.unref();
+      for (const pipe of pipesOf(sup)) pipe?.unref();
+      // The slot is held until the spare has booted (it says `ready`), so spares never crowd out starts.
+      return new Promise<void>((resolve) => {
+        sup.control.once('data', () => resolve());
+        sup.control.once('close', () => resolve());
+        sup.child.once('exit', () => resolve());
+      });
+    });
+  }
+
+  /** Closes the spare (its control pipe ends; it exits by itself). */
+  close(): void {
+    const sup = this.#spare;
+    this.#spare = undefined;
+    if (!sup) return;
+    sup.control.end();
+    sup.child.stdin?.end();
+  }
+
+  /** The spare's pid, if one is up (for tests). */
+  get pid(): number | undefined {
+    return this.#spare?.child.pid;
+  }
+}
+
+/** The host-wide spare. */
+export const sparePool = new SparePool();
