@@ -242,7 +242,9 @@ describe.skipIf(!linux)('no orphans on every exit path (fake agy, session marker
       await agent.close();
     }
     // The host's scan saw it under agy while the turn ran (sampled each second), and told the supervisor.
-    expect(await waitGone([escaped!], 15_000)).toEqual([]);
+    const left = await waitGone([escaped!], 15_000);
+    killAll(left);
+    expect(left).toEqual([]);
   });
 
   it('shows the boundary: a child that clears its environment (env -i) and leaves the session escapes', async () => {
