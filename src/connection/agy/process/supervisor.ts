@@ -17,9 +17,10 @@
  * finds nothing (bounded). Between those moments nothing runs here: no timers, no sampling, so an idle
  * supervisor costs no CPU.
  *
- * Started with `<binary> [args…]` it runs that at once (environment and cwd its own). Started with no
- * arguments it is a spare (`spare.ts`): it reports `ready` and waits for its `spawn` command, which carries
- * the binary, arguments, environment and cwd.
+ * Started with `<binary> [args…]` it runs that at once (environment and cwd its own) and, after agy's exit,
+ * scans by itself. Started with no arguments (as `AgyProcess` does, and the spare in `spare.ts`) it reports
+ * `ready` and waits for its `spawn` command, which carries the binary, arguments, environment and cwd; such a
+ * host also sweeps after agy's exit.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -78,6 +79,11 @@ function main(): void {
   };
 
   let graceMs = 2000;
+  /**
+   * Whether the host sweeps after agy's exit (it does when it sent a `spawn` command, as `AgyProcess` does). A
+   * host that started this script with argv keeps the old contract: the supervisor scans by itself and exits.
+   */
+  let hostSweeps = false;
   let childPid: number | undefined;
   let childExited = false;
   /** After agy exited: resolves the wait for the host's sweep (true: swept by the host). */
@@ -176,7 +182,7 @@ function main(): void {
       };
       endSweep = done;
       const timer = setTimeout(() => done(false), SWEEP_WAIT_MS);
-      if (control.destroyed || !control.writable) done(false);
+      if (!hostSweeps || control.destroyed || !control.writable) done(false);
     });
   };
 
@@ -196,6 +202,7 @@ function main(): void {
       }
       if (msg.cmd === 'spawn') {
         if (childPid !== undefined || shuttingDown || !Array.isArray(msg.args)) return;
+        hostSweeps = true;
         start({ binary: msg.binary, args: msg.args, env: msg.env, cwd: msg.cwd });
       } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
         remember(msg.found);
