@@ -79,8 +79,11 @@ export class SparePool {
   /** A supervised process ended: the last one starts the linger, after which the spare is closed. */
   release(): void {
     this.#users = Math.max(0, this.#users - 1);
-    if (this.#users > 0 || !this.#spare) return;
-    clearTimeout(this.#linger);
+    this.#armLinger();
+  }
+
+  #armLinger(): void {
+    if (this.#users > 0 || this.#linger || (!this.#spare && !this.#booting)) return;
     this.#linger = setTimeout(() => {
       this.#linger = undefined;
       if (this.#users === 0) this.close();
@@ -103,11 +106,25 @@ export class SparePool {
 
   /** Boots a spare (through the host's spawn queue) unless one exists, is booting, or nobody uses one. */
   refill(): void {
-    if (!this.#enabled || this.#spare || this.#booting || this.#users === 0) return;
+    if (this.#users === 0) return;
+    this.#boot();
+  }
+
+  /**
+   * Boots a spare ahead of a start that is about to come (a session being prepared), so even the first start
+   * finds one booting; closed after the linger if no start comes.
+   */
+  prewarm(): void {
+    this.#boot();
+    this.#armLinger();
+  }
+
+  #boot(): void {
+    if (!this.#enabled || this.#spare || this.#booting) return;
     this.#booting = true;
     spawnQueue.enqueue(() => {
       this.#booting = false;
-      if (this.#spare || this.#users === 0) return Promise.resolve();
+      if (this.#spare) return Promise.resolve();
       let sup: SupervisorChild;
       try {
         // The host's own environment: agy's comes with the spawn command.
@@ -117,6 +134,8 @@ export class SparePool {
       }
       this.booted++;
       this.#spare = sup;
+      // Booted while nobody runs (a prewarm, or the last session closed meanwhile): it goes after the linger.
+      this.#armLinger();
       sup.child.on('error', () => {});
       for (const pipe of pipesOf(sup)) pipe?.on('error', () => {});
       this.#onSpareExit = () => {
