@@ -136,7 +136,10 @@ export class SparePool {
       this.#spare = sup;
       // Booted while nobody runs (a prewarm, or the last session closed meanwhile): it goes after the linger.
       this.#armLinger();
-      sup.child.on('error', () => {});
+      // A spare that failed to start is never handed out (its 'error' would not reach the taker).
+      sup.child.on('error', () => {
+        if (this.#spare === sup) this.#spare = undefined;
+      });
       for (const pipe of pipesOf(sup)) pipe?.on('error', () => {});
       this.#onSpareExit = () => {
         if (this.#spare === sup) this.#spare = undefined;
