@@ -436,7 +436,10 @@ export class Agent implements AsyncDisposable {
     return this.#connection?.info;
   }
 
-  /** The agy version (`agy --version`), after `start()`; null when it could not be probed. */
+  /**
+   * The agy version (`agy --version`); null when it could not be probed. The probe runs after agy's `init`, so
+   * the first start per binary returns before it answers (null until then); later starts know it at once.
+   */
   get agyVersion(): string | null | undefined {
     return this.#connection?.info.version;
   }

@@ -5,6 +5,7 @@ import { Agent } from '../../src/agent/agent.js';
 import { AgyNotFoundError, ConfigError, StartError } from '../../src/errors.js';
 import { TurnError } from '../../src/model/turn-errors.js';
 import { useSandboxAgents } from '../helpers/agents.js';
+import { until } from '../helpers/fake-agy.js';
 import { waitGone } from '../helpers/sandbox.js';
 
 const sb = useSandboxAgents();
@@ -38,8 +39,9 @@ describe('launch (docs/reference/stream-json.md#launch-flags)', () => {
     expect(env).toContain('AGY_CLI_DISABLE_AUTO_UPDATE=1');
     expect(env).toContain('MY_VAR=kept');
     expect(env.some((e) => e.startsWith('PATH='))).toBe(true);
-    // The simulator imitates the newest captured agy (1.3.1) by default.
-    expect(agent.agyVersion).toBe('1.3.1');
+    // The simulator imitates the newest captured agy (1.3.1) by default. The version probe runs after `init`
+    // (off the start's critical path), so on a binary's first start it answers shortly after start().
+    expect(await until(() => agent.agyVersion === '1.3.1')).toBe(true);
     expect(agent.info?.permissionMode).toBe('request-review');
   });
 

@@ -225,6 +225,28 @@ describe.skipIf(!linux)('no orphans on every exit path (fake agy, session marker
     expect(await survivorsOf(pids)).toEqual([]);
   });
 
+  it('a child that cleared its environment and left the tree is still killed if it was agy’s descendant during a turn', async () => {
+    const { config, pids } = await fakeConfig('env-clear-slow');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const agent = new Agent(config);
+    let escaped: number | undefined;
+    try {
+      expect(await (await agent.chat('go')).text()).toBe('escaped');
+      escaped = pidsOf(pids, 'escaped')[0];
+      expect(escaped).toBeGreaterThan(0);
+      // No marker and no tie to agy any more: its parent exited, it was re-parented away from agy's tree.
+      expect(alive(escaped!)).toBe(true);
+      expect(marked(marksOf(pids)[0]!).map((f) => f.pid)).not.toContain(escaped);
+      expect(childrenOf(agent.pid!)).not.toContain(escaped);
+    } finally {
+      await agent.close();
+    }
+    // The host's scan saw it under agy while the turn ran (sampled each second), and told the supervisor.
+    const left = await waitGone([escaped!], 15_000);
+    killAll(left);
+    expect(left).toEqual([]);
+  });
+
   it('shows the boundary: a child that clears its environment (env -i) and leaves the session escapes', async () => {
     const { config, pids } = await fakeConfig('env-clear');
     const { Agent } = await import('../../src/agent/agent.js');

@@ -80,9 +80,13 @@ describe.skipIf(!linux)('the version probe is bounded and never outlives its own
     try {
       const info = await conn.start();
       expect(info.version).toBeNull();
+      // The probe runs after `init` (off the start's critical path), so it may start after start() returned.
+      expect(await until(() => pidsOf(pids, 'probe').length > 0)).toBe(true);
       const [probe] = pidsOf(pids, 'probe');
       expect(probe).toBeGreaterThan(0);
       expect(await waitGone([probe!], 15_000)).toEqual([]);
+      // A killed probe's answer is null, and stays so.
+      expect(conn.info.version).toBeNull();
     } finally {
       await conn.close();
     }

@@ -2,11 +2,13 @@
  * One agy process, started through the supervisor (see `supervisor.ts`) so that it can never outlive the host.
  * Owns spawning, stdin writes with backpressure, signals, bounded shutdown and the stderr tail.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { scriptPath } from '../../../internal/script-path.js';
 import { settlesWithin } from '../../../internal/timing.js';
+import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
+import { hostScan } from './host-scan.js';
+import { sparePool, spawnSupervisor } from './spare.js';
 import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
@@ -42,8 +44,6 @@ export interface CloseTimings {
   termGraceMs: number;
 }
 
-const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
-
 export class AgyProcess {
   #supervisor: ChildProcess | undefined;
   #stdin: Writable | undefined;
@@ -53,6 +53,12 @@ export class AgyProcess {
   #mark: string | undefined;
   #exitInfo: ExitInfo | undefined;
   #stdinEnded = false;
+  /** agy has written its first output, or is gone (the spawn slot is held until then). */
+  #booted = false;
+  #resolveBooted!: () => void;
+  /** Why agy's tree is sampled now ('start', 'turn'); sampling stops when none is left. */
+  readonly #sampleReasons = new Set<'start' | 'turn'>();
+  #stopSample: (() => void) | undefined;
   /** Stops a start still waiting in the spawn queue (it then never starts); undefined once it ran. */
   #cancelQueued: (() => void) | undefined;
   /** Resolves once the supervisor has been spawned (or the start was cancelled): a start timeout counts from here. */
@@ -80,7 +86,16 @@ export class AgyProcess {
       resolveExited = res;
     });
 
-    // The spawn itself waits for its turn (see spawn-queue.ts); its slot is held until agy has been spawned.
+    const booted = new Promise<void>((res) => {
+      this.#resolveBooted = res;
+    });
+    // Counted from here to the exit: the spare supervisor stays while some process runs.
+    sparePool.acquire();
+    void this.exited.then(() => sparePool.release());
+
+    // The spawn itself waits for its turn (see spawn-queue.ts); its slot is held until agy has written its
+    // first output (its `init`), so a start storm boots only a few agy processes at once and none of them
+    // starves into its start timeout.
     let cancelled = false;
     this.#cancelQueued = () => {
       cancelled = true;
@@ -95,25 +110,28 @@ export class AgyProcess {
       this.#cancelQueued = undefined;
       resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
       resolveLaunched();
-      return this.spawned.catch(() => {});
+      return booted;
     });
   }
 
-  /** Spawns the supervisor and wires its pipes; resolves as `exited` does. */
+  /** Takes the spare supervisor (or boots one), sends it the spawn command, wires its pipes; resolves as `exited` does. */
   #start(
     opts: AgyProcessOptions,
     resolveSpawned: (pid: number) => void,
     rejectSpawned: (err: Error) => void,
   ): Promise<ExitInfo> {
-    const sup = spawn(process.execPath, [SUPERVISOR, opts.binary, ...opts.args], {
-      cwd: opts.cwd,
+    const { child: sup, control } = sparePool.take() ?? spawnSupervisor(opts.env, opts.cwd);
+    // The environment and cwd travel on the control pipe, never in argv.
+    const spawnCommand: HostCommand = {
+      cmd: 'spawn',
+      binary: opts.binary,
+      args: opts.args,
       env: opts.env,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+      cwd: opts.cwd,
+    };
+    control.write(controlLine(spawnCommand));
     this.#supervisor = sup;
     const stdin = sup.stdin!;
-    const control = sup.stdio[3] as Socket;
     this.#stdin = stdin;
     this.#control = control;
     // EPIPE on a dead process is expected; the exit path reports it.
@@ -123,7 +141,10 @@ export class AgyProcess {
 
     const stdout = sup.stdout as Readable;
     const stdoutEnded = new Promise<void>((res) => {
-      stdout.on('data', opts.onStdout);
+      stdout.on('data', (chunk: Buffer) => {
+        this.#markBooted();
+        opts.onStdout(chunk);
+      });
       stdout.on('end', () => {
         opts.onStdoutEnd();
         res();
@@ -140,39 +161,38 @@ export class AgyProcess {
       stderr.on('error', () => res());
     });
 
-    let controlBuffer = '';
     let reported: ExitInfo | undefined;
+    let onKilled: (() => void) | undefined;
     control.setEncoding('utf8');
-    control.on('data', (chunk: string) => {
-      controlBuffer += chunk;
-      for (let nl = controlBuffer.indexOf('\n'); nl !== -1; nl = controlBuffer.indexOf('\n')) {
-        const line = controlBuffer.slice(0, nl);
-        controlBuffer = controlBuffer.slice(nl + 1);
-        let msg: {
-          type?: string;
-          pid?: number;
-          mark?: string;
-          code?: number | null;
-          signal?: NodeJS.Signals | null;
-          message?: string;
-        };
+    control.on(
+      'data',
+      lineReader((line) => {
+        let msg: SupervisorReport;
         try {
-          msg = JSON.parse(line);
+          msg = JSON.parse(line) as SupervisorReport;
         } catch {
-          continue;
+          return;
         }
         if (msg.type === 'spawned' && typeof msg.pid === 'number') {
           this.#pid = msg.pid;
           this.#mark = msg.mark;
+          if (!this.#booted) this.#sampleWhile('start');
           opts.onSpawn?.(msg.pid);
           resolveSpawned(msg.pid);
         } else if (msg.type === 'exit') {
           reported = { code: msg.code ?? null, signal: msg.signal ?? null };
+          this.#stopSampling('all');
+          void this.#sweep(control, (resolve) => {
+            onKilled = resolve;
+          });
+        } else if (msg.type === 'killed') {
+          onKilled?.();
         } else if (msg.type === 'error') {
           rejectSpawned(new Error(msg.message ?? 'spawn failed'));
         }
-      }
-    });
+      }),
+    );
+    control.on('close', () => onKilled?.());
 
     const supervisorExit = new Promise<ExitInfo>((res) => {
       sup.on('error', (err) => {
@@ -184,6 +204,8 @@ export class AgyProcess {
 
     return supervisorExit.then(async (supExit) => {
       rejectSpawned(new Error('agy exited before it started'));
+      this.#stopSampling('all');
+      this.#markBooted();
       // A grandchild that kept stdout open must not hold the exit forever.
       await settlesWithin(Promise.all([stdoutEnded, stderrEnded]), 1000);
       stdout.destroy();
@@ -192,6 +214,74 @@ export class AgyProcess {
       this.#exitInfo = reported ?? supExit;
       return this.#exitInfo;
     });
+  }
+
+  /**
+   * After agy exited: the host's shared scan finds what still carries the session marker, the supervisor kills
+   * it, and again until a pass finds nothing (bounded); then `swept` lets the supervisor exit. If anything goes
+   * wrong the control pipe is closed, and the supervisor scans by itself.
+   */
+  async #sweep(control: Socket, waitKilled: (resolve: () => void) => void): Promise<void> {
+    const send = (cmd: HostCommand): void => {
+      if (!control.destroyed && control.writable) control.write(controlLine(cmd));
+    };
+    try {
+      const mark = this.#mark;
+      for (let pass = 0; mark !== undefined && pass < 50 && !control.destroyed; pass++) {
+        const found = (await hostScan.snapshot()).marked(mark);
+        if (found.length === 0) break;
+        const killed = new Promise<void>((resolve) => waitKilled(resolve));
+        send({ cmd: 'kill', found });
+        await killed;
+      }
+      send({ cmd: 'swept' });
+    } catch {
+      control.end();
+    }
+  }
+
+  /** agy wrote its first output (or is gone): the start's spawn slot is freed and the next spare may boot. */
+  #markBooted(): void {
+    if (this.#booted) return;
+    this.#booted = true;
+    this.#stopSampling('start');
+    this.#resolveBooted();
+    sparePool.refill();
+  }
+
+  /**
+   * Has the host's scan sample agy's tree while it starts and while a turn runs, telling the supervisor each
+   * descendant once (`adopt`): such a process is then killed with agy even if it left agy's tree and cleared
+   * its environment. Idle sessions are not sampled.
+   */
+  #sampleWhile(reason: 'start' | 'turn'): void {
+    this.#sampleReasons.add(reason);
+    if (this.#stopSample || this.#pid === undefined || this.#exitInfo) return;
+    const control = this.#control;
+    this.#stopSample = hostScan.sample({
+      root: this.#pid,
+      onFound: (found) => {
+        if (control && !control.destroyed && control.writable)
+          control.write(controlLine({ cmd: 'adopt', found }));
+      },
+    });
+  }
+
+  #stopSampling(reason: 'start' | 'turn' | 'all'): void {
+    if (reason === 'all') this.#sampleReasons.clear();
+    else this.#sampleReasons.delete(reason);
+    if (this.#sampleReasons.size > 0) return;
+    this.#stopSample?.();
+    this.#stopSample = undefined;
+  }
+
+  /**
+   * Marks a turn as running (or over) in this process: agy's tree is sampled only while one runs (or while it
+   * starts). The connection calls this around each turn.
+   */
+  setBusy(busy: boolean): void {
+    if (busy) this.#sampleWhile('turn');
+    else this.#stopSampling('turn');
   }
 
   /** agy's pid, once started. */

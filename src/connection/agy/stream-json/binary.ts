@@ -57,6 +57,11 @@ interface InFlight {
 const versionCache = new Map<string, string | null>();
 const inFlight = new Map<string, InFlight>();
 
+/** The cached answer for `binary`: a version, null (probed, none printed), or undefined (not probed yet). */
+export function cachedAgyVersion(binary: string): string | null | undefined {
+  return versionCache.has(binary) ? (versionCache.get(binary) ?? null) : undefined;
+}
+
 /**
  * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path and
  * returns the first `x.y.z` it prints, or null when the probe fails, times out or the wait is aborted. A

@@ -26,7 +26,7 @@ import type { WireUserLine } from '../../../protocol/stream-json.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
 import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
 import { AgyLaunch } from './agy-launch.js';
-import { probeAgyVersion, resolveAgyBinary } from './binary.js';
+import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
@@ -185,13 +185,19 @@ export class StreamJsonConnection implements Connection {
     }
     this.#env = buildAgyEnv(this.#opts.env);
     this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
-    const probe = probeAgyVersion(this.#binary, this.#env, {
-      cwd: this.#opts.cwd,
-      timeoutMs: this.#opts.versionProbeTimeoutMs,
-      signal: this.#probeAbort.signal,
-    });
-    const [version] = await Promise.all([probe, this.#spawn().ready]);
-    this.#info = { ...this.#info, version };
+    await this.#spawn().ready;
+    // The version probe runs after `init`, never on the start's critical path: a known answer (every start but
+    // the first per binary) is there at once; otherwise `info.version` is null until the probe answers.
+    const known = cachedAgyVersion(this.#binary);
+    if (known !== undefined) this.#info = { ...this.#info, version: known };
+    else
+      void probeAgyVersion(this.#binary, this.#env, {
+        cwd: this.#opts.cwd,
+        timeoutMs: this.#opts.versionProbeTimeoutMs,
+        signal: this.#probeAbort.signal,
+      }).then((version) => {
+        this.#info = { ...this.#info, version };
+      });
     return this.#info;
   }
 
@@ -257,6 +263,8 @@ export class StreamJsonConnection implements Connection {
       turn.finish = resolve;
     });
     turn.sent = true;
+    // agy's tree is sampled for descendants only while a turn runs (see process/host-scan.ts).
+    launch.proc.setBusy(true);
     this.#armWatchdog(turn, request.timeoutMs);
     const line: WireUserLine = {
       event: 'user',
@@ -266,6 +274,7 @@ export class StreamJsonConnection implements Connection {
       // agy died before reading the message; the exit path ends the turn.
     });
     const exit = await done;
+    launch.proc.setBusy(false);
     for (const t of turn.timers) clearTimeout(t);
     turn.timers = [];
     if (turn.idleTimer) clearTimeout(turn.idleTimer);
