@@ -2,18 +2,31 @@
  * `POST /<token>/mcp/<server>`: Streamable HTTP MCP, stateless and in JSON response mode.
  *
  * agy's HTTP MCP client reportedly fails against servers that require `Mcp-Session-Id`, so no session is
- * kept: following the SDK's stateless pattern, every POST gets a fresh server and transport
- * (`sessionIdGenerator: undefined`), answered with plain JSON (`enableJsonResponse: true`), or 202 for a
- * notification. Cancellation cannot reach a call through a fresh server, so the listener keeps its own
- * table of in-flight requests and aborts the matching one when `notifications/cancelled` arrives.
+ * kept. Every POST first passes the SDK transport's own checks (body limit, 406 without JSON and SSE in
+ * `Accept`, 415 without a JSON `Content-Type`, JSON depth). Then:
+ * - a `tool()` catalog's `initialize`/`ping`/`tools/list`/`tools/call` are answered directly
+ *   (`mcp-direct.ts`), after the rest of the transport's checks (batch limit, the SDK's JSON-RPC message
+ *   schema, one initialize per POST, the protocol-version header), with 202 for notifications;
+ * - anything else, and every factory-built server, follows the SDK's stateless pattern: a fresh server and
+ *   transport per POST (`sessionIdGenerator: undefined`), answered with plain JSON (`enableJsonResponse`).
+ * Cancellation cannot reach a call through a fresh server, so the listener keeps its own table of in-flight
+ * requests and aborts the matching one when `notifications/cancelled` arrives.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../internal/guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../internal/json-depth.js';
 import { describeError, type Logger } from '../../../logger.js';
 import { readBody } from './listener-body.js';
-import { sendJsonRpcError } from './listener-http.js';
+import { sendJson, sendJsonRpcError } from './listener-http.js';
+import { answerDirect, type DirectCatalogOptions, isDirectBatch } from './mcp-direct.js';
 
 /**
  * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
@@ -57,6 +70,11 @@ export interface McpRouteOptions {
   signal: AbortSignal;
   /** In-flight requests of all servers, by {@link inflightKey}. */
   inflight: Map<string, AbortController>;
+  /**
+   * Set for a `tool()` catalog: its `initialize`, `ping`, `tools/list` and `tools/call` are answered directly
+   * (`mcp-direct.ts`) instead of through a per-request SDK `Server` built by the factory.
+   */
+  direct?: DirectCatalogOptions | undefined;
 }
 
 /** Serves one MCP POST. */
@@ -71,6 +89,18 @@ export async function handleMcpRequest(
   if (!body.ok) {
     res.setHeader('Connection', 'close');
     sendJsonRpcError(res, 413, -32000, `Request body exceeds ${options.maxBodyBytes} bytes`);
+    return;
+  }
+  // The SDK transport's own checks, in its order and with its answers, so both paths reject alike.
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    options.logger.debug('MCP request does not accept JSON and SSE', { server });
+    sendJsonRpcError(res, 406, -32000, NOT_ACCEPTABLE);
+    return;
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    options.logger.debug('MCP request is not application/json', { server });
+    sendJsonRpcError(res, 415, -32000, UNSUPPORTED_MEDIA_TYPE);
     return;
   }
   let message: unknown;
@@ -90,6 +120,95 @@ export async function handleMcpRequest(
   const messages = Array.isArray(message) ? message : [message];
   cancelRequested(server, messages, options);
 
+  if (options.direct && isDirectBatch(messages)) {
+    await serveDirect(server, options.direct, messages, Array.isArray(message), req, res, options);
+    return;
+  }
+  const call = track(server, messages, res, options);
+  try {
+    const instance = await factory({ server, signal: call.signal });
+    // The client may have gone while the factory ran; nothing else would close this server then.
+    if (!call.adopt(instance)) return;
+    // Stateless (no Mcp-Session-Id): no `sessionIdGenerator`, which the SDK reads as `undefined`.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    // Protocol-level rejections (406, 415, …) are answered to the client; they are only worth a debug line.
+    transport.onerror = (error) =>
+      options.logger.debug('MCP transport error', { server, error: error.message });
+    await instance.connect(transport);
+    await transport.handleRequest(req, res, message);
+  } catch (error) {
+    options.logger.error('MCP request failed', { server, error: describeError(error) });
+    sendJsonRpcError(res, 500, -32603, 'Internal error');
+  }
+}
+
+const NOT_ACCEPTABLE = 'Not Acceptable: Client must accept both application/json and text/event-stream';
+const UNSUPPORTED_MEDIA_TYPE = 'Unsupported Media Type: Content-Type must be application/json';
+
+/**
+ * The rest of the SDK transport's POST handling (batch limit, JSON-RPC message schema, one initialize per
+ * POST, protocol-version header, 202 for notifications and responses) with the answers of
+ * {@link answerDirect}: one JSON object for one request, an array for several.
+ */
+async function serveDirect(
+  server: string,
+  direct: DirectCatalogOptions,
+  messages: unknown[],
+  batch: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: McpRouteOptions,
+): Promise<void> {
+  const reject = (status: number, code: number, text: string) => {
+    options.logger.debug('MCP request rejected', { server, status, error: text });
+    sendJsonRpcError(res, status, code, text);
+  };
+  if (batch && messages.length > MAX_BATCH_SIZE)
+    return reject(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+  for (const message of messages) {
+    if (!JSONRPCMessageSchema.safeParse(message).success)
+      return reject(400, -32700, 'Parse error: Invalid JSON-RPC message');
+  }
+  const requests = messages.filter(isJSONRPCRequest);
+  if (requests.some((r) => r.method === 'initialize')) {
+    if (messages.length > 1)
+      return reject(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  } else {
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+      return reject(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${supported})`,
+      );
+    }
+  }
+  if (requests.length === 0) {
+    // Notifications and responses only; cancellations were routed above, nothing else needs an answer.
+    res.writeHead(202).end();
+    return;
+  }
+  const call = track(server, messages, res, options);
+  const replies = await Promise.all(requests.map((r) => answerDirect(r, direct, call.signal)));
+  sendJson(res, 200, replies.length === 1 ? replies[0] : replies);
+}
+
+/** A POST's in-flight entry: its abort signal and, on the SDK path, the server to close with it. */
+interface TrackedCall {
+  /** Aborted when the request is cancelled, its client goes away, or the listener closes. */
+  signal: AbortSignal;
+  /** Hands over the per-request server to close with the response; false (and closed) if already done. */
+  adopt(instance: McpServerLike): boolean;
+}
+
+/** Registers a POST's requests for cancellation; undone when the response closes. */
+function track(
+  server: string,
+  messages: unknown[],
+  res: ServerResponse,
+  options: McpRouteOptions,
+): TrackedCall {
   const controller = new AbortController();
   const onListenerClose = () => controller.abort(new Error('listener closed'));
   options.signal.addEventListener('abort', onListenerClose, { once: true });
@@ -111,26 +230,17 @@ export async function handleMcpRequest(
     for (const key of keys) if (options.inflight.get(key) === controller) options.inflight.delete(key);
     if (mcp) void closeServer(mcp);
   });
-
-  try {
-    const instance = await factory({ server, signal: controller.signal });
-    // The client may have gone while the factory ran; nothing else would close this server then.
-    if (done) {
-      await closeServer(instance);
-      return;
-    }
-    mcp = instance;
-    // Stateless (no Mcp-Session-Id): no `sessionIdGenerator`, which the SDK reads as `undefined`.
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    // Protocol-level rejections (406, 415, …) are answered to the client; they are only worth a debug line.
-    transport.onerror = (error) =>
-      options.logger.debug('MCP transport error', { server, error: error.message });
-    await instance.connect(transport);
-    await transport.handleRequest(req, res, message);
-  } catch (error) {
-    options.logger.error('MCP request failed', { server, error: describeError(error) });
-    sendJsonRpcError(res, 500, -32603, 'Internal error');
-  }
+  return {
+    signal: controller.signal,
+    adopt(instance) {
+      if (done) {
+        void closeServer(instance);
+        return false;
+      }
+      mcp = instance;
+      return true;
+    },
+  };
 }
 
 /** The in-flight table key of a request id on a server. */
