@@ -43,6 +43,11 @@ export const DEFAULT_SERVER_VERSION = '0.1.0';
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+function sharedJsonSchemaValidator(): AjvJsonSchemaValidator {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  return sharedValidator;
+}
+
 /** Options of {@link createMcpServer}. */
 export interface McpToolServerOptions {
   /** The server's name (`serverInfo.name`, and the `server` of each call's provenance). */
@@ -79,7 +84,7 @@ export function createMcpServer(options: McpToolServerOptions): Server {
     { name: options.name, version: options.version ?? DEFAULT_SERVER_VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+      jsonSchemaValidator: sharedJsonSchemaValidator(),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list() }));
