@@ -17,12 +17,12 @@ import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
-  isJSONRPCRequest,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../internal/guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../internal/json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../../internal/json-depth.js';
 import { describeError, type Logger } from '../../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendJsonRpcError } from './listener-http.js';
@@ -69,7 +69,7 @@ export interface McpRouteOptions {
   /** Aborted when the listener closes. */
   signal: AbortSignal;
   /** In-flight requests of all servers, by {@link inflightKey}. */
-  inflight: Map<string, AbortController>;
+  inflight: Map<string, Abortable>;
   /**
    * Set for a `tool()` catalog: its `initialize`, `ping`, `tools/list` and `tools/call` are answered directly
    * (`mcp-direct.ts`) instead of through a per-request SDK `Server` built by the factory.
@@ -104,15 +104,16 @@ export async function handleMcpRequest(
     return;
   }
   let message: unknown;
+  const text = body.body.toString('utf8');
   try {
-    message = JSON.parse(body.body.toString('utf8'));
+    message = JSON.parse(text);
   } catch (error) {
     options.logger.debug('MCP request body is not JSON', { server, error: describeError(error) });
     sendJsonRpcError(res, 400, -32700, 'Parse error: invalid JSON');
     return;
   }
   // Tool arguments reach zod and user handlers, which walk them recursively: bound their depth here.
-  if (exceedsJsonDepth(message)) {
+  if (mayExceedJsonDepth(text) && exceedsJsonDepth(message)) {
     options.logger.debug('MCP request nests too deep', { server });
     sendJsonRpcError(res, 400, -32600, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     return;
@@ -169,7 +170,11 @@ async function serveDirect(
     if (!JSONRPCMessageSchema.safeParse(message).success)
       return reject(400, -32700, 'Parse error: Invalid JSON-RPC message');
   }
-  const requests = messages.filter(isJSONRPCRequest);
+  // Validated above: a message with a method and an id is a request (the SDK's `isJSONRPCRequest`, without
+  // parsing it a second time).
+  const requests = messages.filter(
+    (m): m is JSONRPCRequest => isRecord(m) && typeof m.method === 'string' && m.id !== undefined,
+  );
   if (requests.some((r) => r.method === 'initialize')) {
     if (messages.length > 1)
       return reject(400, -32600, 'Invalid Request: Only one initialization request is allowed');
@@ -190,16 +195,72 @@ async function serveDirect(
     return;
   }
   const call = track(server, messages, res, options);
-  const replies = await Promise.all(requests.map((r) => answerDirect(r, direct, call.signal)));
+  const signal = () => call.signal;
+  const replies = await Promise.all(requests.map((r) => answerDirect(r, direct, signal)));
   sendJson(res, 200, replies.length === 1 ? replies[0] : replies);
 }
 
-/** A POST's in-flight entry: its abort signal and, on the SDK path, the server to close with it. */
-interface TrackedCall {
+/** What the in-flight table holds for a request: something to abort when it is cancelled. */
+export interface Abortable {
+  /** Aborts the request's work with `reason`. */
+  abort(reason?: unknown): void;
+}
+
+/**
+ * A POST's in-flight entry. Its `AbortController` is only created when someone reads `signal` (a handler
+ * reading `ctx.signal`, an SDK server factory): creating one and hooking it to the listener's shutdown costs
+ * ~8 µs, a tenth of a whole tool call, and most handlers never look. An abort before that is remembered.
+ */
+class TrackedCall implements Abortable {
+  readonly #shutdown: AbortSignal;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #aborted = false;
+  #done = false;
+  #mcp: McpServerLike | undefined;
+  readonly #closeServer: (instance: McpServerLike) => Promise<void>;
+  readonly #onShutdown = () => this.abort(new Error('listener closed'));
+
+  constructor(shutdown: AbortSignal, closeServer: (instance: McpServerLike) => Promise<void>) {
+    this.#shutdown = shutdown;
+    this.#closeServer = closeServer;
+  }
+
   /** Aborted when the request is cancelled, its client goes away, or the listener closes. */
-  signal: AbortSignal;
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+      else if (this.#shutdown.aborted) this.#onShutdown();
+      else if (!this.#done) this.#shutdown.addEventListener('abort', this.#onShutdown, { once: true });
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
   /** Hands over the per-request server to close with the response; false (and closed) if already done. */
-  adopt(instance: McpServerLike): boolean;
+  adopt(instance: McpServerLike): boolean {
+    if (this.#done) {
+      void this.#closeServer(instance);
+      return false;
+    }
+    this.#mcp = instance;
+    return true;
+  }
+
+  /** The response closed: abort unless it was fully sent, release the server and the shutdown hook. */
+  done(finished: boolean): void {
+    this.#done = true;
+    if (!finished) this.abort(new Error('MCP client went away'));
+    if (this.#controller !== undefined) this.#shutdown.removeEventListener('abort', this.#onShutdown);
+    if (this.#mcp) void this.#closeServer(this.#mcp);
+  }
 }
 
 /** Registers a POST's requests for cancellation; undone when the response closes. */
@@ -209,38 +270,20 @@ function track(
   res: ServerResponse,
   options: McpRouteOptions,
 ): TrackedCall {
-  const controller = new AbortController();
-  const onListenerClose = () => controller.abort(new Error('listener closed'));
-  options.signal.addEventListener('abort', onListenerClose, { once: true });
-  const keys = requestIds(messages).map((id) => inflightKey(server, id));
-  for (const key of keys) options.inflight.set(key, controller);
-
-  let mcp: McpServerLike | undefined;
-  let done = false;
-  const closeServer = (instance: McpServerLike) =>
+  const call = new TrackedCall(options.signal, (instance) =>
     instance
       .close()
       .catch((error: unknown) =>
         options.logger.warn('closing a per-request MCP server failed', { server, error }),
-      );
+      ),
+  );
+  const keys = requestIds(messages).map((id) => inflightKey(server, id));
+  for (const key of keys) options.inflight.set(key, call);
   res.on('close', () => {
-    done = true;
-    if (!res.writableFinished) controller.abort(new Error('MCP client went away'));
-    options.signal.removeEventListener('abort', onListenerClose);
-    for (const key of keys) if (options.inflight.get(key) === controller) options.inflight.delete(key);
-    if (mcp) void closeServer(mcp);
+    call.done(res.writableFinished);
+    for (const key of keys) if (options.inflight.get(key) === call) options.inflight.delete(key);
   });
-  return {
-    signal: controller.signal,
-    adopt(instance) {
-      if (done) {
-        void closeServer(instance);
-        return false;
-      }
-      mcp = instance;
-      return true;
-    },
-  };
+  return call;
 }
 
 /** The in-flight table key of a request id on a server. */

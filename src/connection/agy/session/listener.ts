@@ -31,7 +31,7 @@ import {
   handleHookRequest,
 } from './listener-hook.js';
 import { sendStatus } from './listener-http.js';
-import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
+import { type Abortable, handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import type { DirectCatalogOptions } from './mcp-direct.js';
 import { createMcpServer } from './mcp-server.js';
@@ -107,7 +107,7 @@ export class SessionListener {
   readonly #logger: Logger;
   readonly #state: StateStore;
   readonly #shutdown = new AbortController();
-  readonly #inflight = new Map<string, AbortController>();
+  readonly #inflight = new Map<string, Abortable>();
   #closing: Promise<void> | undefined;
 
   private constructor(

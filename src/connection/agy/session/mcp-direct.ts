@@ -85,7 +85,7 @@ export function isDirectBatch(messages: readonly unknown[]): boolean {
 export async function answerDirect(
   request: { method: string; id: string | number },
   options: DirectCatalogOptions,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
 ): Promise<JsonRpcReply> {
   const { id } = request;
   try {
