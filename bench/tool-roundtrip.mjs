@@ -9,8 +9,9 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { z } from 'zod';
 import { SessionListener } from '../dist/connection/agy/session/listener.js';
+import { createMcpServer } from '../dist/connection/agy/session/mcp-server.js';
 import { tool } from '../dist/tools/tool.js';
-import { cpuMs, fmt, rounds, summarize } from './stats.mjs';
+import { cpuMs, rounds, summarize } from './stats.mjs';
 
 const CALLS = Number(process.env.BENCH_TOOL_CALLS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_TOOL_ROUNDS ?? 5);
@@ -66,23 +67,32 @@ export async function run() {
     { name: 'echo', description: 'Echoes its text', input: z.object({ text: z.string() }) },
     ({ text }) => text,
   );
-  const listener = await SessionListener.start({ mcpServers: { tools: [echo] }, logger: quiet });
+  // `tools`: a tool() catalog (the direct path); `sdk`: the same tool behind a per-request SDK Server and
+  // transport (the path every factory-built server takes, and every server took before), for reference.
+  const listener = await SessionListener.start({
+    mcpServers: { tools: [echo], sdk: () => createMcpServer({ name: 'sdk', tools: [echo], logger: quiet }) },
+    logger: quiet,
+  });
   const baseline = await startBaseline();
   const client = startClient();
-  const urls = { base: `http://127.0.0.1:${baseline.address().port}/mcp`, ours: listener.mcpUrl('tools') };
+  const urls = {
+    base: `http://127.0.0.1:${baseline.address().port}/mcp`,
+    ours: listener.mcpUrl('tools'),
+    sdk: listener.mcpUrl('sdk'),
+  };
   try {
     // Warm both (JIT, sockets).
     for (const url of Object.values(urls)) await block(client, url, Math.min(500, CALLS), CONCURRENCY);
-    const seq = { base: [], ours: [] };
-    const conc = { base: [], ours: [] };
+    const seq = { base: [], ours: [], sdk: [] };
+    const conc = { base: [], ours: [], sdk: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 ? ['ours', 'base'] : ['base', 'ours'];
+      const order = r % 2 ? ['sdk', 'ours', 'base'] : ['base', 'ours', 'sdk'];
       for (const side of order) seq[side].push(await block(client, urls[side], CALLS / 4, 1));
       for (const side of order) conc[side].push(await block(client, urls[side], CALLS, CONCURRENCY));
     }
-    const ratio = (rows, key) =>
+    const ratio = (rows, key, side = 'ours') =>
       rounds(
-        rows.ours.map((o, i) => o[key] / rows.base[i][key]),
+        rows[side].map((o, i) => o[key] / rows.base[i][key]),
         2,
       );
     const pick = (rows, side, key, digits) =>
@@ -104,6 +114,9 @@ export async function run() {
       ratioP50: ratio(seq, 'p50'),
       ratioCpuPerCall: ratio(conc, 'cpuUsPerCall'),
       // Time per call under concurrency, ours / baseline (= baseline calls/s ÷ ours calls/s).
+      sdkPathCallsPerSec: pick(conc, 'sdk', 'callsPerSec', 0),
+      ratioSdkPathP50: ratio(seq, 'p50', 'sdk'),
+      ratioSdkPathCpuPerCall: ratio(conc, 'cpuUsPerCall', 'sdk'),
       ratioConcTimePerCall: rounds(
         conc.ours.map((o, i) => conc.base[i].callsPerSec / o.callsPerSec),
         2,
@@ -118,4 +131,3 @@ export async function run() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await run(), null, 1));
-void fmt;
