@@ -194,10 +194,13 @@ async function serveDirect(
     res.writeHead(202).end();
     return;
   }
-  const call = track(server, messages, res, options);
+  const call = track(server, requests, res, options);
   const signal = () => call.signal;
-  const replies = await Promise.all(requests.map((r) => answerDirect(r, direct, signal)));
-  sendJson(res, 200, replies.length === 1 ? replies[0] : replies);
+  if (requests.length === 1) {
+    sendJson(res, 200, await answerDirect(requests[0]!, direct, signal));
+    return;
+  }
+  sendJson(res, 200, await Promise.all(requests.map((r) => answerDirect(r, direct, signal))));
 }
 
 /** What the in-flight table holds for a request: something to abort when it is cancelled. */
@@ -212,27 +215,31 @@ export interface Abortable {
  * ~8 µs, a tenth of a whole tool call, and most handlers never look. An abort before that is remembered.
  */
 class TrackedCall implements Abortable {
-  readonly #shutdown: AbortSignal;
+  readonly #options: McpRouteOptions;
+  readonly #server: string;
   #controller: AbortController | undefined;
+  #onShutdown: (() => void) | undefined;
   #reason: unknown;
   #aborted = false;
   #done = false;
   #mcp: McpServerLike | undefined;
-  readonly #closeServer: (instance: McpServerLike) => Promise<void>;
-  readonly #onShutdown = () => this.abort(new Error('listener closed'));
 
-  constructor(shutdown: AbortSignal, closeServer: (instance: McpServerLike) => Promise<void>) {
-    this.#shutdown = shutdown;
-    this.#closeServer = closeServer;
+  constructor(server: string, options: McpRouteOptions) {
+    this.#server = server;
+    this.#options = options;
   }
 
   /** Aborted when the request is cancelled, its client goes away, or the listener closes. */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
+      const shutdown = this.#options.signal;
       if (this.#aborted) this.#controller.abort(this.#reason);
-      else if (this.#shutdown.aborted) this.#onShutdown();
-      else if (!this.#done) this.#shutdown.addEventListener('abort', this.#onShutdown, { once: true });
+      else if (shutdown.aborted) this.abort(new Error('listener closed'));
+      else if (!this.#done) {
+        this.#onShutdown = () => this.abort(new Error('listener closed'));
+        shutdown.addEventListener('abort', this.#onShutdown, { once: true });
+      }
     }
     return this.#controller.signal;
   }
@@ -258,26 +265,34 @@ class TrackedCall implements Abortable {
   done(finished: boolean): void {
     this.#done = true;
     if (!finished) this.abort(new Error('MCP client went away'));
-    if (this.#controller !== undefined) this.#shutdown.removeEventListener('abort', this.#onShutdown);
+    if (this.#onShutdown !== undefined) this.#options.signal.removeEventListener('abort', this.#onShutdown);
     if (this.#mcp) void this.#closeServer(this.#mcp);
+  }
+
+  #closeServer(instance: McpServerLike): Promise<void> {
+    return instance
+      .close()
+      .catch((error: unknown) =>
+        this.#options.logger.warn('closing a per-request MCP server failed', { server: this.#server, error }),
+      );
   }
 }
 
 /** Registers a POST's requests for cancellation; undone when the response closes. */
-function track(
-  server: string,
-  messages: unknown[],
-  res: ServerResponse,
-  options: McpRouteOptions,
-): TrackedCall {
-  const call = new TrackedCall(options.signal, (instance) =>
-    instance
-      .close()
-      .catch((error: unknown) =>
-        options.logger.warn('closing a per-request MCP server failed', { server, error }),
-      ),
-  );
-  const keys = requestIds(messages).map((id) => inflightKey(server, id));
+function track(server: string, messages: unknown[], res: ServerResponse, options: McpRouteOptions): TrackedCall {
+  const call = new TrackedCall(server, options);
+  const ids = requestIds(messages);
+  if (ids.length === 1) {
+    // The usual POST: one request, one key, no arrays.
+    const key = inflightKey(server, ids[0]!);
+    options.inflight.set(key, call);
+    res.on('close', () => {
+      call.done(res.writableFinished);
+      if (options.inflight.get(key) === call) options.inflight.delete(key);
+    });
+    return call;
+  }
+  const keys = ids.map((id) => inflightKey(server, id));
   for (const key of keys) options.inflight.set(key, call);
   res.on('close', () => {
     call.done(res.writableFinished);

@@ -158,13 +158,14 @@ export async function runToolCall(
   const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
     finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
 
-  const label = `tool "${request.name}"`;
   if (!found) {
+    const label = `tool "${request.name}"`;
     const available = catalog.toolNames();
     const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
     return fail('unknown_tool', `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`);
   }
   const { definition } = found;
+  const label = `tool "${request.name}"`;
 
   // A call without arguments means "no arguments"; the schema decides whether that is enough.
   const parsed = definition.input.safeParse(request.args ?? {});
