@@ -279,7 +279,12 @@ class TrackedCall implements Abortable {
 }
 
 /** Registers a POST's requests for cancellation; undone when the response closes. */
-function track(server: string, messages: unknown[], res: ServerResponse, options: McpRouteOptions): TrackedCall {
+function track(
+  server: string,
+  messages: unknown[],
+  res: ServerResponse,
+  options: McpRouteOptions,
+): TrackedCall {
   const call = new TrackedCall(server, options);
   const ids = requestIds(messages);
   if (ids.length === 1) {
