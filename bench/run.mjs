@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
 // machines are noisy; most figures are medians of rounds with their min–max. Usage: node bench/run.mjs
 // [name-filter]. The whole run stays under 10 minutes on 2 cores.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as gateway from './gateway.mjs';
 import * as hook from './hook-roundtrip.mjs';
@@ -10,10 +10,13 @@ import * as memory from './memory.mjs';
 import * as parse from './parse-throughput.mjs';
 import * as tool from './tool-roundtrip.mjs';
 
-/** Benches owned elsewhere (start-up, many agents), included when present and exporting `run()`. */
+/**
+ * Benches owned elsewhere (start-up, many agents), included when present and exporting `run()`. The source is
+ * checked first: a plain script would run on import.
+ */
 async function optional(file) {
   const url = new URL(file, import.meta.url);
-  if (!existsSync(url)) return undefined;
+  if (!existsSync(url) || !/export (async )?function run\b/.test(readFileSync(url, 'utf8'))) return undefined;
   const bench = await import(url.href);
   return typeof bench.run === 'function' ? bench : undefined;
 }
