@@ -1,19 +1,21 @@
-// The hook round trip as agy performs it: spawn the generated hook command (`hooks/PreToolUse.sh`, exec'ing
-// the curl relay or the Node relay) with a PreToolUse JSON on stdin → session listener → dispatcher →
-// handler → reply on stdout, until the process has exited. Baseline: `curl -K <config>` with the same flag
-// style, spawned directly, posting the same JSON to a bare node:http server that answers
-// {"decision":"allow"}. Same run, interleaved one spawn of each kind at a time.
+// The hook round trip as agy performs it: spawn the generated hook command (`hooks/PreToolUse.sh`: the curl
+// relay, the bash /dev/tcp relay, or the Node relay) with a PreToolUse JSON on stdin → session listener →
+// dispatcher → handler → reply on stdout, until the process has exited. Baseline: `curl -K <config>` with
+// the same flag style, spawned directly, posting the same JSON to a bare node:http server that answers
+// {"decision":"allow"}. Same run, interleaved one spawn of each kind at a time; per round the p50 of each
+// kind, then the median of the rounds' ratios with their min–max.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { findCurl } from '../dist/connection/agy/session/hook-commands.js';
+import { findBash, findCurl } from '../dist/connection/agy/session/hook-commands.js';
 import { SessionRuntime } from '../dist/connection/agy/session/session-runtime.js';
-import { fmt, summarize } from './stats.mjs';
+import { rounds, summarize } from './stats.mjs';
 
-const SPAWNS = Number(process.env.BENCH_HOOK_SPAWNS ?? 200);
+const SPAWNS = Number(process.env.BENCH_HOOK_SPAWNS ?? 40);
+const ROUNDS = Number(process.env.BENCH_HOOK_ROUNDS ?? 5);
 const WARMUP = 10;
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const INPUT = JSON.stringify({
@@ -102,47 +104,47 @@ export async function run() {
         ].join('\n'),
         { mode: 0o600 },
       );
-      kinds.push({ name: 'baseline', command: curl, args: ['-K', conf], samples: [] });
+      kinds.push({ name: 'baseline', command: curl, args: ['-K', conf], rows: [] });
       const r = await runtimeFor('curl', join(dir, 'curl'));
       runtimes.push(r);
-      kinds.push({ name: 'curl', command: join(r.dir.path, 'hooks/PreToolUse.sh'), args: [], samples: [] });
+      kinds.push({ name: 'curl', command: join(r.dir.path, 'hooks/PreToolUse.sh'), args: [], rows: [] });
+    }
+    if (findBash(process.env)) {
+      const b = await runtimeFor('bash', join(dir, 'bash'));
+      runtimes.push(b);
+      kinds.push({ name: 'bash', command: join(b.dir.path, 'hooks/PreToolUse.sh'), args: [], rows: [] });
     }
     const r = await runtimeFor('node', join(dir, 'node'));
     runtimes.push(r);
-    kinds.push({ name: 'node', command: join(r.dir.path, 'hooks/PreToolUse.sh'), args: [], samples: [] });
+    kinds.push({ name: 'node', command: join(r.dir.path, 'hooks/PreToolUse.sh'), args: [], rows: [] });
 
     for (let i = 0; i < WARMUP; i++) for (const k of kinds) await timedSpawn(k.command, k.args);
-    for (let i = 0; i < SPAWNS; i++) {
-      for (const k of kinds) k.samples.push(await timedSpawn(k.command, k.args));
+    for (let round = 0; round < ROUNDS; round++) {
+      const samples = new Map(kinds.map((k) => [k.name, []]));
+      for (let i = 0; i < SPAWNS; i++) {
+        for (const k of kinds) samples.get(k.name).push(await timedSpawn(k.command, k.args));
+      }
+      for (const k of kinds) k.rows.push(summarize(samples.get(k.name)).p50);
     }
 
-    const s = Object.fromEntries(kinds.map((k) => [k.name, summarize(k.samples)]));
+    const byName = Object.fromEntries(kinds.map((k) => [k.name, k.rows]));
     const result = {
-      name: 'hook round trip: spawn hooks/PreToolUse.sh (curl / Node relay) → listener → reply vs curl -K → bare node:http',
-      spawns: SPAWNS,
+      name: 'hook round trip: spawn hooks/PreToolUse.sh (curl / bash /dev/tcp / Node relay) → listener → reply vs curl -K → bare node:http',
+      spawnsPerRound: SPAWNS,
+      rounds: ROUNDS,
     };
+    for (const k of kinds) result[`${k.name}P50ms`] = rounds(k.rows, 2);
     if (!curl) {
-      result.note =
-        'curl is not installed: no baseline and no curl relay; Node relay figures are absolute only';
+      result.note = 'curl is not installed: no baseline and no curl relay; relay figures are absolute only';
     } else {
-      Object.assign(result, {
-        baselineP50ms: Number(fmt(s.baseline.p50)),
-        baselineP99ms: Number(fmt(s.baseline.p99)),
-        curlRelayP50ms: Number(fmt(s.curl.p50)),
-        curlRelayP99ms: Number(fmt(s.curl.p99)),
-      });
-    }
-    Object.assign(result, {
-      nodeRelayP50ms: Number(fmt(s.node.p50)),
-      nodeRelayP99ms: Number(fmt(s.node.p99)),
-    });
-    if (curl) {
-      Object.assign(result, {
-        ratioCurlP50: Number(fmt(s.curl.p50 / s.baseline.p50, 2)),
-        ratioCurlP99: Number(fmt(s.curl.p99 / s.baseline.p99, 2)),
-        ratioNodeP50: Number(fmt(s.node.p50 / s.baseline.p50, 2)),
-        ratioNodeP99: Number(fmt(s.node.p99 / s.baseline.p99, 2)),
-      });
+      for (const k of kinds) {
+        if (k.name === 'baseline') continue;
+        const key = `ratio${k.name[0].toUpperCase()}${k.name.slice(1)}P50`;
+        result[key] = rounds(
+          k.rows.map((v, i) => v / byName.baseline[i]),
+          2,
+        );
+      }
     }
     return result;
   } finally {
@@ -152,3 +154,5 @@ export async function run() {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await run(), null, 1));

@@ -1,12 +1,20 @@
-// Parse-and-normalize throughput on a ~100 MB agy transcript, against raw JSON.parse per line (same run).
+// Parse-and-normalize throughput on agy transcripts of 1, 10 and 100 MB (64 KiB chunks, as a pipe delivers
+// them), against two baselines from the same run:
+// - fair: the same Buffer chunks → split on 0x0A → decode each line → JSON.parse (what any correct reader of
+//   agy's stdout must do at least);
+// - raw: JSON.parse over lines already split and decoded (the old figure; it skips framing and decoding).
+// Ours: LineSplitter → parseEvent (framing, JSON.parse, depth bound, event dispatch, wire → Step).
+// Each figure is the median of rounds (sides interleaved) with min–max, as throughput (MB/s of wall time) and
+// CPU time; ratios are ours ÷ baseline of time, so lower is better and ≤ 1.11 is ≥ 0.9× the throughput.
 import { LineSplitter } from '../dist/connection/agy/stream-json/framing.js';
-import { parseLine } from '../dist/connection/agy/stream-json/parse-line.js';
+import { parseEvent } from '../dist/connection/agy/stream-json/parse-line.js';
+import { cpuMs, rounds } from './stats.mjs';
 
-const TARGET_BYTES = Number(process.env.BENCH_TRANSCRIPT_MB ?? 100) * 1024 * 1024;
+const SIZES_MB = (process.env.BENCH_TRANSCRIPT_MB ?? '1,10,100').split(',').map(Number);
 const CHUNK = 64 * 1024;
 
 /** A transcript shaped like docs/reference/stream-json.md: text deltas, tool steps, DONE usage, results. */
-function buildTranscript() {
+function buildTranscript(targetBytes) {
   const conv = '4eeb7dfd-1c1f-4b5e-9d7a-6a2c1b0e9f11';
   const usage = {
     input_tokens: 13823,
@@ -28,7 +36,7 @@ function buildTranscript() {
     conversation_id: conv,
     init: { cwd: '/wd', tools: ['run_command', 'view_file'], permission_mode: 'always-proceed' },
   });
-  while (bytes < TARGET_BYTES) {
+  while (bytes < targetBytes) {
     push({
       event: 'step_update',
       step_update: { conversation_id: conv, step_index: step++, state: 'DONE', step_type: 'user_input' },
@@ -94,50 +102,126 @@ function buildTranscript() {
       },
     });
   }
-  const buffer = Buffer.from(`${lines.join('\n')}\n`);
-  return { lines, buffer };
+  return { lines, buffer: Buffer.from(`${lines.join('\n')}\n`) };
 }
 
-function timeIt(fn, rounds = 3) {
-  let best = Number.POSITIVE_INFINITY;
-  let result;
-  for (let r = 0; r < rounds; r++) {
-    const t0 = process.hrtime.bigint();
-    result = fn();
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+function* chunks(buffer) {
+  for (let off = 0; off < buffer.length; off += CHUNK) yield buffer.subarray(off, off + CHUNK);
+}
+
+/** Split on 0x0A, decode, JSON.parse: the least any correct reader does. */
+function fair(buffer) {
+  let n = 0;
+  let pending;
+  for (const chunk of chunks(buffer)) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) {
+        if (start < chunk.length)
+          pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : chunk.subarray(start);
+        break;
+      }
+      let line;
+      if (pending) {
+        line = Buffer.concat([pending, chunk.subarray(start, nl)]).toString('utf8');
+        pending = undefined;
+      } else line = chunk.toString('utf8', start, nl);
+      if (JSON.parse(line)) n++;
+      start = nl + 1;
+    }
   }
-  return { ms: best, result };
+  return n;
+}
+
+function raw(lines) {
+  let n = 0;
+  for (const line of lines) if (JSON.parse(line)) n++;
+  return n;
+}
+
+function ours(buffer) {
+  let events = 0;
+  const splitter = new LineSplitter({
+    maxLineBytes: 64 * 1024 * 1024,
+    onLine: (line) => {
+      if (parseEvent(line).type !== undefined) events++;
+    },
+    onOverflow: () => {},
+  });
+  for (const chunk of chunks(buffer)) splitter.push(chunk);
+  splitter.end();
+  return events;
+}
+
+function measure(fn) {
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const result = fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, cpu: cpuMs(cpu0), result };
 }
 
 export function run() {
-  const { lines, buffer } = buildTranscript();
-  const mb = buffer.length / (1024 * 1024);
-  const baseline = timeIt(() => {
-    let n = 0;
-    for (const line of lines) if (JSON.parse(line)) n++;
-    return n;
-  });
-  const ours = timeIt(() => {
-    let events = 0;
-    const splitter = new LineSplitter({
-      maxLineBytes: 64 * 1024 * 1024,
-      onLine: (line) => {
-        if (parseLine(line).ok) events++;
-      },
-      onOverflow: () => {},
-    });
-    for (let off = 0; off < buffer.length; off += CHUNK) splitter.push(buffer.subarray(off, off + CHUNK));
-    splitter.end();
-    return events;
-  });
-  if (ours.result !== baseline.result)
-    throw new Error(`event count mismatch: ${ours.result} vs ${baseline.result}`);
-  return {
-    name: 'parse-and-normalize (framing + parse + camelCase) vs raw JSON.parse per pre-split line',
-    transcriptMB: Number(mb.toFixed(1)),
-    lines: lines.length,
-    baselineMBps: Number((mb / (baseline.ms / 1000)).toFixed(1)),
-    oursMBps: Number((mb / (ours.ms / 1000)).toFixed(1)),
-    ratio: Number((ours.ms / baseline.ms).toFixed(3)),
+  const out = {
+    name: 'parse + normalize: LineSplitter → parseEvent vs fair (chunks → split → decode → JSON.parse) and raw (JSON.parse of pre-split lines)',
+    sizes: {},
   };
+  for (const sizeMb of SIZES_MB) {
+    const { lines, buffer } = buildTranscript(sizeMb * 1024 * 1024);
+    const mb = buffer.length / (1024 * 1024);
+    const n = sizeMb >= 100 ? 3 : 5;
+    // Small transcripts are parsed several times per measurement, so one takes ~100 ms: a few-millisecond run
+    // is all timer and scheduler noise on a shared machine. Throughput still counts every byte parsed.
+    const reps = Math.max(1, Math.round(20 / sizeMb));
+    const repeat = (fn) => () => {
+      let n = 0;
+      for (let i = 0; i < reps; i++) n = fn();
+      return n;
+    };
+    const sides = {
+      fair: repeat(() => fair(buffer)),
+      raw: repeat(() => raw(lines)),
+      ours: repeat(() => ours(buffer)),
+    };
+    const rows = { fair: [], raw: [], ours: [] };
+    // Warm-up (JIT) on every side.
+    for (const side of Object.values(sides)) measure(side);
+    for (let r = 0; r < n; r++) {
+      const order = r % 2 ? ['ours', 'raw', 'fair'] : ['fair', 'raw', 'ours'];
+      for (const side of order) rows[side].push(measure(sides[side]));
+    }
+    for (const row of rows.ours)
+      if (row.result !== rows.fair[0].result) throw new Error(`event count mismatch at ${sizeMb} MB`);
+    const mbps = (side) =>
+      rounds(
+        rows[side].map((x) => (reps * mb) / (x.ms / 1000)),
+        1,
+      );
+    const ratio = (base, key) =>
+      rounds(
+        rows.ours.map((o, i) => o[key] / rows[base][i][key]),
+        3,
+      );
+    out.sizes[`${sizeMb}MB`] = {
+      lines: lines.length,
+      fairMBps: mbps('fair'),
+      rawMBps: mbps('raw'),
+      oursMBps: mbps('ours'),
+      oursNsPerByte: rounds(
+        rows.ours.map((x) => (x.ms * 1e6) / (reps * buffer.length)),
+        2,
+      ),
+      ratioFairTime: ratio('fair', 'ms'),
+      ratioFairCpu: ratio('fair', 'cpu'),
+      ratioRawTime: ratio('raw', 'ms'),
+    };
+  }
+  // Flattened for the summary line.
+  for (const [size, s] of Object.entries(out.sizes)) {
+    out[`ratioFair${size}`] = s.ratioFairTime.median;
+    out[`ratioFairCpu${size}`] = s.ratioFairCpu.median;
+  }
+  return out;
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(run(), null, 1));

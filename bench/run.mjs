@@ -1,29 +1,50 @@
 // `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
-// machines are noisy. Usage: node bench/run.mjs [name-filter]
+// machines are noisy; most figures are medians of rounds with their min–max. Usage: node bench/run.mjs
+// [name-filter]. The whole run stays under 10 minutes on 2 cores.
+import { existsSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import * as gateway from './gateway.mjs';
 import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
+import * as memory from './memory.mjs';
 import * as parse from './parse-throughput.mjs';
 import * as tool from './tool-roundtrip.mjs';
 
-// The MCP SDK's client transport adds an abort listener per fetch to one long-lived signal (undici frees them
-// on GC); 2,000 back-to-back calls trip Node's leak heuristic in the benchmark's *client*. Not our code.
-process.removeAllListeners('warning');
-process.on('warning', (w) => {
-  if (w.name !== 'MaxListenersExceededWarning') console.warn(w);
-});
+/**
+ * Benches owned elsewhere (start-up, many agents), included when present and exporting `run()`. The source is
+ * checked first: a plain script would run on import.
+ */
+async function optional(file) {
+  const url = new URL(file, import.meta.url);
+  if (!existsSync(url) || !/export (async )?function run\b/.test(readFileSync(url, 'utf8'))) return undefined;
+  const bench = await import(url.href);
+  return typeof bench.run === 'function' ? bench : undefined;
+}
 
-const benches = { parse, latency, tool, hook, gateway };
+const benches = { parse, memory, latency, tool, hook, gateway };
+const startup = await optional('./startup.mjs');
+if (startup) benches.startup = startup;
+const manyAgents = await optional('./many-agents.mjs');
+if (manyAgents) benches.manyAgents = manyAgents;
+
 const filter = process.argv[2];
 const results = [];
+const t0 = performance.now();
 for (const [name, bench] of Object.entries(benches)) {
   if (filter && !name.includes(filter)) continue;
+  const started = performance.now();
   const result = await bench.run();
-  results.push({ bench: name, ...result });
-  console.log(JSON.stringify({ bench: name, ...result }));
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  results.push({ bench: name, seconds, ...result });
+  console.log(JSON.stringify({ bench: name, seconds, ...result }));
 }
-console.log('\nSummary (ratio = ours / baseline; lower is better for times):');
+const show = (v) =>
+  v !== null && typeof v === 'object' && 'median' in v ? `${v.median} [${v.min}–${v.max}]` : String(v);
+console.log('\nSummary (ratio = ours / baseline, median of rounds [min–max]; lower is better for times):');
 for (const r of results) {
   const ratios = Object.entries(r).filter(([k]) => k.startsWith('ratio'));
-  console.log(`  ${r.bench.padEnd(10)} ${ratios.map(([k, v]) => `${k}=${v}`).join('  ')}`);
+  console.log(
+    `  ${r.bench.padEnd(10)} (${r.seconds} s) ${ratios.map(([k, v]) => `${k}=${show(v)}`).join('  ')}`,
+  );
 }
+console.log(`\nTotal: ${((performance.now() - t0) / 1000).toFixed(0)} s`);

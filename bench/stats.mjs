@@ -11,3 +11,18 @@ export function summarize(samples) {
 }
 
 export const fmt = (n, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+
+/** The median of the values of several rounds, with their min and max: `{ median, min, max }`. */
+export function rounds(values, digits = 3) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const r = (n) => Number(fmt(n, digits));
+  return { median: r(median), min: r(sorted[0]), max: r(sorted.at(-1)) };
+}
+
+/** CPU time (user + system) of this process in ms since `start` (a `process.cpuUsage()` value). */
+export function cpuMs(start) {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}

@@ -1,20 +1,23 @@
-// The tool-call round trip as agy performs it: an MCP client (the official SDK's Client over Streamable HTTP,
-// one client reused) calls a trivial zod `tool()` served by a real SessionListener on 127.0.0.1. Baseline: a
-// bare node:http JSON echo server hit with the same kind of POST (JSON-RPC body, same headers) by undici
-// `fetch` with keep-alive. Same run, interleaved in blocks, so machine noise hits both sides alike.
+// The tool-call round trip as agy performs it: a JSON-RPC `tools/call` POST with the MCP headers to a trivial
+// zod `tool()` served by a real SessionListener on 127.0.0.1 (token, Host/Origin, body limit, Accept and
+// Content-Type, protocol-version and message-schema checks all on the path). Baseline: a bare node:http JSON
+// echo answering the same POST. Both are driven by the same out-of-process client (bench/lib/http-client.mjs:
+// one keep-alive node:http agent, the same bytes), so the client's own cost is not in the ratio. Server CPU is
+// this process's CPU time (both servers live here; the client does not) per call. Rounds alternate sides;
+// every figure is the median of the rounds with its min–max.
+import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
 import { SessionListener } from '../dist/connection/agy/session/listener.js';
+import { createMcpServer } from '../dist/connection/agy/session/mcp-server.js';
 import { tool } from '../dist/tools/tool.js';
-import { fmt, summarize } from './stats.mjs';
+import { cpuMs, rounds, summarize } from './stats.mjs';
 
 const CALLS = Number(process.env.BENCH_TOOL_CALLS ?? 2000);
-const WARMUP = Math.min(200, CALLS);
-const BLOCK = 50;
+const ROUNDS = Number(process.env.BENCH_TOOL_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_TOOL_CONCURRENCY ?? 8);
+// ~100 bytes of argument text, as in the issue's table.
+const PAYLOAD = 'x'.repeat(96);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The bare baseline: parse the JSON-RPC request, answer a tools/call-shaped echo result. */
@@ -36,55 +39,27 @@ function startBaseline() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function baselineCaller(port) {
-  const url = `http://127.0.0.1:${port}/mcp`;
-  let id = 0;
-  return async (text) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: ++id,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { text } },
-      }),
+function startClient() {
+  const child = fork(new URL('./lib/http-client.mjs', import.meta.url), [], { stdio: 'inherit' });
+  const ask = (msg) =>
+    new Promise((resolve, reject) => {
+      child.once('message', (reply) => (reply.ok ? resolve(reply) : reject(new Error(reply.error))));
+      child.send(msg);
     });
-    const json = await res.json();
-    return json.result.content[0].text;
-  };
+  const exit = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.send({ type: 'exit' });
+    });
+  return { ask, exit };
 }
 
-function sdkCaller(client) {
-  return async (text) => {
-    const result = await client.callTool({ name: 'echo', arguments: { text } });
-    return result.content[0].text;
-  };
-}
-
-/** One timed call; checks the echo so a broken path can never look fast. */
-async function timed(call, text) {
-  const t0 = performance.now();
-  const got = await call(text);
-  const ms = performance.now() - t0;
-  if (got !== text) throw new Error(`echo mismatch: ${JSON.stringify(got)} !== ${JSON.stringify(text)}`);
-  return ms;
-}
-
-/** `total` calls spread over `concurrency` workers; returns calls per second of wall time. */
-async function concurrentRate(call, total, concurrency) {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const text = `c${i}`;
-        if ((await call(text)) !== text) throw new Error('echo mismatch under concurrency');
-      }
-    }),
-  );
-  return total / ((performance.now() - t0) / 1000);
+/** One block of calls against `url`; returns p50 (ms), server CPU µs per call, calls/s. */
+async function block(client, url, n, concurrency) {
+  const cpu0 = process.cpuUsage();
+  const { latencies, wallMs } = await client.ask({ url, n, concurrency, payload: PAYLOAD });
+  const cpu = cpuMs(cpu0);
+  return { p50: summarize(latencies).p50, cpuUsPerCall: (cpu * 1000) / n, callsPerSec: n / (wallMs / 1000) };
 }
 
 export async function run() {
@@ -92,63 +67,67 @@ export async function run() {
     { name: 'echo', description: 'Echoes its text', input: z.object({ text: z.string() }) },
     ({ text }) => text,
   );
-  const listener = await SessionListener.start({ mcpServers: { tools: [echo] }, logger: quiet });
+  // `tools`: a tool() catalog (the direct path); `sdk`: the same tool behind a per-request SDK Server and
+  // transport (the path every factory-built server takes, and every server took before), for reference.
+  const listener = await SessionListener.start({
+    mcpServers: { tools: [echo], sdk: () => createMcpServer({ name: 'sdk', tools: [echo], logger: quiet }) },
+    logger: quiet,
+  });
   const baseline = await startBaseline();
-  const client = new Client({ name: 'agy-sdk-bench', version: '0.0.0' });
+  const client = startClient();
+  const urls = {
+    base: `http://127.0.0.1:${baseline.address().port}/mcp`,
+    ours: listener.mcpUrl('tools'),
+    sdk: listener.mcpUrl('sdk'),
+  };
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.mcpUrl('tools'))));
-    const ours = sdkCaller(client);
-    const base = baselineCaller(baseline.address().port);
-
-    for (let i = 0; i < WARMUP; i++) {
-      await timed(base, `w${i}`);
-      await timed(ours, `w${i}`);
+    // Warm both (JIT, sockets).
+    for (const url of Object.values(urls)) await block(client, url, Math.min(500, CALLS), CONCURRENCY);
+    const seq = { base: [], ours: [], sdk: [] };
+    const conc = { base: [], ours: [], sdk: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 ? ['sdk', 'ours', 'base'] : ['base', 'ours', 'sdk'];
+      for (const side of order) seq[side].push(await block(client, urls[side], CALLS / 4, 1));
+      for (const side of order) conc[side].push(await block(client, urls[side], CALLS, CONCURRENCY));
     }
-
-    // Sequential: alternating blocks of BLOCK calls.
-    const baseMs = [];
-    const oursMs = [];
-    for (let done = 0; done < CALLS; done += BLOCK) {
-      const n = Math.min(BLOCK, CALLS - done);
-      for (let i = 0; i < n; i++) baseMs.push(await timed(base, `s${done + i}`));
-      for (let i = 0; i < n; i++) oursMs.push(await timed(ours, `s${done + i}`));
-    }
-    const b = summarize(baseMs);
-    const o = summarize(oursMs);
-    const seqRate = (samples) => samples.length / (samples.reduce((a, x) => a + x, 0) / 1000);
-
-    // Concurrent: two alternating rounds per side, best round kept.
-    let baseConc = 0;
-    let oursConc = 0;
-    for (let round = 0; round < 2; round++) {
-      baseConc = Math.max(baseConc, await concurrentRate(base, CALLS, CONCURRENCY));
-      oursConc = Math.max(oursConc, await concurrentRate(ours, CALLS, CONCURRENCY));
-    }
-
-    const baseSeq = seqRate(baseMs);
-    const oursSeq = seqRate(oursMs);
+    const ratio = (rows, key, side = 'ours') =>
+      rounds(
+        rows[side].map((o, i) => o[key] / rows.base[i][key]),
+        2,
+      );
+    const pick = (rows, side, key, digits) =>
+      rounds(
+        rows[side].map((x) => x[key]),
+        digits,
+      );
     return {
-      name: 'tool call round trip: MCP Client → SessionListener tool() echo vs fetch → bare node:http JSON echo',
-      calls: CALLS,
+      name: 'tool call round trip (~100 B): out-of-process node:http client → SessionListener tool() vs → bare node:http JSON echo',
+      callsPerRound: CALLS,
+      rounds: ROUNDS,
       concurrency: CONCURRENCY,
-      baselineP50ms: Number(fmt(b.p50)),
-      baselineP99ms: Number(fmt(b.p99)),
-      oursP50ms: Number(fmt(o.p50)),
-      oursP99ms: Number(fmt(o.p99)),
-      baselineSeqCallsPerSec: Math.round(baseSeq),
-      oursSeqCallsPerSec: Math.round(oursSeq),
-      baselineConcCallsPerSec: Math.round(baseConc),
-      oursConcCallsPerSec: Math.round(oursConc),
-      ratioP50: Number(fmt(o.p50 / b.p50, 2)),
-      ratioP99: Number(fmt(o.p99 / b.p99, 2)),
-      // Time per call, ours / baseline (= baseline calls/s ÷ ours calls/s): lower is better, like the others.
-      ratioSeqTimePerCall: Number(fmt(baseSeq / oursSeq, 2)),
-      ratioConcTimePerCall: Number(fmt(baseConc / oursConc, 2)),
+      baselineP50ms: pick(seq, 'base', 'p50', 3),
+      oursP50ms: pick(seq, 'ours', 'p50', 3),
+      baselineCpuUsPerCall: pick(conc, 'base', 'cpuUsPerCall', 1),
+      oursCpuUsPerCall: pick(conc, 'ours', 'cpuUsPerCall', 1),
+      baselineCallsPerSec: pick(conc, 'base', 'callsPerSec', 0),
+      oursCallsPerSec: pick(conc, 'ours', 'callsPerSec', 0),
+      ratioP50: ratio(seq, 'p50'),
+      ratioCpuPerCall: ratio(conc, 'cpuUsPerCall'),
+      // Time per call under concurrency, ours / baseline (= baseline calls/s ÷ ours calls/s).
+      sdkPathCallsPerSec: pick(conc, 'sdk', 'callsPerSec', 0),
+      ratioSdkPathP50: ratio(seq, 'p50', 'sdk'),
+      ratioSdkPathCpuPerCall: ratio(conc, 'cpuUsPerCall', 'sdk'),
+      ratioConcTimePerCall: rounds(
+        conc.ours.map((o, i) => conc.base[i].callsPerSec / o.callsPerSec),
+        2,
+      ),
     };
   } finally {
-    await client.close().catch(() => {});
+    await client.exit();
     await listener.close();
     baseline.closeAllConnections();
     await new Promise((resolve) => baseline.close(resolve));
   }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await run(), null, 1));

@@ -62,7 +62,9 @@ export const AgentConfigSchema = z.looseObject({
     .enum(['workspace', 'plugin', 'home'], { error: "must be 'workspace', 'plugin' or 'home'" })
     .optional(),
   hookTimeoutMs: positive.optional(),
-  hookRelay: z.enum(['auto', 'curl', 'node'], { error: "must be 'auto', 'curl' or 'node'" }).optional(),
+  hookRelay: z
+    .enum(['auto', 'curl', 'bash', 'node'], { error: "must be 'auto', 'curl', 'bash' or 'node'" })
+    .optional(),
   isolation: z.enum(['none', 'shadow-home'], { error: "must be 'none' or 'shadow-home'" }).optional(),
   linkNativeAuth: z.boolean().optional(),
   settingsOverrides: z.record(z.string(), z.unknown()).optional(),

@@ -93,8 +93,11 @@ export interface AgentConfig {
   hookPlacement?: HookPlacement | undefined;
   /** How long a hook handler may run before the fail-closed answer is sent. Default 30 s. */
   hookTimeoutMs?: number | undefined;
-  /** How hook commands reach the listener: `auto` (curl if installed, else Node), `curl` or `node`. */
-  hookRelay?: 'auto' | 'curl' | 'node' | undefined;
+  /**
+   * How hook commands reach the listener: `auto` (curl if installed, else bash's `/dev/tcp` if bash is,
+   * else Node), `curl`, `bash` or `node`.
+   */
+  hookRelay?: 'auto' | 'curl' | 'bash' | 'node' | undefined;
   /** `none` (default): the user's HOME, login and settings. `shadow-home`: agy runs with a private HOME. */
   isolation?: Isolation | undefined;
   /** With shadow-home: link native auth/session state (and macOS keychain paths) so the login still works. */

@@ -68,11 +68,14 @@ export interface ToolContextHost {
   send?: (message: string) => Promise<void>;
 }
 
-/** Builds the context for one tool call. */
+/**
+ * Builds the context for one tool call. `signal` may be a function returning it, called on first read: the
+ * listener's hot path then creates no `AbortController` (~5 µs each) for the many handlers that never look.
+ */
 export function createToolContext(
   host: ToolContextHost,
   state: StateStore,
-  signal: AbortSignal,
+  signal: AbortSignal | (() => AbortSignal),
 ): ToolContext {
   return {
     get conversationId() {
@@ -88,6 +91,8 @@ export function createToolContext(
       if (!host.send) throw new UsageError('ToolContext.send is unavailable: no conversation is attached');
       await host.send(message);
     },
-    signal,
+    get signal() {
+      return typeof signal === 'function' ? signal() : signal;
+    },
   };
 }

@@ -1,10 +1,10 @@
 // The generated hook commands, run for real the way agy runs them (docs/reference/hooks.md#hook-commands): the absolute script path
 // exec'd without a shell and with an empty environment, agy's hook JSON on stdin, the reply read from
-// stdout. Both relays: curl (when installed) and the Node relay.
+// stdout. Every relay: curl (when installed), bash's /dev/tcp (when bash is) and the Node relay.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import { findBash, findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import {
   SessionRuntime,
   type SessionRuntimeOptions,
@@ -22,6 +22,7 @@ import {
 import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
+const BASH = findBash(process.env);
 
 const sb = useSandbox();
 
@@ -40,10 +41,10 @@ function reply(run: { code: number | null; stdout: string; stderr: string }): un
   return JSON.parse(run.stdout);
 }
 
-for (const relay of ['node', 'curl'] as const) {
-  const skip = relay === 'curl' && !CURL;
+for (const relay of ['node', 'curl', 'bash'] as const) {
+  const skip = (relay === 'curl' && !CURL) || (relay === 'bash' && !BASH);
   const title = skip
-    ? 'hook relay: curl — SKIPPED: curl is not on PATH, so the SDK would use the Node relay'
+    ? `hook relay: ${relay} — SKIPPED: ${relay} is not on PATH, so the SDK would use another relay`
     : `hook relay: ${relay}`;
 
   describe.skipIf(skip)(title, () => {
@@ -68,7 +69,14 @@ for (const relay of ['node', 'curl'] as const) {
     it('the script execs the chosen relay by absolute path, with its config in a private file', async () => {
       const runtime = await create([{ event: 'PreToolUse', handler: () => ({ decision: 'allow' }) }]);
       const text = await readFile(script(runtime, 'PreToolUse'), 'utf8');
-      const conf = join(runtime.dir.path, 'hooks', relay === 'curl' ? 'PreToolUse.curl' : 'PreToolUse.json');
+      const ext = { curl: 'curl', bash: 'tcp', node: 'json' }[relay];
+      const conf = join(runtime.dir.path, 'hooks', `PreToolUse.${ext}`);
+      if (relay === 'bash') {
+        // bash is the script's interpreter (no shell in between) and reads the private config itself.
+        expect(text.startsWith(`#!${BASH}\n`)).toBe(true);
+        expect(text).toContain(`< ${shellQuote(conf)}`);
+        return;
+      }
       // curl runs under the script's shell, which prints the fail-closed fallback if curl fails;
       // the Node relay prints its own fallback, so the script execs it.
       expect(text.startsWith(relay === 'curl' ? '#!/bin/sh\nout=$(' : '#!/bin/sh\nexec ')).toBe(true);
@@ -257,7 +265,7 @@ for (const relay of ['node', 'curl'] as const) {
       const environ = await procStrings(relayPid, 'environ');
       release.resolve();
       // It really is the relay (the script exec'd into it), not the shell.
-      expect(argv[0]).toBe(relay === 'curl' ? CURL : process.execPath);
+      expect(argv[0]).toBe({ curl: CURL, bash: BASH, node: process.execPath }[relay]);
       expect(argv.join(' ')).not.toContain(token);
       expect(environ.join(' ')).not.toContain(token);
       expect(reply(await running.done)).toEqual({ decision: 'allow' });
@@ -273,7 +281,14 @@ for (const relay of ['node', 'curl'] as const) {
           expect(entry.mode, entry.rel).toBe(0o600);
         }
       }
-      expect(holders).toEqual([relay === 'curl' ? 'hooks/PreToolUse.curl' : 'hooks/PreToolUse.json']);
+      expect(holders.sort()).toEqual(
+        {
+          curl: ['hooks/PreToolUse.curl'],
+          // The bash relay's own config, and the Node relay's it falls back to without /dev/tcp.
+          bash: ['hooks/PreToolUse.json', 'hooks/PreToolUse.tcp'],
+          node: ['hooks/PreToolUse.json'],
+        }[relay],
+      );
     });
 
     it('ignores proxy settings in the environment: the token never goes to a proxy', async () => {

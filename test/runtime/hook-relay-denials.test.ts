@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
 import { AgyHookHandlers } from '../../src/connection/agy/hook-handlers.js';
-import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import { findBash, findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
@@ -16,6 +16,7 @@ import { recordingLogger } from '../helpers/runtime-files.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
+const BASH = findBash(process.env);
 
 const sb = useSandbox();
 
@@ -58,10 +59,12 @@ function viaShell(command: string, stdin: string): Promise<{ code: number | null
 
 const ended = { status: 'success', deniedActions: [], text: '' } as unknown as TurnResult;
 
-for (const relay of ['node', 'curl'] as const) {
-  const skip = relay === 'curl' && !CURL;
+for (const relay of ['node', 'curl', 'bash'] as const) {
+  const skip = (relay === 'curl' && !CURL) || (relay === 'bash' && !BASH);
   describe.skipIf(skip)(
-    skip ? 'relay denials: curl — SKIPPED: curl is not on PATH' : `relay denials are recorded: ${relay}`,
+    skip
+      ? `relay denials: ${relay} — SKIPPED: ${relay} is not on PATH`
+      : `relay denials are recorded: ${relay}`,
     () => {
       async function setup() {
         const cp = new ControlPlane({

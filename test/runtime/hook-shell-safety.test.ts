@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findCurl } from '../../src/connection/agy/session/hook-commands.js';
+import { findBash, findCurl } from '../../src/connection/agy/session/hook-commands.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { shellCommand, shellQuote } from '../../src/internal/shell-quote.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../src/protocol/hook-wire.js';
@@ -17,6 +17,7 @@ import { recordingLogger } from '../helpers/runtime-files.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const CURL = findCurl(process.env);
+const BASH = findBash(process.env);
 
 const sb = useSandbox();
 
@@ -102,11 +103,11 @@ describe('shellQuote', () => {
   });
 });
 
-for (const relay of ['node', 'curl'] as const) {
-  const skip = relay === 'curl' && !CURL;
+for (const relay of ['node', 'curl', 'bash'] as const) {
+  const skip = (relay === 'curl' && !CURL) || (relay === 'bash' && !BASH);
   describe.skipIf(skip)(
     skip
-      ? 'hook commands under a shell: curl — SKIPPED: curl is not on PATH'
+      ? `hook commands under a shell: ${relay} — SKIPPED: ${relay} is not on PATH`
       : `hook commands under a shell: ${relay}`,
     () => {
       for (const [what, name] of HOSTILE) {

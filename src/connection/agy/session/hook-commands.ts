@@ -1,7 +1,8 @@
 /**
  * The commands agy runs for our hooks. Each event gets an executable script in the session directory that
  * posts the hook's stdin to the listener and prints the reply: `curl` when installed (fast, no Node
- * start-up), else the Node relay (`hook-relay.ts`) run by `process.execPath`.
+ * start-up), else bash's `/dev/tcp` when bash is installed (as fast), else the Node relay (`hook-relay.ts`)
+ * run by `process.execPath`.
  *
  * The command written to hooks.json is the script's absolute path as one shell word: real agy runs hook
  * commands as command lines (a captured plugin hook was `python3 '<path>' hook`), so a session directory
@@ -17,12 +18,24 @@ import { shellCommand, shellQuote } from '../../../internal/shell-quote.js';
 import { findOnPath } from '../../../internal/which.js';
 import type { SessionDir } from './session-dir.js';
 
-/** How hook commands reach the listener. */
-export type HookRelayKind = 'curl' | 'node';
+/**
+ * How hook commands reach the listener: `curl`; `bash` (its `/dev/tcp`, no process but bash itself, for
+ * machines without curl); or the Node relay (a Node start per hook, the slowest).
+ */
+export type HookRelayKind = 'curl' | 'bash' | 'node';
 
 /** Finds `curl` on PATH, or undefined. */
 export function findCurl(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return findOnPath(['curl'], env).found;
+}
+
+/**
+ * Finds `bash` on PATH for the bash relay, or undefined. Its path goes on a `#!` line, so only a plain
+ * absolute path qualifies (no whitespace or shell syntax, within the kernel's line limit).
+ */
+export function findBash(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const found = findOnPath(['bash'], env).found;
+  return found !== undefined && /^\/[A-Za-z0-9._+/-]{1,120}$/.test(found) ? found : undefined;
 }
 
 /** curl config files quote values with double quotes and backslash escapes. */
@@ -38,6 +51,8 @@ export interface HookCommandOptions {
   relay: HookRelayKind;
   /** curl's absolute path, when `relay` is `curl`. */
   curlPath?: string | undefined;
+  /** bash's absolute path (from {@link findBash}), when `relay` is `bash`. */
+  bashPath?: string | undefined;
 }
 
 /**
@@ -77,6 +92,8 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
       `out=$(${shellCommand([o.curlPath ?? 'curl', '-K', conf])}) && [ -n "$out" ] && { printf '%s' "$out"; exit 0; }`,
       `printf '%s' ${shellQuote(fallback)}`,
     ].join('\n');
+  } else if (o.relay === 'bash') {
+    body = await bashRelay(session, o);
   } else {
     const conf = await session.writePrivate(
       `hooks/${o.event}.json`,
@@ -86,7 +103,63 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
     );
     body = `exec ${shellCommand([process.execPath, scriptPath('./hook-relay.js', import.meta.url), conf])}`;
   }
-  await session.writePrivate(`hooks/${o.event}.sh`, `#!/bin/sh\n${body}\n`);
+  const shebang = o.relay === 'bash' ? `#!${o.bashPath ?? '/bin/bash'}` : '#!/bin/sh';
+  await session.writePrivate(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`);
   await chmod(script, 0o700);
   return shellQuote(script);
+}
+
+/** The fail-closed answer a relay prints itself: an explicit deny for PreToolUse, `{}` for the other events. */
+function relayFallback(event: string): string {
+  return event === 'PreToolUse'
+    ? JSON.stringify({ decision: 'deny', reason: 'agy-sdk hook relay failed' })
+    : '{}';
+}
+
+/**
+ * The bash relay: one HTTP/1.1 POST over bash's `/dev/tcp`, so a hook costs a bash start instead of a Node
+ * start (docs/reference/hooks.md#hook-relay). The port, path (with the token) and timeout are read from a
+ * private (0600) file with the `read` builtin: the token is never in the script, argv or the environment.
+ * `LC_ALL=C` makes `${#body}` count bytes (the Content-Length) and keeps every byte as is; SIGPIPE is
+ * ignored so a listener that refuses a body mid-write (413) makes `printf` fail instead of killing the
+ * script. Anything but a 2xx with a non-empty body prints the fail-closed fallback; a bash built without
+ * `/dev/tcp` execs the Node relay instead (which fails closed the same way).
+ */
+async function bashRelay(session: SessionDir, o: HookCommandOptions): Promise<string> {
+  const url = new URL(o.url);
+  const conf = await session.writePrivate(
+    `hooks/${o.event}.tcp`,
+    // A second more than the listener's own timeout (as curl's max-time): its answer, or its fail-closed
+    // fallback, always arrives before the relay gives up.
+    `${url.port}\n${url.pathname}\n${Math.ceil(o.timeoutMs / 1000) + 1}\n`,
+  );
+  const nodeConf = await session.writePrivate(
+    `hooks/${o.event}.json`,
+    JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 }),
+  );
+  const nodeRelay = shellCommand([
+    process.execPath,
+    scriptPath('./hook-relay.js', import.meta.url),
+    nodeConf,
+  ]);
+  const cat = findOnPath(['cat'], { PATH: '/usr/bin:/bin:/usr/local/bin' }).found;
+  return [
+    'LC_ALL=C',
+    "trap '' PIPE",
+    `fail() { printf '%s' ${shellQuote(relayFallback(o.event))}; exit 0; }`,
+    `{ IFS= read -r port; IFS= read -r path; IFS= read -r wait; } < ${shellQuote(conf)} || fail`,
+    // All of stdin. bash's `read` takes one syscall per byte on a pipe or socket: cheapest for the usual
+    // ~1 KB input, slow for a large one, so past 16 KiB the rest is read by cat in blocks.
+    `if IFS= read -r -d '' -n 16384 body; then body+=$(${cat ? shellQuote(cat) : "IFS= read -r -d '' rest; printf '%s' \"$rest\""}); fi`,
+    `{ exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || exec ${nodeRelay} <<<"$body"`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${#body} is bash (the body's length in bytes).
+    'printf \'POST %s HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nContent-Type: application/json\\r\\nContent-Length: %s\\r\\nConnection: close\\r\\n\\r\\n%s\' "$path" "$port" "${#body}" "$body" >&3 2>/dev/null',
+    'IFS= read -r -t "$wait" status <&3 || fail',
+    "case $status in 'HTTP/1.1 2'[0-9][0-9]' '*) ;; *) fail ;; esac",
+    String.raw`while IFS= read -r -t "$wait" line <&3; do [ "$line" = $'\r' ] && break; done`,
+    // Connection: close, so the body ends at EOF (read returns 1 there, with the body read).
+    `IFS= read -r -d '' -t "$wait" reply <&3`,
+    '[ -n "$reply" ] || fail',
+    `printf '%s' "$reply"`,
+  ].join('\n');
 }

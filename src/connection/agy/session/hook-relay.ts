@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The Node hook relay, used when `curl` is not installed. agy runs a hook command with the hook's JSON on
+ * The Node hook relay, used when neither `curl` nor `bash` is installed (and by the bash relay when its bash
+ * has no `/dev/tcp`). agy runs a hook command with the hook's JSON on
  * stdin and reads the reply on stdout. This posts stdin to the session listener and prints the answer.
  *
  * Usage: `hook-relay.js <config.json>`; the config file (mode 0600) holds `{ "url", "event", "timeoutMs" }`.

@@ -13,12 +13,13 @@ export function sendJson(
 ): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, {
+  const head: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(text)),
     'Cache-Control': 'no-store',
-    ...headers,
-  });
+  };
+  for (const name in headers) head[name] = headers[name]!;
+  res.writeHead(status, head);
   res.end(text);
 }
 

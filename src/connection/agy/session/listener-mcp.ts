@@ -2,18 +2,31 @@
  * `POST /<token>/mcp/<server>`: Streamable HTTP MCP, stateless and in JSON response mode.
  *
  * agy's HTTP MCP client reportedly fails against servers that require `Mcp-Session-Id`, so no session is
- * kept: following the SDK's stateless pattern, every POST gets a fresh server and transport
- * (`sessionIdGenerator: undefined`), answered with plain JSON (`enableJsonResponse: true`), or 202 for a
- * notification. Cancellation cannot reach a call through a fresh server, so the listener keeps its own
- * table of in-flight requests and aborts the matching one when `notifications/cancelled` arrives.
+ * kept. Every POST first passes the SDK transport's own checks (body limit, 406 without JSON and SSE in
+ * `Accept`, 415 without a JSON `Content-Type`, JSON depth). Then:
+ * - a `tool()` catalog's `initialize`/`ping`/`tools/list`/`tools/call` are answered directly
+ *   (`mcp-direct.ts`), after the rest of the transport's checks (batch limit, the SDK's JSON-RPC message
+ *   schema, one initialize per POST, the protocol-version header), with 202 for notifications;
+ * - anything else, and every factory-built server, follows the SDK's stateless pattern: a fresh server and
+ *   transport per POST (`sessionIdGenerator: undefined`), answered with plain JSON (`enableJsonResponse`).
+ * Cancellation cannot reach a call through a fresh server, so the listener keeps its own table of in-flight
+ * requests and aborts the matching one when `notifications/cancelled` arrives.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  JSONRPCMessageSchema,
+  type JSONRPCRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../internal/guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../internal/json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../../internal/json-depth.js';
 import { describeError, type Logger } from '../../../logger.js';
 import { readBody } from './listener-body.js';
-import { sendJsonRpcError } from './listener-http.js';
+import { sendJson, sendJsonRpcError } from './listener-http.js';
+import { answerDirect, type DirectCatalogOptions, isDirectBatch } from './mcp-direct.js';
 
 /**
  * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
@@ -56,7 +69,12 @@ export interface McpRouteOptions {
   /** Aborted when the listener closes. */
   signal: AbortSignal;
   /** In-flight requests of all servers, by {@link inflightKey}. */
-  inflight: Map<string, AbortController>;
+  inflight: Map<string, Abortable>;
+  /**
+   * Set for a `tool()` catalog: its `initialize`, `ping`, `tools/list` and `tools/call` are answered directly
+   * (`mcp-direct.ts`) instead of through a per-request SDK `Server` built by the factory.
+   */
+  direct?: DirectCatalogOptions | undefined;
 }
 
 /** Serves one MCP POST. */
@@ -73,16 +91,29 @@ export async function handleMcpRequest(
     sendJsonRpcError(res, 413, -32000, `Request body exceeds ${options.maxBodyBytes} bytes`);
     return;
   }
+  // The SDK transport's own checks, in its order and with its answers, so both paths reject alike.
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    options.logger.debug('MCP request does not accept JSON and SSE', { server });
+    sendJsonRpcError(res, 406, -32000, NOT_ACCEPTABLE);
+    return;
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    options.logger.debug('MCP request is not application/json', { server });
+    sendJsonRpcError(res, 415, -32000, UNSUPPORTED_MEDIA_TYPE);
+    return;
+  }
   let message: unknown;
+  const text = body.body.toString('utf8');
   try {
-    message = JSON.parse(body.body.toString('utf8'));
+    message = JSON.parse(text);
   } catch (error) {
     options.logger.debug('MCP request body is not JSON', { server, error: describeError(error) });
     sendJsonRpcError(res, 400, -32700, 'Parse error: invalid JSON');
     return;
   }
   // Tool arguments reach zod and user handlers, which walk them recursively: bound their depth here.
-  if (exceedsJsonDepth(message)) {
+  if (mayExceedJsonDepth(text) && exceedsJsonDepth(message)) {
     options.logger.debug('MCP request nests too deep', { server });
     sendJsonRpcError(res, 400, -32600, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     return;
@@ -90,36 +121,15 @@ export async function handleMcpRequest(
   const messages = Array.isArray(message) ? message : [message];
   cancelRequested(server, messages, options);
 
-  const controller = new AbortController();
-  const onListenerClose = () => controller.abort(new Error('listener closed'));
-  options.signal.addEventListener('abort', onListenerClose, { once: true });
-  const keys = requestIds(messages).map((id) => inflightKey(server, id));
-  for (const key of keys) options.inflight.set(key, controller);
-
-  let mcp: McpServerLike | undefined;
-  let done = false;
-  const closeServer = (instance: McpServerLike) =>
-    instance
-      .close()
-      .catch((error: unknown) =>
-        options.logger.warn('closing a per-request MCP server failed', { server, error }),
-      );
-  res.on('close', () => {
-    done = true;
-    if (!res.writableFinished) controller.abort(new Error('MCP client went away'));
-    options.signal.removeEventListener('abort', onListenerClose);
-    for (const key of keys) if (options.inflight.get(key) === controller) options.inflight.delete(key);
-    if (mcp) void closeServer(mcp);
-  });
-
+  if (options.direct && isDirectBatch(messages)) {
+    await serveDirect(server, options.direct, messages, Array.isArray(message), req, res, options);
+    return;
+  }
+  const call = track(server, messages, res, options);
   try {
-    const instance = await factory({ server, signal: controller.signal });
+    const instance = await factory({ server, signal: call.signal });
     // The client may have gone while the factory ran; nothing else would close this server then.
-    if (done) {
-      await closeServer(instance);
-      return;
-    }
-    mcp = instance;
+    if (!call.adopt(instance)) return;
     // Stateless (no Mcp-Session-Id): no `sessionIdGenerator`, which the SDK reads as `undefined`.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     // Protocol-level rejections (406, 415, …) are answered to the client; they are only worth a debug line.
@@ -131,6 +141,169 @@ export async function handleMcpRequest(
     options.logger.error('MCP request failed', { server, error: describeError(error) });
     sendJsonRpcError(res, 500, -32603, 'Internal error');
   }
+}
+
+const NOT_ACCEPTABLE = 'Not Acceptable: Client must accept both application/json and text/event-stream';
+const UNSUPPORTED_MEDIA_TYPE = 'Unsupported Media Type: Content-Type must be application/json';
+
+/**
+ * The rest of the SDK transport's POST handling (batch limit, JSON-RPC message schema, one initialize per
+ * POST, protocol-version header, 202 for notifications and responses) with the answers of
+ * {@link answerDirect}: one JSON object for one request, an array for several.
+ */
+async function serveDirect(
+  server: string,
+  direct: DirectCatalogOptions,
+  messages: unknown[],
+  batch: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: McpRouteOptions,
+): Promise<void> {
+  const reject = (status: number, code: number, text: string) => {
+    options.logger.debug('MCP request rejected', { server, status, error: text });
+    sendJsonRpcError(res, status, code, text);
+  };
+  if (batch && messages.length > MAX_BATCH_SIZE)
+    return reject(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+  for (const message of messages) {
+    if (!JSONRPCMessageSchema.safeParse(message).success)
+      return reject(400, -32700, 'Parse error: Invalid JSON-RPC message');
+  }
+  // Validated above: a message with a method and an id is a request (the SDK's `isJSONRPCRequest`, without
+  // parsing it a second time).
+  const requests = messages.filter(
+    (m): m is JSONRPCRequest => isRecord(m) && typeof m.method === 'string' && m.id !== undefined,
+  );
+  if (requests.some((r) => r.method === 'initialize')) {
+    if (messages.length > 1)
+      return reject(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  } else {
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+      return reject(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${supported})`,
+      );
+    }
+  }
+  if (requests.length === 0) {
+    // Notifications and responses only; cancellations were routed above, nothing else needs an answer.
+    res.writeHead(202).end();
+    return;
+  }
+  const call = track(server, requests, res, options);
+  const signal = () => call.signal;
+  if (requests.length === 1) {
+    sendJson(res, 200, await answerDirect(requests[0]!, direct, signal));
+    return;
+  }
+  sendJson(res, 200, await Promise.all(requests.map((r) => answerDirect(r, direct, signal))));
+}
+
+/** What the in-flight table holds for a request: something to abort when it is cancelled. */
+export interface Abortable {
+  /** Aborts the request's work with `reason`. */
+  abort(reason?: unknown): void;
+}
+
+/**
+ * A POST's in-flight entry. Its `AbortController` is only created when someone reads `signal` (a handler
+ * reading `ctx.signal`, an SDK server factory): creating one and hooking it to the listener's shutdown costs
+ * ~8 µs, a tenth of a whole tool call, and most handlers never look. An abort before that is remembered.
+ */
+class TrackedCall implements Abortable {
+  readonly #options: McpRouteOptions;
+  readonly #server: string;
+  #controller: AbortController | undefined;
+  #onShutdown: (() => void) | undefined;
+  #reason: unknown;
+  #aborted = false;
+  #done = false;
+  #mcp: McpServerLike | undefined;
+
+  constructor(server: string, options: McpRouteOptions) {
+    this.#server = server;
+    this.#options = options;
+  }
+
+  /** Aborted when the request is cancelled, its client goes away, or the listener closes. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      const shutdown = this.#options.signal;
+      if (this.#aborted) this.#controller.abort(this.#reason);
+      else if (shutdown.aborted) this.abort(new Error('listener closed'));
+      else if (!this.#done) {
+        this.#onShutdown = () => this.abort(new Error('listener closed'));
+        shutdown.addEventListener('abort', this.#onShutdown, { once: true });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  /** Hands over the per-request server to close with the response; false (and closed) if already done. */
+  adopt(instance: McpServerLike): boolean {
+    if (this.#done) {
+      void this.#closeServer(instance);
+      return false;
+    }
+    this.#mcp = instance;
+    return true;
+  }
+
+  /** The response closed: abort unless it was fully sent, release the server and the shutdown hook. */
+  done(finished: boolean): void {
+    this.#done = true;
+    if (!finished) this.abort(new Error('MCP client went away'));
+    if (this.#onShutdown !== undefined) this.#options.signal.removeEventListener('abort', this.#onShutdown);
+    if (this.#mcp) void this.#closeServer(this.#mcp);
+  }
+
+  #closeServer(instance: McpServerLike): Promise<void> {
+    return instance
+      .close()
+      .catch((error: unknown) =>
+        this.#options.logger.warn('closing a per-request MCP server failed', { server: this.#server, error }),
+      );
+  }
+}
+
+/** Registers a POST's requests for cancellation; undone when the response closes. */
+function track(
+  server: string,
+  messages: unknown[],
+  res: ServerResponse,
+  options: McpRouteOptions,
+): TrackedCall {
+  const call = new TrackedCall(server, options);
+  const ids = requestIds(messages);
+  if (ids.length === 1) {
+    // The usual POST: one request, one key, no arrays.
+    const key = inflightKey(server, ids[0]!);
+    options.inflight.set(key, call);
+    res.on('close', () => {
+      call.done(res.writableFinished);
+      if (options.inflight.get(key) === call) options.inflight.delete(key);
+    });
+    return call;
+  }
+  const keys = ids.map((id) => inflightKey(server, id));
+  for (const key of keys) options.inflight.set(key, call);
+  res.on('close', () => {
+    call.done(res.writableFinished);
+    for (const key of keys) if (options.inflight.get(key) === call) options.inflight.delete(key);
+  });
+  return call;
 }
 
 /** The in-flight table key of a request id on a server. */

@@ -2,7 +2,8 @@
  * The session's listener: one loopback HTTP server per session that serves our in-process tools to agy over
  * MCP and relays agy's hook commands to the host. agy takes no callbacks; this is how it reaches us.
  *
- * - `POST /<token>/mcp/<server>`: Streamable HTTP MCP (stateless, JSON responses; see `listener-mcp.ts`).
+ * - `POST /<token>/mcp/<server>`: Streamable HTTP MCP (stateless, JSON responses; see `listener-mcp.ts`); a
+ *   `tool()` catalog's requests are answered directly (`mcp-direct.ts`), a factory's by its SDK server.
  * - `POST /<token>/hook/<event>`: the host's hook handler on agy's hook input (see `listener-hook.ts`).
  *
  * It binds `127.0.0.1` only, on a port the OS picks. Every path starts with a per-session random token that
@@ -30,8 +31,9 @@ import {
   handleHookRequest,
 } from './listener-hook.js';
 import { sendStatus } from './listener-http.js';
-import { handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
+import { type Abortable, handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
+import type { DirectCatalogOptions } from './mcp-direct.js';
 import { createMcpServer } from './mcp-server.js';
 import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
@@ -99,11 +101,13 @@ export class SessionListener {
   readonly #hosts: Set<string>;
   readonly #factories: Map<string, McpServerFactory>;
   readonly #catalogs: Map<string, ToolCatalog>;
+  /** How each catalog is answered without a per-request SDK `Server` (see `mcp-direct.ts`). */
+  readonly #direct = new Map<string, DirectCatalogOptions>();
   readonly #options: SessionListenerOptions;
   readonly #logger: Logger;
   readonly #state: StateStore;
   readonly #shutdown = new AbortController();
-  readonly #inflight = new Map<string, AbortController>();
+  readonly #inflight = new Map<string, Abortable>();
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -122,6 +126,17 @@ export class SessionListener {
     this.#options = options;
     this.#logger = options.logger ?? consoleLogger;
     this.#state = options.state ?? new StateStore();
+    for (const [name, catalog] of catalogs) {
+      this.#direct.set(name, {
+        catalog,
+        observer: options.observer,
+        beforeCall: options.beforeCall,
+        afterCall: options.afterCall,
+        host: options.toolContext ?? {},
+        state: this.#state,
+        logger: this.#logger,
+      });
+    }
   }
 
   /** Validates the options, prepares the tools and starts listening on `127.0.0.1`, port chosen by the OS. */
@@ -301,6 +316,7 @@ export class SessionListener {
       logger: this.#logger,
       signal: this.#shutdown.signal,
       inflight: this.#inflight,
+      direct: this.#direct.get(route.name),
     });
   }
 

@@ -8,6 +8,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleLogger, type Logger } from '../../../logger.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
@@ -34,6 +35,18 @@ export { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** The version reported in `serverInfo` when none is given. */
 export const DEFAULT_SERVER_VERSION = '0.1.0';
+
+/**
+ * One JSON Schema validator for every server built here. Without it the SDK `Server` builds (and compiles
+ * formats into) a fresh Ajv per instance, and the listener's stateless mode builds a server per request:
+ * profiled at ~340 µs of a ~790 µs call.
+ */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
+function sharedJsonSchemaValidator(): AjvJsonSchemaValidator {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  return sharedValidator;
+}
 
 /** Options of {@link createMcpServer}. */
 export interface McpToolServerOptions {
@@ -69,7 +82,10 @@ export function createMcpServer(options: McpToolServerOptions): Server {
   // The low-level Server is deprecated for ordinary use only; see the file comment for why we need it.
   const server = new Server(
     { name: options.name, version: options.version ?? DEFAULT_SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } } },
+    {
+      capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: sharedJsonSchemaValidator(),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>

@@ -107,8 +107,11 @@ export interface ToolCallOptions {
   host: ToolContextHost;
   /** The session's state. */
   state: StateStore;
-  /** Aborted when the call should stop; handed to the handler as `ctx.signal`. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the call should stop; handed to the handler as `ctx.signal`. A function is called when the
+   * handler first reads `ctx.signal` (so a signal nobody reads is never created).
+   */
+  signal: AbortSignal | (() => AbortSignal);
   /** Where failures are reported. */
   logger: Logger;
 }
@@ -129,10 +132,12 @@ export async function runToolCall(
     args: request.args,
     requestId: request.requestId,
   };
-  notify(options, 'onStart', info);
+  if (options.observer?.onStart) notify(options, 'onStart', info);
 
   let parsedArgs: Record<string, unknown> | undefined;
   const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
+    // Without an observer or an afterCall hook nobody reads the record: skip building it (the hot path).
+    if (!options.afterCall && !options.observer?.onEnd) return result;
     const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
     if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
     if (error) record.error = error;
@@ -153,13 +158,14 @@ export async function runToolCall(
   const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
     finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
 
-  const label = `tool "${request.name}"`;
   if (!found) {
+    const label = `tool "${request.name}"`;
     const available = catalog.toolNames();
     const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
     return fail('unknown_tool', `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`);
   }
   const { definition } = found;
+  const label = `tool "${request.name}"`;
 
   // A call without arguments means "no arguments"; the schema decides whether that is enough.
   const parsed = definition.input.safeParse(request.args ?? {});

@@ -37,7 +37,7 @@ import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { ToolContextHost } from '../../../tools/tool-context.js';
 import { validateDataDir } from './hidden-path.js';
-import { findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
+import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { SessionListener } from './listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
@@ -85,7 +85,7 @@ export interface SessionRuntimeOptions {
   hooks?: readonly AgyHookRegistration[] | undefined;
   hookPlacement?: HookPlacement | undefined;
   hookTimeoutMs?: number | undefined;
-  /** `auto` (default): curl when installed, else the Node relay. */
+  /** `auto` (default): curl when installed, else bash (`/dev/tcp`), else the Node relay. */
   hookRelay?: 'auto' | HookRelayKind | undefined;
   isolation?: Isolation | undefined;
   linkNativeAuth?: boolean | undefined;
@@ -320,9 +320,12 @@ async function writeSessionFiles(
   const registrations = o.hooks ?? [];
   if (listener && registrations.length > 0) {
     const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    const curl = o.hookRelay === 'node' ? undefined : findCurl(o.env);
+    const curl = o.hookRelay === 'node' || o.hookRelay === 'bash' ? undefined : findCurl(o.env);
     if (o.hookRelay === 'curl' && !curl)
       throw new ConfigError('hookRelay', "'curl' was requested but curl is not on PATH");
+    const bash = curl || o.hookRelay === 'node' ? undefined : findBash(o.env);
+    if (o.hookRelay === 'bash' && !bash)
+      throw new ConfigError('hookRelay', "'bash' was requested but bash is not on PATH");
     const bundle: HookBundle = { enabled: true };
     for (const event of AGY_HOOK_EVENTS) {
       const regs = registrations.filter((r) => r.event === event);
@@ -331,8 +334,9 @@ async function writeSessionFiles(
         event,
         url: listener.hookUrl(event),
         timeoutMs,
-        relay: curl ? 'curl' : 'node',
+        relay: curl ? 'curl' : bash ? 'bash' : 'node',
         curlPath: curl,
+        bashPath: bash,
       });
       // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
       const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };

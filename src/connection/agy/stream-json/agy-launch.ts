@@ -8,7 +8,7 @@ import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
 import { LineSplitter } from './framing.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
-import { type AgyEvent, type BadLine, parseLine } from './parse-line.js';
+import { type AgyEvent, type BadLine, isBadLine, parseEvent, parseLine } from './parse-line.js';
 
 /** What to start. */
 export interface LaunchOptions {
@@ -88,9 +88,9 @@ export class AgyLaunch {
       onLine: guarded('stdout', (line: string) => {
         events.onLine();
         if (line.length === 0) return;
-        const parsed = parseLine(line);
-        if (parsed.ok) handle(parsed.event, line);
-        else events.onBadLine(parsed.bad);
+        const parsed = parseEvent(line);
+        if (isBadLine(parsed)) events.onBadLine(parsed);
+        else handle(parsed, line);
       }),
       onOverflow: guarded('stdout', () => {
         events.onOverflow();

@@ -56,7 +56,15 @@ export function badNumber(w: Record<string, unknown>, kind: 'step' | 'result'): 
  */
 export function usageFromWire(w: WireUsage | undefined): Usage | null {
   if (!isRecord(w)) return null;
-  if (USAGE_KEYS.some((k) => w[k] !== undefined && !isCount(w[k]))) return null;
+  for (const key of USAGE_KEYS) {
+    const v = w[key];
+    if (v !== undefined && !isCount(v)) return null;
+  }
+  return checkedUsage(w);
+}
+
+/** {@link usageFromWire} of an object whose counts were checked already. */
+function checkedUsage(w: Record<string, unknown>): Usage | null {
   const inputTokens = num(w.input_tokens);
   const outputTokens = num(w.output_tokens);
   const thinkingTokens = num(w.thinking_tokens);
@@ -130,48 +138,91 @@ export function toolCallId(conversationId: string | undefined, stepIndex: number
 }
 
 /**
- * Converts a `step_update` payload. `fallbackConversationId` covers envelopes that carry it at the top level.
- * Call {@link badNumber} first: this function reads numbers as given.
+ * Converts a `step_update` payload, or returns `undefined` when it carries a number no agy writes (the
+ * checks of {@link badNumber}, made here while reading each field once). `fallbackConversationId` covers
+ * envelopes that carry it at the top level.
+ *
+ * This is the hot path of a long turn, so each wire field is read once (reads of absent fields on objects
+ * of many shapes cost more than building the step), and the step (and its tool call) is built in one
+ * object literal with every field present (absent ones `undefined`): one hidden class for every step, no
+ * field added after construction.
  */
-export function stepFromWire(w: WireStepUpdate, fallbackConversationId: string | undefined): Step {
+export function stepFromWire(
+  w: WireStepUpdate,
+  fallbackConversationId: string | undefined,
+): Step | undefined {
+  const stepIndex = w.step_index;
+  if (!(Number.isSafeInteger(stepIndex) && (stepIndex as number) >= 0)) return undefined;
+  const duration = w.duration_seconds;
+  if (duration !== undefined && !isCount(duration)) return undefined;
+  const wireUsage = w.usage;
+  let usage: Usage | null | undefined;
+  if (wireUsage !== undefined) {
+    if (!isRecord(wireUsage)) usage = null;
+    else {
+      for (const key of USAGE_KEYS) {
+        const v = wireUsage[key];
+        if (v !== undefined && !isCount(v)) return undefined;
+      }
+      usage = checkedUsage(wireUsage);
+    }
+  }
   const conversationId = str(w.conversation_id) ?? fallbackConversationId;
-  const stepIndex = num(w.step_index);
   const state = str(w.state) ?? 'UNKNOWN';
   const type = str(w.step_type) ?? 'unknown';
-  const step: Step = { conversationId, stepIndex, state, type, raw: w };
-  const textDelta = str(w.text_delta);
-  if (textDelta !== undefined && type !== 'error_message' && type !== 'unknown') step.textDelta = textDelta;
-  if (typeof w.duration_seconds === 'number') step.durationSeconds = w.duration_seconds;
-  if (w.usage !== undefined) step.usage = usageFromWire(w.usage);
+  const textual = type !== 'error_message' && type !== 'unknown';
+  const durationSeconds = duration as number | undefined;
   const info = isRecord(w.tool_info) ? w.tool_info : undefined;
-  if (type === 'tool' || info !== undefined || w.tool_name !== undefined) {
-    const wireName = str(info?.name) ?? str(w.tool_name) ?? 'unknown';
-    const wireArgs = isRecord(info?.parameters) ? info.parameters : {};
-    const mcp = unwrapMcpCall(wireName, wireArgs);
-    const call: ToolCall = {
-      id: toolCallId(conversationId, stepIndex),
-      name: mcp?.toolName ?? wireName,
-      args: mcp?.args ?? wireArgs,
-      stepIndex,
-      state,
-    };
-    if (mcp) {
-      call.mcpServer = mcp.agyServer;
-      call.wire = { name: wireName, args: wireArgs };
-    }
-    if (info && 'output' in info && info.output !== undefined) call.output = info.output;
-    const error = toolErrorFromWire(info?.error);
-    if (error) call.error = error;
-    if (typeof w.duration_seconds === 'number') call.durationSeconds = w.duration_seconds;
-    step.tool = call;
-  }
-  const subagents = subagentsFromWire(w.subagent_info);
-  if (subagents) step.subagents = subagents;
-  if (type === 'error_message' || type === 'unknown') {
-    const message = stepMessage(w);
-    if (message !== undefined) step.message = message;
-  }
-  return step;
+  const subagentInfo = w.subagent_info;
+  const step: FixedShape<Step> = {
+    conversationId,
+    stepIndex: stepIndex as number,
+    state,
+    type,
+    textDelta: textual ? str(w.text_delta) : undefined,
+    durationSeconds,
+    usage,
+    tool:
+      type === 'tool' || info !== undefined || w.tool_name !== undefined
+        ? (toolCallFromWire(w, info, conversationId, stepIndex as number, state, durationSeconds) as ToolCall)
+        : undefined,
+    subagents: subagentInfo !== undefined ? subagentsFromWire(subagentInfo) : undefined,
+    message: textual ? undefined : stepMessage(w),
+    command: undefined,
+    subagent: undefined,
+    repeat: undefined,
+    raw: w,
+  };
+  return step as Step;
+}
+
+/** {@link Step} as built here: every optional field present, `undefined` when absent. */
+type FixedShape<T> = { [K in keyof T]-?: T[K] | undefined };
+
+function toolCallFromWire(
+  w: WireStepUpdate,
+  info: Record<string, unknown> | undefined,
+  conversationId: string | undefined,
+  stepIndex: number,
+  state: string,
+  durationSeconds: number | undefined,
+): FixedShape<ToolCall> {
+  const wireName = str(info?.name) ?? str(w.tool_name) ?? 'unknown';
+  const wireArgs = isRecord(info?.parameters) ? info.parameters : {};
+  const mcp = unwrapMcpCall(wireName, wireArgs);
+  return {
+    id: toolCallId(conversationId, stepIndex),
+    name: mcp?.toolName ?? wireName,
+    args: mcp?.args ?? wireArgs,
+    mcpServer: mcp?.agyServer,
+    wire: mcp ? { name: wireName, args: wireArgs } : undefined,
+    stepIndex,
+    state,
+    output: info?.output,
+    error: toolErrorFromWire(info?.error),
+    durationSeconds,
+    denied: undefined,
+  };
 }
 
 /** Converts `denied_actions`. */

@@ -7,7 +7,7 @@ import { isRecord } from '../../../internal/guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../../internal/json-depth.js';
 import type { CommandResult, Step } from '../../../model/step.js';
 import type { WireInit, WireResult, WireStepUpdate } from '../../../protocol/stream-json.js';
-import { badNumber, commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
+import { commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 
 /** A parsed agy event. Wire payloads are kept alongside the normalized view. */
 export type AgyEvent =
@@ -49,57 +49,82 @@ export type ParsedLine = { ok: true; event: AgyEvent } | { ok: false; bad: BadLi
 
 const preview = (line: string): string => (line.length > 1024 ? `${line.slice(0, 1024)}…` : line);
 
+/** Whether {@link parseEvent} reported a bad line (events always have a `type`, bad lines never). */
+export function isBadLine(parsed: AgyEvent | BadLine): parsed is BadLine {
+  return (parsed as { type?: unknown }).type === undefined;
+}
+
+/** {@link parseEvent} with the outcome wrapped as `{ ok, event }` or `{ ok, bad }`. */
 export function parseLine(line: string): ParsedLine {
+  const parsed = parseEvent(line);
+  return isBadLine(parsed) ? { ok: false, bad: parsed } : { ok: true, event: parsed };
+}
+
+/**
+ * The hot path: one line to its event, or the bad-line report, with no wrapper object per line (tell them
+ * apart with {@link isBadLine}).
+ */
+export function parseEvent(line: string): AgyEvent | BadLine {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return { ok: false, bad: { reason: 'not_json', line: preview(line) } };
+    return { reason: 'not_json', line: preview(line) };
   }
   // The one depth check for everything agy writes on stdout: past this point values are walked recursively
   // (normalize, the turn tracker, zod, user code), and a pathological nesting would throw a RangeError there.
   if (mayExceedJsonDepth(line) && exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
-    return { ok: false, bad: { reason: 'too_deep', line: preview(line) } };
+    return { reason: 'too_deep', line: preview(line) };
   }
-  if (!isRecord(value)) return { ok: false, bad: { reason: 'not_object', line: preview(line) } };
-  const topConversationId = typeof value.conversation_id === 'string' ? value.conversation_id : undefined;
-  const name = value.event;
-  if (name === undefined && typeof value.status === 'string') {
-    // `--output-format json` writes the result object alone, without an envelope (docs/reference/stream-json.md#output-format-json).
-    return {
-      ok: true,
-      event: { type: 'result', conversationId: topConversationId, result: value as WireResult },
-    };
+  if (!isRecord(value)) return { reason: 'not_object', line: preview(line) };
+  const record = value;
+  const name = record.event;
+  switch (name) {
+    case 'step_update': {
+      const payload = record.step_update;
+      // An out-of-range number (step_index 1e400 parses to Infinity) is a malformed line, never coerced.
+      const step = isRecord(payload)
+        ? stepFromWire(payload as WireStepUpdate, topConversationId(record))
+        : undefined;
+      if (step !== undefined) return { type: 'step', step };
+      break;
+    }
+    case undefined:
+      if (typeof record.status === 'string') {
+        // `--output-format json` writes the result object alone, without an envelope (docs/reference/stream-json.md#output-format-json).
+        return { type: 'result', conversationId: topConversationId(record), result: record as WireResult };
+      }
+      return { reason: 'unknown_event', line: preview(line), value };
+    default:
+      return parseOtherEvent(line, record, name);
   }
+  return { reason: 'malformed_event', line: preview(line), value };
+}
+
+/** The top-level `conversation_id` some envelopes carry. */
+function topConversationId(value: Record<string, unknown>): string | undefined {
+  return typeof value.conversation_id === 'string' ? value.conversation_id : undefined;
+}
+
+/** Every event but `step_update` (one per turn or rarer, so off the hot path). */
+function parseOtherEvent(line: string, value: Record<string, unknown>, name: unknown): AgyEvent | BadLine {
   const payload = typeof name === 'string' ? value[name] : undefined;
   switch (name) {
-    case 'step_update':
-      // An out-of-range number (step_index 1e400 parses to Infinity) is a malformed line, never coerced.
-      if (isRecord(payload) && badNumber(payload, 'step') === undefined) {
-        return {
-          ok: true,
-          event: { type: 'step', step: stepFromWire(payload as WireStepUpdate, topConversationId) },
-        };
-      }
-      break;
     case 'result':
       if (isRecord(payload)) {
         const conversationId =
           typeof payload.conversation_id === 'string' && payload.conversation_id !== ''
             ? payload.conversation_id
-            : topConversationId;
-        return { ok: true, event: { type: 'result', conversationId, result: payload as WireResult } };
+            : topConversationId(value);
+        return { type: 'result', conversationId, result: payload as WireResult };
       }
       break;
     case 'init':
       if (isRecord(payload)) {
         return {
-          ok: true,
-          event: {
-            type: 'init',
-            init: initFromWire(payload as WireInit, topConversationId),
-            raw: payload as WireInit,
-          },
+          type: 'init',
+          init: initFromWire(payload as WireInit, topConversationId(value)),
+          raw: payload as WireInit,
         };
       }
       break;
@@ -107,17 +132,14 @@ export function parseLine(line: string): ParsedLine {
       // The payload sits under `command` (agy-real/jdiazromeral-agy-plugin-cc/command_result-*).
       const body = isRecord(value.command) ? value.command : isRecord(payload) ? payload : {};
       return {
-        ok: true,
-        event: {
-          type: 'command_result',
-          conversationId: topConversationId,
-          payload: body,
-          command: commandFromWire(body),
-        },
+        type: 'command_result',
+        conversationId: topConversationId(value),
+        payload: body,
+        command: commandFromWire(body),
       };
     }
     default:
-      return { ok: false, bad: { reason: 'unknown_event', line: preview(line), value } };
+      return { reason: 'unknown_event', line: preview(line), value };
   }
-  return { ok: false, bad: { reason: 'malformed_event', line: preview(line), value } };
+  return { reason: 'malformed_event', line: preview(line), value };
 }

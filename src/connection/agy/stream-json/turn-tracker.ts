@@ -153,6 +153,9 @@ export class TurnTracker {
 
   /** Text streamed so far by the turn's own model steps (subagents' excluded, repeats counted once). */
   get text(): string {
+    // The text grew by `+=` one delta at a time: a chain of one rope node per delta (~100 bytes each on a
+    // 10,000-step turn, kept as long as the TurnResult). Reading a character makes V8 flatten it in place.
+    this.#text.charCodeAt(0);
     return this.#text;
   }
 

@@ -1,0 +1,155 @@
+/**
+ * Answers the MCP requests of a `tool()` catalog directly, without building an SDK `Server` and transport per
+ * request. Profiles showed the per-request `Server` lifecycle (an Ajv instance, abort-controller chains, an
+ * `McpError` with a stack trace on every close) and the transport's Node → Web → Node conversion costing
+ * several times the tool call itself.
+ *
+ * It serves exactly what a catalog's `Server` (`mcp-server.ts`) serves: `initialize`, `ping`, `tools/list`
+ * and `tools/call`, each checked with the SDK's own zod request schemas, `tools/call` results checked with
+ * its `CallToolResultSchema` (as the SDK `Server` does) and run through the same `runToolCall`. Anything
+ * else (another method, a task-augmented call) is left to the SDK `Server` path: see {@link isDirectBatch}.
+ * The HTTP-level checks (406/415, batch size, message schema, protocol version, 202 for notifications) are
+ * in `listener-mcp.ts`, shared by both paths.
+ */
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../../../internal/guards.js';
+import { describeError, type Logger } from '../../../logger.js';
+import type { StateStore, ToolContextHost } from '../../../tools/tool-context.js';
+import { DEFAULT_SERVER_VERSION } from './mcp-server.js';
+import {
+  type AfterToolCall,
+  type BeforeToolCall,
+  runToolCall,
+  type ToolCallObserver,
+} from './mcp-tool-call.js';
+import type { ToolCatalog } from './mcp-tool-catalog.js';
+
+/** The methods answered without an SDK `Server`. */
+const DIRECT_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+
+/** A JSON-RPC response as sent back: a result or an error, for one request id. */
+export type JsonRpcReply =
+  | { jsonrpc: '2.0'; id: string | number; result: Record<string, unknown> }
+  | {
+      jsonrpc: '2.0';
+      id: string | number;
+      error: { code: number; message: string };
+    };
+
+/** Everything a directly answered catalog needs besides the request. */
+export interface DirectCatalogOptions {
+  /** The catalog served. */
+  catalog: ToolCatalog;
+  /** Sees each call. */
+  observer?: ToolCallObserver | undefined;
+  /** Decides whether each validated call may run. */
+  beforeCall?: BeforeToolCall | undefined;
+  /** May replace each call's result. */
+  afterCall?: AfterToolCall | undefined;
+  /** Conversation id and `send` for tool contexts. */
+  host: ToolContextHost;
+  /** The session's tool state. */
+  state: StateStore;
+  /** Where failures are reported. */
+  logger: Logger;
+}
+
+/**
+ * Whether every message of a POST is one the direct path answers exactly as the SDK `Server` would: requests
+ * for {@link DIRECT_METHODS} (a `tools/call` without `params.task`), notifications, responses, and anything
+ * malformed (the shared message validation rejects it the same way on both paths).
+ */
+export function isDirectBatch(messages: readonly unknown[]): boolean {
+  for (const message of messages) {
+    if (!isRecord(message) || typeof message.method !== 'string' || message.id === undefined) continue;
+    if (!DIRECT_METHODS.has(message.method)) return false;
+    if (message.method === 'tools/call' && isRecord(message.params) && message.params.task !== undefined)
+      return false;
+  }
+  return true;
+}
+
+/**
+ * Answers one validated JSON-RPC request of {@link DIRECT_METHODS}. Never throws: a failure is a JSON-RPC
+ * error reply, as the SDK `Server` sends it (invalid parameters -32602, anything unexpected -32603).
+ */
+export async function answerDirect(
+  request: { method: string; id: string | number },
+  options: DirectCatalogOptions,
+  signal: () => AbortSignal,
+): Promise<JsonRpcReply> {
+  const { id } = request;
+  try {
+    switch (request.method) {
+      case 'initialize': {
+        const parsed = InitializeRequestSchema.safeParse(request);
+        if (!parsed.success) return invalidParams(id, `Invalid initialize request: ${parsed.error.message}`);
+        const requested = parsed.data.params.protocolVersion;
+        return {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            // The SDK Server's negotiation: echo a supported version, else offer the latest.
+            protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+              ? requested
+              : LATEST_PROTOCOL_VERSION,
+            capabilities: { tools: { listChanged: false } },
+            serverInfo: { name: options.catalog.server, version: DEFAULT_SERVER_VERSION },
+          },
+        };
+      }
+      case 'ping': {
+        const parsed = PingRequestSchema.safeParse(request);
+        if (!parsed.success) return invalidParams(id, `Invalid ping request: ${parsed.error.message}`);
+        return { jsonrpc: '2.0', id, result: {} };
+      }
+      case 'tools/list': {
+        const parsed = ListToolsRequestSchema.safeParse(request);
+        if (!parsed.success) return invalidParams(id, `Invalid tools/list request: ${parsed.error.message}`);
+        return { jsonrpc: '2.0', id, result: { tools: options.catalog.list() } };
+      }
+      case 'tools/call': {
+        const parsed = CallToolRequestSchema.safeParse(request);
+        if (!parsed.success) return invalidParams(id, `Invalid tools/call request: ${parsed.error.message}`);
+        const result = await runToolCall(
+          options.catalog,
+          { name: parsed.data.params.name, args: parsed.data.params.arguments, requestId: id },
+          {
+            observer: options.observer,
+            beforeCall: options.beforeCall,
+            afterCall: options.afterCall,
+            host: options.host,
+            state: options.state,
+            signal,
+            logger: options.logger,
+          },
+        );
+        // The SDK Server checks every tools/call result before sending it; so do we.
+        const checked = CallToolResultSchema.safeParse(result);
+        if (!checked.success) return invalidParams(id, `Invalid tools/call result: ${checked.error.message}`);
+        return { jsonrpc: '2.0', id, result: checked.data };
+      }
+      default:
+        return { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } };
+    }
+  } catch (error) {
+    options.logger.error('MCP request failed', {
+      server: options.catalog.server,
+      error: describeError(error),
+    });
+    return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
+  }
+}
+
+function invalidParams(id: string | number, message: string): JsonRpcReply {
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message } };
+}
