@@ -231,7 +231,7 @@ export class Agent implements AsyncDisposable {
     this.#state = 'starting';
     const config = this.#config;
     const tracing = await createTracing(config.telemetry, {
-      ownToolServer: OWN_TOOL_SERVER,
+      ownToolServers: [OWN_TOOL_SERVER, TOOL_SERVER_NAME],
       providerName: config.provider ? providerName(config.provider.kind) : 'gcp.gemini',
       model: () => this.#pricedModel(),
       agentName: 'agy',

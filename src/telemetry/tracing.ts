@@ -32,8 +32,11 @@ export interface TracingOptions {
   meter: Meter | undefined;
   /** Record prompts, answers, tool arguments and results. */
   captureContent: boolean;
-  /** The MCP server name of the agent's own tools: their spans come from the gate and the handler. */
-  ownToolServer: string;
+  /**
+   * The MCP server names agy reports the agent's own tools under (bare and plugin-prefixed): their spans come
+   * from the gate and the handler, not from their steps.
+   */
+  ownToolServers: readonly string[];
   /** `gen_ai.provider.name` of the model calls (`gcp.gemini` on agy, the upstream's in provider mode). */
   providerName: string;
   /** The model turns run on, when known. */
@@ -270,7 +273,8 @@ export class AgentTracing implements TurnObserver {
     if (!turn || !this.#tracer) return;
     const parent = step.subagent ? this.#subagent(turn, step.subagent) : turn.ctx;
     const call = step.tool;
-    if (call && call.mcpServer !== this.#o.ownToolServer) this.#toolStep(turn, call, parent);
+    if (call && !(call.mcpServer !== undefined && this.#o.ownToolServers.includes(call.mcpServer)))
+      this.#toolStep(turn, call, parent);
     if (step.type === 'agent_response' || step.usage) this.#chatStep(turn, step, parent);
   }
 
@@ -527,6 +531,8 @@ export class AgentTracing implements TurnObserver {
       beforeToolCall: async (call, opts) => {
         const start = now();
         const verdict = await host.beforeToolCall(call, opts);
+        // The agent's own tools get their span from the in-process gate (gateToolCall) instead.
+        if (opts?.gatedInProcess) return verdict;
         const state = this.#toolFor(call, start);
         if (state) {
           state.verdict = verdict;
@@ -549,7 +555,8 @@ export class AgentTracing implements TurnObserver {
           `${call.server}:${String(call.requestId ?? '')}`,
           name,
           this.#turn.ctx,
-          call.server,
+          // The name users know the server by (`agent.toolServerName`), not the listener's bare catalog name.
+          this.#o.ownToolServers[0],
           start,
         );
         const verdict: ToolCallVerdict = decision.allow
@@ -581,10 +588,10 @@ export class AgentTracing implements TurnObserver {
         const state =
           this.#ownPending.get(definition.name)?.shift() ??
           this.#openTool(
-            `${this.#o.ownToolServer}:${definition.name}`,
+            `own:${definition.name}`,
             definition.name,
             this.#parent(),
-            undefined,
+            this.#o.ownToolServers[0],
           );
         const finish = (value: unknown, thrown: unknown, failed: boolean): void => {
           const isError = failed || (isCallToolResult(value) && value.isError === true);
