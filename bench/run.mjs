@@ -4,6 +4,7 @@ import * as gateway from './gateway.mjs';
 import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
 import * as parse from './parse-throughput.mjs';
+import * as telemetry from './telemetry.mjs';
 import * as tool from './tool-roundtrip.mjs';
 
 // The MCP SDK's client transport adds an abort listener per fetch to one long-lived signal (undici frees them
@@ -13,7 +14,7 @@ process.on('warning', (w) => {
   if (w.name !== 'MaxListenersExceededWarning') console.warn(w);
 });
 
-const benches = { parse, latency, tool, hook, gateway };
+const benches = { parse, latency, tool, hook, gateway, telemetry };
 const filter = process.argv[2];
 const results = [];
 for (const [name, bench] of Object.entries(benches)) {
