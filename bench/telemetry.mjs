@@ -101,7 +101,14 @@ async function alloc(mode) {
 function allocIn(mode) {
   const out = spawnSync(
     process.execPath,
-    ['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256', fileURLToPath(import.meta.url), '--alloc', mode],
+    [
+      '--expose-gc',
+      '--max-semi-space-size=256',
+      '--min-semi-space-size=256',
+      fileURLToPath(import.meta.url),
+      '--alloc',
+      mode,
+    ],
     { encoding: 'utf8' },
   );
   if (out.status !== 0) throw new Error(`alloc child (${mode}) failed: ${out.stderr}`);
