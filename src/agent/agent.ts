@@ -26,7 +26,7 @@ import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { ResponseSchema, type ResponseSchemaInput } from '../structured/response-schema.js';
-import { createTracing } from '../telemetry/config.js';
+import { createTracing } from '../telemetry/create-tracing.js';
 import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { servedToolNames } from '../tools/names.js';

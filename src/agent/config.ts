@@ -18,8 +18,8 @@ import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
-import type { TelemetryConfig } from '../telemetry/config.js';
 import type { PricingTable } from '../telemetry/pricing.js';
+import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 

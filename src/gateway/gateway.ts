@@ -57,13 +57,13 @@ export interface GatewayOptions {
   upstreamObserver?: UpstreamObserver | undefined;
 }
 
-/** @internal Observes upstream requests (telemetry). */
+/** Observes upstream requests (the Agent's telemetry in provider mode; not exported from `agy-sdk/gateway`). */
 export interface UpstreamObserver {
   /** A request is about to go upstream; the returned trace follows it. */
   start(request: { requestedModel: string; upstreamModel: string; kind: UpstreamKind }): UpstreamTrace;
 }
 
-/** @internal One upstream request being observed. */
+/** One upstream request being observed. */
 export interface UpstreamTrace {
   /** Headers to send upstream with the request (trace context). */
   readonly headers: Readonly<Record<string, string>>;

@@ -11,12 +11,13 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -61,5 +62,34 @@ describe.skipIf(!built)(built ? 'without @opentelemetry/api' : 'skipped: run `np
     expect(out).toMatchObject({ api: 'absent', status: 'success', text: 'hi' });
     expect(out.costUsd).toBeCloseTo((3 * 0.3 + 1 * 2.5) / 1e6, 12);
     expect(out.provider).toMatch(/^telemetry: .*@opentelemetry\/api is not installed/);
+  });
+});
+
+/** Every declaration file reachable from `entry` through relative imports, with the bare specifiers each names. */
+function declarations(entry: string, seen = new Map<string, string[]>()): Map<string, string[]> {
+  if (seen.has(entry) || !existsSync(entry)) return seen;
+  const text = readFileSync(entry, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\()['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  seen.set(
+    entry,
+    specifiers.filter((s) => !s.startsWith('.')),
+  );
+  for (const s of specifiers.filter((x) => x.startsWith('.')))
+    declarations(join(dirname(entry), s.replace(/\.js$/, '.d.ts')), seen);
+  return seen;
+}
+
+describe.skipIf(!built)(built ? 'public declarations' : 'skipped: run `npm run build` first', () => {
+  it('never name @opentelemetry/* (a consumer without the optional peer type-checks)', () => {
+    const files = new Map<string, string[]>();
+    for (const entry of ['index.d.ts', 'testing/index.d.ts', 'gateway/index.d.ts', 'wire.d.ts'])
+      declarations(join(root, 'dist', entry), files);
+    expect(files.size).toBeGreaterThan(20);
+    const offenders = [...files].filter(([, bare]) => bare.some((s) => s.startsWith('@opentelemetry/')));
+    expect(offenders.map(([f]) => f)).toEqual([]);
+    // The telemetry implementation does name it: this check would see it if it were reachable.
+    expect(
+      declarations(join(root, 'dist/telemetry/tracing.d.ts')).get(join(root, 'dist/telemetry/tracing.d.ts')),
+    ).toContain('@opentelemetry/api');
   });
 });

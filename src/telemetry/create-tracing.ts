@@ -1,44 +1,13 @@
 /**
- * `AgentConfig.telemetry`, and the one place it becomes an `AgentTracing` (or nothing). Its types are
- * structural, so the SDK's public declarations never name `@opentelemetry/api` (an optional peer).
+ * The one place `AgentConfig.telemetry` becomes an `AgentTracing`, or nothing. Internal: this module's
+ * declarations name `@opentelemetry/api` types, so no public declaration may import it.
  */
 import type { Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api';
 import { ConfigError } from '../errors.js';
 import { SCOPE } from './attributes.js';
 import { hasGlobalMeterProvider, hasGlobalTracerProvider, loadOtel } from './otel-api.js';
+import type { TelemetryConfig } from './telemetry-config.js';
 import { AgentTracing, type TracingOptions } from './tracing.js';
-
-/** A tracer provider, e.g. an OpenTelemetry SDK `NodeTracerProvider` or `BasicTracerProvider`. */
-export interface TracerProviderLike {
-  /** Returns a tracer (an `@opentelemetry/api` `Tracer`). */
-  getTracer(name: string, version?: string): object;
-}
-
-/** A meter provider, e.g. an OpenTelemetry SDK `MeterProvider`. */
-export interface MeterProviderLike {
-  /** Returns a meter (an `@opentelemetry/api` `Meter`). */
-  getMeter(name: string, version?: string): object;
-}
-
-/**
- * OpenTelemetry traces and metrics (docs/observability.md). Needs the optional peer `@opentelemetry/api`; with
- * it, spans and metrics go to the globally registered providers, or to the ones given here. Without the API,
- * or with no provider, nothing is recorded and nothing is spent on it.
- */
-export interface TelemetryConfig {
-  /** `false` turns telemetry off even when a provider is registered. Default `true`. */
-  enabled?: boolean | undefined;
-  /**
-   * Record prompts, answers, tool arguments and tool results on spans (`gen_ai.input.messages`,
-   * `gen_ai.output.messages`, `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`). Default `false`:
-   * they may hold personal or secret data.
-   */
-  captureContent?: boolean | undefined;
-  /** Where spans go, instead of the globally registered tracer provider. */
-  tracerProvider?: TracerProviderLike | undefined;
-  /** Where metrics go, instead of the globally registered meter provider. */
-  meterProvider?: MeterProviderLike | undefined;
-}
 
 /** Everything but the API and the providers, which this module resolves. */
 export type TracingSetup = Omit<TracingOptions, 'api' | 'tracer' | 'meter' | 'captureContent'>;
