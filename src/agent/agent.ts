@@ -237,6 +237,7 @@ export class Agent implements AsyncDisposable {
       agentName: 'agy',
       processesStarted: () => this.stats?.processesStarted,
       priceUpstream: (model, usage) => costAt(priceOf(model, config.pricing), usage),
+      logger: this.#logger,
     });
     this.#tracing = tracing;
     tracing?.sessionStarting();

@@ -12,6 +12,7 @@ import type { UpstreamObserver, UpstreamTrace } from '../gateway/gateway.js';
 import type { UsageMetadata } from '../gateway/gemini-types.js';
 import type { UpstreamKind } from '../gateway/upstream/upstream.js';
 import type { HookToolCall } from '../hooks/types.js';
+import { describeError, type Logger } from '../logger.js';
 import type { Step, ToolCall, Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -47,6 +48,8 @@ export interface TracingOptions {
   processesStarted: () => number | undefined;
   /** Prices a usage for the upstream's model (provider mode), `null` when unknown. */
   priceUpstream: (model: string, usage: Usage) => number | null;
+  /** Where a telemetry failure is reported (it never reaches the turn). */
+  logger: Logger;
 }
 
 interface ToolSpan {
@@ -193,6 +196,10 @@ export class AgentTracing implements TurnObserver {
 
   /** The agent is starting: the session span opens (every turn is its child). */
   sessionStarting(): void {
+    this.#contain('sessionStarting', () => this.#sessionStarting());
+  }
+
+  #sessionStarting(): void {
     if (!this.#tracer) return;
     const span = this.#tracer.startSpan(SPAN.session, {
       attributes: { [ATTR.agentName]: this.#o.agentName, [ATTR.provider]: this.#o.providerName },
@@ -202,6 +209,10 @@ export class AgentTracing implements TurnObserver {
 
   /** The backend is up: the conversation id and model are known. */
   sessionStarted(conversationId: string | undefined): void {
+    this.#contain('sessionStarted', () => this.#sessionStarted(conversationId));
+  }
+
+  #sessionStarted(conversationId: string | undefined): void {
     this.#processes = this.#o.processesStarted();
     const span = this.#session?.span;
     if (!span) return;
@@ -212,6 +223,10 @@ export class AgentTracing implements TurnObserver {
 
   /** The agent closed (or failed to start): the session span ends with the usage of its turns. */
   sessionEnded(error?: unknown): void {
+    this.#contain('sessionEnded', () => this.#sessionEnded(error));
+  }
+
+  #sessionEnded(error?: unknown): void {
     const session = this.#session;
     if (!session) return;
     this.#session = undefined;
@@ -223,6 +238,15 @@ export class AgentTracing implements TurnObserver {
     session.span.end();
   }
 
+  /** Runs a telemetry step; a failure is logged and goes no further (telemetry never breaks a turn). */
+  #contain(what: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.#o.logger.warn(`telemetry: ${what} failed: ${describeError(error)}`);
+    }
+  }
+
   #parent(): Context {
     return this.#turn?.ctx ?? this.#session?.ctx ?? this.#api.context.active();
   }
@@ -230,6 +254,10 @@ export class AgentTracing implements TurnObserver {
   // ---- Turns (the Conversation's observer) ---------------------------------------------------------------
 
   turnStarted(): void {
+    this.#contain('turnStarted', () => this.#turnStarted());
+  }
+
+  #turnStarted(): void {
     if (!this.#tracer) {
       this.#turn = undefined;
       return;
@@ -260,6 +288,10 @@ export class AgentTracing implements TurnObserver {
   }
 
   turnSent(text: readonly string[]): void {
+    this.#contain('turnSent', () => this.#turnSent(text));
+  }
+
+  #turnSent(text: readonly string[]): void {
     const turn = this.#turn;
     if (!turn || !this.#o.captureContent) return;
     turn.span.setAttribute(
@@ -269,6 +301,10 @@ export class AgentTracing implements TurnObserver {
   }
 
   step(step: Step): void {
+    this.#contain('step', () => this.#step(step));
+  }
+
+  #step(step: Step): void {
     const turn = this.#turn;
     if (!turn || !this.#tracer) return;
     const parent = step.subagent ? this.#subagent(turn, step.subagent) : turn.ctx;
@@ -279,6 +315,10 @@ export class AgentTracing implements TurnObserver {
   }
 
   turnEnded(result: TurnResult): void {
+    this.#contain('turnEnded', () => this.#turnEnded(result));
+  }
+
+  #turnEnded(result: TurnResult): void {
     const turn = this.#turn;
     this.#turn = undefined;
     const end = now();
@@ -287,6 +327,14 @@ export class AgentTracing implements TurnObserver {
   }
 
   #endTurnSpans(turn: TurnTrace, result: TurnResult, end: number): void {
+    // Own-tool calls the gate allowed whose handler never ran (e.g. arguments rewritten into invalid ones).
+    for (const queue of this.#ownPending.values()) {
+      for (const state of queue) {
+        state.span.setAttribute(ATTR.incomplete, true);
+        this.#endTool(state, undefined, end);
+      }
+    }
+    this.#ownPending.clear();
     for (const { state, call } of turn.silent) this.#endTool(state, call, state.endTime ?? end);
     for (const state of turn.tools.values()) {
       if (state.ended) continue;
@@ -533,11 +581,12 @@ export class AgentTracing implements TurnObserver {
         const verdict = await host.beforeToolCall(call, opts);
         // The agent's own tools get their span from the in-process gate (gateToolCall) instead.
         if (opts?.gatedInProcess) return verdict;
-        const state = this.#toolFor(call, start);
-        if (state) {
+        this.#contain('beforeToolCall', () => {
+          const state = this.#toolFor(call, start);
+          if (!state) return;
           state.verdict = verdict;
           this.#decisionSpan(state, verdict, start, now());
-        }
+        });
         return verdict;
       },
       toolCallAnswered: (key, call, verdict) => {
@@ -549,31 +598,40 @@ export class AgentTracing implements TurnObserver {
       gateToolCall: async (call) => {
         const start = now();
         const decision = await host.gateToolCall(call);
-        if (!this.#turn) return decision;
-        const name = call.originalName ?? call.name;
-        const state = this.#openTool(
-          `${call.server}:${String(call.requestId ?? '')}`,
-          name,
-          this.#turn.ctx,
-          // The name users know the server by (`agent.toolServerName`), not the listener's bare catalog name.
-          this.#o.ownToolServers[0],
-          start,
-        );
-        const verdict: ToolCallVerdict = decision.allow
-          ? { allow: true }
-          : { allow: false, reason: decision.message ?? 'denied' };
-        state.verdict = verdict;
-        this.#decisionSpan(state, verdict, start, now());
-        if (!decision.allow) this.#endTool(state, undefined, now());
-        else {
-          const queue = this.#ownPending.get(name);
-          if (queue) queue.push(state);
-          else this.#ownPending.set(name, [state]);
-        }
+        this.#contain('gateToolCall', () => this.#gated(call, decision, start));
         return decision;
       },
       onStop: (event) => this.hook('stop', () => host.onStop(event)),
     };
+  }
+
+  /** An own-tool call through the gate: its span opens (a denial ends it), waiting for the handler. */
+  #gated(
+    call: Parameters<ConnectionHost['gateToolCall']>[0],
+    decision: { allow: boolean; message?: string },
+    start: number,
+  ): void {
+    if (!this.#turn) return;
+    const name = call.originalName ?? call.name;
+    const state = this.#openTool(
+      `${call.server}:${String(call.requestId ?? '')}`,
+      name,
+      this.#turn.ctx,
+      // The name users know the server by (`agent.toolServerName`), not the listener's bare catalog name.
+      this.#o.ownToolServers[0],
+      start,
+    );
+    const verdict: ToolCallVerdict = decision.allow
+      ? { allow: true }
+      : { allow: false, reason: decision.message ?? 'denied' };
+    state.verdict = verdict;
+    this.#decisionSpan(state, verdict, start, now());
+    if (!decision.allow) this.#endTool(state, undefined, now());
+    else {
+      const queue = this.#ownPending.get(name);
+      if (queue) queue.push(state);
+      else this.#ownPending.set(name, [state]);
+    }
   }
 
   /**
@@ -585,22 +643,23 @@ export class AgentTracing implements TurnObserver {
     return tools.map((definition) => {
       const handler = definition.handler;
       const wrapped: ToolDefinition['handler'] = (args, ctx) => {
-        const state =
-          this.#ownPending.get(definition.name)?.shift() ??
-          this.#openTool(
-            `own:${definition.name}`,
-            definition.name,
-            this.#parent(),
-            this.#o.ownToolServers[0],
-          );
+        let state: ToolSpan;
+        try {
+          state = this.#handlerSpan(definition.name);
+        } catch (error) {
+          this.#o.logger.warn(`telemetry: tool span failed: ${describeError(error)}`);
+          return handler(args, ctx);
+        }
         const finish = (value: unknown, thrown: unknown, failed: boolean): void => {
           const isError = failed || (isCallToolResult(value) && value.isError === true);
           if (this.#o.captureContent && !failed) state.span.setAttribute(ATTR.toolResult, json(value));
-          this.#endTool(
-            state,
-            undefined,
-            now(),
-            isError ? (failed ? String(thrown) : 'tool returned an error') : undefined,
+          this.#contain('tool span end', () =>
+            this.#endTool(
+              state,
+              undefined,
+              now(),
+              isError ? (failed ? String(thrown) : 'tool returned an error') : undefined,
+            ),
           );
         };
         return this.#api.context.with(state.ctx, async () => {
@@ -618,6 +677,14 @@ export class AgentTracing implements TurnObserver {
     });
   }
 
+  /** The span an own-tool handler runs in: the one its gate opened, else a new one (a backend with no gate). */
+  #handlerSpan(name: string): ToolSpan {
+    return (
+      this.#ownPending.get(name)?.shift() ??
+      this.#openTool(`own:${name}`, name, this.#parent(), this.#o.ownToolServers[0])
+    );
+  }
+
   /** Runs a hook (`preTurn`, `stop`, …); a span shows it when it took time. */
   async hook<T>(name: string, run: () => Promise<T>): Promise<T> {
     const start = now();
@@ -625,14 +692,17 @@ export class AgentTracing implements TurnObserver {
       return await run();
     } finally {
       const end = now();
-      if (this.#tracer && end - start >= MIN_TIMED_SPAN_MS) {
-        this.#tracer
-          .startSpan(
-            `${SPAN.hook} ${name}`,
-            { startTime: start, attributes: { [ATTR.hookName]: name } },
-            this.#parent(),
-          )
-          .end(end);
+      const tracer = this.#tracer;
+      if (tracer && end - start >= MIN_TIMED_SPAN_MS) {
+        this.#contain(`${name} hook span`, () =>
+          tracer
+            .startSpan(
+              `${SPAN.hook} ${name}`,
+              { startTime: start, attributes: { [ATTR.hookName]: name } },
+              this.#parent(),
+            )
+            .end(end),
+        );
       }
     }
   }
@@ -642,7 +712,14 @@ export class AgentTracing implements TurnObserver {
   /** Observes the gateway's upstream requests: a `chat` span each, its context sent as `traceparent`. */
   upstreamObserver(): UpstreamObserver {
     return {
-      start: (request) => this.#upstream(request),
+      start: (request) => {
+        try {
+          return this.#upstream(request);
+        } catch (error) {
+          this.#o.logger.warn(`telemetry: upstream request span failed: ${describeError(error)}`);
+          return { headers: {}, firstToken() {}, end() {} };
+        }
+      },
     };
   }
 

@@ -4,7 +4,7 @@
  * attributes follow docs/reference/observability.md#genai-semantic-conventions.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, type AgentConfig, hooks, type Usage } from '../../src/index.js';
+import { Agent, type AgentConfig, hooks, type Usage, WatchdogTimeoutError } from '../../src/index.js';
 import { InMemoryConnection, type ScriptedTurn } from '../../src/testing/index.js';
 import { childrenOf, names, one, otelKit, parentOf, point } from './otel-kit.js';
 
@@ -268,6 +268,35 @@ describe('spans of a turn (in-memory connection)', () => {
       'gen_ai.operation.name': 'invoke_agent',
     });
     expect(duration?.count).toBeGreaterThanOrEqual(2);
+  });
+
+  it('metrics: a watchdog timeout is counted by kind', async () => {
+    await traced([
+      { result: { status: 'timeout', error: new WatchdogTimeoutError('idle', 100, 150, undefined, '') } },
+    ]);
+    const collected = await kit.collect();
+    expect(point(collected, 'agy_sdk.watchdog.timeouts', { 'agy_sdk.watchdog.kind': 'idle' })?.sum).toBe(1);
+  });
+
+  it('a tracer that throws never breaks a turn: the failure is logged', async () => {
+    const warnings: string[] = [];
+    const broken = {
+      getTracer: () => ({
+        startSpan: () => {
+          throw new Error('exporter on fire');
+        },
+      }),
+    };
+    const conn = new InMemoryConnection({
+      turns: [{ steps: [{ type: 'agent_response', textDelta: 'fine' }] }],
+    });
+    await using agent = new Agent({
+      connection: conn.connect,
+      telemetry: { tracerProvider: broken },
+      logger: { debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    });
+    expect(await (await agent.chat('x')).text()).toBe('fine');
+    expect(warnings.some((w) => w.includes('telemetry') && w.includes('exporter on fire'))).toBe(true);
   });
 
   it('telemetry: { enabled: false } records nothing', async () => {

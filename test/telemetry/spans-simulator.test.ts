@@ -160,4 +160,21 @@ describe('spans through the simulator', () => {
     expect(sub.attributes['gen_ai.usage.output_tokens']).toBe(usage?.outputTokens);
     expect(childrenOf(spans, sub).some((s) => s.name.startsWith('chat '))).toBe(true);
   });
+
+  it('a crash mid-turn, then recovery in a fresh process: the failed turn and the restart are counted', async () => {
+    kit.exporter.reset();
+    const before = point(await kit.collect(), 'agy_sdk.restarts')?.sum ?? 0;
+    const agent = await sb.agentWith({
+      turns: [{ actions: [{ text: 'partial' }, { exit: 1 }] }, { actions: [{ text: 'back' }] }],
+    });
+    const first = await (await agent.chat('one')).result();
+    const second = await (await agent.chat('two')).result();
+    await agent.close();
+    expect(first.status).toBe('error');
+    expect(second.status, second.errorMessage).toBe('success');
+    const turns = kit.spans().filter((s) => s.name === 'invoke_agent agy');
+    expect(turns.map((s) => s.attributes['agy_sdk.turn.status'])).toEqual(['error', 'success']);
+    const metrics = await kit.collect();
+    expect((point(metrics, 'agy_sdk.restarts')?.sum ?? 0) - before).toBe(1);
+  });
 });
