@@ -367,7 +367,12 @@ export class Agent implements AsyncDisposable {
       ]),
       finalize: composeFinish([
         finishStage('structured-output', (result) => this.#finalize(result)),
-        finishStage('control-plane', (result) => control.endTurn(result)),
+        finishStage(
+          'control-plane',
+          tracing
+            ? (result) => tracing.hook('postTurn', () => control.endTurn(result))
+            : (result) => control.endTurn(result),
+        ),
         ...(provider ? [providerUsageStage(provider)] : []),
         finishStage('cost', (result) => this.#priceResult(result)),
       ]),

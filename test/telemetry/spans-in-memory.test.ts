@@ -270,6 +270,27 @@ describe('spans of a turn (in-memory connection)', () => {
     expect(duration?.count).toBeGreaterThanOrEqual(2);
   });
 
+  it('hooks that took time get a span under their turn (preTurn, postTurn)', async () => {
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+    const { spans } = await traced([{ steps: [{ type: 'agent_response', textDelta: 'x' }] }], {
+      hooks: [
+        hooks.preTurn(async () => {
+          await slow();
+          return { allow: true };
+        }),
+        hooks.postTurn(async () => {
+          await slow();
+        }),
+      ],
+    });
+    const turn = one(spans, 'invoke_agent agy');
+    for (const name of ['agy_sdk.hook preTurn', 'agy_sdk.hook postTurn']) {
+      const hook = one(spans, name);
+      expect(parentOf(spans, hook)).toBe(turn);
+      expect((hook.duration[0] * 1e9 + hook.duration[1]) / 1e6).toBeGreaterThanOrEqual(15);
+    }
+  });
+
   it('metrics: a watchdog timeout is counted by kind', async () => {
     await traced([
       { result: { status: 'timeout', error: new WatchdogTimeoutError('idle', 100, 150, undefined, '') } },
