@@ -4,6 +4,7 @@
  * subagent. The tracer and meter providers are registered globally, as an app does, with the
  * AsyncLocalStorage context manager, so the own tool handler's spans find their parent.
  */
+import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -176,5 +177,55 @@ describe('spans through the simulator', () => {
     expect(turns.map((s) => s.attributes['agy_sdk.turn.status'])).toEqual(['error', 'success']);
     const metrics = await kit.collect();
     expect((point(metrics, 'agy_sdk.restarts')?.sum ?? 0) - before).toBe(1);
+  });
+
+  it("a user MCP server's tool (allowed) and a failing built-in tool (error): their execute_tool spans", async () => {
+    kit.exporter.reset();
+    // The real third-party MCP server package, over stdio (as test/integration/mcp-servers.test.ts runs it).
+    const everything = createRequire(import.meta.url).resolve(
+      '@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const agent = await sb.agentWith(
+      {
+        turns: [
+          {
+            actions: [
+              {
+                mcpTool: { server: 'agy-sdk_everything', tool: 'echo', arguments: { message: 'hello mcp' } },
+              },
+              {
+                tool: {
+                  name: 'run_command',
+                  parameters: { CommandLine: 'false' },
+                  error: { type: 'TOOL_ERROR', message: 'exit status 1' },
+                },
+              },
+              { text: 'echoed' },
+            ],
+          },
+        ],
+      },
+      {
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+        policies: [policy.allowAll()],
+      },
+    );
+    const result = await (await agent.chat('echo')).result();
+    await agent.close();
+    expect(result.status, result.errorMessage).toBe('success');
+    const spans = kit.spans();
+    const call = one(spans, 'execute_tool echo');
+    expect(parentOf(spans, call)).toBe(one(spans, 'invoke_agent agy'));
+    expect(call.attributes).toMatchObject({
+      'gen_ai.tool.name': 'echo',
+      'agy_sdk.tool.mcp_server': result.toolCalls[0]?.mcpServer,
+      'agy_sdk.tool.outcome': 'allowed',
+      'gen_ai.tool.call.id': result.toolCalls[0]?.id,
+    });
+    expect(call.endTime >= call.startTime).toBe(true);
+    // A tool that failed: outcome error, with agy's error type and message.
+    const failed = one(spans, 'execute_tool run_command');
+    expect(failed.attributes).toMatchObject({ 'agy_sdk.tool.outcome': 'error', 'error.type': 'TOOL_ERROR' });
+    expect(failed.status).toMatchObject({ code: 2, message: 'exit status 1' });
   });
 });
