@@ -17,7 +17,7 @@ import type { Step, ToolCall, Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { isCallToolResult } from '../tools/tool-result.js';
-import { ATTR, METRIC, OP, SCOPE, SPAN } from './attributes.js';
+import { ATTR, METRIC, OP, SPAN } from './attributes.js';
 import type { Otel } from './otel-api.js';
 import type { TurnObserver } from './turn-observer.js';
 
@@ -790,6 +790,3 @@ export class AgentTracing implements TurnObserver {
     };
   }
 }
-
-/** The instrumentation scope every tracer and meter of the SDK is named by. */
-export const INSTRUMENTATION_SCOPE = SCOPE;
