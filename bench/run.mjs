@@ -8,6 +8,7 @@ import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
 import * as memory from './memory.mjs';
 import * as parse from './parse-throughput.mjs';
+import * as telemetry from './telemetry.mjs';
 import * as tool from './tool-roundtrip.mjs';
 
 /**
@@ -21,7 +22,7 @@ async function optional(file) {
   return typeof bench.run === 'function' ? bench : undefined;
 }
 
-const benches = { parse, memory, latency, tool, hook, gateway };
+const benches = { parse, memory, latency, tool, hook, gateway, telemetry };
 const startup = await optional('./startup.mjs');
 if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');

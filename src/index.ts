@@ -140,6 +140,14 @@ export type {
   ZodSchemaLike,
   ZodSchemaParseResult,
 } from './structured/response-schema.js';
+export {
+  type DefaultPrices,
+  defaultPrices,
+  type ModelPrice,
+  type PricingTable,
+} from './telemetry/pricing.js';
+// Telemetry, usage and cost.
+export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 // Tools.
 export {
   type AudioContent,

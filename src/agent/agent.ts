@@ -22,6 +22,7 @@ import { ClosedError, ConfigError, ContentError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import {
@@ -29,6 +30,9 @@ import {
   ResponseSchema,
   type ResponseSchemaInput,
 } from '../structured/response-schema.js';
+import { createTracing } from '../telemetry/create-tracing.js';
+import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
+import type { AgentTracing } from '../telemetry/tracing.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -123,6 +127,11 @@ function attachmentsDir(connection: Connection): Promise<string> {
 
 type AgentState = 'new' | 'starting' | 'started' | 'closing' | 'closed';
 
+/** `gen_ai.provider.name` of an upstream kind. */
+function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): string {
+  return kind === 'anthropic' ? 'anthropic' : 'openai';
+}
+
 /**
  * An agent on Google Antigravity: owns the configuration, the backend (agy, unless `connection` says
  * otherwise) and the conversation. Nothing starts until `start()` or the first `chat()`;
@@ -151,6 +160,10 @@ export class Agent implements AsyncDisposable {
   /** Provider mode's in-process gateway; closed after the connection. */
   #provider: ProviderBridge | undefined;
   #conversation: Conversation<Content> | undefined;
+  /** Spans and metrics, when `@opentelemetry/api` and a provider are there; undefined means off (no calls). */
+  #tracing: AgentTracing | undefined;
+  /** Models this agent's turns were priced at (a cumulative total over several has no single price). */
+  readonly #pricedModels = new Set<string>();
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
@@ -182,7 +195,17 @@ export class Agent implements AsyncDisposable {
           (config.askUserTimeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS) + 5_000,
         )
       : config.hookTimeoutMs;
-    this.#budget = config.budget ? new BudgetTracker(config.budget) : undefined;
+    if (config.budget?.maxCostUsd !== undefined) {
+      const model = config.provider?.model ?? config.model;
+      if (!priceOf(model, config.pricing))
+        throw new ConfigError(
+          'budget.maxCostUsd',
+          `no price is known for model ${model ?? "(agy's default; set `model`)"}: add it to \`pricing\` (or a '*' entry)`,
+        );
+    }
+    this.#budget = config.budget
+      ? new BudgetTracker(config.budget, (usage) => costAt(this.#price(), usage))
+      : undefined;
     this.#toolNames = servedToolNames(
       TOOL_SERVER_NAME,
       (config.tools ?? []).map((t) => t.name),
@@ -211,7 +234,18 @@ export class Agent implements AsyncDisposable {
   async #start(): Promise<void> {
     this.#state = 'starting';
     const config = this.#config;
-    const host: ConnectionHost = {
+    const tracing = await createTracing(config.telemetry, {
+      ownToolServers: [OWN_TOOL_SERVER, TOOL_SERVER_NAME],
+      providerName: config.provider ? providerName(config.provider.kind) : 'gcp.gemini',
+      model: () => this.#pricedModel(),
+      agentName: 'agy',
+      processesStarted: () => this.stats?.processesStarted,
+      priceUpstream: (model, usage) => costAt(priceOf(model, config.pricing), usage),
+      logger: this.#logger,
+    });
+    this.#tracing = tracing;
+    tracing?.sessionStarting();
+    const plainHost: ConnectionHost = {
       gateToolCall: this.#control.gateToolCall,
       afterToolCall: this.#control.afterToolCall,
       needs: () => this.#control.needs(),
@@ -228,6 +262,8 @@ export class Agent implements AsyncDisposable {
         },
       },
     };
+    const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
+    const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
     const connection = config.connection
       ? await config.connection(host)
@@ -249,7 +285,7 @@ export class Agent implements AsyncDisposable {
             cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
             workspaces: this.#workspaces,
             jsonSchema: this.#schema?.jsonSchema,
-            tools: config.tools,
+            tools,
             hooks: config.agyHooks ?? [],
             dangerouslySkipPermissions: config.dangerouslySkipPermissions,
             logger: this.#logger,
@@ -266,9 +302,11 @@ export class Agent implements AsyncDisposable {
       connection,
       historyLimit: config.historyLimit,
       pipeline: this.#pipeline(connection),
+      observer: tracing,
     });
     await connection.start();
     this.#checkNotClosing();
+    tracing?.sessionStarted(connection.conversationId);
     await this.#control.sessionStart(connection.conversationId);
     this.#checkNotClosing();
     if (config.triggers?.length) {
@@ -285,7 +323,7 @@ export class Agent implements AsyncDisposable {
 
   /** Starts provider mode's gateway; close() stops it, also when start() fails later. */
   async #startProvider(provider: NonNullable<AgentConfig['provider']>): Promise<ProviderBridge> {
-    const bridge = await startProviderBridge(provider, this.#logger);
+    const bridge = await startProviderBridge(provider, this.#logger, this.#tracing?.upstreamObserver());
     this.#provider = bridge;
     if (this.#state !== 'starting') {
       await bridge.close();
@@ -300,10 +338,15 @@ export class Agent implements AsyncDisposable {
     const budget = this.#budget;
     const reminder = this.#config.reminder;
     const provider = this.#provider;
+    const tracing = this.#tracing;
     const prepare = composePrepare<ContentPart>([
       materializeStage(() => attachmentsDir(connection)),
       pendingSteersStage(() => control.steering.take()),
-      preTurnStage((text) => control.beginTurn(text)),
+      preTurnStage(
+        tracing
+          ? (text) => tracing.hook('preTurn', () => control.beginTurn(text))
+          : (text) => control.beginTurn(text),
+      ),
       ...(budget ? [budgetStartStage(budget)] : []),
       ...(reminder ? [reminderStage(reminder)] : []),
       ...(provider ? [providerUsageStartStage(provider)] : []),
@@ -328,10 +371,62 @@ export class Agent implements AsyncDisposable {
       ]),
       finalize: composeFinish([
         finishStage('structured-output', (result) => this.#finalize(result)),
-        finishStage('control-plane', (result) => control.endTurn(result)),
+        finishStage(
+          'control-plane',
+          tracing
+            ? (result) => tracing.hook('postTurn', () => control.endTurn(result))
+            : (result) => control.endTurn(result),
+        ),
         ...(provider ? [providerUsageStage(provider)] : []),
+        finishStage('cost', (result) => this.#priceResult(result)),
       ]),
     };
+  }
+
+  /** The model usage is priced at: the provider's (what is billed) in provider mode, else the backend's. */
+  #pricedModel(): string | undefined {
+    return this.#config.provider?.model ?? this.#connection?.info.model ?? this.#config.model;
+  }
+
+  #price(): ReturnType<typeof priceOf> {
+    return priceOf(this.#pricedModel(), this.#config.pricing);
+  }
+
+  /** Every usage of the result gets its cost (`null` when unknown), and the result the model it was priced at. */
+  #priceResult(result: TurnResult): TurnResult {
+    const model = this.#pricedModel();
+    const price = this.#price();
+    const priced = (usage: Usage): Usage => withCost(usage, costAt(price, usage));
+    const out: TurnResult = { ...result };
+    if (model !== undefined) {
+      out.model = model;
+      this.#pricedModels.add(model);
+    }
+    if (result.usage) out.usage = priced(result.usage);
+    // Subagents run on the parent's model unless told otherwise; agy does not say which they used.
+    if (result.subagentUsage)
+      out.subagentUsage = Object.fromEntries(
+        Object.entries(result.subagentUsage).map(([id, u]) => [id, priced(u)]),
+      );
+    // agy's cumulative total spans every process of the conversation: one price only if one model ran.
+    if (result.totalUsage)
+      out.totalUsage = withCost(
+        result.totalUsage,
+        this.#pricedModels.size <= 1 ? costAt(price, result.totalUsage) : null,
+      );
+    if (result.providerUsage) {
+      const [only, ...more] = result.providerUsage.models;
+      const cost =
+        only !== undefined && more.length === 0
+          ? costAt(priceOf(only, this.#config.pricing), result.providerUsage)
+          : null;
+      out.providerUsage = {
+        ...result.providerUsage,
+        cacheWriteTokens: result.providerUsage.cacheWriteTokens ?? 0,
+        costUsd: cost,
+      };
+    }
+    return out;
   }
 
   #finalize(result: TurnResult): TurnResult {
@@ -500,6 +595,7 @@ export class Agent implements AsyncDisposable {
         if (started) await this.#control.sessionEnd();
       } finally {
         this.#state = 'closed';
+        this.#tracing?.sessionEnded();
       }
     })();
     return this.#closing;

@@ -18,6 +18,11 @@ const positiveOrOff = z
 const count = z.number().int({ error: 'must be a non-negative integer' }).nonnegative({
   error: 'must be a non-negative integer',
 });
+const usdPerMillion = z
+  .number({ error: 'must be a non-negative number (USD per 1M tokens)' })
+  .refine((n) => Number.isFinite(n) && n >= 0, {
+    error: 'must be a non-negative number (USD per 1M tokens)',
+  });
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
 });
@@ -97,10 +102,49 @@ export const AgentConfigSchema = z.looseObject({
       maxInputTokens: count.optional(),
       maxOutputTokens: count.optional(),
       maxTotalTokens: count.optional(),
+      maxCostUsd: z
+        .number({ error: 'must be a non-negative number (USD)' })
+        .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
+        .optional(),
       scope: z.enum(['turn', 'conversation'], { error: "must be 'turn' or 'conversation'" }).optional(),
     })
     .optional(),
   steering: z.boolean().optional(),
+  pricing: z
+    .record(
+      z.string(),
+      z.object(
+        {
+          input: usdPerMillion,
+          output: usdPerMillion,
+          cacheRead: usdPerMillion.optional(),
+          cacheWrite: usdPerMillion.optional(),
+        },
+        { error: 'must be { input, output, cacheRead?, cacheWrite? } (USD per 1M tokens)' },
+      ),
+      { error: 'must be an object of model id to prices' },
+    )
+    .optional(),
+  telemetry: z
+    .object(
+      {
+        enabled: z.boolean().optional(),
+        captureContent: z.boolean().optional(),
+        tracerProvider: z
+          .custom<object>((v) => typeof (v as { getTracer?: unknown })?.getTracer === 'function', {
+            error: 'must be a tracer provider (with getTracer)',
+          })
+          .optional(),
+        meterProvider: z
+          .custom<object>((v) => typeof (v as { getMeter?: unknown })?.getMeter === 'function', {
+            error: 'must be a meter provider (with getMeter)',
+          })
+          .optional(),
+      },
+      { error: 'must be { enabled?, captureContent?, tracerProvider?, meterProvider? }' },
+    )
+    .strict()
+    .optional(),
   connection: fn.optional(),
   // Checked where they are compiled (rules.ts, response-schema.ts) or duck-typed on use.
   systemInstructions: z.unknown().optional(),

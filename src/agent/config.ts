@@ -18,6 +18,8 @@ import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PolicyList } from '../policy/types.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
+import type { PricingTable } from '../telemetry/pricing.js';
+import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 
@@ -138,6 +140,16 @@ export interface AgentConfig {
   triggers?: Trigger[] | undefined;
   /** Budgets; exceeding one interrupts the turn, which ends `budget_exceeded`. */
   budget?: BudgetConfig | undefined;
+  /**
+   * Prices in USD per million tokens, by model id, over the built-in table (`defaultPrices`); `'*'` prices any
+   * other model. Usage of an unpriced model has `costUsd: null`.
+   */
+  pricing?: PricingTable | undefined;
+  /**
+   * OpenTelemetry traces and metrics (docs/observability.md). On by default when the optional peer
+   * `@opentelemetry/api` is installed and a provider is registered; costs nothing otherwise.
+   */
+  telemetry?: TelemetryConfig | undefined;
   /**
    * Install agy's `PreInvocation` hook so `steer(text, { when: 'next-step' })` can inject at the next model
    * call (one relay call per model call). Default true; with false, next-step messages wait for the next

@@ -4,7 +4,7 @@
  *
  *   prepare:  materialize → pending steers → preTurn → budget → reminder
  *   step:     control plane → tool transport warning → budget
- *   finish:   structured output → control plane (postTurn, denials)
+ *   finish:   structured output → control plane (postTurn, denials) → provider usage → cost (agent.ts)
  */
 import type { ContentPart } from '../content/content.js';
 import { materialize } from '../content/materialize.js';

@@ -1,4 +1,4 @@
-import type { Step } from '../model/step.js';
+import type { Step, Usage } from '../model/step.js';
 import type { BudgetName } from '../model/turn-result.js';
 
 /** Limits for one turn (default) or the whole conversation. Every limit is optional. */
@@ -13,6 +13,12 @@ export interface BudgetConfig {
   maxOutputTokens?: number;
   /** Input + output tokens, from every DONE step (checkpoints and subagents included). */
   maxTotalTokens?: number;
+  /**
+   * Cost in USD, from every DONE step's usage at the model's prices (`AgentConfig.pricing` over the built-in
+   * table). The model must have a known price (else a `ConfigError` at construction); a step whose cost is
+   * unknown (after a switch to an unpriced model) stops the turn, failing closed.
+   */
+  maxCostUsd?: number;
   /** `turn` (default): limits apply to each turn. `conversation`: to everything since the agent started. */
   scope?: 'turn' | 'conversation';
 }
@@ -23,7 +29,11 @@ const NAMES: readonly BudgetName[] = [
   'maxInputTokens',
   'maxOutputTokens',
   'maxTotalTokens',
+  'maxCostUsd',
 ];
+
+/** Prices one step's usage in USD; `null` when unknown. */
+export type StepPricer = (usage: Usage) => number | null;
 
 /** Counts steps against a budget. */
 export class BudgetTracker {
@@ -33,9 +43,13 @@ export class BudgetTracker {
   #usageSteps = new Set<string>();
   #input = 0;
   #output = 0;
+  #cost = 0;
+  readonly #price: StepPricer | undefined;
 
-  constructor(config: BudgetConfig) {
+  /** `price` prices each step for `maxCostUsd` (required for it to count). */
+  constructor(config: BudgetConfig, price?: StepPricer) {
     this.#config = config;
+    this.#price = price;
   }
 
   /** Starts a turn: resets the counts unless the scope is the conversation. */
@@ -46,6 +60,7 @@ export class BudgetTracker {
     this.#usageSteps = new Set();
     this.#input = 0;
     this.#output = 0;
+    this.#cost = 0;
   }
 
   /** Counts a step; returns the first budget it pushes over its limit, if any. */
@@ -59,6 +74,11 @@ export class BudgetTracker {
       this.#usageSteps.add(key);
       this.#input += step.usage.inputTokens;
       this.#output += step.usage.outputTokens;
+      if (this.#config.maxCostUsd !== undefined) {
+        // An unknown price fails closed: a cost budget that cannot be counted is spent.
+        const cost = this.#price?.(step.usage) ?? null;
+        this.#cost = cost === null ? Number.POSITIVE_INFINITY : this.#cost + cost;
+      }
     }
     const used: Record<BudgetName, number> = {
       maxModelCalls: this.#modelSteps.size,
@@ -66,6 +86,7 @@ export class BudgetTracker {
       maxInputTokens: this.#input,
       maxOutputTokens: this.#output,
       maxTotalTokens: this.#input + this.#output,
+      maxCostUsd: this.#cost,
     };
     for (const budget of NAMES) {
       const limit = this.#config[budget];

@@ -6,6 +6,8 @@ import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
+import { addPriced } from '../telemetry/pricing.js';
+import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
@@ -38,7 +40,12 @@ export interface ConversationOptions<P> {
   pipeline: ConversationPipeline<P>;
   /** Steps kept in `history`; older ones are dropped. Default 10,000. */
   historyLimit?: number | undefined;
+  /** Sees each turn start, its prompt, its steps and its result (telemetry); never throws. */
+  observer?: TurnObserver | undefined;
 }
+
+/** The `usageByModel` key of turns whose model is unknown (agy's unnamed default model). */
+export const UNKNOWN_MODEL = 'default';
 
 interface TurnItem<P> {
   kind: 'turn';
@@ -74,12 +81,17 @@ export class Conversation<P = unknown> {
   #lastResult: TurnResult | undefined;
   #closed = false;
   #running: RunningTurn<P> | undefined;
+  readonly #observer: TurnObserver | undefined;
+  // Null-prototype records: keys are model and conversation ids, which must never reach Object.prototype.
+  readonly #usageByModel: Record<string, Usage> = Object.create(null);
+  readonly #subagentUsage: Record<string, Usage> = Object.create(null);
 
   // Private: the Agent creates the conversation (the declarations show `private constructor()`).
   private constructor(opts: ConversationOptions<P>) {
     this.#connection = opts.connection;
     this.#pipeline = opts.pipeline;
     this.#historyLimit = Math.max(1, opts.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+    this.#observer = opts.observer;
   }
 
   /** @internal Created by the Agent. */
@@ -109,6 +121,20 @@ export class Conversation<P = unknown> {
    */
   get totalUsage(): Usage | null {
     return this.#totalUsage;
+  }
+
+  /**
+   * Usage of this agent's turns so far, by the model each ran on (`TurnResult.model`; `'default'` when agy did
+   * not name it), each the sum of those turns' `usage` with its `costUsd` (`null` once any part is unpriced).
+   * Subagents' usage is apart, in `subagentUsage`. Counts turns run by this agent only, unlike `totalUsage`.
+   */
+  get usageByModel(): Readonly<Record<string, Usage>> {
+    return this.#usageByModel;
+  }
+
+  /** Usage of each subagent over this agent's turns, by the subagent's conversation id (priced like turns). */
+  get subagentUsage(): Readonly<Record<string, Usage>> {
+    return this.#subagentUsage;
   }
 
   /** Usage of the last finished turn (the sum of its model steps); `null` when unknown. */
@@ -224,26 +250,33 @@ export class Conversation<P = unknown> {
     // honoured: the message is then never sent.
     const running: RunningTurn<P> = { item, stop: undefined, interrupted: false };
     this.#running = running;
+    const observer = this.#observer;
+    observer?.turnStarted();
     let request: TurnRequest;
     try {
       request = await this.#pipeline.prepare(item.prompt);
       if (item.turnTimeoutMs !== undefined) request = { ...request, timeoutMs: item.turnTimeoutMs };
     } catch (err) {
       this.#running = undefined;
-      response.finish(failedResult(this.conversationId, err));
+      this.#finish(response, failedResult(this.conversationId, err));
       return;
     }
     if (item.canceled || running.interrupted || this.#closed) {
       this.#running = undefined;
       const status = item.canceled || this.#closed ? 'canceled' : 'interrupted';
-      response.finish({ ...canceledResult(this.conversationId, `${status} before it was sent`), status });
+      this.#finish(response, {
+        ...canceledResult(this.conversationId, `${status} before it was sent`),
+        status,
+      });
       return;
     }
+    observer?.turnSent(request.text);
     let result: TurnResult;
     try {
       result = await this.#connection.runTurn(request, {
         onStep: (step) => {
           this.#pushHistory(step);
+          observer?.step(step);
           response.pushStep(step);
           const stop = this.#pipeline.onStep?.(step);
           if (stop) void this.stopRunning(stop);
@@ -265,7 +298,22 @@ export class Conversation<P = unknown> {
     this.#lastResult = result;
     this.#lastTurnUsage = result.usage;
     if (result.totalUsage) this.#totalUsage = result.totalUsage;
+    if (result.usage) this.#addUsage(this.#usageByModel, result.model ?? UNKNOWN_MODEL, result.usage);
+    for (const [id, usage] of Object.entries(result.subagentUsage ?? {}))
+      this.#addUsage(this.#subagentUsage, id, usage);
+    this.#finish(response, result);
+  }
+
+  /** Ends a turn's response, after the observer has seen its result. */
+  #finish(response: ChatResponse, result: TurnResult): void {
+    this.#observer?.turnEnded(result);
     response.finish(result);
+  }
+
+  #addUsage(into: Record<string, Usage>, key: string, usage: Usage): void {
+    const sum = into[key];
+    if (sum) addPriced(sum, usage);
+    else into[key] = { ...usage, cacheWriteTokens: usage.cacheWriteTokens ?? 0 };
   }
 
   #pushHistory(step: Step): void {

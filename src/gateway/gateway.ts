@@ -21,7 +21,7 @@ import { createAgents, joinUrl, postJson, readBody, type UpstreamAgents } from '
 import { openAIChatUpstream } from './upstream/openai-chat.js';
 import { openAIResponsesUpstream } from './upstream/openai-responses.js';
 import { createSseDecoder } from './upstream/sse-parse.js';
-import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
+import type { Upstream, UpstreamConfig, UpstreamKind } from './upstream/upstream.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -50,6 +50,27 @@ export interface GatewayOptions {
    * provider bills). A throw is logged, never propagated.
    */
   onUsage?: (report: GatewayUsageReport) => void;
+  /**
+   * @internal Sees each upstream request (the Agent's telemetry in provider mode): it returns headers to add
+   * (W3C `traceparent`) and is told of the first token and the end. Never throws.
+   */
+  upstreamObserver?: UpstreamObserver | undefined;
+}
+
+/** Observes upstream requests (the Agent's telemetry in provider mode; not exported from `agy-sdk/gateway`). */
+export interface UpstreamObserver {
+  /** A request is about to go upstream; the returned trace follows it. */
+  start(request: { requestedModel: string; upstreamModel: string; kind: UpstreamKind }): UpstreamTrace;
+}
+
+/** One upstream request being observed. */
+export interface UpstreamTrace {
+  /** Headers to send upstream with the request (trace context). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The first text, thought or call arrived. */
+  firstToken(): void;
+  /** The request ended: with the upstream's usage when it finished, with an error message when it failed. */
+  end(usage: UsageMetadata | undefined, error?: string): void;
 }
 
 /** One finished request's usage, as the upstream reported it. */
@@ -323,6 +344,45 @@ class GatewayServer {
     };
   }
 
+  /** `sink`, reporting the first token and the end of the request to an upstream trace. */
+  private tracingSink(sink: GeminiSink, trace: UpstreamTrace): GeminiSink {
+    let first = true;
+    const token = (): void => {
+      if (!first) return;
+      first = false;
+      trace.firstToken();
+    };
+    return {
+      meta: (model, responseId) => sink.meta(model, responseId),
+      text: (text, signature) => {
+        token();
+        sink.text(text, signature);
+      },
+      thought: (text) => {
+        token();
+        sink.thought(text);
+      },
+      functionCall: (call, signature) => {
+        token();
+        sink.functionCall(call, signature);
+      },
+      fail: (error) => {
+        trace.end(undefined, error.message);
+        sink.fail(error);
+      },
+      finish: (reason, usage, grounding) => {
+        trace.end(usage);
+        sink.finish(reason, usage, grounding);
+      },
+      get done() {
+        return sink.done;
+      },
+      get failed() {
+        return sink.failed;
+      },
+    };
+  }
+
   private async generate(
     normalized: ReturnType<typeof normalizeRequest>,
     res: ServerResponse,
@@ -339,7 +399,13 @@ class GatewayServer {
     const writer = sse ? new SseWriter(res, this.keepAliveMs) : undefined;
     const unary = writer ? undefined : new UnarySink();
     const inner: GeminiSink = writer ? new StreamingSink(writer) : (unary as UnarySink);
-    const sink = this.options.onUsage ? this.reportingUsage(inner, normalized) : inner;
+    const reporting = this.options.onUsage ? this.reportingUsage(inner, normalized) : inner;
+    const trace = this.options.upstreamObserver?.start({
+      requestedModel: normalized.requestedModel,
+      upstreamModel: normalized.model,
+      kind: this.upstream.kind,
+    });
+    const sink = trace ? this.tracingSink(reporting, trace) : reporting;
     const guard =
       writer && this.headersGuardMs > 0
         ? setTimeout(() => writer.begin(), this.headersGuardMs).unref()
@@ -359,12 +425,13 @@ class GatewayServer {
     try {
       upstreamRes = await postJson(
         joinUrl(this.options.upstream.baseUrl, request.path),
-        { ...this.options.upstream.headers, ...request.headers },
+        { ...this.options.upstream.headers, ...request.headers, ...trace?.headers },
         request.body,
         this.agents,
         controller.signal,
       );
     } catch (error) {
+      trace?.end(undefined, `upstream unreachable: ${describeError(error)}`);
       if (controller.signal.aborted) return writer?.dispose();
       this.logger.warn(`gateway: upstream unreachable: ${describeError(error)}`);
       return fail(
@@ -379,6 +446,7 @@ class GatewayServer {
     if (status < 200 || status >= 300) {
       const text = await readBody(upstreamRes);
       const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.options.upstream.apiKey]);
+      trace?.end(undefined, `upstream answered ${status}`);
       this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
       return fail(error);
     }
@@ -426,7 +494,10 @@ class GatewayServer {
         finish(sink.done || controller.signal.aborted ? undefined : 'upstream connection closed'),
       );
     });
-    if (controller.signal.aborted) return writer?.dispose();
+    if (controller.signal.aborted) {
+      trace?.end(undefined, 'the client went away');
+      return writer?.dispose();
+    }
     if (unary) {
       try {
         const response = await unary.result;

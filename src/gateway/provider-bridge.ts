@@ -8,7 +8,7 @@
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ProviderUsage } from '../model/usage.js';
-import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
+import { createGateway, type Gateway, type GatewayUsageReport, type UpstreamObserver } from './gateway.js';
 import type { UpstreamKind } from './upstream/upstream.js';
 
 export type { ProviderUsage } from '../model/usage.js';
@@ -56,6 +56,7 @@ export function validateProvider(provider: unknown): asserts provider is Provide
 export async function startProviderBridge(
   provider: ProviderConfig,
   logger?: Logger,
+  upstreamObserver?: UpstreamObserver,
 ): Promise<ProviderBridge> {
   validateProvider(provider);
   let turn: ProviderUsage | null = null;
@@ -93,6 +94,7 @@ export async function startProviderBridge(
     },
     modelMap: { '*': provider.model },
     ...(logger && { logger }),
+    ...(upstreamObserver && { upstreamObserver }),
     onUsage,
   });
   return {

@@ -48,6 +48,17 @@ export interface Usage {
   cacheReadTokens: number;
   /** `inputTokens + outputTokens`. */
   totalTokens: number;
+  /**
+   * Tokens written to the prompt cache, where the backend reports them (agy does not: then 0 on values the SDK
+   * prices, absent on raw step values).
+   */
+  cacheWriteTokens?: number;
+  /**
+   * What these tokens cost in USD at the model's prices (`AgentConfig.pricing` over the built-in table), on
+   * turn, conversation, subagent and per-model values. `null` when any price it needs is unknown (never 0 for
+   * an unknown model); absent on raw step values, which are not priced.
+   */
+  costUsd?: number | null;
 }
 
 /** A tool failure as agy reports it. */

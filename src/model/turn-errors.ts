@@ -30,7 +30,9 @@ export class BudgetExceededError extends AgySdkError {
   /** The amount used when the limit was crossed. */
   readonly used: number;
   constructor(budget: BudgetName, limit: number, used: number) {
-    super('budget_exceeded', `${budget} exceeded: ${used} > ${limit}`);
+    // An infinite use is a cost that could not be counted (no price for the model): the budget fails closed.
+    const shown = Number.isFinite(used) ? String(used) : 'unknown (no price for the model)';
+    super('budget_exceeded', `${budget} exceeded: ${shown} > ${limit}`);
     this.budget = budget;
     this.limit = limit;
     this.used = used;

@@ -91,6 +91,11 @@ export interface TurnResult {
   structuredOutput: unknown;
   /** The conversation the turn ran in. */
   conversationId: string | undefined;
+  /**
+   * The model the turn's usage was priced at: the provider's model in provider mode, else the backend's model
+   * (`AgentConfig.model`, or what the backend reported); absent when unknown (agy's unnamed default).
+   */
+  model?: string;
   /** Wall time of the turn, in ms, measured by the SDK. */
   durationMs: number;
   /**
@@ -126,4 +131,5 @@ export type BudgetName =
   | 'maxToolCalls'
   | 'maxInputTokens'
   | 'maxOutputTokens'
-  | 'maxTotalTokens';
+  | 'maxTotalTokens'
+  | 'maxCostUsd';

@@ -58,6 +58,12 @@ const MARKERS: Record<string, RegExp[]> = {
     /^status: success$/m,
   ],
   '16-testing-your-agent.mjs': [/^# pass 3$/m, /^# fail 0$/m],
+  '17-observability.mjs': [
+    /^ {2}invoke_agent agy \(.*\) {2}denied {2}in=\d+ out=\d+ {2}\$\d/m,
+    /^ {4}execute_tool run_command .*outcome=denied {2}reason="Denied by policy 'no-network'"/m,
+    /^ {6}db\.orders\.find/m,
+    /^status: denied$/m,
+  ],
   'demo.mjs': [/running offline against the agy simulator/, /^turn: success/m],
   'offline-provider-chain.mjs': [/→ tool list_dir/, /^turn: success/m],
 };

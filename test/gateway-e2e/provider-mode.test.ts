@@ -72,6 +72,9 @@ describe('provider mode', () => {
         totalTokens: 80 + 15,
         requests: 2,
         models: ['gpt-test-1'],
+        cacheWriteTokens: 0,
+        // gpt-test-1 is in no price table: its cost is unknown, never 0.
+        costUsd: null,
       });
       expect(result.usage?.inputTokens).toBeGreaterThan(0);
       // Every upstream request went to the pinned model with the upstream key.

@@ -72,6 +72,8 @@ describe('chat', () => {
       thinkingTokens: 4,
       cacheReadTokens: 0,
       totalTokens: 110,
+      cacheWriteTokens: 0,
+      costUsd: null,
     });
     const pid = agent.pid;
     const r2 = await agent.chat('second');
@@ -82,6 +84,8 @@ describe('chat', () => {
       thinkingTokens: 0,
       cacheReadTokens: 50,
       totalTokens: 220,
+      cacheWriteTokens: 0,
+      costUsd: null,
     });
     expect(agent.pid).toBe(pid);
     expect(agent.conversation.turnCount).toBe(2);
@@ -92,6 +96,8 @@ describe('chat', () => {
       thinkingTokens: 4,
       cacheReadTokens: 50,
       totalTokens: 330,
+      cacheWriteTokens: 0,
+      costUsd: null,
     });
     expect((await r2.result()).result?.num_turns).toBe(2);
   });
