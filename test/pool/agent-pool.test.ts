@@ -29,7 +29,7 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } 
 }
 
 /** Agents on InMemoryConnection: each key's connections are kept, each turn echoes `<key>:<prompt>`. */
-function memoryAgents(turn?: (key: string, prompt: string, n: number) => TurnScript) {
+function memoryAgents(turn?: (key: string, prompt: string, n: number) => TurnScript, gate?: Promise<void>) {
   const connections = new Map<string, InMemoryConnection[]>();
   let made = 0;
   const agent = (key: string): AgentConfig => ({
@@ -44,6 +44,14 @@ function memoryAgents(turn?: (key: string, prompt: string, n: number) => TurnScr
           return typeof script === 'function' ? script(request, index) : script;
         }),
       });
+      if (gate) {
+        // Every turn waits for the gate first: a turn that stays running until the test releases it.
+        const runTurn = conn.runTurn.bind(conn);
+        conn.runTurn = async (request, sink) => {
+          await gate;
+          return runTurn(request, sink);
+        };
+      }
       const list = connections.get(key) ?? [];
       list.push(conn);
       connections.set(key, list);
@@ -194,14 +202,13 @@ describe('AgentPool', () => {
 
   it('the queue is bounded: past maxQueue run rejects at once with QueueFullError', async () => {
     const release = deferred();
-    const { agent } = memoryAgents(() => async () => {
-      await release.promise;
-      return { steps: [{ type: 'agent_response', textDelta: 'done' }] };
-    });
+    const { agent } = memoryAgents(undefined, release.promise);
     // The first turn runs; the next two wait; the fourth is refused before anything ends.
     await using pool = new AgentPool({ size: 1, maxQueue: 2, agent: (key) => agent(key) });
     const running = pool.run('a', '1');
     const waiting = [pool.run('a', '2'), pool.run('b', '3')];
+    await new Promise((r) => setImmediate(r));
+    expect(pool.stats.busy).toBe(1);
     const refused = pool.run('c', '4');
     await expect(refused).rejects.toBeInstanceOf(QueueFullError);
     await expect(refused).rejects.toMatchObject({ code: 'queue_full', maxQueue: 2 });
@@ -212,16 +219,14 @@ describe('AgentPool', () => {
 
   it('aborting queued work removes it: run rejects with QueuedWorkAbortedError and the prompt never reaches an agent', async () => {
     const release = deferred();
-    const { agent, connections } = memoryAgents(() => async () => {
-      await release.promise;
-      return { steps: [{ type: 'agent_response', textDelta: 'done' }] };
-    });
+    const { agent, connections } = memoryAgents(undefined, release.promise);
     await using pool = new AgentPool({ size: 1, agent });
     const running = pool.run('a', 'first');
     const controller = new AbortController();
     const queued = pool.run('a', 'aborted', { signal: controller.signal });
     const after = pool.run('a', 'third');
-    expect(pool.stats.queued).toBe(2);
+    await new Promise((r) => setImmediate(r));
+    expect(pool.stats).toMatchObject({ busy: 1, queued: 2 });
     controller.abort(new Error('user gave up'));
     await expect(queued).rejects.toBeInstanceOf(QueuedWorkAbortedError);
     await expect(queued).rejects.toMatchObject({ code: 'queued_work_aborted' });
