@@ -54,7 +54,15 @@ export class RedisPauseStore implements PauseStore {
     this.#note(model, untilMs);
     const ttl = Math.max(1, Math.ceil(untilMs - Date.now()));
     this.#redis
-      .eval(PAUSE_SCRIPT, 2, this.#keys.pause(model), this.#keys.pauseChannel, String(untilMs), String(ttl), `${model} ${untilMs}`)
+      .eval(
+        PAUSE_SCRIPT,
+        2,
+        this.#keys.pause(model),
+        this.#keys.pauseChannel,
+        String(untilMs),
+        String(ttl),
+        `${model} ${untilMs}`,
+      )
       .catch(this.#onError);
   }
 

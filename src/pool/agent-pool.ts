@@ -66,7 +66,10 @@ function checkOptions(options: AgentPoolOptions): void {
   if (typeof agent !== 'function' && (typeof agent !== 'object' || agent === null))
     throw new ConfigError('agent', 'must be an AgentConfig or a function (key) => AgentConfig');
   if (warm && typeof agent === 'function')
-    throw new ConfigError('warm', 'warm agents need a plain agent config (a function config depends on the key)');
+    throw new ConfigError(
+      'warm',
+      'warm agents need a plain agent config (a function config depends on the key)',
+    );
 }
 
 /** A pool of agents, one per key, at most `size` alive. */

@@ -9,8 +9,8 @@ import {
   type PoolAdmission,
   type PoolEvent,
   QueuedWorkAbortedError,
-  silentLogger,
   type Step,
+  silentLogger,
 } from '../../src/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';

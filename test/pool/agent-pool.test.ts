@@ -40,7 +40,9 @@ function memoryAgents(turn?: (key: string, prompt: string, n: number) => TurnScr
         conversationId: `conv-${key}-${n}`,
         turns: Array.from({ length: 50 }, (_, i) => (request, index) => {
           const prompt = request.text.join('');
-          const script = turn?.(key, prompt, i) ?? { steps: [{ type: 'agent_response', textDelta: `${key}:${prompt}` }] };
+          const script = turn?.(key, prompt, i) ?? {
+            steps: [{ type: 'agent_response', textDelta: `${key}:${prompt}` }],
+          };
           return typeof script === 'function' ? script(request, index) : script;
         }),
       });
@@ -86,7 +88,13 @@ describe('AgentPool', () => {
     // One agent (one connection) per key; a's connection saw both of a's prompts, in order.
     expect(connections.get('a')).toHaveLength(1);
     expect(connections.get('a')![0]!.requests.map((r) => r.text.join(''))).toEqual(['one', 'two']);
-    expect(pool.stats).toMatchObject({ busy: 0, idle: 2, queued: 0, turns: 3, starts: { cold: 2, resumed: 0 } });
+    expect(pool.stats).toMatchObject({
+      busy: 0,
+      idle: 2,
+      queued: 0,
+      turns: 3,
+      starts: { cold: 2, resumed: 0 },
+    });
   });
 
   it('an evicted agent is resumed by its conversation id on its key’s next run', async () => {
@@ -145,7 +153,14 @@ describe('AgentPool', () => {
       if (first) {
         first = false;
         const resetsAt = new Date(Date.now() + 600);
-        return { result: { status: 'rate_limited', retryAfterMs: 600, resetsAt, errorMessage: 'RESOURCE_EXHAUSTED (code 429)' } };
+        return {
+          result: {
+            status: 'rate_limited',
+            retryAfterMs: 600,
+            resetsAt,
+            errorMessage: 'RESOURCE_EXHAUSTED (code 429)',
+          },
+        };
       }
       return { steps: [{ type: 'agent_response', textDelta: `${key}:${prompt}` }] };
     });
@@ -170,7 +185,9 @@ describe('AgentPool', () => {
     const results = await Promise.all(queued.map(async (r) => (await r).result()));
     expect((await (await storm).result()).status).toBe('rate_limited');
     expect(results.every((r) => r.status === 'success')).toBe(true);
-    expect(results.map((r) => r.text)).toEqual(Array.from({ length: 50 }, (_, i) => `k${(i % 10) + 1}:p${i}`));
+    expect(results.map((r) => r.text)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `k${(i % 10) + 1}:p${i}`),
+    );
     // Only turns already running when the limit hit (at most size - 1 more) started before the reset time.
     expect(startsBeforePause).toBeLessThanOrEqual(4);
     const late = starts.slice(startsBeforePause);
@@ -184,11 +201,19 @@ describe('AgentPool', () => {
     expect(backoffMs(3, { baseMs: 1000 }, () => 0.999_999)).toBe(4000);
     expect(backoffMs(20, { baseMs: 1000, maxMs: 5000 }, () => 0)).toBe(2500);
     let n = 0;
-    const { agent } = memoryAgents(() => () =>
-      n++ === 0 ? { result: { status: 'rate_limited', errorMessage: '429' } } : { steps: [{ type: 'agent_response', textDelta: 'ok' }] },
+    const { agent } = memoryAgents(
+      () => () =>
+        n++ === 0
+          ? { result: { status: 'rate_limited', errorMessage: '429' } }
+          : { steps: [{ type: 'agent_response', textDelta: 'ok' }] },
     );
     const events: PoolEvent[] = [];
-    await using pool = new AgentPool({ size: 2, agent, backoff: { baseMs: 200 }, onEvent: (e) => events.push(e) });
+    await using pool = new AgentPool({
+      size: 2,
+      agent,
+      backoff: { baseMs: 200 },
+      onEvent: (e) => events.push(e),
+    });
     const before = Date.now();
     expect((await runText(pool, 'a', 'x')).status).toBe('rate_limited');
     const pause = events.find((e) => e.type === 'model_paused');
@@ -232,7 +257,9 @@ describe('AgentPool', () => {
     await expect(queued).rejects.toMatchObject({ code: 'queued_work_aborted' });
     expect(pool.stats.queued).toBe(1);
     // An already aborted signal is refused at once.
-    await expect(pool.run('a', 'x', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(QueuedWorkAbortedError);
+    await expect(pool.run('a', 'x', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      QueuedWorkAbortedError,
+    );
     release.resolve();
     await (await running).result();
     await (await after).result();
@@ -273,7 +300,11 @@ describe('AgentPool', () => {
   it('onStats sees the gauges change (the hook point for metrics)', async () => {
     const { agent } = memoryAgents();
     const seen: { busy: number; queued: number }[] = [];
-    await using pool = new AgentPool({ size: 1, agent, onStats: (s) => seen.push({ busy: s.busy, queued: s.queued }) });
+    await using pool = new AgentPool({
+      size: 1,
+      agent,
+      onStats: (s) => seen.push({ busy: s.busy, queued: s.queued }),
+    });
     await Promise.all([runText(pool, 'a', '1'), runText(pool, 'b', '2')]);
     await new Promise((r) => setImmediate(r));
     expect(seen.some((s) => s.busy === 1 && s.queued === 1)).toBe(true);
