@@ -10,22 +10,6 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
-// Many conversations on one machine (the fleet across machines is on `agy-sdk/fleet`).
-export {
-  AgentPool,
-  type AgentPoolOptions,
-  type BackoffOptions,
-  type ConversationStore,
-  MemoryConversationStore,
-  MemoryPauseStore,
-  type PauseStore,
-  type PoolAdmission,
-  type PoolEvent,
-  type PoolPause,
-  type PoolRunOptions,
-  type PoolStartLatency,
-  type PoolStats,
-} from './pool/index.js';
 // agy session options.
 export {
   type BadLine,
@@ -150,6 +134,22 @@ export {
   type PolicyPredicate,
   policy,
 } from './policy/index.js';
+// Many conversations on one machine (the fleet across machines is on `agy-sdk/fleet`).
+export {
+  AgentPool,
+  type AgentPoolOptions,
+  type BackoffOptions,
+  type ConversationStore,
+  MemoryConversationStore,
+  MemoryPauseStore,
+  type PauseStore,
+  type PoolAdmission,
+  type PoolEvent,
+  type PoolPause,
+  type PoolRunOptions,
+  type PoolStartLatency,
+  type PoolStats,
+} from './pool/index.js';
 // Structured output.
 export type {
   JsonSchema,

@@ -115,7 +115,14 @@ export interface PoolStats {
   /** Agents retired because their agy died during a turn or failed. */
   crashed: number;
   /** Agent starts: cold (for a key), warm (ahead of demand), resumed (on a recorded conversation id). */
-  starts: { cold: number; warm: number; resumed: number };
+  starts: {
+    /** Started for a key with no recorded conversation. */
+    cold: number;
+    /** Started by `start()`, ahead of demand. */
+    warm: number;
+    /** Started to resume a key's recorded conversation (after an eviction or a crash). */
+    resumed: number;
+  };
   /** Start latency over every agent start. */
   startLatency: PoolStartLatency;
 }
