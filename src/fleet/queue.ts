@@ -161,13 +161,17 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
         },
         failed: (reason) => {
           // A failed attempt that will be retried is not the end; only a job failed for good is.
-          void queue.getJob(id).then(async (j) => {
-            if (!j || (await j.isFailed())) {
-              end = { error: new Error(`fleet job ${id} failed: ${reason}`) };
-              stop();
-              wake?.();
-            }
-          });
+          const finish = (error: Error) => {
+            end = { error };
+            stop();
+            wake?.();
+          };
+          queue
+            .getJob(id)
+            .then(async (j) => {
+              if (!j || (await j.isFailed())) finish(new Error(`fleet job ${id} failed: ${reason}`));
+            })
+            .catch((err: unknown) => finish(err instanceof Error ? err : new Error(String(err))));
         },
       });
       try {

@@ -355,15 +355,20 @@ export class AgentPool implements AsyncDisposable {
       if (this.#closed) throw new ClosedError('the pool was closed');
       const agent = slot.agent;
       const { onAdmitted, signal, turnTimeoutMs, responseSchema } = waiting.options;
-      onAdmitted?.({
-        key: waiting.key,
-        conversationId: agent.conversationId,
-        resumedFrom: slot.resumedFrom,
-        firstTurn: slot.turns === 0,
-        queuedMs: Date.now() - waiting.enqueuedAt,
-        startMs,
-        pid: agent.pid,
-      });
+      try {
+        onAdmitted?.({
+          key: waiting.key,
+          conversationId: agent.conversationId,
+          resumedFrom: slot.resumedFrom,
+          firstTurn: slot.turns === 0,
+          queuedMs: Date.now() - waiting.enqueuedAt,
+          startMs,
+          pid: agent.pid,
+        });
+      } catch (err) {
+        // The caller's callback: its failure is reported, and neither the turn nor the agent pays for it.
+        this.#logger.warn('pool: onAdmitted threw', err);
+      }
       slot.turns++;
       const response = await agent.chat(waiting.prompt, { signal, turnTimeoutMs, responseSchema });
       handed = true;

@@ -297,6 +297,35 @@ describe('AgentPool', () => {
     expect(pool.stats).toMatchObject({ busy: 0, idle: 0, queued: 0 });
   });
 
+  it('an agent that cannot start rejects its run with the start error; a throwing onAdmitted costs nothing', async () => {
+    let fail = true;
+    const pool = new AgentPool({
+      size: 1,
+      logger: silentLogger,
+      agent: () => ({
+        logger: silentLogger,
+        connection: (host) => {
+          const conn = new InMemoryConnection({
+            turns: [{ steps: [{ type: 'agent_response', textDelta: 'ok' }] }],
+          });
+          if (fail) conn.start = async () => Promise.reject(new ConfigError('agyPath', 'no such binary'));
+          return conn.connect(host);
+        },
+      }),
+    });
+    await expect(pool.run('a', 'x')).rejects.toThrow(/no such binary/);
+    expect(pool.stats).toMatchObject({ crashed: 1, busy: 0, idle: 0 });
+    fail = false;
+    const response = await pool.run('a', 'y', {
+      onAdmitted: () => {
+        throw new Error('caller bug');
+      },
+    });
+    expect((await response.result()).text).toBe('ok');
+    expect(pool.stats).toMatchObject({ crashed: 1, idle: 1 });
+    await pool.close();
+  });
+
   it('onStats sees the gauges change (the hook point for metrics)', async () => {
     const { agent } = memoryAgents();
     const seen: { busy: number; queued: number }[] = [];
