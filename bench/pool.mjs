@@ -39,7 +39,7 @@ const agentConfig = {
   env: { HOME: home, AGY_SIM_STATE_DIR: join(root, 'state'), AGY_SIM_SCENARIO: scenarioFile },
 };
 
-const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const kib = (bytes) => Math.round(bytes / 1024);
 const gc = () => globalThis.gc?.();
 const mem = () => {
   gc();
@@ -83,8 +83,8 @@ for (const c of concurrencies) {
     startAllMs: Math.round(startWall),
     startMeanMs: Math.round(stats.startLatency.meanMs),
     startMaxMs: Math.round(stats.startLatency.maxMs),
-    sdkRssPerSessionMiB: mib((during.rss - before.rss) / c),
-    sdkHeapPerSessionMiB: mib((during.heap - before.heap) / c),
+    sdkRssPerSessionKiB: kib((during.rss - before.rss) / c),
+    sdkHeapPerSessionKiB: kib((during.heap - before.heap) / c),
     turns: stats.turns,
     lostOrFailed: lost,
   };
