@@ -6,7 +6,9 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const entries = ['src/index.ts', 'src/wire.ts', 'src/testing/index.ts'].map((e) => path.join(root, e));
+const entries = ['src/index.ts', 'src/wire.ts', 'src/testing/index.ts', 'src/fleet/index.ts'].map((e) =>
+  path.join(root, e),
+);
 const program = ts.createProgram(entries, {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,

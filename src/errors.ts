@@ -30,6 +30,8 @@ export type AgySdkErrorCode =
   | 'budget_exceeded'
   | 'closed'
   | 'content_invalid'
+  | 'queue_full'
+  | 'queued_work_aborted'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -203,6 +205,23 @@ export class ClosedError extends AgySdkError {
 export class ContentError extends AgySdkError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('content_invalid', message, options);
+  }
+}
+
+/** An `AgentPool`'s queue is at its `maxQueue` bound: the work was refused at once, never queued. */
+export class QueueFullError extends AgySdkError {
+  /** The bound that was reached. */
+  readonly maxQueue: number;
+  constructor(maxQueue: number) {
+    super('queue_full', `the pool's queue is full (maxQueue ${maxQueue}); try again later`);
+    this.maxQueue = maxQueue;
+  }
+}
+
+/** Work waiting in an `AgentPool` queue was aborted through its `AbortSignal` before it reached an agent. */
+export class QueuedWorkAbortedError extends AgySdkError {
+  constructor(reason?: unknown) {
+    super('queued_work_aborted', 'the queued work was aborted before it started', { cause: reason });
   }
 }
 

@@ -61,6 +61,8 @@ export {
   LineTooLongError,
   type ProcessDiagnostics,
   ProcessExitError,
+  QueuedWorkAbortedError,
+  QueueFullError,
   StartError,
   StructuredOutputError,
   TurnDeniedError,
@@ -132,6 +134,22 @@ export {
   type PolicyPredicate,
   policy,
 } from './policy/index.js';
+// Many conversations on one machine (the fleet across machines is on `agy-sdk/fleet`).
+export {
+  AgentPool,
+  type AgentPoolOptions,
+  type BackoffOptions,
+  type ConversationStore,
+  MemoryConversationStore,
+  MemoryPauseStore,
+  type PauseStore,
+  type PoolAdmission,
+  type PoolEvent,
+  type PoolPause,
+  type PoolRunOptions,
+  type PoolStartLatency,
+  type PoolStats,
+} from './pool/index.js';
 // Structured output.
 export type {
   InferResponseSchema,

@@ -31,6 +31,9 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'closed':
     case 'content_invalid':
       return 'turn input or output';
+    case 'queue_full':
+    case 'queued_work_aborted':
+      return 'pool';
     case 'turn_success':
     case 'turn_denied':
     case 'turn_timeout':
