@@ -6,8 +6,21 @@
  * MCP, and the client's answers: permission requests through the host's policies and `askUser`, and file
  * reads and writes confined to the workspaces. Facts: docs/reference/acp-backend.md.
  */
-import { type ClientConnection, client, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
-import { ClosedError, ProcessExitError, StartError, UnsupportedError, UsageError, WatchdogTimeoutError } from '../../errors.js';
+import {
+  type ClientConnection,
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+} from '@agentclientprotocol/sdk';
+import {
+  ClosedError,
+  ProcessExitError,
+  StartError,
+  UnsupportedError,
+  UsageError,
+  WatchdogTimeoutError,
+} from '../../errors.js';
 import { createHookToolCall } from '../../hooks/args.js';
 import { callContained } from '../../internal/contain.js';
 import type { Logger } from '../../logger.js';
@@ -27,17 +40,23 @@ import type {
 } from '../../protocol/acp.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
-import type { Connection, ConnectionInfo, TurnMedia, TurnRequest, TurnSink } from '../connection.js';
-import type { ConnectionHost, ToolCallVerdict } from '../host.js';
 import { AgyProcess, type ExitInfo } from '../agy/process/agy-process.js';
 import { SessionListener } from '../agy/session/listener.js';
 import type { McpServerConfig } from '../agy/session/mcp-config.js';
 import { SessionDir } from '../agy/session/session-dir.js';
 import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
+import type { Connection, ConnectionInfo, TurnMedia, TurnRequest, TurnSink } from '../connection.js';
+import type { ConnectionHost, ToolCallVerdict } from '../host.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { AcpPreset } from './config.js';
 import { WorkspaceFileSystem } from './fs-service.js';
-import { AcpTurnSteps, classifyRequestError, classifyStop, type ResolvedTool, usageFromMeta } from './normalize.js';
+import {
+  AcpTurnSteps,
+  classifyRequestError,
+  classifyStop,
+  type ResolvedTool,
+  usageFromMeta,
+} from './normalize.js';
 import { CANCELLED, chooseOption } from './permissions.js';
 import { GEMINI_CLI_ENV, geminiCliSettings, resolveCommand } from './presets.js';
 import { loadWithMinuteRetry } from './session-load.js';
@@ -300,9 +319,12 @@ export class AcpConnection implements Connection {
         }),
       );
       this.#init = init;
-      this.#logger.info(`ACP agent ${init.agentInfo?.name ?? this.#o.command} initialized (protocol ${init.protocolVersion})`);
+      this.#logger.info(
+        `ACP agent ${init.agentInfo?.name ?? this.#o.command} initialized (protocol ${init.protocolVersion})`,
+      );
       await this.#openSession(agent, this.#sessionId ?? this.#o.conversationId);
-      if (this.#o.model !== undefined && this.#sessionId !== undefined) await this.#setModel(agent, this.#o.model);
+      if (this.#o.model !== undefined && this.#sessionId !== undefined)
+        await this.#setModel(agent, this.#o.model);
       return this.info;
     } catch (err) {
       await this.#stopAgent(agent);
@@ -316,12 +338,20 @@ export class AcpConnection implements Connection {
     if (this.#listener) {
       // The listener's URL carries its per-session token; it travels on the agent's stdin, never in argv.
       if (!http)
-        throw new StartError('the ACP agent does not advertise HTTP MCP servers; the agent\'s own tools need them', {
-          exitCode: null,
-          signal: null,
-          stderrTail: this.#agent?.process.stderrTail ?? '',
-        });
-      out.push({ type: 'http', name: ACP_OWN_TOOL_SERVER, url: this.#listener.mcpUrl(TOOL_SERVER_NAME), headers: [] });
+        throw new StartError(
+          "the ACP agent does not advertise HTTP MCP servers; the agent's own tools need them",
+          {
+            exitCode: null,
+            signal: null,
+            stderrTail: this.#agent?.process.stderrTail ?? '',
+          },
+        );
+      out.push({
+        type: 'http',
+        name: ACP_OWN_TOOL_SERVER,
+        url: this.#listener.mcpUrl(TOOL_SERVER_NAME),
+        headers: [],
+      });
     }
     for (const [name, server] of Object.entries(this.#o.mcpServers ?? {})) {
       if (server.disabled) continue;
@@ -355,9 +385,15 @@ export class AcpConnection implements Connection {
     const cwd = this.#o.cwd;
     if (resume !== undefined) {
       if (this.#init?.agentCapabilities?.loadSession !== true)
-        throw new UnsupportedError('conversationId', 'the ACP agent does not advertise loadSession, so a session cannot be resumed');
+        throw new UnsupportedError(
+          'conversationId',
+          'the ACP agent does not advertise loadSession, so a session cannot be resumed',
+        );
       const loaded = await loadWithMinuteRetry(
-        () => this.#startRequest(agent, 'session/load', () => agent.rpc.agent.request('session/load', { sessionId: resume, cwd, mcpServers })),
+        () =>
+          this.#startRequest(agent, 'session/load', () =>
+            agent.rpc.agent.request('session/load', { sessionId: resume, cwd, mcpServers }),
+          ),
         { signal: this.#closeSignal.signal, logger: this.#logger },
       );
       this.#session = { sessionId: resume, ...(loaded as object) } as AcpNewSessionResponse;
@@ -374,7 +410,10 @@ export class AcpConnection implements Connection {
 
   async #setModel(agent: Agent, model: string): Promise<void> {
     if (!this.#capabilities?.setModel)
-      throw new UnsupportedError('setModel', 'the ACP agent advertises no session models (session/set_model)');
+      throw new UnsupportedError(
+        'setModel',
+        'the ACP agent advertises no session models (session/set_model)',
+      );
     await this.#startRequest(agent, 'session/set_model', () =>
       agent.rpc.agent.request('session/set_model', { sessionId: this.#sessionId, modelId: model }),
     );
@@ -384,9 +423,15 @@ export class AcpConnection implements Connection {
   /** A start-time request, bounded by `startTimeoutMs` and by the process's exit; failures carry the stderr tail. */
   async #startRequest<T>(agent: Agent, what: string, send: () => Promise<T>): Promise<T> {
     const limit = this.#o.startTimeoutMs ?? DEFAULT_ACP_START_TIMEOUT_MS;
-    const diag = () => ({ exitCode: agent.process.exitInfo?.code ?? null, signal: agent.process.exitInfo?.signal ?? null, stderrTail: agent.process.stderrTail });
+    const diag = () => ({
+      exitCode: agent.process.exitInfo?.code ?? null,
+      signal: agent.process.exitInfo?.signal ?? null,
+      stderrTail: agent.process.stderrTail,
+    });
     await agent.process.spawned.catch((err: unknown) => {
-      throw new StartError(`the ACP agent could not be started: ${(err as Error).message}`, diag(), { cause: err });
+      throw new StartError(`the ACP agent could not be started: ${(err as Error).message}`, diag(), {
+        cause: err,
+      });
     });
     const answer = send().then(
       (value) => ({ ok: true as const, value }),
@@ -394,12 +439,15 @@ export class AcpConnection implements Connection {
     );
     const exited = agent.process.exited.then(() => ({ exited: true as const }));
     const raced = await within(Promise.race([answer, exited]), limit);
-    if (raced === undefined) throw new StartError(`the ACP agent did not answer ${what} within ${limit} ms`, diag());
+    if (raced === undefined)
+      throw new StartError(`the ACP agent did not answer ${what} within ${limit} ms`, diag());
     const r = raced.value;
     if ('exited' in r) throw new StartError(`the ACP agent exited before answering ${what}`, diag());
     if (!r.ok) {
       if (r.error instanceof UnsupportedError || r.error instanceof StartError) throw r.error;
-      throw new StartError(`the ACP agent failed ${what}: ${errorMessage(r.error)}`, diag(), { cause: r.error });
+      throw new StartError(`the ACP agent failed ${what}: ${errorMessage(r.error)}`, diag(), {
+        cause: r.error,
+      });
     }
     return r.value;
   }
@@ -456,7 +504,11 @@ export class AcpConnection implements Connection {
     const ended = new Promise<void>((resolve) => {
       end = resolve;
     });
-    const placeholder = new AcpTurnSteps(this.#sessionId ?? '', (n, t) => this.#resolveTool(n, t), this.#nextStep);
+    const placeholder = new AcpTurnSteps(
+      this.#sessionId ?? '',
+      (n, t) => this.#resolveTool(n, t),
+      this.#nextStep,
+    );
     const turn: AcpTurn = {
       steps: placeholder,
       sink,
@@ -475,24 +527,35 @@ export class AcpConnection implements Connection {
       try {
         agent = await this.#ensureAgent();
       } catch (err) {
-        return this.#result(turn, { status: startStatus(err), message: errorMessage(err), error: asSdkError(err) }, null);
+        return this.#result(
+          turn,
+          { status: startStatus(err), message: errorMessage(err), error: asSdkError(err) },
+          null,
+        );
       }
       (turn as { steps: AcpTurnSteps }).steps = new AcpTurnSteps(
         this.#sessionId ?? '',
         (n, t) => this.#resolveTool(n, t),
         this.#nextStep,
       );
-      if (turn.stopAsked) return this.#result(turn, { status: turn.stopAsked, message: `${turn.stopAsked} before it was sent` }, null);
+      if (turn.stopAsked)
+        return this.#result(
+          turn,
+          { status: turn.stopAsked, message: `${turn.stopAsked} before it was sent` },
+          null,
+        );
       this.#armWatchdog(turn, request.timeoutMs);
       const prompt = this.#promptBlocks(request);
-      const answer = agent.rpc.agent
-        .request('session/prompt', { sessionId: this.#sessionId!, prompt })
-        .then(
-          (value) => ({ kind: 'result' as const, value }),
-          (error: unknown) => ({ kind: 'error' as const, error }),
-        );
+      const answer = agent.rpc.agent.request('session/prompt', { sessionId: this.#sessionId!, prompt }).then(
+        (value) => ({ kind: 'result' as const, value }),
+        (error: unknown) => ({ kind: 'error' as const, error }),
+      );
       const exited = agent.process.exited.then((exit) => ({ kind: 'exit' as const, exit }));
-      const outcome = await Promise.race([answer, exited, abandoned.then(() => ({ kind: 'abandoned' as const }))]);
+      const outcome = await Promise.race([
+        answer,
+        exited,
+        abandoned.then(() => ({ kind: 'abandoned' as const })),
+      ]);
       this.#disarmWatchdog();
       return this.#finishTurn(turn, agent, outcome);
     } finally {
@@ -514,7 +577,11 @@ export class AcpConnection implements Connection {
   ): TurnResult {
     if (turn.timeout) {
       this.#flush(turn, null, {});
-      return this.#result(turn, { status: 'timeout', message: turn.timeout.message, error: turn.timeout }, null);
+      return this.#result(
+        turn,
+        { status: 'timeout', message: turn.timeout.message, error: turn.timeout },
+        null,
+      );
     }
     switch (outcome.kind) {
       case 'result': {
@@ -525,24 +592,41 @@ export class AcpConnection implements Connection {
           denials: turn.denials,
           stopAsked: turn.stopAsked,
         });
-        return this.#result(turn, { status: verdict.status, message: verdict.message }, wire(outcome.value), usage);
+        return this.#result(
+          turn,
+          { status: verdict.status, message: verdict.message },
+          wire(outcome.value),
+          usage,
+        );
       }
       case 'error': {
         this.#flush(turn, null, {});
-        if (turn.stopAsked) return this.#result(turn, { status: turn.stopAsked, message: `the turn was ${turn.stopAsked}` }, null);
+        if (turn.stopAsked)
+          return this.#result(
+            turn,
+            { status: turn.stopAsked, message: `the turn was ${turn.stopAsked}` },
+            null,
+          );
         const code = outcome.error instanceof RequestError ? outcome.error.code : undefined;
         const message = errorMessage(outcome.error);
         const verdict = classifyRequestError(code, message);
-        return this.#result(turn, { status: verdict.status, message: `the ACP agent answered the prompt with an error: ${message}` }, null);
+        return this.#result(
+          turn,
+          { status: verdict.status, message: `the ACP agent answered the prompt with an error: ${message}` },
+          null,
+        );
       }
       case 'exit': {
         this.#flush(turn, null, {});
         const { code, signal } = outcome.exit;
-        const error = new ProcessExitError(`the ACP agent exited during the turn (code ${code}, signal ${signal})`, {
-          exitCode: code,
-          signal,
-          stderrTail: agent.process.stderrTail,
-        });
+        const error = new ProcessExitError(
+          `the ACP agent exited during the turn (code ${code}, signal ${signal})`,
+          {
+            exitCode: code,
+            signal,
+            stderrTail: agent.process.stderrTail,
+          },
+        );
         // The session survives only on disk: the next turn starts a fresh process and loads it, where it can.
         this.#agent = undefined;
         const status: TurnStatus = turn.stopAsked ?? 'error';
@@ -551,7 +635,14 @@ export class AcpConnection implements Connection {
       case 'abandoned': {
         this.#flush(turn, null, {});
         const status: TurnStatus = turn.stopAsked ?? 'error';
-        return this.#result(turn, { status, message: `the turn was ${status}; the agent did not answer the cancel in time and was stopped` }, null);
+        return this.#result(
+          turn,
+          {
+            status,
+            message: `the turn was ${status}; the agent did not answer the cancel in time and was stopped`,
+          },
+          null,
+        );
       }
     }
   }
@@ -568,7 +659,11 @@ export class AcpConnection implements Connection {
     usage: Usage | null = null,
     exit?: ExitInfo,
   ): TurnResult {
-    if (usage) this.#total = addUsage(this.#total ? { ...this.#total } : { ...usage, inputTokens: 0, outputTokens: 0, totalTokens: 0 }, usage);
+    if (usage)
+      this.#total = addUsage(
+        this.#total ? { ...this.#total } : { ...usage, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        usage,
+      );
     return {
       status: v.status,
       text: turn.steps.text,
@@ -614,14 +709,25 @@ export class AcpConnection implements Connection {
     return request.text.map((text): AcpContentBlock => {
       const m = media.get(text);
       if (m && m.kind === 'image' && caps?.promptImages)
-        return { type: 'image', mimeType: m.mimeType, data: Buffer.from(m.data).toString('base64'), uri: `file://${m.file}` };
+        return {
+          type: 'image',
+          mimeType: m.mimeType,
+          data: Buffer.from(m.data).toString('base64'),
+          uri: `file://${m.file}`,
+        };
       if (m && m.kind === 'audio' && caps?.promptAudio)
         return { type: 'audio', mimeType: m.mimeType, data: Buffer.from(m.data).toString('base64') };
       if (m && m.kind === 'document' && caps?.promptEmbeddedContext) {
         const uri = `file://${m.file}`;
         return m.mimeType.startsWith('text/')
-          ? { type: 'resource', resource: { uri, mimeType: m.mimeType, text: Buffer.from(m.data).toString('utf8') } }
-          : { type: 'resource', resource: { uri, mimeType: m.mimeType, blob: Buffer.from(m.data).toString('base64') } };
+          ? {
+              type: 'resource',
+              resource: { uri, mimeType: m.mimeType, text: Buffer.from(m.data).toString('utf8') },
+            }
+          : {
+              type: 'resource',
+              resource: { uri, mimeType: m.mimeType, blob: Buffer.from(m.data).toString('base64') },
+            };
       }
       return { type: 'text', text };
     });
@@ -642,9 +748,10 @@ export class AcpConnection implements Connection {
     const name = wireName ?? title ?? 'unknown';
     if (name.startsWith(GEMINI_CLI_MCP_PREFIX)) {
       const rest = name.slice(GEMINI_CLI_MCP_PREFIX.length);
-      const servers = [...(this.#listener ? [ACP_OWN_TOOL_SERVER] : []), ...Object.keys(this.#o.mcpServers ?? {})].sort(
-        (a, b) => b.length - a.length,
-      );
+      const servers = [
+        ...(this.#listener ? [ACP_OWN_TOOL_SERVER] : []),
+        ...Object.keys(this.#o.mcpServers ?? {}),
+      ].sort((a, b) => b.length - a.length);
       for (const server of servers) {
         if (!rest.startsWith(`${server}_`)) continue;
         const tool = rest.slice(server.length + 1);
@@ -658,7 +765,10 @@ export class AcpConnection implements Connection {
     return { name, wireName: name };
   }
 
-  async #onPermission(params: AcpRequestPermissionRequest, signal: AbortSignal): Promise<AcpRequestPermissionResponse> {
+  async #onPermission(
+    params: AcpRequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<AcpRequestPermissionResponse> {
     this.#noteActivity('session/request_permission');
     const turn = this.#turn;
     const tc = params.toolCall;
@@ -681,11 +791,17 @@ export class AcpConnection implements Connection {
     this.#host.toolCallRequested(key, hookCall);
     let verdict = await this.#decide(hookCall, own, signal);
     if (verdict.allow && verdict.args !== undefined && !own)
-      verdict = { allow: false, reason: 'modified arguments cannot be given back to an ACP agent; the call was denied' };
+      verdict = {
+        allow: false,
+        reason: 'modified arguments cannot be given back to an ACP agent; the call was denied',
+      };
     if (verdict.allow && call.mcpServer !== undefined) {
       const disabled = this.#o.mcpServers?.[call.mcpServer]?.disabledTools;
       if (disabled?.includes(call.name))
-        verdict = { allow: false, reason: `tool '${call.name}' is in disabledTools of MCP server '${call.mcpServer}'` };
+        verdict = {
+          allow: false,
+          reason: `tool '${call.name}' is in disabledTools of MCP server '${call.mcpServer}'`,
+        };
     }
     const answer = chooseOption(params.options, verdict.allow);
     const acted: ToolCallVerdict = answer.allowed
@@ -702,14 +818,23 @@ export class AcpConnection implements Connection {
   }
 
   /** The host's verdict, bounded: no answer in `permissionTimeoutMs` (or a throw) denies (fail closed). */
-  async #decide(call: Parameters<ConnectionHost['beforeToolCall']>[0], own: boolean, signal: AbortSignal): Promise<ToolCallVerdict> {
+  async #decide(
+    call: Parameters<ConnectionHost['beforeToolCall']>[0],
+    own: boolean,
+    signal: AbortSignal,
+  ): Promise<ToolCallVerdict> {
     const limit = this.#o.permissionTimeoutMs ?? DEFAULT_ACP_PERMISSION_TIMEOUT_MS;
     const aborted = new Promise<ToolCallVerdict>((resolve) => {
       if (signal.aborted) resolve({ allow: false, reason: 'the prompt was cancelled' });
-      signal.addEventListener('abort', () => resolve({ allow: false, reason: 'the prompt was cancelled' }), { once: true });
+      signal.addEventListener('abort', () => resolve({ allow: false, reason: 'the prompt was cancelled' }), {
+        once: true,
+      });
     });
     try {
-      const answered = await within(Promise.race([this.#host.beforeToolCall(call, { gatedInProcess: own }), aborted]), limit);
+      const answered = await within(
+        Promise.race([this.#host.beforeToolCall(call, { gatedInProcess: own }), aborted]),
+        limit,
+      );
       return answered?.value ?? { allow: false, reason: `no decision within ${limit} ms (fail closed)` };
     } catch (err) {
       this.#logger.error('the tool-call decision threw; the call is denied', err);
@@ -745,7 +870,13 @@ export class AcpConnection implements Connection {
   #fire(turn: AcpTurn, kind: 'idle' | 'turn', limit: number): void {
     if (this.#turn !== turn || turn.timeout) return;
     this.#disarmWatchdog();
-    turn.timeout = new WatchdogTimeoutError(kind, limit, Date.now() - turn.started, turn.lastEvent, this.#agent?.process.stderrTail ?? '');
+    turn.timeout = new WatchdogTimeoutError(
+      kind,
+      limit,
+      Date.now() - turn.started,
+      turn.lastEvent,
+      this.#agent?.process.stderrTail ?? '',
+    );
     void this.#cancelTurn(turn);
   }
 
@@ -824,15 +955,17 @@ function currentModel(session: { models?: unknown } | undefined): string | undef
 
 function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
-  if (typeof err === 'object' && err !== null && 'message' in err) return String((err as { message: unknown }).message);
+  if (typeof err === 'object' && err !== null && 'message' in err)
+    return String((err as { message: unknown }).message);
   return String(err);
 }
 
 function asSdkError(err: unknown): TurnResult['error'] {
-  return err instanceof StartError || err instanceof UnsupportedError || err instanceof ClosedError ? err : undefined;
+  return err instanceof StartError || err instanceof UnsupportedError || err instanceof ClosedError
+    ? err
+    : undefined;
 }
 
 function startStatus(err: unknown): TurnStatus {
   return err instanceof StartError ? err.status : 'error';
 }
-

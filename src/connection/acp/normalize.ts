@@ -48,7 +48,9 @@ export function contentText(content: readonly AcpToolCallContent[] | null | unde
  * A permission request's arguments, recovered from what it carries: a write's diff (`file_path`, `content`,
  * plus `old_string`/`new_string` for a replacement), else the JSON text block (MCP tools), else nothing.
  */
-export function argsFromContent(content: readonly AcpToolCallContent[] | null | undefined): Record<string, unknown> {
+export function argsFromContent(
+  content: readonly AcpToolCallContent[] | null | undefined,
+): Record<string, unknown> {
   for (const c of content ?? []) {
     if (c.type === 'diff') {
       return c.oldText
@@ -217,7 +219,10 @@ export class AcpTurnSteps {
   ): Step {
     let call = this.#tools.get(toolCallId);
     if (!call) {
-      const resolved = this.#resolve(update.name ?? toolNameFromCallId(toolCallId), update.title ?? undefined);
+      const resolved = this.#resolve(
+        update.name ?? toolNameFromCallId(toolCallId),
+        update.title ?? undefined,
+      );
       const stepIndex = this.#next++;
       const rawInput = update.rawInput;
       const args =
@@ -240,7 +245,10 @@ export class AcpTurnSteps {
       const output = toolOutput(update);
       if (output !== undefined) call.output = output;
     } else if (call.state === 'ERROR') {
-      const error: ToolError = { type: 'TOOL_ERROR', message: contentText(update.content) ?? 'tool call failed' };
+      const error: ToolError = {
+        type: 'TOOL_ERROR',
+        message: contentText(update.content) ?? 'tool call failed',
+      };
       call.error = error;
     }
     return this.#step({ stepIndex: call.stepIndex, state: call.state, type: 'tool', tool: { ...call }, raw });
@@ -313,7 +321,10 @@ export function classifyStop(
     case 'max_tokens':
       return { status: 'error', message: 'the agent hit its output token limit (max_tokens)' };
     case 'max_turn_requests':
-      return { status: 'error', message: 'the agent hit its model-request limit or a loop (max_turn_requests)' };
+      return {
+        status: 'error',
+        message: 'the agent hit its model-request limit or a loop (max_turn_requests)',
+      };
     case 'refusal':
       return { status: 'error', message: 'the agent refused (refusal)' };
     default:

@@ -28,11 +28,14 @@ export function acpCommandLine(backend: AcpBackendConfig): { command: string; ar
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv): string {
   if (command.includes('/')) {
     if (isAbsolute(command) && isExecutableFile(command)) return command;
-    throw new StartError(`ACP agent ${JSON.stringify(command)} is not an executable file (give an absolute path)`, {
-      exitCode: null,
-      signal: null,
-      stderrTail: '',
-    });
+    throw new StartError(
+      `ACP agent ${JSON.stringify(command)} is not an executable file (give an absolute path)`,
+      {
+        exitCode: null,
+        signal: null,
+        stderrTail: '',
+      },
+    );
   }
   const { found, tried } = findOnPath([command], env);
   if (found) return found;

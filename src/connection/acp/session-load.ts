@@ -55,7 +55,11 @@ export async function loadWithMinuteRetry<T>(load: () => Promise<T>, o: MinuteRe
         'session/load: the agent found no saved session for this conversationId, also after the minute turned ' +
           '(Gemini CLI cannot load a session in the wall-clock minute it was started in; after that minute, the ' +
           'id is unknown in this cwd)',
-        { exitCode: diag?.exitCode ?? null, signal: diag?.signal ?? null, stderrTail: diag?.stderrTail ?? '' },
+        {
+          exitCode: diag?.exitCode ?? null,
+          signal: diag?.signal ?? null,
+          stderrTail: diag?.stderrTail ?? '',
+        },
         { cause: again },
       );
     }
