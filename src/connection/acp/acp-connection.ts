@@ -557,6 +557,11 @@ export class AcpConnection implements Connection {
         abandoned.then(() => ({ kind: 'abandoned' as const })),
       ]);
       this.#disarmWatchdog();
+      // A dead agent's pending prompt is rejected as its pipes close, just before the exit is known.
+      if (outcome.kind === 'error' && !turn.stopAsked) {
+        const exit = await within(agent.process.exited, 1_000);
+        if (exit) return this.#finishTurn(turn, agent, { kind: 'exit', exit: exit.value });
+      }
       return this.#finishTurn(turn, agent, outcome);
     } finally {
       this.#disarmWatchdog();
