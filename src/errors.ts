@@ -30,6 +30,7 @@ export type AgySdkErrorCode =
   | 'budget_exceeded'
   | 'closed'
   | 'content_invalid'
+  | 'unsupported'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -203,6 +204,16 @@ export class ClosedError extends AgySdkError {
 export class ContentError extends AgySdkError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('content_invalid', message, options);
+  }
+}
+
+/** The backend cannot do what was asked (e.g. `setModel()` on an ACP agent that advertises no model switch). */
+export class UnsupportedError extends AgySdkError {
+  /** What is not supported, e.g. `setModel`. */
+  readonly feature: string;
+  constructor(feature: string, message: string) {
+    super('unsupported', `${feature}: ${message}`);
+    this.feature = feature;
   }
 }
 

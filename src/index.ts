@@ -65,6 +65,7 @@ export {
   StructuredOutputError,
   TurnDeniedError,
   type TurnErrorCode,
+  UnsupportedError,
   UsageError,
   WatchdogTimeoutError,
 } from './errors.js';
@@ -108,8 +109,16 @@ export {
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
 // The model: steps, tool calls, usage, turn results.
+export {
+  AGY_CAPABILITIES,
+  type AgentCapabilities,
+  CAPABILITY_ROWS,
+  type CapabilityRow,
+  GEMINI_CLI_CAPABILITIES,
+} from './model/capabilities.js';
 export type {
   CommandResult,
+  PlanEntry,
   Step,
   StepState,
   StepType,
