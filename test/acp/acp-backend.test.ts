@@ -582,6 +582,62 @@ describe('ACP backend: interrupt, watchdog, model, resume', () => {
     expect(b.events().some((e) => e.event === 'session/new')).toBe(false);
   });
 
+  it('the history a loaded session replays after answering session/load is not taken for the first answer', async () => {
+    const b = box();
+    await using agent = b.agent(
+      {
+        session: { replay: true },
+        turns: [
+          {
+            actions: [
+              { type: 'sleep', ms: 500 },
+              { type: 'text', text: 'fresh' },
+            ],
+          },
+        ],
+      },
+      { conversationId: 'sess-old' },
+    );
+    const result = await (await agent.chat('hi')).result();
+    expect(result.text).toBe('fresh');
+    expect(b.events().filter((e) => e.event === 'replayed')).toHaveLength(2);
+  });
+
+  it('a session that cannot be loaded is a StartError saying why (the same-minute rule included)', async () => {
+    const b = box();
+    const agent = b.agent({ session: { loadFailures: 1 }, turns: [] }, { conversationId: 'sess-gone' });
+    const err = await agent.start().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
+    expect((err as StartError).message).toMatch(/cannot load session sess-gone.*same|minute/);
+    await agent.close();
+  });
+
+  it('Gemini CLI: resuming a session in a new Agent waits until the minute the session started in has turned', async () => {
+    const b = box();
+    const scenario = {
+      agentName: 'gemini-cli',
+      session: { id: `gem-${Date.now()}` },
+      turns: [
+        { actions: [{ type: 'text', text: 'first' }] },
+        { actions: [{ type: 'text', text: 'second' }] },
+      ],
+    };
+    let id: string | undefined;
+    {
+      await using first = b.agent(scenario);
+      expect((await (await first.chat('one')).result()).status).toBe('success');
+      id = first.conversationId;
+    }
+    await using second = b.agent(scenario, { conversationId: id });
+    const result = await (await second.chat('two')).result();
+    expect(result.status).toBe('success');
+    expect(result.conversationId).toBe(id);
+    const created = b.events().find((e) => e.event === 'session/new')!.ts as number;
+    const loaded = b.events().find((e) => e.event === 'session/load')!.ts as number;
+    // docs/reference/acp.md#session-load: a load in the session's own wall-clock minute spoils it.
+    expect(Math.floor(loaded / 60_000)).toBeGreaterThan(Math.floor(created / 60_000));
+  }, 120_000);
+
   it('conversationId on an agent without loadSession is an UnsupportedError at start', async () => {
     const b = box();
     const agent = b.agent(

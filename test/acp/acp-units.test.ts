@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/connection/acp/capabilities.js';
-import { acpCommandLine } from '../../src/connection/acp/presets.js';
 import {
   AcpTurnSteps,
   argsFromContent,
@@ -19,6 +18,7 @@ import {
   usageFromMeta,
 } from '../../src/connection/acp/normalize.js';
 import { chooseOption } from '../../src/connection/acp/permissions.js';
+import { acpCommandLine } from '../../src/connection/acp/presets.js';
 import {
   minuteOfSessionFile,
   msUntilMinuteTurned,
@@ -33,7 +33,10 @@ import { workspaceOnly } from '../../src/policy/workspace.js';
 import type { AcpPermissionOption, AcpSessionUpdate } from '../../src/protocol/acp.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/acp/gemini-cli-0.61');
-type Line = { dir: 'in' | 'out'; msg: Record<string, unknown> & { method?: string; params?: any; result?: any; error?: any } };
+type Line = {
+  dir: 'in' | 'out';
+  msg: Record<string, unknown> & { method?: string; params?: any; result?: any; error?: any };
+};
 const transcript = (name: string): Line[] =>
   readFileSync(join(DIR, name), 'utf8')
     .split('\n')
@@ -59,7 +62,13 @@ describe('Gemini CLI transcripts → the backend', () => {
     expect(steps.text).toBe('Hello!');
     const result = t.find((l) => l.dir === 'in' && l.msg.result)!.msg.result;
     const usage = usageFromMeta(result._meta);
-    expect(usage).toEqual({ inputTokens: 12, outputTokens: 4, thinkingTokens: null, cacheReadTokens: null, totalTokens: 16 });
+    expect(usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 4,
+      thinkingTokens: null,
+      cacheReadTokens: null,
+      totalTokens: 16,
+    });
     const [done] = steps.finish(usage, {});
     expect(done).toMatchObject({ type: 'agent_response', state: 'DONE', usage });
     expect(usageFromMeta(undefined)).toBeNull();
@@ -74,7 +83,9 @@ describe('Gemini CLI transcripts → the backend', () => {
       allowed: true,
       response: { outcome: { outcome: 'selected', optionId: 'proceed_once' } },
     });
-    expect(chooseOption(req.options, false).response).toEqual({ outcome: { outcome: 'selected', optionId: 'cancel' } });
+    expect(chooseOption(req.options, false).response).toEqual({
+      outcome: { outcome: 'selected', optionId: 'cancel' },
+    });
   });
 
   it('a write permission request: diff → file_path and content (#permission-requests)', () => {
@@ -91,7 +102,10 @@ describe('Gemini CLI transcripts → the backend', () => {
       { optionId: 'a', name: 'a', kind: 'allow_always' },
       { optionId: 'r', name: 'r', kind: 'reject_always' },
     ];
-    expect(chooseOption(always, true)).toEqual({ allowed: false, response: { outcome: { outcome: 'cancelled' } } });
+    expect(chooseOption(always, true)).toEqual({
+      allowed: false,
+      response: { outcome: { outcome: 'cancelled' } },
+    });
     expect(chooseOption([{ optionId: 'x', name: 'x', kind: 'reject_once' }], true)).toEqual({
       allowed: false,
       response: { outcome: { outcome: 'selected', optionId: 'x' } },
@@ -137,7 +151,10 @@ describe('session/load waits for the minute to turn (docs/reference/acp.md#sessi
     const home = mkdtempSync(join(tmpdir(), 'acp-home-'));
     try {
       mkdirSync(join(home, '.gemini/tmp/proj/chats'), { recursive: true });
-      writeFileSync(join(home, `.gemini/tmp/proj/chats/session-2026-11-30T23-59-${id.slice(0, 8)}.jsonl`), '');
+      writeFileSync(
+        join(home, `.gemini/tmp/proj/chats/session-2026-11-30T23-59-${id.slice(0, 8)}.jsonl`),
+        '',
+      );
       expect(await sessionStartMinute(id, home)).toBe(minute);
       expect(await sessionStartMinute('ffffffff-0000', home)).toBeUndefined();
     } finally {
@@ -147,7 +164,8 @@ describe('session/load waits for the minute to turn (docs/reference/acp.md#sessi
 });
 
 describe('tool names: policies mean the same on agy and Gemini CLI', () => {
-  const call = (name: string, args: Record<string, unknown> = {}) => createHookToolCall({ id: 'x', name, args });
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    createHookToolCall({ id: 'x', name, args });
   it('a policy written with either name acts on both', async () => {
     expect((await evaluate([policy.deny('write_to_file')], call('write_file'))).decision).toBe('deny');
     expect((await evaluate([policy.deny('write_file')], call('write_to_file'))).decision).toBe('deny');
@@ -165,7 +183,9 @@ describe('tool names: policies mean the same on agy and Gemini CLI', () => {
     try {
       const only = [...workspaceOnly([ws]), policy.allowAll()];
       expect((await evaluate(only, call('write_file', { file_path: '/etc/passwd' }))).decision).toBe('deny');
-      expect((await evaluate(only, call('write_file', { file_path: join(ws, 'a') }))).decision).toBe('approve');
+      expect((await evaluate(only, call('write_file', { file_path: join(ws, 'a') }))).decision).toBe(
+        'approve',
+      );
     } finally {
       rmSync(ws, { recursive: true, force: true });
     }
@@ -199,16 +219,26 @@ describe('config on the ACP backend', () => {
   it('needs a preset or a command; rejects unknown keys and stdio cwd; agy stays the default', () => {
     expect(fieldOf(() => new Agent({ backend: { kind: 'acp' } }))).toMatch(/^backend: .*preset or a command/);
     expect(fieldOf(() => new Agent({ backend: { kind: 'acp', comand: 'x' } as never }))).toMatch(/^backend/);
-    expect(fieldOf(() => new Agent({ backend: { kind: 'acp', preset: 'nope' } as never }))).toMatch(/^backend\.preset/);
+    expect(fieldOf(() => new Agent({ backend: { kind: 'acp', preset: 'nope' } as never }))).toMatch(
+      /^backend\.preset/,
+    );
     expect(
       fieldOf(() => new Agent({ backend: acp, mcpServers: { s: { command: 'x', cwd: '/tmp' } } })),
     ).toMatch(/^mcpServers\.s\.cwd: .*ACP/);
-    expect(fieldOf(() => new Agent({ backend: acp, model: 'm', tools: [], isolation: 'shadow-home' }))).toBeUndefined();
+    expect(
+      fieldOf(() => new Agent({ backend: acp, model: 'm', tools: [], isolation: 'shadow-home' })),
+    ).toBeUndefined();
     expect(fieldOf(() => new Agent({ backend: { kind: 'agy' }, effort: 'low' }))).toBeUndefined();
   });
   it('presets supply the command line; command and args override it', () => {
-    expect(acpCommandLine({ kind: 'acp', preset: 'gemini-cli' })).toEqual({ command: 'gemini', args: ['--acp'] });
-    expect(acpCommandLine({ kind: 'acp', preset: 'agy-acp' })).toEqual({ command: 'agy_acp_server', args: [] });
+    expect(acpCommandLine({ kind: 'acp', preset: 'gemini-cli' })).toEqual({
+      command: 'gemini',
+      args: ['--acp'],
+    });
+    expect(acpCommandLine({ kind: 'acp', preset: 'agy-acp' })).toEqual({
+      command: 'agy_acp_server',
+      args: [],
+    });
     expect(acpCommandLine({ kind: 'acp', preset: 'gemini-cli', command: '/opt/g' })).toEqual({
       command: '/opt/g',
       args: ['--acp'],

@@ -409,7 +409,8 @@ export class AcpConnection implements Connection {
           'the ACP agent does not advertise loadSession, so a session cannot be resumed',
         );
       // Gemini CLI cannot load a session in the minute it started, and a failed try spoils it: wait first.
-      const minute = await sessionStartMinute(resume, this.#env.HOME);
+      const gemini = this.#o.preset === 'gemini-cli' || this.#init?.agentInfo?.name === 'gemini-cli';
+      const minute = gemini ? await sessionStartMinute(resume, this.#env.HOME) : undefined;
       const wait = minute === undefined ? 0 : msUntilMinuteTurned(minute, Date.now());
       if (wait > 0) {
         this.#logger.info(`session/load waits ${wait} ms for the minute the session started in to turn`);
@@ -429,6 +430,8 @@ export class AcpConnection implements Connection {
           );
         throw err;
       });
+      // The answer counts as the replay's start: quiet is measured from it.
+      this.#lastUpdateAt = Date.now();
       await this.#replaySettled();
       this.#session = { sessionId: resume, ...(loaded as object) } as AcpNewSessionResponse;
       this.#sessionId = resume;
