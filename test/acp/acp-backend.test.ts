@@ -1,7 +1,7 @@
 /**
  * The ACP backend against a real ACP peer: the scripted agent (`fixtures/scripted-agent.mjs`, built on the
  * official SDK's agent side), spawned through the real spawn path (the supervisor) and spoken to over real
- * pipes. Its shapes imitate Gemini CLI 0.61 (docs/reference/acp-backend.md).
+ * pipes. Its shapes imitate Gemini CLI 0.61 (docs/reference/acp.md).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
