@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  hooks,
   Image,
   ProcessExitError,
   policy,
@@ -218,6 +219,34 @@ describe('ACP backend: turns and updates', () => {
       ['read_file', 'DONE', 'file body', undefined],
       ['glob', 'ERROR', undefined, 'bad pattern'],
     ]);
+  });
+
+  it('postToolCall / onToolError hooks see the tools the agent ran itself, once per call, with output or error', async () => {
+    const post: Array<[string, unknown]> = [];
+    const errors: string[] = [];
+    const b = box();
+    await using agent = b.agent(
+      {
+        turns: [
+          {
+            actions: [
+              { type: 'tool', name: 'read_file', id: 'r1', output: 'file body' },
+              { type: 'tool', name: 'glob', id: 'g1', fail: 'bad pattern' },
+              { type: 'text', text: 'done' },
+            ],
+          },
+        ],
+      },
+      {
+        hooks: [
+          hooks.postToolCall((r) => void post.push([r.call.name, r.output])),
+          hooks.onToolError((e) => void errors.push(`${e.call.name}: ${e.error.message}`)),
+        ],
+      },
+    );
+    expect((await (await agent.chat('read')).result()).status).toBe('success');
+    expect(post).toEqual([['read_file', 'file body']]);
+    expect(errors).toEqual(['glob: bad pattern']);
   });
 
   it('a JSON-RPC error with 429 wording ends rate_limited; other errors end error', async () => {

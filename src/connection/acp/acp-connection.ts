@@ -28,7 +28,7 @@ import { createHookToolCall } from '../../hooks/args.js';
 import { callContained } from '../../internal/contain.js';
 import type { Logger } from '../../logger.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
-import type { Step, Usage, WireObject } from '../../model/step.js';
+import type { Step, ToolCall, Usage, WireObject } from '../../model/step.js';
 import type { TurnResult, TurnStatus } from '../../model/turn-result.js';
 import { addUsage } from '../../model/usage.js';
 import type {
@@ -142,6 +142,8 @@ interface AcpTurn {
   /** Resolves when `runTurn` has returned. */
   readonly ended: Promise<void>;
   lastEvent: string | undefined;
+  /** Tool calls whose end was reported to the host. */
+  readonly endedCalls: Set<string>;
 }
 
 /** The running agent process and its protocol connection. */
@@ -572,6 +574,7 @@ export class AcpConnection implements Connection {
       abandoned,
       ended,
       lastEvent: undefined,
+      endedCalls: new Set(),
     };
     this.#turn = turn;
     try {
@@ -806,7 +809,33 @@ export class AcpConnection implements Connection {
     // Updates outside a turn (a loaded session's replay, command lists) carry nothing for a turn.
     if (!turn || params.sessionId !== this.#sessionId) return;
     turn.lastEvent = params.update.sessionUpdate;
-    for (const step of turn.steps.update(params.update)) this.#emit(turn, step);
+    for (const step of turn.steps.update(params.update)) {
+      this.#emit(turn, step);
+      const call = step.tool;
+      if (call && (call.state === 'DONE' || call.state === 'ERROR') && !turn.endedCalls.has(call.id)) {
+        turn.endedCalls.add(call.id);
+        this.#toolEnded(call);
+      }
+    }
+  }
+
+  /**
+   * `postToolCall` / `onToolError` for a tool the agent ran itself (the SDK's own tools get theirs in-process).
+   * Reported once per call; a failing hook is logged, never thrown into the protocol handler.
+   */
+  #toolEnded(call: ToolCall): void {
+    if (call.mcpServer === ACP_OWN_TOOL_SERVER || call.denied || !this.#host.needs().toolResults) return;
+    const hookCall = createHookToolCall({
+      id: call.id,
+      name: call.name,
+      args: call.args,
+      server: call.mcpServer,
+      stepIndex: call.stepIndex,
+    });
+    const outcome = call.error ? { error: call.error.message } : { output: call.output };
+    this.#host.toolCallEnded(hookCall, outcome).catch((err: unknown) => {
+      this.#logger.error('a postToolCall / onToolError hook failed', err);
+    });
   }
 
   /** Gemini CLI names MCP tools `mcp_<server>_<tool>`; the known server names say where the tool part starts. */
