@@ -3,7 +3,7 @@
  * agent side) spawned through the real spawn path, a scenario file, the agent's own log of what it received,
  * and a private sandbox per test.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,13 +82,22 @@ export function acpSandbox(): AcpSandbox {
   };
 }
 
-/** Whether a process is alive (signal 0). */
+/**
+ * Whether a process is alive (signal 0). A zombie (killed, not yet reaped by its new parent) counts as dead: it
+ * runs nothing and holds nothing but its pid.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    // No /proc at all (macOS): trust signal 0. With /proc, the process went in between.
+    return !existsSync('/proc/self');
   }
 }
 
