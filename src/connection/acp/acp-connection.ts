@@ -6,6 +6,9 @@
  * MCP, and the client's answers: permission requests through the host's policies and `askUser`, and file
  * reads and writes confined to the workspaces. Facts: docs/reference/acp-backend.md.
  */
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   type ClientConnection,
   client,
@@ -43,7 +46,7 @@ import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
 import { AgyProcess, type ExitInfo } from '../agy/process/agy-process.js';
 import { SessionListener } from '../agy/session/listener.js';
 import type { McpServerConfig } from '../agy/session/mcp-config.js';
-import { SessionDir } from '../agy/session/session-dir.js';
+import { defaultDataDir, SessionDir } from '../agy/session/session-dir.js';
 import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
 import type { Connection, ConnectionInfo, TurnMedia, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost, ToolCallVerdict } from '../host.js';
@@ -59,7 +62,13 @@ import {
 } from './normalize.js';
 import { CANCELLED, chooseOption } from './permissions.js';
 import { GEMINI_CLI_ENV, geminiCliSettings, resolveCommand } from './presets.js';
-import { loadWithMinuteRetry } from './session-load.js';
+import {
+  msUntilMinuteTurned,
+  noteSessionStarted,
+  SESSION_NOT_LOADABLE,
+  sessionStartMinute,
+  waitOrAbort,
+} from './session-load.js';
 import { StdoutLines } from './stdout-lines.js';
 
 /** The MCP server name the agent knows the agent's own tools by (the same as on agy). */
@@ -180,6 +189,8 @@ export class AcpConnection implements Connection {
   #nextStep = 0;
   #total: Usage | null = null;
   #closed = false;
+  /** When the last `session/update` arrived (ms), turn or not. */
+  #lastUpdateAt = 0;
   /** Aborted by close(): waits in the start path end at once. */
   readonly #closeSignal = new AbortController();
   #closing: Promise<void> | undefined;
@@ -235,7 +246,7 @@ export class AcpConnection implements Connection {
           logger: o.logger,
         });
       }
-      await AcpConnection.#setupHome(o, dir, env);
+      await AcpConnection.#setupHome(o, env);
       self = new AcpConnection(o, host, dir, listener, env, binary);
       const started = self.#start();
       self.#starting = started;
@@ -249,16 +260,19 @@ export class AcpConnection implements Connection {
     }
   }
 
-  /** With shadow-home: a private HOME; for Gemini CLI, its own settings there. The user's files are never touched. */
-  static async #setupHome(o: AcpConnectionOptions, dir: SessionDir, env: NodeJS.ProcessEnv): Promise<void> {
+  /**
+   * With shadow-home: a private HOME, with Gemini CLI's own settings there. Unlike the session directory it
+   * outlives the agent (the agent keeps its saved sessions in it, so `conversationId` can resume them): one per
+   * settings, under the data directory, 0700/0600. The user's files are never touched.
+   */
+  static async #setupHome(o: AcpConnectionOptions, env: NodeJS.ProcessEnv): Promise<void> {
     if (o.isolation !== 'shadow-home') return;
-    const home = await dir.subdir('home');
-    if (o.preset === 'gemini-cli' || o.settingsOverrides !== undefined) {
-      await dir.writePrivate(
-        'home/.gemini/settings.json',
-        JSON.stringify(geminiCliSettings(env, o.settingsOverrides), null, 2),
-      );
-    }
+    const settings = JSON.stringify(geminiCliSettings(env, o.settingsOverrides), null, 2);
+    const key = createHash('sha256').update(`${o.command}\0${settings}`).digest('hex').slice(0, 16);
+    const home = join(o.dataDir ?? defaultDataDir(env), 'acp-homes', key);
+    await mkdir(join(home, '.gemini'), { recursive: true, mode: 0o700 });
+    await chmod(home, 0o700);
+    await writeFile(join(home, '.gemini', 'settings.json'), settings, { mode: 0o600 });
     env.HOME = home;
   }
 
@@ -314,7 +328,12 @@ export class AcpConnection implements Connection {
       const init = await this.#startRequest(agent, 'initialize', () =>
         agent.rpc.agent.request('initialize', {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+          // Gemini CLI 0.61 cannot tell a missing file from an error on a proxied read, which breaks writing new
+          // files (docs/reference/acp.md#fs-proxy): with it, only writes go through the SDK.
+          clientCapabilities: {
+            fs: { readTextFile: this.#o.preset !== 'gemini-cli', writeTextFile: true },
+            terminal: false,
+          },
           clientInfo: { name: 'agy-sdk', version: '0' },
         }),
       );
@@ -389,23 +408,56 @@ export class AcpConnection implements Connection {
           'conversationId',
           'the ACP agent does not advertise loadSession, so a session cannot be resumed',
         );
-      const loaded = await loadWithMinuteRetry(
-        () =>
-          this.#startRequest(agent, 'session/load', () =>
-            agent.rpc.agent.request('session/load', { sessionId: resume, cwd, mcpServers }),
-          ),
-        { signal: this.#closeSignal.signal, logger: this.#logger },
-      );
+      // Gemini CLI cannot load a session in the minute it started, and a failed try spoils it: wait first.
+      const gemini = this.#o.preset === 'gemini-cli' || this.#init?.agentInfo?.name === 'gemini-cli';
+      const minute = gemini ? await sessionStartMinute(resume, this.#env.HOME) : undefined;
+      const wait = minute === undefined ? 0 : msUntilMinuteTurned(minute, Date.now());
+      if (wait > 0) {
+        this.#logger.info(`session/load waits ${wait} ms for the minute the session started in to turn`);
+        await waitOrAbort(wait, this.#closeSignal.signal);
+        if (this.#closed) throw new ClosedError('closed while waiting to load the session');
+      }
+      const loaded = await this.#startRequest(agent, 'session/load', () =>
+        agent.rpc.agent.request('session/load', { sessionId: resume, cwd, mcpServers }),
+      ).catch((err: unknown) => {
+        if (err instanceof StartError && SESSION_NOT_LOADABLE.test(`${err.message} ${detailsOf(err.cause)}`))
+          throw new StartError(
+            `session/load: the agent cannot load session ${resume}: it does not know it in this cwd and HOME, or it ` +
+              'was tried in the wall-clock minute the session started (Gemini CLI then refuses it for good; the SDK ' +
+              "waits for that minute to turn when it can see the session's start)",
+            err,
+            { cause: err },
+          );
+        throw err;
+      });
+      // The answer counts as the replay's start: quiet is measured from it.
+      this.#lastUpdateAt = Date.now();
+      await this.#replaySettled();
       this.#session = { sessionId: resume, ...(loaded as object) } as AcpNewSessionResponse;
       this.#sessionId = resume;
     } else {
       const session = await this.#startRequest(agent, 'session/new', () =>
         agent.rpc.agent.request('session/new', { cwd, mcpServers }),
       );
+      noteSessionStarted(session.sessionId);
       this.#session = session;
       this.#sessionId = session.sessionId;
     }
     this.#capabilities = capabilitiesOf(this.#init!, this.#session);
+  }
+
+  /**
+   * Gemini CLI replays a loaded session's history as updates mostly *after* answering `session/load`
+   * (docs/reference/acp.md#session-load); the first prompt must not take that replay for its own answer. Waits
+   * until the updates have been quiet for a moment (bounded).
+   */
+  async #replaySettled(quietMs = 300, maxMs = 10_000): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (Date.now() < until && !this.#closed) {
+      const quietFor = Date.now() - this.#lastUpdateAt;
+      if (quietFor >= quietMs) return;
+      await waitOrAbort(quietMs - quietFor, this.#closeSignal.signal);
+    }
   }
 
   async #setModel(agent: Agent, model: string): Promise<void> {
@@ -557,6 +609,11 @@ export class AcpConnection implements Connection {
         abandoned.then(() => ({ kind: 'abandoned' as const })),
       ]);
       this.#disarmWatchdog();
+      // A dead agent's pending prompt is rejected as its pipes close, just before the exit is known.
+      if (outcome.kind === 'error' && !turn.stopAsked) {
+        const exit = await within(agent.process.exited, 1_000);
+        if (exit) return this.#finishTurn(turn, agent, { kind: 'exit', exit: exit.value });
+      }
       return this.#finishTurn(turn, agent, outcome);
     } finally {
       this.#disarmWatchdog();
@@ -736,6 +793,7 @@ export class AcpConnection implements Connection {
   // ---- Agent → client ----
 
   #onUpdate(params: AcpSessionNotification): void {
+    this.#lastUpdateAt = Date.now();
     const turn = this.#turn;
     // Updates outside a turn (a loaded session's replay, command lists) carry nothing for a turn.
     if (!turn || params.sessionId !== this.#sessionId) return;
@@ -951,6 +1009,12 @@ function currentModel(session: { models?: unknown } | undefined): string | undef
     return typeof id === 'string' ? id : undefined;
   }
   return undefined;
+}
+
+/** A JSON-RPC error's `data.details` (Gemini CLI puts the reason there), or ''. */
+function detailsOf(err: unknown): string {
+  const data = (err as { data?: unknown } | undefined)?.data;
+  return typeof data === 'object' && data !== null ? JSON.stringify(data) : String(data ?? '');
 }
 
 function errorMessage(err: unknown): string {

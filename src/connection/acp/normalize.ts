@@ -332,10 +332,13 @@ export function classifyStop(
   }
 }
 
-/** Wording of a rate limit (Gemini CLI answers a 429 with a JSON-RPC error, code 429). */
+/** Wording of a rate limit (Gemini CLI answers a 429 with a JSON-RPC error, code 429; docs/reference/acp.md#rate-limits). */
 const RATE_LIMIT = /\b429\b|rate limit|Resource has been exhausted|RESOURCE_EXHAUSTED|Too Many Requests/i;
-/** Wording of a used-up quota (agy's and Google's). */
-const QUOTA = /Individual quota reached|quota exceeded|exceeded your current quota/i;
+/**
+ * Wording of the account's quota stop (agy's). A 429 saying "Quota exceeded for metric: …" is a rate limit, as
+ * Gemini CLI reports one (docs/reference/acp.md#rate-limits), not this.
+ */
+const QUOTA = /Individual quota reached/i;
 /** Wording of an authentication failure (Gemini CLI's session/new and prompt errors). */
 const AUTH = /Authentication required|API key is missing|not configured|API key not valid|UNAUTHENTICATED/i;
 
