@@ -107,10 +107,9 @@ describeCli(
       await secondAgent(variants.persistentHome, 'MARKER-PERSISTENT');
     }, 120_000);
 
-    // The shadow HOME lives in the first Agent's session directory and goes with it on close, and Gemini CLI keeps
-    // its session files under HOME (docs/reference/acp.md#session-load): the backend has nothing to load from.
-    // Marked `fails` until the backend keeps Gemini CLI's sessions across Agents; it then turns red to be unmarked.
-    it.fails('a new Agent resumes the conversation through session/load after the minute turned (shadow HOME)', async () => {
+    // The shadow HOME must outlive the first Agent: Gemini CLI keeps its session files under HOME
+    // (docs/reference/acp.md#session-load).
+    it('a new Agent resumes the conversation through session/load after the minute turned (shadow HOME)', async () => {
       await secondAgent(variants.shadowHome, 'MARKER-SHADOW');
     }, 120_000);
   },
