@@ -10,6 +10,14 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
+// Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
+// host it calls back through.
+export type {
+  AcpBackendConfig,
+  AcpPreset,
+  AgyBackendConfig,
+  BackendConfig,
+} from './connection/acp/index.js';
 // agy session options.
 export {
   type BadLine,
@@ -25,11 +33,11 @@ export {
   type SystemInstructionSection,
   type SystemInstructions,
 } from './connection/agy/index.js';
-// Backends: the interface a transport implements, and the host it calls back through.
 export type {
   Connection,
   ConnectionFactory,
   ConnectionInfo,
+  TurnMedia,
   TurnRequest,
   TurnSink,
 } from './connection/connection.js';

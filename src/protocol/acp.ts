@@ -2,7 +2,7 @@
  * The Agent Client Protocol's wire shapes (JSON-RPC over stdio, camelCase JSON), as the official SDK
  * (`@agentclientprotocol/sdk`, protocol v1 stable) generates them from the ACP JSON Schema, plus the one
  * agent-specific extension the SDK reads: Gemini CLI's token counts in `_meta.quota` of a prompt result
- * (docs/reference/acp-backend.md#usage). `connection/acp/normalize.ts` is the one place these become model types.
+ * (docs/reference/acp.md#usage). `connection/acp/normalize.ts` is the one place these become model types.
  */
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 /**
  * Built-in tool names per backend. agy and Gemini CLI (over ACP) name the same built-in tools differently
- * (docs/reference/acp-backend.md#tool-names); policies, `confirmRunCommand()`, the read-only presets and
+ * (docs/reference/acp.md#tool-names); policies, `confirmRunCommand()`, the read-only presets and
  * `workspaceOnly` are written with agy's names, and users may write either. This is the one table; policy
  * matching (`policy/evaluate.ts` `matchesTarget`) and the ACP backend read it.
  */
@@ -39,5 +39,5 @@ export function sameBuiltinTool(target: string, name: string): boolean {
   return target === name || builtinToolAliases(target).includes(name);
 }
 
-/** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp-backend.md#tool-names). */
+/** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp.md#tool-names). */
 export const GEMINI_CLI_MCP_PREFIX = 'mcp_';

@@ -1,7 +1,7 @@
 /**
  * The ACP backend against a real ACP peer: the scripted agent (`fixtures/scripted-agent.mjs`, built on the
  * official SDK's agent side), spawned through the real spawn path (the supervisor) and spoken to over real
- * pipes. Its shapes imitate Gemini CLI 0.61 (docs/reference/acp-backend.md).
+ * pipes. Its shapes imitate Gemini CLI 0.61 (docs/reference/acp.md).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -679,5 +679,31 @@ describe('ACP backend: Gemini CLI setup', () => {
     expect(existsSync(realHome)).toBe(false);
     // The agent never called authenticate (it would write the user's settings).
     expect(b.events().some((e) => e.event === 'authenticate')).toBe(false);
+  });
+
+  it('provider mode: the agent talks to the SDK gateway (GOOGLE_GEMINI_BASE_URL, per-run token) under a shadow HOME', async () => {
+    const b = box();
+    await using agent = b.agent(
+      { turns: [] },
+      {
+        backend: { kind: 'acp', preset: 'gemini-cli' },
+        provider: {
+          kind: 'openai-chat',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          apiKey: 'sk-upstream-secret',
+          model: 'gpt-x',
+        },
+      },
+    );
+    await agent.start();
+    const start = b.events().find((e) => e.event === 'start')!;
+    const env = start.env as Record<string, string>;
+    expect(env.GOOGLE_GEMINI_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    expect(env.GEMINI_API_KEY).toBeTruthy();
+    expect(env.GEMINI_API_KEY).not.toContain('sk-upstream-secret');
+    expect(String(start.home).startsWith(join(b.dir, 'data', 'acp-homes'))).toBe(true);
+    const settings = JSON.parse(readFileSync(join(String(start.home), '.gemini', 'settings.json'), 'utf8'));
+    expect(settings.security.auth.selectedType).toBe('gemini-api-key');
+    expect(JSON.stringify(settings)).not.toContain('sk-upstream-secret');
   });
 });

@@ -33,9 +33,11 @@ import { workspaceOnly } from '../../src/policy/workspace.js';
 import type { AcpPermissionOption, AcpSessionUpdate } from '../../src/protocol/acp.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/acp/gemini-cli-0.61');
+// biome-ignore lint/suspicious/noExplicitAny: recorded JSON-RPC messages, read field by field in the assertions.
+type Recorded = any;
 type Line = {
   dir: 'in' | 'out';
-  msg: Record<string, unknown> & { method?: string; params?: any; result?: any; error?: any };
+  msg: Record<string, unknown> & { method?: string; params?: Recorded; result?: Recorded; error?: Recorded };
 };
 const transcript = (name: string): Line[] =>
   readFileSync(join(DIR, name), 'utf8')

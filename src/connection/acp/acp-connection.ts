@@ -4,7 +4,7 @@
  * (`@agentclientprotocol/sdk`). It owns the supervised process (the same no-orphan supervisor as agy), a private
  * session directory (attachments, the shadow HOME), the loopback listener serving the agent's own `tool()`s over
  * MCP, and the client's answers: permission requests through the host's policies and `askUser`, and file
- * reads and writes confined to the workspaces. Facts: docs/reference/acp-backend.md.
+ * reads and writes confined to the workspaces. Facts: docs/reference/acp.md.
  */
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
@@ -749,9 +749,17 @@ export class AcpConnection implements Connection {
     }
   }
 
-  /** The agent process, started (again) when it is not running: a crashed agent's session is loaded back. */
+  /**
+   * The agent process, started (again) when it is not running: a crashed agent's session is loaded back. A
+   * failed restart is not final: it fails its turn, and the next turn tries again.
+   */
   async #ensureAgent(): Promise<Agent> {
-    await (this.#starting ??= this.#start());
+    this.#starting ??= this.#start();
+    try {
+      await this.#starting;
+    } catch (err) {
+      if (this.#sessionId === undefined) throw err;
+    }
     if (this.#agent && !this.#agent.process.exitInfo) return this.#agent;
     this.#logger.warn('the ACP agent is not running; starting it again and loading the session');
     this.#starting = this.#start();
@@ -994,7 +1002,10 @@ export class AcpConnection implements Connection {
     return this.#closing;
   }
 
-  /** Gemini CLI ignores SIGTERM and SIGINT but ends on stdin EOF; then the supervisor kills the group. */
+  /**
+   * stdin EOF ends Gemini CLI's launcher and its child; SIGTERM to the launcher alone is ignored, so the
+   * supervisor then signals the whole group and kills what is left (docs/reference/acp.md#process-tree).
+   */
   async #stopAgent(agent: Agent): Promise<void> {
     agent.rpc.close();
     await agent.process.close({ graceMs: this.#o.closeGraceMs ?? 2_000, termGraceMs: 200 });

@@ -2,7 +2,7 @@
  * ACP → the SDK's model, in one place: `session/update` notifications become the same normalized `Step`s the
  * agy backend produces (text deltas, thoughts, tool calls with status and output, plans), Gemini CLI's
  * `_meta.quota` becomes `Usage` (input and output only; thinking and cache `null`, never 0), and a prompt's
- * end becomes a fail-closed `TurnResult` status. Facts: docs/reference/acp-backend.md#updates.
+ * end becomes a fail-closed `TurnResult` status. Facts: docs/reference/acp.md#thoughts-and-text.
  */
 import type { Step, ToolCall, ToolError, Usage, WireObject } from '../../model/step.js';
 import type { TurnStatus } from '../../model/turn-result.js';
@@ -27,7 +27,7 @@ export interface ResolvedTool {
 export type ToolResolver = (wireName: string | undefined, title: string | undefined) => ResolvedTool;
 
 /**
- * Gemini CLI's tool call ids are `<tool name>__<call id>` (docs/reference/acp-backend.md#permission-requests):
+ * Gemini CLI's tool call ids are `<tool name>__<call id>` (docs/reference/acp.md#always-options):
  * the name is the part before the last `__` (tool names may contain `__` themselves only as a prefix).
  */
 export function toolNameFromCallId(toolCallId: string): string | undefined {

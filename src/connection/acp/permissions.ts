@@ -1,5 +1,5 @@
 /**
- * Answering `session/request_permission`: always with a once-only option (docs/reference/acp-backend.md#permission-requests).
+ * Answering `session/request_permission`: always with a once-only option (docs/reference/acp.md#always-options).
  * Gemini CLI lists `proceed_always` (kind `allow_always`) before `proceed_once`; choosing it switches the session
  * to auto-edit, and later calls would no longer be asked about, bypassing the policies. So an approval is the
  * `allow_once` option, a denial the `reject_once` one; an "always" option is never chosen. Without the needed

@@ -1,6 +1,6 @@
 /**
  * ACP presets: the command each ready-made agent is started with, and its setup. Gemini CLI speaks ACP with
- * `gemini --acp`; Antigravity ships `agy_acp_server` (docs/reference/acp-backend.md#presets). `command` and
+ * `gemini --acp`; Antigravity ships `agy_acp_server` (docs/reference/acp.md#setup). `command` and
  * `args` in the backend config override the preset's. Finding or installing the agent is the user's job: the
  * command is looked up on PATH.
  */
@@ -48,7 +48,7 @@ export function resolveCommand(command: string, env: NodeJS.ProcessEnv): string 
 /**
  * Gemini CLI's settings for a headless run in a shadow HOME (`~/.gemini/settings.json`, its own path, not
  * agy's): API-key auth selected when `GEMINI_API_KEY` is set, no auto-update, no usage statistics, no
- * telemetry (docs/reference/acp-backend.md#gemini-cli-setup). `overrides` (the user's `settingsOverrides`) are
+ * telemetry (docs/reference/acp.md#setup). `overrides` (the user's `settingsOverrides`) are
  * merged over them.
  */
 export function geminiCliSettings(
