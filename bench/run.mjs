@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
 // machines are noisy. Usage: node bench/run.mjs [name-filter]
+import * as acp from './acp.mjs';
 import * as gateway from './gateway.mjs';
 import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
@@ -13,7 +14,7 @@ process.on('warning', (w) => {
   if (w.name !== 'MaxListenersExceededWarning') console.warn(w);
 });
 
-const benches = { parse, latency, tool, hook, gateway };
+const benches = { parse, latency, tool, hook, gateway, acp };
 const filter = process.argv[2];
 const results = [];
 for (const [name, bench] of Object.entries(benches)) {

@@ -128,7 +128,7 @@ describeCli(MISSING === undefined ? 'Gemini CLI 0.61 over ACP: session facts' : 
     const n = g.updates.length;
     g.fake.enqueue({
       chunks: [[{ text: 'weighing it', thought: true }], [{ text: 'Hel' }], [{ text: 'lo!' }]],
-      usage: { promptTokenCount: 12, candidatesTokenCount: 4, thoughtsTokenCount: 7 },
+      usage: { promptTokenCount: 21, candidatesTokenCount: 5, thoughtsTokenCount: 7 },
     });
     const result = await prompt('say hello');
     record(g, 'prompt-thought-text', from);
@@ -138,11 +138,13 @@ describeCli(MISSING === undefined ? 'Gemini CLI 0.61 over ACP: session facts' : 
     expect(joinedText(updatesSince(n))).toBe('Hello!');
     // The thought arrives with a `****` subject line prefixed (no subject in the part).
     expect(joinedText(updatesSince(n), 'agent_thought_chunk')).toContain('weighing it');
-    // Input and output only: no thinking (7 sent), no cache, no total; the per-model list repeats them.
+    // Input and output only: no thinking (7 sent), no cache, no total; the per-model list repeats them. The
+    // routing classifier's call (usage 12/4 from the endpoint) is not counted.
+    expect(g.fake.modelCalls.some((c) => c.action === 'generateContent')).toBe(true);
     expect(result._meta).toEqual({
       quota: {
-        token_count: { input_tokens: 12, output_tokens: 4 },
-        model_usage: [{ model: expect.any(String), token_count: { input_tokens: 12, output_tokens: 4 } }],
+        token_count: { input_tokens: 21, output_tokens: 5 },
+        model_usage: [{ model: expect.any(String), token_count: { input_tokens: 21, output_tokens: 5 } }],
       },
     });
   });
@@ -194,6 +196,9 @@ describeCli(MISSING === undefined ? 'Gemini CLI 0.61 over ACP: session facts' : 
     expect(toolUpdates.map((u) => u.update.sessionUpdate)).not.toContain('tool_call');
     const answered = functionResponses(g.fake.modelCalls.at(-1)?.body).find((r) => r.id === 'w1');
     expect(answered?.response).toEqual({ error: 'Tool "write_file" was canceled by the user.' });
+    // docs/reference/acp.md#usage: two model steps, the second listed under model `auto`.
+    const quota = (result._meta as { quota: { model_usage: { model: string }[] } }).quota;
+    expect(quota.model_usage.map((m) => m.model)).toEqual([expect.stringMatching(/^gemini-/), 'auto']);
   });
 
   // docs/reference/acp.md#permission-requests

@@ -25,7 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import {
   type ClientConnection,
@@ -342,6 +342,9 @@ export function transcriptJsonl(g: AcpGemini, from = 0): string {
       JSON.stringify({ dir: l.dir, msg: JSON.parse(l.line) as unknown })
         .replaceAll(g.home, '<HOME>')
         .replaceAll(g.cwd, '<WORKSPACE>')
+        // Gemini CLI also writes them lower-cased (its project temp dir).
+        .replaceAll(g.home.toLowerCase(), '<HOME>')
+        .replaceAll(basename(g.cwd).toLowerCase(), '<workspace>')
         .replaceAll(g.fake.url, '<ENDPOINT>'),
     )
     .join('\n')

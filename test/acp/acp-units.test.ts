@@ -65,11 +65,11 @@ describe('Gemini CLI transcripts → the backend', () => {
     const result = t.find((l) => l.dir === 'in' && l.msg.result)!.msg.result;
     const usage = usageFromMeta(result._meta);
     expect(usage).toEqual({
-      inputTokens: 12,
-      outputTokens: 4,
+      inputTokens: 21,
+      outputTokens: 5,
       thinkingTokens: null,
       cacheReadTokens: null,
-      totalTokens: 16,
+      totalTokens: 26,
     });
     const [done] = steps.finish(usage, {});
     expect(done).toMatchObject({ type: 'agent_response', state: 'DONE', usage });
