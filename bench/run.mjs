@@ -3,6 +3,7 @@
 // [name-filter]. The whole run stays under 10 minutes on 2 cores.
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import * as acp from './acp.mjs';
 import * as gateway from './gateway.mjs';
 import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
@@ -22,7 +23,7 @@ async function optional(file) {
   return typeof bench.run === 'function' ? bench : undefined;
 }
 
-const benches = { parse, memory, latency, tool, hook, gateway, telemetry };
+const benches = { parse, memory, latency, tool, hook, gateway, telemetry, acp };
 const startup = await optional('./startup.mjs');
 if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');

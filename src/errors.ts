@@ -32,6 +32,7 @@ export type AgySdkErrorCode =
   | 'content_invalid'
   | 'queue_full'
   | 'queued_work_aborted'
+  | 'unsupported'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -222,6 +223,16 @@ export class QueueFullError extends AgySdkError {
 export class QueuedWorkAbortedError extends AgySdkError {
   constructor(reason?: unknown) {
     super('queued_work_aborted', 'the queued work was aborted before it started', { cause: reason });
+  }
+}
+
+/** The backend cannot do what was asked (e.g. `setModel()` on an ACP agent that advertises no model switch). */
+export class UnsupportedError extends AgySdkError {
+  /** What is not supported, e.g. `setModel`. */
+  readonly feature: string;
+  constructor(feature: string, message: string) {
+    super('unsupported', `${feature}: ${message}`);
+    this.feature = feature;
   }
 }
 

@@ -10,6 +10,14 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
+// Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
+// host it calls back through.
+export type {
+  AcpBackendConfig,
+  AcpPreset,
+  AgyBackendConfig,
+  BackendConfig,
+} from './connection/acp/index.js';
 // agy session options.
 export {
   type BadLine,
@@ -25,11 +33,11 @@ export {
   type SystemInstructionSection,
   type SystemInstructions,
 } from './connection/agy/index.js';
-// Backends: the interface a transport implements, and the host it calls back through.
 export type {
   Connection,
   ConnectionFactory,
   ConnectionInfo,
+  TurnMedia,
   TurnRequest,
   TurnSink,
 } from './connection/connection.js';
@@ -67,6 +75,7 @@ export {
   StructuredOutputError,
   TurnDeniedError,
   type TurnErrorCode,
+  UnsupportedError,
   UsageError,
   WatchdogTimeoutError,
 } from './errors.js';
@@ -110,8 +119,16 @@ export {
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
 // The model: steps, tool calls, usage, turn results.
+export {
+  AGY_CAPABILITIES,
+  type AgentCapabilities,
+  CAPABILITY_ROWS,
+  type CapabilityRow,
+  GEMINI_CLI_CAPABILITIES,
+} from './model/capabilities.js';
 export type {
   CommandResult,
+  PlanEntry,
   Step,
   StepState,
   StepType,

@@ -3,6 +3,7 @@
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
 
+import { type AcpBackendConfig, AcpConnection, acpCommandLine } from '../connection/acp/index.js';
 import {
   AgyConnection,
   type ConnectionStats,
@@ -22,6 +23,7 @@ import { ClosedError, ConfigError, ContentError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
@@ -267,31 +269,9 @@ export class Agent implements AsyncDisposable {
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
     const connection = config.connection
       ? await config.connection(host)
-      : await AgyConnection.create(
-          {
-            // The validated groups, forwarded whole; provider mode and the ask-user time adjust the session's.
-            session: {
-              ...this.#groups.session,
-              hookTimeoutMs: this.#hookTimeoutMs,
-              ...(provider && {
-                // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
-                isolation: 'shadow-home' as const,
-                settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
-              }),
-            },
-            launch: this.#groups.launch,
-            watchdog: this.#groups.watchdog,
-            env: provider ? { ...config.env, ...provider.env } : config.env,
-            cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
-            workspaces: this.#workspaces,
-            jsonSchema: this.#schema?.jsonSchema,
-            tools,
-            hooks: config.agyHooks ?? [],
-            dangerouslySkipPermissions: config.dangerouslySkipPermissions,
-            logger: this.#logger,
-          },
-          host,
-        );
+      : config.backend?.kind === 'acp'
+        ? await this.#createAcp(config.backend, host, provider, tools)
+        : await this.#createAgy(host, provider, tools);
     if (this.#state !== 'starting') {
       // close() ran while the session was being built: it could not see this connection, so close it here.
       await connection.close();
@@ -319,6 +299,81 @@ export class Agent implements AsyncDisposable {
       await this.#triggers.start();
     }
     if (this.#state === 'starting') this.#state = 'started';
+  }
+
+  /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
+  #createAgy(
+    host: ConnectionHost,
+    provider: ProviderBridge | undefined,
+    tools: AgentConfig['tools'],
+  ): Promise<AgyConnection> {
+    const config = this.#config;
+    return AgyConnection.create(
+      {
+        // The validated groups, forwarded whole; provider mode and the ask-user time adjust the session's.
+        session: {
+          ...this.#groups.session,
+          hookTimeoutMs: this.#hookTimeoutMs,
+          ...(provider && {
+            // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
+            isolation: 'shadow-home' as const,
+            settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
+          }),
+        },
+        launch: this.#groups.launch,
+        watchdog: this.#groups.watchdog,
+        env: provider ? { ...config.env, ...provider.env } : config.env,
+        cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
+        workspaces: this.#workspaces,
+        jsonSchema: this.#schema?.jsonSchema,
+        tools,
+        hooks: config.agyHooks ?? [],
+        dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+        logger: this.#logger,
+      },
+      host,
+    );
+  }
+
+  /**
+   * The ACP backend. Provider mode points the agent at the gateway exactly as for agy: `GOOGLE_GEMINI_BASE_URL`
+   * and the gateway's per-run token as `GEMINI_API_KEY`, under a shadow HOME.
+   */
+  #createAcp(
+    backend: AcpBackendConfig,
+    host: ConnectionHost,
+    provider: ProviderBridge | undefined,
+    tools: AgentConfig['tools'],
+  ): Promise<AcpConnection> {
+    const config = this.#config;
+    const { command, args } = acpCommandLine(backend);
+    return AcpConnection.create(
+      {
+        command,
+        args,
+        preset: backend.preset,
+        env: { ...config.env, ...backend.env, ...provider?.env },
+        cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
+        workspaces: this.#workspaces,
+        dataDir: config.dataDir,
+        isolation: provider ? 'shadow-home' : config.isolation,
+        settingsOverrides: config.settingsOverrides,
+        tools,
+        mcpServers: config.mcpServers,
+        conversationId: config.conversationId,
+        model: config.model,
+        startTimeoutMs: config.startTimeoutMs,
+        idleTimeoutMs: config.idleTimeoutMs,
+        turnTimeoutMs: config.turnTimeoutMs,
+        interruptGraceMs: config.interruptGraceMs,
+        closeGraceMs: config.closeGraceMs,
+        maxLineBytes: config.maxLineBytes,
+        permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+        onStderr: config.onStderr,
+        logger: this.#logger,
+      },
+      host,
+    );
   }
 
   /** Starts provider mode's gateway; close() stops it, also when start() fails later. */
@@ -360,9 +415,10 @@ export class Agent implements AsyncDisposable {
         this.#turnSchema = own ?? this.#schema;
         const draft = await prepare({ parts, text: [] });
         // The agent's own schema went in at launch; only a different one travels with the turn.
+        const media = draft.media?.length ? { media: draft.media } : {};
         return own && !sameSchema(own, this.#schema)
-          ? { text: draft.text, jsonSchema: own.jsonSchema }
-          : { text: draft.text };
+          ? { text: draft.text, ...media, jsonSchema: own.jsonSchema }
+          : { text: draft.text, ...media };
       },
       onStep: composeSteps([
         controlStepStage((step) => control.onStep(step)),
@@ -539,9 +595,22 @@ export class Agent implements AsyncDisposable {
     return this.#connection?.info.version;
   }
 
-  /** The running agy process's pid. */
+  /** The running backend process's pid (agy's, or the ACP agent's). */
   get pid(): number | undefined {
-    return this.#agy?.pid;
+    return this.#agy?.pid ?? (this.#connection instanceof AcpConnection ? this.#connection.pid : undefined);
+  }
+
+  /**
+   * What the backend can do (after `start()`): agy's fixed flags, or what the ACP agent advertised on
+   * `initialize` and `session/new`. Undefined for a custom `connection` that reports none.
+   */
+  get capabilities(): AgentCapabilities | undefined {
+    const connection = this.#connection;
+    if (!connection) return undefined;
+    if (connection.capabilities) return connection.capabilities;
+    return connection instanceof AgyConnection
+      ? { ...AGY_CAPABILITIES, agentVersion: connection.info.version ?? undefined }
+      : undefined;
   }
 
   /** The session directory path, while started. */

@@ -38,6 +38,30 @@ function isHttpUrl(value: string): boolean {
 
 /** `AgentConfig`, field by field (loose: fields this schema does not list pass to their own checks). */
 export const AgentConfigSchema = z.looseObject({
+  backend: z
+    .discriminatedUnion(
+      'kind',
+      [
+        z.object({ kind: z.literal('agy') }, { error: "must be { kind: 'agy' }" }),
+        z.strictObject(
+          {
+            kind: z.literal('acp'),
+            preset: z
+              .enum(['gemini-cli', 'agy-acp'], { error: "must be 'gemini-cli' or 'agy-acp'" })
+              .optional(),
+            command: nonEmpty.optional(),
+            args: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
+            env: z.record(z.string(), z.string({ error: 'values must be strings' })).optional(),
+          },
+          { error: 'must be { kind, preset?, command?, args?, env? }' },
+        ),
+      ],
+      { error: "must be { kind: 'agy' } or { kind: 'acp', preset?, command?, args?, env? }" },
+    )
+    .refine((b) => b.kind === 'agy' || b.preset !== undefined || b.command !== undefined, {
+      error: 'an ACP backend needs a preset or a command',
+    })
+    .optional(),
   agyPath: nonEmpty.optional(),
   env: z.record(z.string(), z.string({ error: 'values must be strings' }).optional()).optional(),
   cwd: z.string().optional(),

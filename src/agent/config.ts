@@ -2,6 +2,7 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 
+import type { BackendConfig } from '../connection/acp/index.js';
 import type {
   AgyHookRegistration,
   BadLine,
@@ -25,6 +26,13 @@ import type { Trigger } from '../triggers/types.js';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {
+  /**
+   * The backend: agy over stream-json (default, `{ kind: 'agy' }`), or an agent over the Agent Client Protocol
+   * (`{ kind: 'acp', preset: 'gemini-cli' }` runs `gemini --acp`; `command`/`args` override the preset's).
+   * On ACP every other field means the same as on agy, or setting it is a `ConfigError` naming the field
+   * (see docs/backends.md).
+   */
+  backend?: BackendConfig | undefined;
   /** Path of the agy binary. Otherwise `AGY_PATH`, then PATH. */
   agyPath?: string | undefined;
   /** Environment overrides, merged over `process.env` (a value of `undefined` removes the variable). */

@@ -23,7 +23,12 @@ export function materializeStage(attachmentsDir: () => Promise<string>): Prepare
   return {
     name: 'materialize',
     async run(draft) {
-      draft.text.push(...(await materialize(draft.parts, attachmentsDir)));
+      draft.text.push(
+        ...(await materialize(draft.parts, attachmentsDir, (media) => {
+          draft.media ??= [];
+          draft.media.push(media);
+        })),
+      );
     },
   };
 }

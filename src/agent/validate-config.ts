@@ -1,6 +1,7 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { ACP_FIELD_SUPPORT } from '../connection/acp/index.js';
 import {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
@@ -45,6 +46,38 @@ export function validateWorkspace(path: unknown, field: string): string {
   return path;
 }
 
+// Compile-time completeness: the ACP table names every AgentConfig field, and no other.
+const _acpComplete: [
+  Exclude<keyof AgentConfig, keyof typeof ACP_FIELD_SUPPORT>,
+  Exclude<keyof typeof ACP_FIELD_SUPPORT, keyof AgentConfig>,
+] = [undefined as never, undefined as never];
+void _acpComplete;
+
+/**
+ * On the ACP backend every field either means the same as on agy or is rejected here, naming the field and
+ * the backend (the one table: `ACP_FIELD_SUPPORT`).
+ */
+function checkAcpFields(config: AgentConfig): void {
+  for (const [field, value] of Object.entries(config)) {
+    if (value === undefined) continue;
+    const support: { support: string; why?: string } | undefined = Object.hasOwn(ACP_FIELD_SUPPORT, field)
+      ? ACP_FIELD_SUPPORT[field as keyof typeof ACP_FIELD_SUPPORT]
+      : undefined;
+    if (support?.support === 'rejected')
+      throw new ConfigError(
+        field,
+        `is not supported on the ACP backend (backend.kind 'acp'): ${support.why}`,
+      );
+  }
+  for (const [name, server] of Object.entries(config.mcpServers ?? {})) {
+    if (typeof server === 'object' && server !== null && 'cwd' in server && server.cwd !== undefined)
+      throw new ConfigError(
+        `mcpServers.${name}.cwd`,
+        'is not supported on the ACP backend: ACP stdio servers have no working directory',
+      );
+  }
+}
+
 /** What validation hands to the Agent: the config's groups, checked, with their defaults applied. */
 export interface ValidatedConfig {
   /** The workspaces (default `[process.cwd()]`), each an existing, non-hidden absolute directory. */
@@ -77,6 +110,7 @@ function pick<T extends object, K extends keyof T>(config: T, keys: readonly K[]
 export function validateConfig(config: AgentConfig): ValidatedConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'must be an object');
   checkConfigShape(config);
+  if (config.backend?.kind === 'acp') checkAcpFields(config);
   const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) =>
     validateWorkspace(w, `workspaces[${i}]`),
   );

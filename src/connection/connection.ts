@@ -3,6 +3,7 @@
  * (ACP, a remote agy, the in-memory one of `agy-sdk/testing`) plug in behind the same interface through
  * `AgentConfig.connection`.
  */
+import type { AgentCapabilities } from '../model/capabilities.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import type { ConnectionHost } from './host.js';
@@ -27,10 +28,30 @@ export interface ConnectionInfo {
   agent?: string | undefined;
 }
 
+/**
+ * A media part of a prompt. Every part is also written to a private file and named by a text block (`ref`) in
+ * `TurnRequest.text`; a backend that takes the kind natively (ACP with `promptCapabilities`) sends the part
+ * itself in place of that block.
+ */
+export interface TurnMedia {
+  /** The exact text block in `TurnRequest.text` that stands for this part. */
+  ref: string;
+  /** The part's kind. */
+  kind: 'image' | 'document' | 'audio' | 'video';
+  /** Its MIME type. */
+  mimeType: string;
+  /** Its bytes. */
+  data: Uint8Array;
+  /** The private file it was written to. */
+  file: string;
+}
+
 /** One user message, already reduced to what the backend accepts (text blocks). */
 export interface TurnRequest {
   /** Text blocks, in order. */
   text: string[];
+  /** The prompt's media parts, each named by a block of `text` (for backends that take them natively). */
+  media?: TurnMedia[] | undefined;
   /** A time limit for this turn only, in ms, overriding the connection's own (the turn then ends `timeout`). */
   timeoutMs?: number | undefined;
   /**
@@ -53,6 +74,8 @@ export interface Connection {
   readonly conversationId: string | undefined;
   /** Backend facts; complete after `start()`. */
   readonly info: ConnectionInfo;
+  /** What the backend can do, once known (after `start()` for agents that advertise it). */
+  readonly capabilities?: AgentCapabilities | undefined;
   /** True when no turn is running. */
   readonly isIdle: boolean;
   /** Starts the backend and waits until it is ready. */

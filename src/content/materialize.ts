@@ -9,6 +9,20 @@ import { type ContentPart, isMediaContent } from './content.js';
 
 let sequence = 0;
 
+/** A media part written to a file, with the text block naming it (for backends that take the part natively). */
+export interface MaterializedMedia {
+  /** The text block naming the file. */
+  ref: string;
+  /** The part's kind. */
+  kind: 'image' | 'document' | 'audio' | 'video';
+  /** Its MIME type. */
+  mimeType: string;
+  /** Its bytes. */
+  data: Uint8Array;
+  /** The file. */
+  file: string;
+}
+
 /** A file name that cannot escape the attachments directory and has no hidden segment. */
 export function safeFileName(name: string | undefined, mimeType: string): string {
   const ext = mime.extension(mimeType) || 'bin';
@@ -28,6 +42,7 @@ export function safeFileName(name: string | undefined, mimeType: string): string
 export async function materialize(
   parts: readonly ContentPart[],
   attachmentsDir: () => Promise<string>,
+  onMedia?: (media: MaterializedMedia) => void,
 ): Promise<string[]> {
   const blocks: string[] = [];
   for (const part of parts) {
@@ -40,7 +55,9 @@ export async function materialize(
     const file = join(dir, `${++sequence}-${safeFileName(part.name, part.mimeType)}`);
     await writeFile(file, part.data, { mode: 0o600, flag: 'wx' });
     const desc = part.description ? ` — ${part.description}` : '';
-    blocks.push(`[Attached ${part.kind} (${part.mimeType}) at ${file}${desc}. Read it with view_file.]`);
+    const ref = `[Attached ${part.kind} (${part.mimeType}) at ${file}${desc}. Read it with view_file.]`;
+    blocks.push(ref);
+    onMedia?.({ ref, kind: part.kind, mimeType: part.mimeType, data: part.data, file });
   }
   return blocks;
 }

@@ -99,21 +99,15 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   }
 
   /**
-   * Thinking text. Always empty with agy: agy counts thinking tokens but never streams thinking
-   * (docs/reference/stream-json.md#text-streaming). Kept for API parity with the Python SDK; it completes when the turn ends.
-   * @experimental Not on agy (always empty there); kept for backends that stream thinking.
+   * Thinking text, in order, on backends that stream it: the ACP backend (`agent_thought_chunk`, e.g. Gemini
+   * CLI). Always empty with agy: agy counts thinking tokens but never streams thinking
+   * (docs/reference/stream-json.md#text-streaming). It completes when the turn ends.
+   * @experimental Empty on agy; see `agent.capabilities.thoughts`.
    */
-  thoughts(): AsyncIterableIterator<string> {
-    const ended = this.#result;
-    return {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      async next(): Promise<IteratorResult<string>> {
-        await ended;
-        return { done: true, value: undefined };
-      },
-    };
+  async *thoughts(): AsyncGenerator<string, void, undefined> {
+    for await (const step of this.#steps.cursor()) {
+      if (step.thoughtDelta && !step.subagent) yield step.thoughtDelta;
+    }
   }
 
   /** The turn's outcome, whatever its status. Never rejects. */

@@ -4,6 +4,7 @@
  * result passes the `FinishStage`s. The Agent lists its stages (`agent/turn-stages.ts`); the Conversation
  * runs the composition.
  */
+import type { TurnMedia } from '../connection/connection.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import type { TurnStop } from './conversation.js';
@@ -14,6 +15,8 @@ export interface TurnDraft<Part = unknown> {
   readonly parts: readonly Part[];
   /** The text blocks to send, in order; stages add to it. */
   text: string[];
+  /** Media parts, each also named by a block of `text` (backends that take them natively send them instead). */
+  media?: TurnMedia[];
 }
 
 /** One named step of preparing a turn. Throwing `TurnDeniedError` ends the turn `denied`, unsent. */

@@ -42,10 +42,13 @@ export interface Usage {
   inputTokens: number;
   /** Generated tokens, thinking included. */
   outputTokens: number;
-  /** Thinking tokens (a part of `outputTokens`). */
-  thinkingTokens: number;
-  /** Tokens read from the prompt cache, separate from `inputTokens`. */
-  cacheReadTokens: number;
+  /**
+   * Thinking tokens (a part of `outputTokens`); `null` when the backend does not report them (ACP backends
+   * such as Gemini CLI send input and output counts only), never a made-up 0.
+   */
+  thinkingTokens: number | null;
+  /** Tokens read from the prompt cache, separate from `inputTokens`; `null` when the backend does not report them. */
+  cacheReadTokens: number | null;
   /** `inputTokens + outputTokens`. */
   totalTokens: number;
   /**
@@ -93,6 +96,16 @@ export interface CommandResult {
   data: unknown;
 }
 
+/** One entry of an agent's plan (ACP `plan` updates). */
+export interface PlanEntry {
+  /** What the entry is about. */
+  content: string;
+  /** `high`, `medium` or `low` (kept as sent). */
+  priority: string;
+  /** `pending`, `in_progress` or `completed` (kept as sent). */
+  status: string;
+}
+
 /** One normalized `step_update`. */
 export interface Step {
   /** The conversation the step belongs to. */
@@ -105,6 +118,11 @@ export interface Step {
   type: StepType;
   /** New text of an `agent_response` step carried by this update (may be on the DONE update too). */
   textDelta?: string;
+  /**
+   * New thinking text of an `agent_response` step, on backends that stream it (ACP's `agent_thought_chunk`);
+   * never part of the answer text. agy streams none.
+   */
+  thoughtDelta?: string;
   /** Wall time the step took, on terminal updates. */
   durationSeconds?: number;
   /**
@@ -120,6 +138,8 @@ export interface Step {
   message?: string;
   /** For `command` steps: the slash command's result. */
   command?: CommandResult;
+  /** For `plan` steps (ACP agents): the agent's current plan, whole (each update replaces the last). */
+  plan?: PlanEntry[];
   /**
    * Set when the step belongs to a subagent's conversation, not the turn's own: such steps never add to the
    * turn's text or usage (see `TurnResult.subagentUsage`). Carries what `subagent_info` said about it.

@@ -7,6 +7,7 @@
  */
 import { isPlainObject, normalizeKey, setOwn } from '../hooks/args.js';
 import type { HookToolCall, ToolArgs } from '../hooks/types.js';
+import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import type { Decision, Policy, PolicyEvaluation, PolicyList, PolicyScope } from './types.js';
 
 const SCOPES: readonly PolicyScope[] = ['specific', 'server', 'global'];
@@ -34,11 +35,15 @@ export function sortPolicies(policies: readonly Policy[]): Policy[] {
   return [...policies].sort((a, b) => bucketOf(a) - bucketOf(b));
 }
 
-/** Whether a policy's target covers the call. MCP calls match only `*`, `server/*` and `server/tool`. */
+/**
+ * Whether a policy's target covers the call. MCP calls match only `*`, `server/*` and `server/tool`. A
+ * built-in tool matches under each backend's name for it (`run_command` on agy is `run_shell_command` on Gemini
+ * CLI; `tools/tool-aliases.ts`), so a policy means the same on every backend.
+ */
 export function matchesTarget(tool: string, call: HookToolCall): boolean {
   if (tool === '*') return true;
   const slash = tool.indexOf('/');
-  if (slash === -1) return call.server === undefined && tool === call.name;
+  if (slash === -1) return call.server === undefined && sameBuiltinTool(tool, call.name);
   if (call.server === undefined || tool.slice(0, slash) !== call.server) return false;
   const toolPart = tool.slice(slash + 1);
   return toolPart === '*' || toolPart === call.name;

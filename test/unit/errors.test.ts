@@ -19,6 +19,7 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'config_invalid':
     case 'policy_config_invalid':
     case 'misuse':
+    case 'unsupported':
       return 'caller';
     case 'agy_not_found':
     case 'start_failed':

@@ -1,0 +1,21 @@
+/**
+ * The ACP backend's face to the rest of the SDK: the Agent imports ACP things from here only.
+ */
+export {
+  ACP_OWN_TOOL_SERVER,
+  AcpConnection,
+  type AcpConnectionOptions,
+  DEFAULT_ACP_IDLE_TIMEOUT_MS,
+  DEFAULT_ACP_PERMISSION_TIMEOUT_MS,
+  DEFAULT_ACP_START_TIMEOUT_MS,
+} from './acp-connection.js';
+export { capabilitiesOf } from './capabilities.js';
+export {
+  ACP_FIELD_SUPPORT,
+  type AcpBackendConfig,
+  type AcpFieldSupport,
+  type AcpPreset,
+  type AgyBackendConfig,
+  type BackendConfig,
+} from './config.js';
+export { acpCommandLine, geminiCliSettings, PRESET_COMMANDS } from './presets.js';
