@@ -4,6 +4,7 @@
  * unknown: an unknown model is never free (docs/reference/observability.md#prices).
  */
 import type { Usage } from '../model/step.js';
+import { addUsage } from '../model/usage.js';
 import data from './prices.json' with { type: 'json' };
 
 /** Prices of one model, in USD per million tokens. */
@@ -59,7 +60,8 @@ export function priceOf(model: string | undefined, pricing?: PricingTable): Mode
 /** The cost of `usage` at `price`, in USD; `null` when a price it needs is missing. */
 export function costAt(price: ModelPrice | undefined, usage: Usage): number | null {
   if (!price) return null;
-  const cacheRead = usage.cacheReadTokens;
+  // Unreported cache reads (null, e.g. on ACP) cannot be billed apart from the input count.
+  const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   if (cacheRead > 0 && price.cacheRead === undefined) return null;
   if (cacheWrite > 0 && price.cacheWrite === undefined) return null;
@@ -81,12 +83,8 @@ export function withCost(usage: Usage, cost: number | null): Usage {
  * part makes the whole unknown), and `undefined` only when neither side was priced.
  */
 export function addPriced(a: Usage, b: Usage): Usage {
-  a.inputTokens += b.inputTokens;
-  a.outputTokens += b.outputTokens;
-  a.thinkingTokens += b.thinkingTokens;
-  a.cacheReadTokens += b.cacheReadTokens;
+  addUsage(a, b);
   a.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
-  a.totalTokens = a.inputTokens + a.outputTokens;
   if (a.costUsd === null || b.costUsd === null) a.costUsd = null;
   else if (b.costUsd !== undefined) a.costUsd = (a.costUsd ?? 0) + b.costUsd;
   return a;

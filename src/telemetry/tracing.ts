@@ -15,6 +15,7 @@ import type { HookToolCall } from '../hooks/types.js';
 import { describeError, type Logger } from '../logger.js';
 import type { Step, ToolCall, Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
+import { addUsage } from '../model/usage.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { isCallToolResult } from '../tools/tool-result.js';
 import { ATTR, METRIC, OP, SPAN } from './attributes.js';
@@ -93,8 +94,9 @@ function now(): number {
 function usageAttributes(usage: Usage, into: Attributes): Attributes {
   into[ATTR.inputTokens] = usage.inputTokens;
   into[ATTR.outputTokens] = usage.outputTokens;
-  into[ATTR.reasoningTokens] = usage.thinkingTokens;
-  into[ATTR.cacheReadTokens] = usage.cacheReadTokens;
+  // An unreported count (null) gets no attribute rather than a 0 that reads as "none".
+  if (usage.thinkingTokens !== null) into[ATTR.reasoningTokens] = usage.thinkingTokens;
+  if (usage.cacheReadTokens !== null) into[ATTR.cacheReadTokens] = usage.cacheReadTokens;
   into[ATTR.totalTokens] = usage.totalTokens;
   if (usage.cacheWriteTokens !== undefined) into[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
   // A null cost is unknown: no attribute, never a 0 that reads as "free".
@@ -379,11 +381,7 @@ export class AgentTracing implements TurnObserver {
   #record(result: TurnResult, durationMs: number): void {
     if (result.usage) {
       const u = this.#sessionUsage;
-      u.inputTokens += result.usage.inputTokens;
-      u.outputTokens += result.usage.outputTokens;
-      u.thinkingTokens += result.usage.thinkingTokens;
-      u.cacheReadTokens += result.usage.cacheReadTokens;
-      u.totalTokens += result.usage.totalTokens;
+      addUsage(u, result.usage);
       if (u.costUsd !== null)
         u.costUsd = typeof result.usage.costUsd === 'number' ? (u.costUsd ?? 0) + result.usage.costUsd : null;
     }

@@ -180,6 +180,7 @@ export function stepFromWire(
     state,
     type,
     textDelta: textual ? str(w.text_delta) : undefined,
+    thoughtDelta: undefined,
     durationSeconds,
     usage,
     tool:
@@ -191,6 +192,7 @@ export function stepFromWire(
     command: undefined,
     subagent: undefined,
     repeat: undefined,
+    plan: undefined,
     raw: w,
   };
   return step as Step;
