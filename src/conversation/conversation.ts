@@ -6,7 +6,7 @@ import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
-import { addPriced } from '../telemetry/pricing.js';
+import { addPriced, cacheWritesOf } from '../telemetry/pricing.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
 
@@ -313,7 +313,7 @@ export class Conversation<P = unknown> {
   #addUsage(into: Record<string, Usage>, key: string, usage: Usage): void {
     const sum = into[key];
     if (sum) addPriced(sum, usage);
-    else into[key] = { ...usage, cacheWriteTokens: usage.cacheWriteTokens ?? 0 };
+    else into[key] = { ...usage, cacheWriteTokens: cacheWritesOf(usage) };
   }
 
   #pushHistory(step: Step): void {

@@ -53,9 +53,9 @@ export interface Usage {
   totalTokens: number;
   /**
    * Tokens written to the prompt cache, where the backend reports them (agy does not: then 0 on values the SDK
-   * prices, absent on raw step values).
+   * prices, absent on raw step values); `null` when the backend reports no cache counts at all (ACP).
    */
-  cacheWriteTokens?: number;
+  cacheWriteTokens?: number | null;
   /**
    * What these tokens cost in USD at the model's prices (`AgentConfig.pricing` over the built-in table), on
    * turn, conversation, subagent and per-model values. `null` when any price it needs is unknown (never 0 for

@@ -27,7 +27,7 @@ export function isZeroUsage(u: Usage): boolean {
 }
 
 /** `a + b` where `null` means "not reported": the sum is `null` only when neither side reported a count. */
-function addCount(a: number | null, b: number | null): number | null {
+export function addCount(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 }
 

@@ -4,7 +4,7 @@
  * unknown: an unknown model is never free (docs/reference/observability.md#prices).
  */
 import type { Usage } from '../model/step.js';
-import { addUsage } from '../model/usage.js';
+import { addCount, addUsage } from '../model/usage.js';
 import data from './prices.json' with { type: 'json' };
 
 /** Prices of one model, in USD per million tokens. */
@@ -75,7 +75,15 @@ export function costAt(price: ModelPrice | undefined, usage: Usage): number | nu
 
 /** A copy of `usage` carrying its cost (`null` when unknown) and an explicit cache-write count. */
 export function withCost(usage: Usage, cost: number | null): Usage {
-  return { ...usage, cacheWriteTokens: usage.cacheWriteTokens ?? 0, costUsd: cost };
+  return { ...usage, cacheWriteTokens: cacheWritesOf(usage), costUsd: cost };
+}
+
+/**
+ * The cache-write count a priced value shows: the reported one, else 0 where the backend reports cache counts
+ * (agy writes none), else `null` (a backend with no cache counts at all, e.g. ACP): never a made-up 0.
+ */
+export function cacheWritesOf(usage: Usage): number | null {
+  return usage.cacheWriteTokens ?? (usage.cacheReadTokens === null ? null : 0);
 }
 
 /**
@@ -84,7 +92,7 @@ export function withCost(usage: Usage, cost: number | null): Usage {
  */
 export function addPriced(a: Usage, b: Usage): Usage {
   addUsage(a, b);
-  a.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  a.cacheWriteTokens = addCount(cacheWritesOf(a), cacheWritesOf(b));
   if (a.costUsd === null || b.costUsd === null) a.costUsd = null;
   else if (b.costUsd !== undefined) a.costUsd = (a.costUsd ?? 0) + b.costUsd;
   return a;

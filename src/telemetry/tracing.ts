@@ -98,7 +98,7 @@ function usageAttributes(usage: Usage, into: Attributes): Attributes {
   if (usage.thinkingTokens !== null) into[ATTR.reasoningTokens] = usage.thinkingTokens;
   if (usage.cacheReadTokens !== null) into[ATTR.cacheReadTokens] = usage.cacheReadTokens;
   into[ATTR.totalTokens] = usage.totalTokens;
-  if (usage.cacheWriteTokens !== undefined) into[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
+  if (typeof usage.cacheWriteTokens === 'number') into[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
   // A null cost is unknown: no attribute, never a 0 that reads as "free".
   if (typeof usage.costUsd === 'number') into[ATTR.costUsd] = usage.costUsd;
   return into;

@@ -186,6 +186,9 @@ describe('ACP backend: turns and updates', () => {
       thinkingTokens: null,
       cacheReadTokens: null,
       totalTokens: 127,
+      // The SDK priced the turn; the scripted agent's model is in no price table, and cache writes are unreported.
+      cacheWriteTokens: null,
+      costUsd: null,
     });
   });
 
