@@ -579,6 +579,21 @@ describe('ACP backend: interrupt, watchdog, model, resume', () => {
     expect((result.error as WatchdogTimeoutError).kind).toBe('idle');
   });
 
+  it('a per-turn turnTimeoutMs ends the turn timeout (kind turn); the session serves the next turn', async () => {
+    const b = box();
+    await using agent = b.agent({
+      turns: [
+        { actions: [{ type: 'text', text: 'x' }, { type: 'hang' }] },
+        { actions: [{ type: 'text', text: 'next' }] },
+      ],
+    });
+    const result = await (await agent.chat('slow', { turnTimeoutMs: 700 })).result();
+    expect(result.status).toBe('timeout');
+    expect((result.error as WatchdogTimeoutError).kind).toBe('turn');
+    expect(b.events().some((e) => e.event === 'cancel')).toBe(true);
+    expect((await (await agent.chat('again')).result()).status).toBe('success');
+  });
+
   it('setModel uses session/set_model where the agent lists models, else UnsupportedError', async () => {
     const b = box();
     await using agent = b.agent({ session: { models: true }, turns: [] });

@@ -325,6 +325,7 @@ export class AcpConnection implements Connection {
 
   /** Spawns the agent, `initialize`, then `session/new` (or `session/load` to resume) and the model switch. */
   async #start(): Promise<ConnectionInfo> {
+    this.#logger.info(`starting ACP agent ${this.#o.command}; initialize…`);
     const agent = this.#spawn();
     try {
       const init = await this.#startRequest(agent, 'initialize', () =>
