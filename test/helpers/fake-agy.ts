@@ -2,12 +2,23 @@
  * Helpers around `test/fixtures/fake-agy.mjs`: where it is, and what it recorded (the session marker it
  * inherited and every pid it left behind).
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marked } from '../../src/connection/agy/process/proc-scan.js';
 import { alive } from './sandbox.js';
 
 export const FAKE_AGY = join(import.meta.dirname, '../fixtures/fake-agy.mjs');
+
+/**
+ * A copy of the fake agy in `dir`: a binary path no earlier `agy --version` probe answered for. The answer is
+ * cached per path for the life of the process, and test files share a worker (vitest `isolate: false`).
+ */
+export function freshFakeAgy(dir: string): string {
+  const copy = join(dir, 'fake-agy.mjs');
+  copyFileSync(FAKE_AGY, copy);
+  chmodSync(copy, 0o755);
+  return copy;
+}
 
 /** What the fake agy wrote to its pid file, by kind (`mark`, `child`, `daemon`, `probe`, `escaped`). */
 export function recorded(file: string): Map<string, string[]> {

@@ -1,11 +1,11 @@
 // "The version probe is not on the start's critical path" (issue 13): `agy --version` runs after `init`, so the
 // first start per binary returns without waiting for it, `agyVersion` becomes right once it answers, and every
-// later start has the cached answer at once. A file of its own: the answer is cached per binary for the life of
-// the process, and each test file runs in a fresh one.
+// later start has the cached answer at once. The answer is cached per binary path for the life of the process,
+// and test files share a worker: the hanging-probe test runs its own copy of the fake agy.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { FAKE_AGY, killAll, pidsOf, recorded, until } from '../helpers/fake-agy.js';
+import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
 let box: Sandbox;
@@ -20,7 +20,7 @@ describe('the version probe runs after init', () => {
     onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
     const agent = new Agent(
       await box.agentConfig(undefined, {
-        agyPath: FAKE_AGY,
+        agyPath: freshFakeAgy(box.root),
         env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
       }),
     );

@@ -3,12 +3,11 @@
 // the life of the process, and test files share a worker process (vitest `isolate: false`), where other files
 // probe the same fake agy successfully: so each test here runs its own copy of the fake, at a path no cache holds.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentConfig } from '../../src/agent/config.js';
 import { StreamJsonConnection } from '../../src/connection/agy/stream-json/stream-json-connection.js';
-import { FAKE_AGY, killAll, pidsOf, recorded, until } from '../helpers/fake-agy.js';
+import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
 let box: Sandbox;
@@ -20,17 +19,9 @@ afterEach(() => box.cleanup());
 const linux = process.platform === 'linux';
 const HOST = join(import.meta.dirname, '../fixtures/host.mjs');
 
-/** A copy of the fake agy in this test's sandbox: a binary path no earlier probe answered for. */
-function freshFakeAgy(): string {
-  const copy = join(box.root, 'fake-agy.mjs');
-  copyFileSync(FAKE_AGY, copy);
-  chmodSync(copy, 0o755);
-  return copy;
-}
-
 async function hangingProbeConfig(): Promise<{ config: AgentConfig; pids: string; agyPath: string }> {
   const pids = join(box.root, 'pids');
-  const agyPath = freshFakeAgy();
+  const agyPath = freshFakeAgy(box.root);
   const config = await box.agentConfig(undefined, {
     agyPath,
     env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
