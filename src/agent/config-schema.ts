@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import type { Exhausted } from '../internal/guards.js';
 import type { AgentConfig } from './config.js';
 
 const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a non-empty string' });
@@ -178,10 +179,8 @@ export const AgentConfigSchema = z.looseObject({
 
 // Compile-time completeness: every AgentConfig field is in the schema, and the schema has no other field.
 type SchemaKeys = keyof typeof AgentConfigSchema.shape;
-const _complete: [Exclude<keyof AgentConfig, SchemaKeys>, Exclude<SchemaKeys, keyof AgentConfig>] = [
-  undefined as never,
-  undefined as never,
-];
+const _complete: Exhausted<Exclude<keyof AgentConfig, SchemaKeys> | Exclude<SchemaKeys, keyof AgentConfig>> =
+  true;
 void _complete;
 
 /** `['budget', 'maxToolCalls']` → `budget.maxToolCalls`; `['workspaces', 1]` → `workspaces[1]`. */

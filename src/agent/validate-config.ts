@@ -18,6 +18,7 @@ import {
 } from '../connection/agy/index.js';
 import { ConfigError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
+import type { Exhausted } from '../internal/guards.js';
 import { confirmRunCommand } from '../policy/presets.js';
 import type { PolicyList } from '../policy/types.js';
 import type { AgentConfig } from './config.js';
@@ -47,10 +48,10 @@ export function validateWorkspace(path: unknown, field: string): string {
 }
 
 // Compile-time completeness: the ACP table names every AgentConfig field, and no other.
-const _acpComplete: [
-  Exclude<keyof AgentConfig, keyof typeof ACP_FIELD_SUPPORT>,
-  Exclude<keyof typeof ACP_FIELD_SUPPORT, keyof AgentConfig>,
-] = [undefined as never, undefined as never];
+const _acpComplete: Exhausted<
+  | Exclude<keyof AgentConfig, keyof typeof ACP_FIELD_SUPPORT>
+  | Exclude<keyof typeof ACP_FIELD_SUPPORT, keyof AgentConfig>
+> = true;
 void _acpComplete;
 
 /**

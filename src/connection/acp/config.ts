@@ -77,6 +77,8 @@ export const ACP_FIELD_SUPPORT = {
   triggers: same,
   budget: same,
   steering: same,
+  telemetry: same,
+  pricing: same,
   agyPath: rejected('agy-only; set backend.command for the ACP agent'),
   effort: rejected('ACP has no reasoning-effort setting'),
   systemInstructions: rejected('ACP has no system-instruction channel; put them in the prompt (reminder)'),
