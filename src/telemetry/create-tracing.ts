@@ -7,7 +7,8 @@ import { ConfigError } from '../errors.js';
 import { SCOPE } from './attributes.js';
 import { hasGlobalMeterProvider, hasGlobalTracerProvider, loadOtel } from './otel-api.js';
 import type { TelemetryConfig } from './telemetry-config.js';
-import { AgentTracing, type TracingOptions } from './tracing.js';
+import { AgentTracing } from './tracing.js';
+import type { TracingOptions } from './tracing-options.js';
 
 /** Everything but the API and the providers, which this module resolves. */
 export type TracingSetup = Omit<TracingOptions, 'api' | 'tracer' | 'meter' | 'captureContent'>;

@@ -87,9 +87,9 @@ describe.skipIf(!built)(built ? 'public declarations' : 'skipped: run `npm run b
     expect(files.size).toBeGreaterThan(20);
     const offenders = [...files].filter(([, bare]) => bare.some((s) => s.startsWith('@opentelemetry/')));
     expect(offenders.map(([f]) => f)).toEqual([]);
-    // The telemetry implementation does name it: this check would see it if it were reachable.
-    expect(
-      declarations(join(root, 'dist/telemetry/tracing.d.ts')).get(join(root, 'dist/telemetry/tracing.d.ts')),
-    ).toContain('@opentelemetry/api');
+    // The telemetry implementation does name it (its options, through `tracing.d.ts`): this check would see it
+    // if it were reachable.
+    const implementation = declarations(join(root, 'dist/telemetry/tracing.d.ts'));
+    expect([...implementation.values()].flat()).toContain('@opentelemetry/api');
   });
 });
