@@ -64,8 +64,8 @@ function gauges(result: CollectionResult): Record<string, number | undefined> {
   };
 }
 
-/** Resolves once `pool.stats` satisfies `ready` (checked on each stats change). */
-function statsReach(pool: AgentPool, ready: () => boolean): Promise<void> {
+/** Resolves once `ready()` holds, checked once per event-loop turn (no timer, no wall-clock margin). */
+function statsReach(ready: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     const check = () => (ready() ? resolve() : setImmediate(check));
     check();
@@ -92,7 +92,7 @@ describe('AgentPool metrics (OpenTelemetry)', () => {
     const a = pool.run('a', '1');
     const b = pool.run('b', '2'); // evicts the idle `limited` agent
     const c = pool.run('c', '3'); // no room: waits
-    await statsReach(pool, () => pool.stats.busy === 2 && pool.stats.queued === 1);
+    await statsReach(() => pool.stats.busy === 2 && pool.stats.queued === 1);
     const during = gauges(await kit.collect());
     expect(during).toEqual({ busy: 2, idle: 0, queued: 1, paused: 1 });
     const { busy, idle, queued, paused } = pool.stats;
@@ -101,7 +101,7 @@ describe('AgentPool metrics (OpenTelemetry)', () => {
     release();
     const results = await Promise.all([a, b, c].map(async (r) => (await r).result()));
     expect(results.map((r) => r.text)).toEqual(['a!', 'b!', 'c!']);
-    await statsReach(pool, () => pool.stats.busy === 0);
+    await statsReach(() => pool.stats.busy === 0);
     const after = await kit.collect();
     expect(gauges(after)).toEqual({ busy: 0, idle: 2, queued: 0, paused: 1 });
     // Four runs left the queue; four agents started cold (one per key).
