@@ -164,7 +164,10 @@ export class AgentPool implements AsyncDisposable {
     if (this.#closed) return Promise.reject(new ClosedError('the pool is closed'));
     if (this.#metricsError !== undefined) return Promise.reject(this.#metricsError);
     // Without awaiting: the run is not held up by the API's import; the gauges join when it is loaded.
-    void this.#setupMetrics().catch((err: unknown) => this.#logger.warn('pool: telemetry setup failed', err));
+    if (this.#metricsSetup === undefined)
+      void this.#setupMetrics().catch((err: unknown) =>
+        this.#logger.warn('pool: telemetry setup failed', err),
+      );
     if (typeof key !== 'string' || key === '')
       return Promise.reject(new ConfigError('key', 'must be a non-empty string'));
     const { signal } = options;
@@ -271,7 +274,10 @@ export class AgentPool implements AsyncDisposable {
 
   /** Creates the pool's metrics once; rejects with the setup's error (then kept for later calls). */
   #setupMetrics(): Promise<void> {
-    if (this.#telemetry?.enabled === false) return Promise.resolve();
+    if (this.#telemetry?.enabled === false) {
+      this.#metricsSetup ??= Promise.resolve();
+      return this.#metricsSetup;
+    }
     this.#metricsSetup ??= createPoolMetrics(this.#telemetry, () => this.stats).then(
       (metrics) => {
         // A pool closed while the API loaded registers nothing.
