@@ -9,6 +9,7 @@ import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
 import * as memory from './memory.mjs';
 import * as parse from './parse-throughput.mjs';
+import * as pool from './pool.mjs';
 import * as telemetry from './telemetry.mjs';
 import * as tool from './tool-roundtrip.mjs';
 
@@ -23,7 +24,7 @@ async function optional(file) {
   return typeof bench.run === 'function' ? bench : undefined;
 }
 
-const benches = { parse, memory, latency, tool, hook, gateway, telemetry, acp };
+const benches = { parse, memory, latency, tool, hook, gateway, telemetry, acp, pool };
 const startup = await optional('./startup.mjs');
 if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');

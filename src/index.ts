@@ -166,6 +166,7 @@ export {
   type PoolRunOptions,
   type PoolStartLatency,
   type PoolStats,
+  type PoolTelemetryConfig,
 } from './pool/index.js';
 // Structured output.
 export type {

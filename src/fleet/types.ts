@@ -45,8 +45,13 @@ export interface FleetResult {
   status: TurnStatus;
   /** The turn's text. */
   text: string;
-  /** The turn's usage, when known. */
+  /** The turn's usage, when known (its `costUsd` included). */
   usage: Usage | null;
+  /**
+   * The turn's cost in USD (`usage.costUsd`, priced by the worker's agent config and its `pricing`); `null` when
+   * a price it needs is unknown or the turn reported no usage, never a made-up 0.
+   */
+  costUsd: number | null;
   /** The structured output, when the job asked for one and the turn succeeded. */
   structuredOutput?: unknown;
   /** The conversation the turn ran in. */
@@ -118,4 +123,6 @@ export type FleetEvent =
       seq: number;
       /** The turn's status. */
       status: TurnStatus;
+      /** The turn's cost in USD, as in the result; `null` when unknown. */
+      costUsd: number | null;
     };

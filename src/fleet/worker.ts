@@ -190,12 +190,14 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
         await job.moveToDelayed(untilMs, token);
         throw new DelayedError();
       }
-      progress.event({ type: 'done', status: result.status });
+      const costUsd = result.usage?.costUsd ?? null;
+      progress.event({ type: 'done', status: result.status, costUsd });
       await progress.flush();
       return {
         status: result.status,
         text: result.text,
         usage: result.usage,
+        costUsd,
         ...(result.structuredOutput !== undefined && { structuredOutput: result.structuredOutput }),
         conversationId: result.conversationId,
         conversation: conversationState(admission, resumeSeen),

@@ -15,6 +15,7 @@ import type { TurnResult } from '../model/turn-result.js';
 import { type ConversationStore, MemoryConversationStore } from './conversation-store.js';
 import { FairQueue } from './fair-queue.js';
 import { type BackoffOptions, backoffMs, MemoryPauseStore, type PauseStore } from './pause-store.js';
+import { createPoolMetrics, type PoolMetrics } from './pool-metrics.js';
 import type { AgentPoolOptions, PoolEvent, PoolRunOptions, PoolStats } from './types.js';
 
 /** The default bound of waiting runs. */
@@ -57,7 +58,7 @@ interface Waiting {
 
 function checkOptions(options: AgentPoolOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
-  const { size, maxQueue, warm, agent } = options;
+  const { size, maxQueue, warm, agent, telemetry } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw new ConfigError('size', 'must be a positive integer');
   if (maxQueue !== undefined && !(Number.isSafeInteger(maxQueue) && maxQueue >= 0))
     throw new ConfigError('maxQueue', 'must be a non-negative integer');
@@ -65,6 +66,15 @@ function checkOptions(options: AgentPoolOptions): void {
     throw new ConfigError('warm', `must be an integer from 0 to size (${size})`);
   if (typeof agent !== 'function' && (typeof agent !== 'object' || agent === null))
     throw new ConfigError('agent', 'must be an AgentConfig or a function (key) => AgentConfig');
+  if (telemetry !== undefined) {
+    if (typeof telemetry !== 'object' || telemetry === null)
+      throw new ConfigError('telemetry', 'must be { enabled?, meterProvider? }');
+    if (telemetry.enabled !== undefined && typeof telemetry.enabled !== 'boolean')
+      throw new ConfigError('telemetry.enabled', 'must be a boolean');
+    const provider = telemetry.meterProvider as { getMeter?: unknown } | undefined;
+    if (provider !== undefined && typeof provider?.getMeter !== 'function')
+      throw new ConfigError('telemetry.meterProvider', 'must be a meter provider (with getMeter)');
+  }
   if (warm && typeof agent === 'function')
     throw new ConfigError(
       'warm',
@@ -84,6 +94,13 @@ export class AgentPool implements AsyncDisposable {
   readonly #onStats: AgentPoolOptions['onStats'];
   readonly #onEvent: AgentPoolOptions['onEvent'];
   readonly #logger: Logger;
+  readonly #telemetry: AgentPoolOptions['telemetry'];
+  /** The OpenTelemetry setup, begun at the first `start()` or `run()`; settles with the metrics or nothing. */
+  #metricsSetup: Promise<void> | undefined;
+  /** Undefined while telemetry is off (or not set up yet): nothing is recorded. */
+  #metrics: PoolMetrics | undefined;
+  /** A setup failure (a meter provider without the API): later `start()` and `run()` calls reject with it. */
+  #metricsError: unknown;
   readonly #queue = new FairQueue<Waiting>();
   /** Agents by key. */
   readonly #agents = new Map<string, Slot>();
@@ -118,6 +135,7 @@ export class AgentPool implements AsyncDisposable {
     this.#onStats = options.onStats;
     this.#onEvent = options.onEvent;
     this.#logger = options.logger ?? consoleLogger;
+    this.#telemetry = options.telemetry;
     // A pause set by another pool (another machine) may shorten nothing, but it must be seen: re-check.
     this.#unsubscribe = this.#pauses.subscribe?.(() => this.#pump());
   }
@@ -128,6 +146,7 @@ export class AgentPool implements AsyncDisposable {
    */
   async start(): Promise<void> {
     if (this.#closed) throw new ClosedError('the pool is closed');
+    await this.#setupMetrics();
     const missing = this.#warmCount - this.#warm.length;
     const starts: Promise<void>[] = [];
     for (let i = 0; i < missing && this.#live() < this.#size; i++) starts.push(this.#startWarm());
@@ -143,6 +162,12 @@ export class AgentPool implements AsyncDisposable {
    */
   run(key: string, prompt: Content, options: PoolRunOptions = {}): Promise<ChatResponse> {
     if (this.#closed) return Promise.reject(new ClosedError('the pool is closed'));
+    if (this.#metricsError !== undefined) return Promise.reject(this.#metricsError);
+    // Without awaiting: the run is not held up by the API's import; the gauges join when it is loaded.
+    if (this.#metricsSetup === undefined)
+      void this.#setupMetrics().catch((err: unknown) =>
+        this.#logger.warn('pool: telemetry setup failed', err),
+      );
     if (typeof key !== 'string' || key === '')
       return Promise.reject(new ConfigError('key', 'must be a non-empty string'));
     const { signal } = options;
@@ -226,6 +251,8 @@ export class AgentPool implements AsyncDisposable {
       if (this.#wake) clearTimeout(this.#wake);
       this.#wake = undefined;
       this.#unsubscribe?.();
+      this.#metrics?.close();
+      this.#metrics = undefined;
       for (const waiting of this.#queue.drain()) {
         waiting.detach();
         waiting.reject(new ClosedError('the pool was closed'));
@@ -243,6 +270,26 @@ export class AgentPool implements AsyncDisposable {
   /** Same as `close()`, for `await using pool = new AgentPool(…)`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** Creates the pool's metrics once; rejects with the setup's error (then kept for later calls). */
+  #setupMetrics(): Promise<void> {
+    if (this.#telemetry?.enabled === false) {
+      this.#metricsSetup ??= Promise.resolve();
+      return this.#metricsSetup;
+    }
+    this.#metricsSetup ??= createPoolMetrics(this.#telemetry, () => this.stats).then(
+      (metrics) => {
+        // A pool closed while the API loaded registers nothing.
+        if (this.#closed) metrics?.close();
+        else this.#metrics = metrics;
+      },
+      (err: unknown) => {
+        this.#metricsError = err;
+        throw err;
+      },
+    );
+    return this.#metricsSetup;
   }
 
   #configFor(key: string): AgentConfig {
@@ -308,6 +355,8 @@ export class AgentPool implements AsyncDisposable {
 
   /** Reserves an agent for `waiting` (its own, a warm one, a new one, evicting the least recently used idle one). */
   #dispatch(waiting: Waiting): void {
+    // The time in the queue only; the agent's start, if any, is the start histogram's.
+    this.#metrics?.queueWait(Date.now() - waiting.enqueuedAt);
     let slot = this.#agents.get(waiting.key);
     if (slot) slot.state = 'busy';
     else {
@@ -398,6 +447,7 @@ export class AgentPool implements AsyncDisposable {
     l.totalMs += ms;
     l.maxMs = Math.max(l.maxMs, ms);
     this.#starts[reason]++;
+    this.#metrics?.agentStarted(ms, reason);
     if (slot.key !== undefined && agent.conversationId !== undefined)
       await this.#conversations.set(slot.key, agent.conversationId);
     this.#emit({ type: 'agent_started', key: slot.key, ms, reason, conversationId: agent.conversationId });

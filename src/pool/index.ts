@@ -11,4 +11,5 @@ export type {
   PoolRunOptions,
   PoolStartLatency,
   PoolStats,
+  PoolTelemetryConfig,
 } from './types.js';

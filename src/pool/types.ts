@@ -4,6 +4,7 @@ import type { ChatOptions } from '../agent/agent.js';
 import type { AgentConfig } from '../agent/config.js';
 import type { Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
+import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { BackoffOptions, PauseStore } from './pause-store.js';
 
@@ -33,15 +34,26 @@ export interface AgentPoolOptions {
   /** Where each key's conversation id is kept for resuming. Default: this process's memory. */
   conversations?: ConversationStore | undefined;
   /**
-   * Called with fresh gauges whenever they change (coalesced to once per tick): the hook for metrics (e.g.
-   * an OpenTelemetry meter's gauges). `pool.stats` reads the same figures on demand.
+   * Called with fresh gauges whenever they change (coalesced to once per tick), for your own metrics or logs
+   * (OpenTelemetry ones are built in: `telemetry`). `pool.stats` reads the same figures on demand.
    */
   onStats?: ((stats: PoolStats) => void) | undefined;
+  /**
+   * The pool's own OpenTelemetry metrics (docs/observability.md#pool-metrics): gauges `agy_sdk.pool.busy`,
+   * `.idle`, `.queued`, `.paused` and histograms of queue waits and agent starts. Like the Agent's option:
+   * needs `@opentelemetry/api`; goes to the globally registered meter provider (looked up at the first
+   * `start()` or `run()`) or to `meterProvider`; `enabled: false` turns it off. Without the API or a provider
+   * nothing is recorded. The agents' own spans and metrics follow their `AgentConfig.telemetry`.
+   */
+  telemetry?: PoolTelemetryConfig | undefined;
   /** Called for each notable pool event (agent started, evicted, crashed; a model paused). */
   onEvent?: ((event: PoolEvent) => void) | undefined;
   /** Where contained failures are reported (a throwing `onStats`/`onEvent`, a failed close). Default the console. */
   logger?: Logger | undefined;
 }
+
+/** `AgentPoolOptions.telemetry`: the metrics half of the Agent's `TelemetryConfig` (a pool has no spans). */
+export type PoolTelemetryConfig = Pick<TelemetryConfig, 'enabled' | 'meterProvider'>;
 
 /** What a run learns when its turn is handed to an agent. */
 export interface PoolAdmission {

@@ -53,6 +53,7 @@ export const ATTR = {
   timeToFirstTokenMs: 'agy_sdk.upstream.time_to_first_token_ms',
   status: 'agy_sdk.status',
   watchdogKind: 'agy_sdk.watchdog.kind',
+  poolStartReason: 'agy_sdk.pool.start_reason',
 } as const;
 
 /** Metric instrument names. */
@@ -63,6 +64,13 @@ export const METRIC = {
   toolCalls: 'agy_sdk.tool_calls',
   watchdogTimeouts: 'agy_sdk.watchdog.timeouts',
   restarts: 'agy_sdk.restarts',
+  // AgentPool (src/pool/pool-metrics.ts): gauges read from `pool.stats`, histograms in seconds.
+  poolBusy: 'agy_sdk.pool.busy',
+  poolIdle: 'agy_sdk.pool.idle',
+  poolQueued: 'agy_sdk.pool.queued',
+  poolPaused: 'agy_sdk.pool.paused',
+  poolQueueWait: 'agy_sdk.pool.queue_wait.duration',
+  poolAgentStart: 'agy_sdk.pool.agent_start.duration',
 } as const;
 
 /** Span names that are not `<operation> <target>`. */

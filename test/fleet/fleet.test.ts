@@ -14,7 +14,7 @@ import {
   type FleetQueue,
   type FleetWorker,
 } from '../../src/fleet/index.js';
-import { ConfigError, silentLogger } from '../../src/index.js';
+import { type AgentConfig, ConfigError, silentLogger } from '../../src/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
@@ -43,9 +43,15 @@ async function queue(): Promise<FleetQueue> {
 }
 
 /** A worker on the simulator; `stateDir` is agy's conversation store (shared or not between workers). */
-async function worker(id: string, scenario: Scenario, stateDir = box.stateDir): Promise<FleetWorker> {
+async function worker(
+  id: string,
+  scenario: Scenario,
+  stateDir = box.stateDir,
+  extra: AgentConfig = {},
+): Promise<FleetWorker> {
   mkdirSync(stateDir, { recursive: true });
   const agent = await box.agentConfig(scenario, {
+    ...extra,
     logger: silentLogger,
     dataDir: join(box.root, `data-${id}`),
     env: { AGY_SIM_STATE_DIR: stateDir },
@@ -76,10 +82,14 @@ async function until(
 }
 
 describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
-  it('progress events reach every subscriber in order, text batched; the result is stored with the job', async () => {
+  it('progress events reach every subscriber in order, text batched; the result (cost included) is stored with the job', async () => {
     const CHUNKS = 40;
     const text = Array.from({ length: CHUNKS }, (_, i) => `w${i} `).join('');
-    await worker('w1', { turns: [{ actions: [{ text, chunks: CHUNKS, delayMs: 5 }] }] });
+    // A priced model (agy's default is on no price list: docs/observability.md#usage-and-cost).
+    const price = { input: 1.25, output: 10, cacheRead: 0.125 };
+    await worker('w1', { turns: [{ actions: [{ text, chunks: CHUNKS, delayMs: 5 }] }] }, box.stateDir, {
+      pricing: { '*': price },
+    });
     const client = await queue();
     const watcher = await queue();
     const id = randomUUID();
@@ -91,7 +101,12 @@ describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     expect(events[0]).toMatchObject({ type: 'started', workerId: 'w1' });
     expect(events[0]).not.toHaveProperty('resumedFrom');
-    expect(events.at(-1)).toEqual({ type: 'done', seq: events.length - 1, status: 'success' });
+    expect(events.at(-1)).toEqual({
+      type: 'done',
+      seq: events.length - 1,
+      status: 'success',
+      costUsd: result.costUsd,
+    });
     const texts = events.filter((e) => e.type === 'text');
     expect(texts.map((e) => (e as { text: string }).text).join('')).toBe(text);
     // Batched: fewer progress writes than deltas.
@@ -105,6 +120,15 @@ describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
       errorMessage: '',
     });
     expect(result.usage?.outputTokens).toBeGreaterThan(0);
+    const usage = result.usage!;
+    const expected =
+      (usage.inputTokens * price.input +
+        usage.outputTokens * price.output +
+        (usage.cacheReadTokens ?? 0) * price.cacheRead) /
+      1e6;
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(result.costUsd).toBeCloseTo(expected, 12);
+    expect(usage.costUsd).toBe(result.costUsd);
     // Another client reads the same stored result, and saw the same events in the same order.
     expect(await watcher.result(id)).toEqual(result);
     expect(watched).toEqual(events);
@@ -116,6 +140,9 @@ describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
     const client = await queue();
     const first = await (await client.add({ key: 'user-1', prompt: 'hello' })).result(60_000);
     expect(first).toMatchObject({ conversation: 'new', workerId: 'a', text: 'first' });
+    // agy's default model is unpriced here: the cost is unknown (null), never 0.
+    expect(first.usage?.outputTokens).toBeGreaterThan(0);
+    expect(first.costUsd).toBeNull();
     await a.close();
     // Worker b has its own agy conversation store: the recorded id is unknown there.
     await worker('b', scenario, join(box.root, 'state-b'));

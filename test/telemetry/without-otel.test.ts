@@ -24,7 +24,7 @@ const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/index.js'));
 
 const SCRIPT = `
-import { Agent, ConfigError } from 'agy-sdk';
+import { Agent, AgentPool, ConfigError } from 'agy-sdk';
 import { InMemoryConnection } from 'agy-sdk/testing';
 const out = {};
 try { await import('@opentelemetry/api'); out.api = 'present'; } catch { out.api = 'absent'; }
@@ -37,6 +37,15 @@ out.text = result.text;
 out.costUsd = result.usage?.costUsd;
 const withProvider = new Agent({ connection: new InMemoryConnection().connect, telemetry: { tracerProvider: { getTracer: () => ({}) } } });
 try { await withProvider.start(); out.provider = 'started'; } catch (e) { out.provider = e instanceof ConfigError ? e.field + ': ' + e.message : String(e); }
+// The pool without the API: it runs unchanged; a meter provider given to it is the same ConfigError.
+const pool = new AgentPool({ size: 1, agent: { connection: new InMemoryConnection({ turns: [{ steps: [{ type: 'agent_response', textDelta: 'pooled' }] }] }).connect } });
+await pool.start();
+const pooled = await (await pool.run('k', 'hello')).result();
+out.pool = { status: pooled.status, text: pooled.text, turns: pool.stats.turns, idle: pool.stats.idle };
+await pool.close();
+const meteredPool = new AgentPool({ size: 1, agent: { connection: new InMemoryConnection().connect }, telemetry: { meterProvider: { getMeter: () => ({}) } } });
+try { await meteredPool.start(); out.poolProvider = 'started'; } catch (e) { out.poolProvider = e instanceof ConfigError ? e.field + ': ' + e.message : String(e); }
+await meteredPool.close();
 console.log(JSON.stringify(out));
 `;
 
@@ -44,7 +53,7 @@ describe.skipIf(!built)(built ? 'without @opentelemetry/api' : 'skipped: run `np
   const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-no-otel-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('imports and runs a turn; a provider without the API is a ConfigError', () => {
+  it('imports and runs a turn, and a pool turn; a provider without the API is a ConfigError', () => {
     const pkg = join(dir, 'node_modules/agy-sdk');
     mkdirSync(pkg, { recursive: true });
     cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true });
@@ -62,6 +71,8 @@ describe.skipIf(!built)(built ? 'without @opentelemetry/api' : 'skipped: run `np
     expect(out).toMatchObject({ api: 'absent', status: 'success', text: 'hi' });
     expect(out.costUsd).toBeCloseTo((3 * 0.3 + 1 * 2.5) / 1e6, 12);
     expect(out.provider).toMatch(/^telemetry: .*@opentelemetry\/api is not installed/);
+    expect(out.pool).toEqual({ status: 'success', text: 'pooled', turns: 1, idle: 1 });
+    expect(out.poolProvider).toMatch(/^telemetry: .*@opentelemetry\/api is not installed/);
   });
 });
 
