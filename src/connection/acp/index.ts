@@ -1,14 +1,7 @@
 /**
  * The ACP backend's face to the rest of the SDK: the Agent imports ACP things from here only.
  */
-export {
-  ACP_OWN_TOOL_SERVER,
-  AcpConnection,
-  type AcpConnectionOptions,
-  DEFAULT_ACP_IDLE_TIMEOUT_MS,
-  DEFAULT_ACP_PERMISSION_TIMEOUT_MS,
-  DEFAULT_ACP_START_TIMEOUT_MS,
-} from './acp-connection.js';
+export { AcpConnection } from './acp-connection.js';
 export { capabilitiesOf } from './capabilities.js';
 export {
   ACP_FIELD_SUPPORT,
@@ -18,4 +11,11 @@ export {
   type AgyBackendConfig,
   type BackendConfig,
 } from './config.js';
+export {
+  type AcpConnectionOptions,
+  DEFAULT_ACP_IDLE_TIMEOUT_MS,
+  DEFAULT_ACP_PERMISSION_TIMEOUT_MS,
+  DEFAULT_ACP_START_TIMEOUT_MS,
+} from './options.js';
 export { acpCommandLine, geminiCliSettings, PRESET_COMMANDS } from './presets.js';
+export { ACP_OWN_TOOL_SERVER } from './tool-names.js';

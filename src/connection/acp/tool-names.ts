@@ -1,0 +1,40 @@
+/**
+ * Which MCP server a tool the agent names belongs to. Gemini CLI names MCP tools `mcp_<server>_<tool>`; server
+ * names may contain `_` themselves, so the known server names (longest first) say where the tool part starts.
+ */
+import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
+import type { SessionListener } from '../agy/session/listener.js';
+import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
+import type { ResolvedTool, ToolResolver } from './normalize.js';
+
+/** The MCP server name the agent knows the agent's own tools by (the same as on agy). */
+export const ACP_OWN_TOOL_SERVER = 'agy-sdk_tools';
+
+/**
+ * The resolver for one session: the own-tool server when `listener` serves the agent's tools (whose wire names
+ * map back to the names `tool()` was given), and the user's MCP servers by name.
+ */
+export function toolResolver(
+  listener: SessionListener | undefined,
+  mcpServerNames: readonly string[],
+): ToolResolver {
+  const servers = [...(listener ? [ACP_OWN_TOOL_SERVER] : []), ...mcpServerNames].sort(
+    (a, b) => b.length - a.length,
+  );
+  return (wireName, title): ResolvedTool => {
+    const name = wireName ?? title ?? 'unknown';
+    if (name.startsWith(GEMINI_CLI_MCP_PREFIX)) {
+      const rest = name.slice(GEMINI_CLI_MCP_PREFIX.length);
+      for (const server of servers) {
+        if (!rest.startsWith(`${server}_`)) continue;
+        const tool = rest.slice(server.length + 1);
+        const own =
+          server === ACP_OWN_TOOL_SERVER
+            ? listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(tool)?.originalName
+            : undefined;
+        return { name: own ?? tool, server, wireName: name };
+      }
+    }
+    return { name, wireName: name };
+  };
+}
