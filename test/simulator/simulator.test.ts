@@ -2,6 +2,7 @@
  * Integration tests for the agy simulator: each test spawns the built `dist/testing/simulator/main.js` and checks
  * its wire output, stderr and exit code against docs/reference/stream-json.md.
  */
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -1015,7 +1016,11 @@ describe('crashes and raw output', () => {
 
 describe('path helpers', () => {
   it('points at the built simulator and writes private scenario files', async () => {
-    expect(simulatorPath()).toBe(SIM_MAIN);
+    // The build's one-file bundle beside main.js, unless main.js was rebuilt after it.
+    expect([SIM_MAIN, SIM_MAIN.replace(/main\.js$/, 'agy-sim.mjs')]).toContain(simulatorPath());
+    expect(spawnSync(process.execPath, [simulatorPath(), '--version'], { encoding: 'utf8' }).stdout).toMatch(
+      /^agy version \d/,
+    );
     const file = await writeScenario({ version: '9.9.9' });
     try {
       expect(statSync(file).mode & 0o777).toBe(0o600);
