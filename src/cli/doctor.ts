@@ -107,7 +107,7 @@ interface Probe {
 function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
   return new Promise((resolve) => {
     // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
-    const [command, argv] = file.endsWith('.js') ? [process.execPath, [file, ...args]] : [file, args];
+    const [command, argv] = /\.[cm]?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
     execFile(
       command,
       argv,
