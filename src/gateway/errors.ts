@@ -41,6 +41,11 @@ const STATUS_NAMES: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
+/** The `google.rpc.Code` name of an HTTP status (`429` → `RESOURCE_EXHAUSTED`), or undefined when none is set. */
+export function googleStatusName(code: number): string | undefined {
+  return Object.hasOwn(STATUS_NAMES, code) ? STATUS_NAMES[code] : undefined;
+}
+
 /** A failure the gateway reports to its client in Google's shape. */
 export class GatewayError extends Error {
   /** HTTP status sent to the client. */
@@ -54,7 +59,7 @@ export class GatewayError extends Error {
     super(message);
     this.name = 'GatewayError';
     this.code = code;
-    this.status = status ?? STATUS_NAMES[code] ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    this.status = status ?? googleStatusName(code) ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
     this.details = details;
   }
 

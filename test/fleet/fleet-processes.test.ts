@@ -15,6 +15,7 @@ import { createFleetQueue, type FleetEvent, type FleetQueue } from '../../src/fl
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { eventsUntil } from './events.js';
 import { testRedis } from './redis.js';
 
 const redis = await testRedis();
@@ -96,20 +97,6 @@ async function startWorker(
   return { child, line };
 }
 
-/** Reads events until one matches. */
-async function until(
-  events: AsyncIterator<FleetEvent>,
-  match: (e: FleetEvent) => boolean,
-): Promise<FleetEvent[]> {
-  const seen: FleetEvent[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done) throw new Error(`events ended before a match: ${JSON.stringify(seen)}`);
-    seen.push(next.value);
-    if (match(next.value)) return seen;
-  }
-}
-
 describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
   it('a worker SIGKILLed mid-job: the job completes on the other worker, resuming the conversation by id', async () => {
     const scenario: Scenario = {
@@ -119,7 +106,7 @@ describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
     client = await createFleetQueue({ connection: redis.url!, name: queueName });
     const handle = await client.add({ key: 'review-42', prompt: 'review the PR' });
     const events = handle.events();
-    const first = await until(events, (e) => e.type === 'text');
+    const first = await eventsUntil(events, (e) => e.type === 'text');
     const started = first[0] as Extract<FleetEvent, { type: 'started' }>;
     expect(started).toMatchObject({ type: 'started', workerId: 'a' });
     await startWorker('b', scenario);
@@ -127,7 +114,7 @@ describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
     await once(a.child, 'exit');
     // a's agy runs in its own process group and outlives a; end it as an operator's machine reboot would.
     process.kill(started.pid!, 'SIGKILL');
-    const rest = await until(events, (e) => e.type === 'done');
+    const rest = await eventsUntil(events, (e) => e.type === 'done');
     const result = await handle.result(90_000);
     expect(result).toMatchObject({
       status: 'success',
@@ -163,7 +150,7 @@ describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
     client = await createFleetQueue({ connection: redis.url!, name: queueName });
     const limited = await client.add({ key: 'a', prompt: 'x' });
     const limitedEvents = limited.events();
-    const seen = await until(limitedEvents, (e) => e.type === 'rate_limited');
+    const seen = await eventsUntil(limitedEvents, (e) => e.type === 'rate_limited');
     const pause = seen.at(-1) as Extract<FleetEvent, { type: 'rate_limited' }>;
     expect(pause.untilMs).toBeGreaterThan(Date.now());
     // Worker a leaves (SIGTERM: graceful, its only job is delayed, not running); b never saw the 429.
@@ -174,7 +161,7 @@ describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
       turns: [{ actions: [{ text: 'b fine' }] }, { actions: [{ text: 'after the pause' }] }],
     });
     const other = await client.add({ key: 'b', prompt: 'y' });
-    const otherStarted = (await until(other.events(), (e) => e.type === 'started'))[0]!;
+    const otherStarted = (await eventsUntil(other.events(), (e) => e.type === 'started'))[0]!;
     const startedAt = Date.now();
     expect(otherStarted).toMatchObject({ workerId: 'b' });
     // b held the new job until the shared pause ended.

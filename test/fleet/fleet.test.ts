@@ -18,6 +18,7 @@ import { type AgentConfig, ConfigError, silentLogger } from '../../src/index.js'
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
+import { eventsUntil } from './events.js';
 import { testRedis } from './redis.js';
 
 const redis = await testRedis();
@@ -65,20 +66,6 @@ async function worker(
   });
   closers.push(() => w.close({ graceMs: 0 }));
   return w;
-}
-
-/** Reads events until one matches. */
-async function until(
-  events: AsyncIterator<FleetEvent>,
-  match: (e: FleetEvent) => boolean,
-): Promise<FleetEvent[]> {
-  const seen: FleetEvent[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done) throw new Error(`events ended before a match: ${JSON.stringify(seen)}`);
-    seen.push(next.value);
-    if (match(next.value)) return seen;
-  }
 }
 
 describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
@@ -167,7 +154,7 @@ describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
     const client = await queue();
     const handle = await client.add({ key: 'k', prompt: 'long job' });
     const events = handle.events();
-    const before = await until(events, (e) => e.type === 'text');
+    const before = await eventsUntil(events, (e) => e.type === 'text');
     expect(before[0]).toMatchObject({ type: 'started', workerId: 'a' });
     await worker('b', scenario);
     await a.close({ graceMs: 100 });

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { googleStatusName } from '../../gateway/errors.js';
 import { delay, throwIfAborted } from './abort.js';
 import {
   countUsage,
@@ -98,20 +99,9 @@ function usageFrom(meta: Record<string, unknown> | undefined): Usage {
 
 const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
 
-/** The `google.rpc` status name of an HTTP status, for bodies that do not say. */
+/** The `google.rpc` status name of an HTTP status, for bodies that do not say (the gateway's table). */
 function statusName(code: number): string {
-  const names: Record<number, string> = {
-    400: 'INVALID_ARGUMENT',
-    401: 'UNAUTHENTICATED',
-    403: 'PERMISSION_DENIED',
-    404: 'NOT_FOUND',
-    429: 'RESOURCE_EXHAUSTED',
-    499: 'CANCELLED',
-    500: 'INTERNAL',
-    503: 'UNAVAILABLE',
-    504: 'DEADLINE_EXCEEDED',
-  };
-  return names[code] ?? 'UNKNOWN';
+  return googleStatusName(code) ?? 'UNKNOWN';
 }
 
 /** An `{"error":{code,message,status}}` body (or anything else) as a failure. */
