@@ -13,17 +13,15 @@ import {
   realpathSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
 import { echoText } from '../../src/testing/simulator/default-script.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
+import { type HttpMcp, startHttpMcp } from '../helpers/http-mcp.js';
 import { ensureSimulatorBuilt, SimHarness, type SimProcess } from '../helpers/sim-process.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -596,61 +594,6 @@ await server.connect(new StdioServerTransport());
   );
 }
 
-/** A stateless Streamable HTTP MCP server (JSON responses, no SSE) on 127.0.0.1, recording request headers. */
-interface HttpMcp {
-  url: string;
-  headers: IncomingHttpHeaders[];
-  /** The `params.arguments` of every `tools/call` received. */
-  calls: unknown[];
-  close(): Promise<void>;
-}
-
-async function startHttpMcp(): Promise<HttpMcp> {
-  const headers: IncomingHttpHeaders[] = [];
-  const calls: unknown[] = [];
-  const server: Server = createServer((req, res) => {
-    headers.push(req.headers);
-    if (req.method !== 'POST') {
-      res.writeHead(405).end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      for (const message of Array.isArray(body) ? body : [body]) {
-        const m = message as { method?: string; params?: { arguments?: unknown } };
-        if (m.method === 'tools/call') calls.push(m.params?.arguments);
-      }
-      const mcp = new McpServer({ name: 'test-http', version: '1.0.0' });
-      registerTools(mcp);
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-      res.on('close', () => {
-        void transport.close();
-        void mcp.close();
-      });
-      mcp
-        .connect(transport)
-        .then(() => transport.handleRequest(req, res, body))
-        .catch(() => {
-          if (!res.headersSent) res.writeHead(500).end();
-        });
-    });
-  });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    headers,
-    calls,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.closeAllConnections();
-        server.close(() => resolveClose());
-      }),
-  };
-}
-
 /** Whether `pid` is a live process (a zombie waiting for its reaper counts as gone). */
 function isRunning(pid: number): boolean {
   if (existsSync('/proc/self/stat')) {
@@ -687,7 +630,7 @@ describe('MCP servers', () => {
   let http: HttpMcp;
 
   beforeAll(async () => {
-    http = await startHttpMcp();
+    http = await startHttpMcp({ name: 'test-http', register: registerTools });
   });
 
   afterAll(async () => {
