@@ -33,7 +33,7 @@ export interface SseDecoder {
 export interface SseDecoderLimits {
   /** Longest line, in characters. */
   maxLineChars?: number | undefined;
-  /** Longest event (its lines and their line ends), in characters. */
+  /** Longest event (the characters of its lines, line ends not counted). */
   maxEventChars?: number | undefined;
 }
 
@@ -77,7 +77,6 @@ export function createSseDecoder(
         line = 0;
       }
       afterCr = c === 13;
-      event += 1;
       i = nl + 1;
     }
   };
