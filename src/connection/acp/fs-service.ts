@@ -11,7 +11,7 @@
  * and the opened descriptor must be a regular file. Reads are capped at `MAX_READ_BYTES`; a write truncates
  * only after these checks.
  */
-import { constants, type Stats } from 'node:fs';
+import { constants, existsSync, type Stats } from 'node:fs';
 import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -27,7 +27,7 @@ import type {
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /** Whether directories can be reached by descriptor through `/proc/self/fd` (Linux). */
-const PROC_FD = process.platform === 'linux';
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 

@@ -17,7 +17,7 @@ import { LineSplitter } from '../agy/stream-json/framing.js';
 
 /** Bytes of a dropped line shown in the log. */
 const SHOWN = 200;
-/** Requests of ours awaiting an answer, at most (a JSON-RPC id the agent echoes must be one of them). */
+/** Requests of ours remembered as awaiting an answer, at most (an answer must name one of them). */
 const MAX_PENDING = 10_000;
 
 type JsonRpcId = string | number | null;
@@ -77,8 +77,11 @@ export class StdoutLines {
   /** A message the SDK sends to the agent: a request's id is remembered so that its answer is let through. */
   sent(message: AnyMessage): void {
     const m = message as Record<string, unknown>;
-    if (typeof m.method === 'string' && 'id' in m && this.#pending.size < MAX_PENDING)
-      this.#pending.add(m.id as JsonRpcId);
+    if (typeof m.method !== 'string' || !('id' in m)) return;
+    // Bounded: past the cap the oldest id is forgotten (a request the agent never answered), not the newest.
+    if (this.#pending.size >= MAX_PENDING)
+      this.#pending.delete(this.#pending.values().next().value as JsonRpcId);
+    this.#pending.add(m.id as JsonRpcId);
   }
 
   #line(raw: string): void {
