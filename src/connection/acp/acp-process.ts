@@ -103,7 +103,14 @@ export function spawnAgent(
   });
   const stream = { readable: lines.readable, writable };
   const rpc = client({ name: 'agy-sdk' })
-    .onNotification('session/update', ({ params }) => handlers.onUpdate(params))
+    .onNotification('session/update', ({ params }) => {
+      // Contained: a throw here would reach the SDK, which reports it with console.error, past the logger.
+      try {
+        handlers.onUpdate(params);
+      } catch (error) {
+        logger.error(`ACP session/update could not be handled: ${errorMessage(error)}`);
+      }
+    })
     .onRequest('session/request_permission', ({ params, signal }) => handlers.onPermission(params, signal))
     .onRequest('fs/read_text_file', ({ params }) => {
       handlers.onActivity('fs/read_text_file');
