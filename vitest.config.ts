@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // An uncaught exception or unhandled rejection fails the test it happened in (test/setup/crash-guard.ts).
+    setupFiles: ['test/setup/crash-guard.ts'],
     // Forks, not threads: tests send signals, spawn process trees and read /proc of their own process.
     pool: 'forks',
     // One module graph per worker, not per file: re-importing the SDK (zod schemas, the MCP SDK) for each of

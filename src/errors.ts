@@ -147,12 +147,14 @@ export class WatchdogTimeoutError extends AgySdkError {
     elapsedMs: number,
     lastEvent: string | undefined,
     stderrTail: string,
+    /** Who went quiet, for the message: `agy` (the default) or the ACP agent. */
+    peer = 'agy',
   ) {
     super(
       'watchdog_timeout',
       withStderr(
         kind === 'idle'
-          ? `agy sent no event for ${limitMs} ms (turn running ${elapsedMs} ms)`
+          ? `${peer} sent no event for ${limitMs} ms (turn running ${elapsedMs} ms)`
           : `turn exceeded ${limitMs} ms`,
         stderrTail,
       ),

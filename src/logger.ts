@@ -2,6 +2,7 @@
  * The one logger every part of the SDK reports through. Contained failures (a hook that threw, a relay that
  * failed, a trigger error) are never swallowed: they are logged here, and the host decides where they go.
  */
+import { ConfigError } from './errors.js';
 
 /** A minimal leveled logger; `console` satisfies it, and so do pino- or winston-style adapters. */
 export interface Logger {
@@ -45,4 +46,27 @@ export function describeError(error: unknown): string {
 /** Wraps an unknown thrown value in an `Error`, keeping the original as `cause`. */
 export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(describeError(error), { cause: error });
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/**
+ * A user's logger made safe to call: `undefined` is {@link consoleLogger}; a level it lacks is a no-op (a
+ * logger without `debug` must not turn every debug call into a `TypeError`); a level that is there but not a
+ * function, or a logger that is not an object, is a `ConfigError` naming it. Each level is called on the
+ * user's object (`this` kept). `field` names the option in the error.
+ */
+export function checkedLogger(logger: unknown, field = 'logger'): Logger {
+  if (logger === undefined) return consoleLogger;
+  if (typeof logger !== 'object' || logger === null)
+    throw new ConfigError(field, 'must be an object with debug, info, warn and error functions');
+  const source = logger as Record<string, unknown>;
+  const out = {} as Record<(typeof LEVELS)[number], Logger['debug']>;
+  for (const level of LEVELS) {
+    const fn = source[level];
+    if (fn === undefined) out[level] = () => {};
+    else if (typeof fn !== 'function') throw new ConfigError(`${field}.${level}`, 'must be a function');
+    else out[level] = (message, ...details) => (fn as Logger['debug']).call(logger, message, ...details);
+  }
+  return out;
 }

@@ -22,7 +22,7 @@ import { composeFinish, composePrepare, composeSteps } from '../conversation/pip
 import { ClosedError, ConfigError, ContentError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
-import { consoleLogger, type Logger } from '../logger.js';
+import { checkedLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
@@ -176,7 +176,7 @@ export class Agent implements AsyncDisposable {
     this.#workspaces = workspaces;
     this.#schema =
       config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
-    this.#logger = config.logger ?? consoleLogger;
+    this.#logger = checkedLogger(config.logger);
     this.#control = new ControlPlane({
       hooks,
       policies,

@@ -161,7 +161,10 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
   ControlPlane.guard({
     policies,
     hooks,
+    // An ACP agent always has its own write tools (Gemini CLI's write_file, run_shell_command), and every
+    // permission request it sends is answered by the policies: with none, each would be approved.
     writeCapable:
+      config.backend?.kind === 'acp' ||
       !!config.dangerouslySkipPermissions ||
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,

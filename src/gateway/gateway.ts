@@ -5,11 +5,17 @@
  * Every failure becomes a Google-shaped error; nothing a client sends can crash it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '../errors.js';
-import { consoleLogger, describeError, type Logger } from '../logger.js';
+import { checkedLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
-import { fromUpstreamResponse, GatewayError, prematureEnd } from './errors.js';
+import {
+  fromUpstreamResponse,
+  GatewayError,
+  type GoogleErrorDetail,
+  prematureEnd,
+  redact,
+} from './errors.js';
 import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
 import { parseCountTokensRequest, parseGenerateContentRequest, type UsageMetadata } from './gemini-types.js';
 import { bareModelId, compileModelMap, type ModelMap } from './model-map.js';
@@ -17,10 +23,17 @@ import { normalizeRequest } from './normalize-request.js';
 import { matchRoute } from './routes.js';
 import { SseWriter } from './sse-writer.js';
 import { anthropicUpstream } from './upstream/anthropic.js';
-import { createAgents, joinUrl, postJson, readBody, type UpstreamAgents } from './upstream/http-client.js';
+import {
+  createAgents,
+  joinUrl,
+  postJson,
+  readBody,
+  type UpstreamAgents,
+  UpstreamTimeoutError,
+} from './upstream/http-client.js';
 import { openAIChatUpstream } from './upstream/openai-chat.js';
 import { openAIResponsesUpstream } from './upstream/openai-responses.js';
-import { createSseDecoder } from './upstream/sse-parse.js';
+import { createSseDecoder, DEFAULT_MAX_UPSTREAM_EVENT_CHARS } from './upstream/sse-parse.js';
 import type { Upstream, UpstreamConfig, UpstreamKind } from './upstream/upstream.js';
 
 /** Options of {@link createGateway}. */
@@ -45,6 +58,25 @@ export interface GatewayOptions {
   headersGuardMs?: number;
   /** Largest accepted request body in bytes (default 32 MiB: inline images). */
   maxBodyBytes?: number;
+  /** Time for a client to send a request's headers, in ms (default 10,000). */
+  headersTimeoutMs?: number;
+  /** Time for a client to send a whole request (headers and body), in ms (default 60,000; at least `headersTimeoutMs`). */
+  requestTimeoutMs?: number;
+  /** Time a client socket may sit with no request in flight, in ms (default 5,000). */
+  idleTimeoutMs?: number;
+  /** Most client sockets open at once; more are refused (default 128). */
+  maxConnections?: number;
+  /** Time for the upstream's TCP (and TLS) connect, in ms (default 15,000; 0 disables). */
+  upstreamConnectTimeoutMs?: number;
+  /** Time for the upstream's status and headers after the request, in ms (default 300,000; 0 disables). */
+  upstreamHeadersTimeoutMs?: number;
+  /**
+   * Longest silence of the upstream while its body streams, in ms (default 300,000; 0 disables). Past it the
+   * request ends with a 504 (in-stream once the 200 is out): the gateway's own keep-alives never hide a stall.
+   */
+  upstreamIdleTimeoutMs?: number;
+  /** Longest upstream SSE line or event, in characters (default 16 MiB); a longer one ends the request (502). */
+  maxUpstreamEventChars?: number;
   /**
    * Called once per generateContent request that finished, with the upstream's own token counts (what the
    * provider bills). A throw is logged, never propagated.
@@ -95,6 +127,21 @@ export interface Gateway {
 
 const KINDS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
 
+/** Default time for a client to send a request's headers (ms). */
+export const DEFAULT_GATEWAY_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time for a client to send a whole request, body included (ms): 32 MiB over loopback takes well under it. */
+export const DEFAULT_GATEWAY_REQUEST_TIMEOUT_MS = 60_000;
+/** Default time a client socket may sit with no request in flight (ms). */
+export const DEFAULT_GATEWAY_IDLE_TIMEOUT_MS = 5_000;
+/** Default cap on open client sockets: a CLI's concurrent requests stay far below it. */
+export const DEFAULT_GATEWAY_MAX_CONNECTIONS = 128;
+/** Default time for the upstream's TCP/TLS connect (ms). */
+export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
+/** Default time for the upstream's status and headers (ms): a slow model may think before answering. */
+export const DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS = 300_000;
+/** Default longest silence of a streaming upstream body (ms). */
+export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
+
 function validate(options: GatewayOptions): void {
   const u = options?.upstream;
   if (!u || typeof u !== 'object') throw new ConfigError('upstream', 'is required');
@@ -119,11 +166,49 @@ function validate(options: GatewayOptions): void {
     (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
   )
     throw new ConfigError('port', 'must be an integer from 0 to 65535');
-  for (const key of ['keepAliveMs', 'headersGuardMs', 'maxBodyBytes'] as const) {
+  for (const key of [
+    'keepAliveMs',
+    'headersGuardMs',
+    'maxBodyBytes',
+    'upstreamConnectTimeoutMs',
+    'upstreamHeadersTimeoutMs',
+    'upstreamIdleTimeoutMs',
+  ] as const) {
     const v = options[key];
     if (v !== undefined && (!Number.isFinite(v) || v < 0))
       throw new ConfigError(key, 'must be a non-negative number');
   }
+  for (const key of [
+    'headersTimeoutMs',
+    'requestTimeoutMs',
+    'idleTimeoutMs',
+    'maxConnections',
+    'maxUpstreamEventChars',
+  ] as const) {
+    const v = options[key];
+    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0))
+      throw new ConfigError(key, 'must be a positive integer');
+  }
+  if ((options.headersTimeoutMs ?? 0) > (options.requestTimeoutMs ?? Number.POSITIVE_INFINITY))
+    throw new ConfigError('headersTimeoutMs', 'must not be larger than requestTimeoutMs');
+  checkedLogger(options.logger);
+}
+
+/** Deepest JSON nesting accepted in a request; deeper is a 400 (Gemini's own request shapes nest a few dozen). */
+const MAX_JSON_DEPTH = 512;
+
+/** Whether `value` nests deeper than `max` arrays/objects (iterative: a deep value must not exhaust the stack). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function upstreamFor(config: UpstreamConfig): Upstream {
@@ -142,8 +227,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(payload);
 }
 
-function sendError(res: ServerResponse, error: GatewayError): void {
-  sendJson(res, error.code, error.toBody());
+/** `error` with every secret (the upstream key, each configured header value) removed from its text. */
+function redactError(error: GatewayError, secrets: readonly string[]): GatewayError {
+  const details = error.details?.map(
+    (d) => JSON.parse(redact(JSON.stringify(d), secrets)) as GoogleErrorDetail,
+  );
+  return new GatewayError(error.code, redact(error.message, secrets), details, error.status);
 }
 
 function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -198,26 +287,75 @@ class GatewayServer {
   private readonly keepAliveMs: number;
   private readonly headersGuardMs: number;
   private readonly maxBodyBytes: number;
+  /** The upstream key and every configured header value: never in what a client or the log gets. */
+  private readonly secrets: readonly string[];
   readonly server: Server;
 
   constructor(private readonly options: GatewayOptions) {
     this.upstream = upstreamFor(options.upstream);
     this.map = compileModelMap(options.modelMap);
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = checkedLogger(options.logger);
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.headersGuardMs = options.headersGuardMs ?? 45_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-    this.server = createServer({ noDelay: true, keepAlive: true }, (req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        this.logger.error(`gateway: unexpected failure: ${describeError(error)}`);
-        sendError(res, new GatewayError(500, 'internal gateway error'));
-        if (!res.writableEnded) res.end();
-      });
+    this.secrets = [options.upstream.apiKey, ...Object.values(options.upstream.headers ?? {})];
+    // Bounded like the session listener: a local process without the token cannot hold the gateway.
+    const headersTimeout = options.headersTimeoutMs ?? DEFAULT_GATEWAY_HEADERS_TIMEOUT_MS;
+    const idleTimeout = options.idleTimeoutMs ?? DEFAULT_GATEWAY_IDLE_TIMEOUT_MS;
+    this.server = createServer(
+      {
+        noDelay: true,
+        keepAlive: true,
+        headersTimeout,
+        requestTimeout:
+          options.requestTimeoutMs ?? Math.max(DEFAULT_GATEWAY_REQUEST_TIMEOUT_MS, headersTimeout),
+        keepAliveTimeout: idleTimeout,
+        // Node checks the two timeouts above on this period (default 30 s, which would stretch them).
+        connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
+      },
+      (req, res) => {
+        // A request is in flight: receiving it is bounded by the request timeout, answering it by the upstream's.
+        req.socket.setTimeout(0);
+        this.handle(req, res).catch((error: unknown) => {
+          this.logger.error(`gateway: unexpected failure: ${this.redact(describeError(error))}`);
+          this.sendError(res, new GatewayError(500, 'internal gateway error'));
+          if (!res.writableEnded) res.end();
+        });
+      },
+    );
+    this.server.maxConnections = options.maxConnections ?? DEFAULT_GATEWAY_MAX_CONNECTIONS;
+    // Idle before the first request; Node's keep-alive timer takes over between requests.
+    this.server.on('connection', (socket: Socket) => socket.setTimeout(idleTimeout));
+    let drops = 0;
+    this.server.on('drop', () => {
+      // Once at warn level: a flood must not also flood the log.
+      if (drops++ === 0) this.logger.warn('gateway: connection limit reached; refusing connections');
     });
-    this.server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-      else socket.destroy();
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const started = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+      if (socket.writable && !started)
+        socket.end(
+          timedOut
+            ? 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'
+            : 'HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n',
+        );
+      socket.destroy();
     });
+  }
+
+  private redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
+  /** Sends `error` to the client in Google's shape, secrets removed. */
+  private sendError(res: ServerResponse, error: GatewayError): void {
+    const clean = redactError(error, this.secrets);
+    sendJson(res, clean.code, clean.toBody());
+  }
+
+  private get upstreamIdleMs(): number {
+    return this.options.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS;
   }
 
   get tokenValue(): string {
@@ -241,11 +379,11 @@ class GatewayServer {
     this.logger.debug(`gateway: ${req.method} ${url.pathname}`);
     if (!route) {
       req.resume();
-      return sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
+      return this.sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
     }
     if (!tokenMatches(presentedKey(req, url), this.token)) {
       req.resume();
-      return sendError(
+      return this.sendError(
         res,
         new GatewayError(401, 'API key not valid. Please pass the gateway token.', [
           {
@@ -265,8 +403,15 @@ class GatewayServer {
     try {
       const raw = await readRequestBody(req, this.maxBodyBytes);
       body = raw.length === 0 ? {} : (JSON.parse(raw.toString('utf8')) as unknown);
+      if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+        throw new GatewayError(
+          400,
+          `Invalid JSON payload received: nested deeper than ${MAX_JSON_DEPTH} levels.`,
+          undefined,
+          'INVALID_ARGUMENT',
+        );
     } catch (error) {
-      return sendError(
+      return this.sendError(
         res,
         error instanceof GatewayError ? error : new GatewayError(400, 'Invalid JSON payload received.'),
       );
@@ -298,7 +443,7 @@ class GatewayServer {
       const sse = route.stream && route.alt === 'sse';
       await this.generate(normalized, res, sse, route.stream);
     } catch (error) {
-      if (error instanceof GatewayError) return sendError(res, error);
+      if (error instanceof GatewayError) return this.sendError(res, error);
       throw error;
     }
   }
@@ -335,6 +480,24 @@ class GatewayServer {
           logger.error(`gateway: onUsage threw: ${describeError(error)}`);
         }
       },
+      get done() {
+        return sink.done;
+      },
+      get failed() {
+        return sink.failed;
+      },
+    };
+  }
+
+  /** `sink`, with every error it is given cleared of the secrets (an upstream may echo its key in-stream). */
+  private redactingSink(sink: GeminiSink): GeminiSink {
+    return {
+      meta: (model, responseId) => sink.meta(model, responseId),
+      text: (text, signature) => sink.text(text, signature),
+      thought: (text) => sink.thought(text),
+      functionCall: (call, signature) => sink.functionCall(call, signature),
+      fail: (error) => sink.fail(redactError(error, this.secrets)),
+      finish: (reason, usage, grounding) => sink.finish(reason, usage, grounding),
       get done() {
         return sink.done;
       },
@@ -398,7 +561,7 @@ class GatewayServer {
     });
     const writer = sse ? new SseWriter(res, this.keepAliveMs) : undefined;
     const unary = writer ? undefined : new UnarySink();
-    const inner: GeminiSink = writer ? new StreamingSink(writer) : (unary as UnarySink);
+    const inner = this.redactingSink(writer ? new StreamingSink(writer) : (unary as UnarySink));
     const reporting = this.options.onUsage ? this.reportingUsage(inner, normalized) : inner;
     const trace = this.options.upstreamObserver?.start({
       requestedModel: normalized.requestedModel,
@@ -419,7 +582,7 @@ class GatewayServer {
         return;
       }
       writer?.dispose();
-      sendError(res, error);
+      this.sendError(res, error);
     };
     let upstreamRes: IncomingMessage;
     try {
@@ -429,11 +592,19 @@ class GatewayServer {
         request.body,
         this.agents,
         controller.signal,
+        {
+          connectMs: this.options.upstreamConnectTimeoutMs ?? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
+          headersMs: this.options.upstreamHeadersTimeoutMs ?? DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS,
+        },
       );
     } catch (error) {
-      trace?.end(undefined, `upstream unreachable: ${describeError(error)}`);
+      trace?.end(undefined, `upstream unreachable: ${this.redact(describeError(error))}`);
       if (controller.signal.aborted) return writer?.dispose();
-      this.logger.warn(`gateway: upstream unreachable: ${describeError(error)}`);
+      if (error instanceof UpstreamTimeoutError) {
+        this.logger.warn(`gateway: ${error.message}`);
+        return fail(new GatewayError(504, error.message));
+      }
+      this.logger.warn(`gateway: upstream unreachable: ${this.redact(describeError(error))}`);
       return fail(
         new GatewayError(
           503,
@@ -444,7 +615,7 @@ class GatewayServer {
     if (guard) clearTimeout(guard);
     const status = upstreamRes.statusCode ?? 502;
     if (status < 200 || status >= 300) {
-      const text = await readBody(upstreamRes);
+      const text = await readBody(upstreamRes, 1 << 20, this.upstreamIdleMs);
       const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.options.upstream.apiKey]);
       trace?.end(undefined, `upstream answered ${status}`);
       this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
@@ -452,28 +623,65 @@ class GatewayServer {
     }
     writer?.begin();
     const translator = this.upstream.createTranslator(normalized, sink);
-    const decoder = createSseDecoder((event, data) => translator.event(event, data));
+    const maxEvent = this.options.maxUpstreamEventChars ?? DEFAULT_MAX_UPSTREAM_EVENT_CHARS;
+    const decoder = createSseDecoder((event, data) => translator.event(event, data), {
+      maxLineChars: maxEvent,
+      maxEventChars: maxEvent,
+    });
+    /** A failure while decoding or translating: typed upstream errors as they are, anything else a 500. */
+    const translationFailed = (error: unknown): void => {
+      if (error instanceof GatewayError) {
+        this.logger.warn(`gateway: ${this.redact(error.message)}`);
+        if (!sink.done) sink.fail(error);
+        return;
+      }
+      // A translator bug must not take the process down; the client sees a retryable error.
+      this.logger.error(
+        `gateway: translating the upstream stream failed: ${this.redact(describeError(error))}`,
+      );
+      if (!sink.done)
+        sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
+    };
     await new Promise<void>((resolve) => {
       let finished = false;
+      let idle: NodeJS.Timeout | undefined;
+      const idleMs = this.upstreamIdleMs;
       const finish = (broken?: string): void => {
         if (finished) return;
         finished = true;
+        clearTimeout(idle);
         if (broken && !sink.done) sink.fail(prematureEnd(broken));
         else {
-          decoder.end();
-          translator.end();
+          try {
+            decoder.end();
+            translator.end();
+          } catch (error) {
+            translationFailed(error);
+          }
         }
         resolve();
       };
+      /** The upstream's silence is bounded: the gateway's own keep-alives must not hide a stall. */
+      const armIdle = (): void => {
+        if (idleMs <= 0) return;
+        clearTimeout(idle);
+        idle = setTimeout(() => {
+          const error = new UpstreamTimeoutError('idle', idleMs);
+          this.logger.warn(`gateway: ${error.message}`);
+          if (!sink.done) sink.fail(new GatewayError(504, error.message));
+          upstreamRes.destroy();
+          finish();
+        }, idleMs);
+      };
+      armIdle();
       upstreamRes.setEncoding('utf8');
       upstreamRes.on('data', (chunk: string) => {
         if (sink.done) return; // draining what follows the end marker (e.g. `[DONE]`)
+        armIdle();
         try {
           decoder.feed(chunk);
         } catch (error) {
-          // A translator bug must not take the process down; the client sees a retryable error.
-          this.logger.error(`gateway: translating the upstream stream failed: ${describeError(error)}`);
-          sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
+          translationFailed(error);
         }
         if (sink.done) {
           // Done: let the rest drain so the keep-alive connection is reused; after a failure, drop it.
@@ -503,7 +711,7 @@ class GatewayServer {
         const response = await unary.result;
         sendJson(res, 200, jsonArray ? [response] : response);
       } catch (error) {
-        sendError(
+        this.sendError(
           res,
           error instanceof GatewayError ? error : new GatewayError(500, 'internal gateway error'),
         );
@@ -524,9 +732,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
   const { server } = gateway;
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error): void => {
+    const onError = (error: NodeJS.ErrnoException): void => {
       server.close();
-      reject(error);
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
+        reject(
+          new ConfigError(
+            'port',
+            `127.0.0.1:${options.port ?? 0} is ${error.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'} (${error.code})`,
+          ),
+        );
+      else reject(error);
     };
     server.once('error', onError);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -535,7 +750,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   });
   server.on('error', (error) =>
-    (options.logger ?? consoleLogger).error(`gateway: server error: ${describeError(error)}`),
+    checkedLogger(options.logger).error(`gateway: server error: ${describeError(error)}`),
   );
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;

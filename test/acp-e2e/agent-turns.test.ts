@@ -122,14 +122,25 @@ describeCli(
       expect(JSON.stringify(fake.modelCalls.at(-1)?.body?.contents)).not.toContain('Start a long answer');
     });
 
-    it('close leaves no process: the launcher and its relaunched child are gone', async () => {
+    it('close during a streaming turn: the turn ends canceled, the host survives, and no process is left', async () => {
       const pid = agent.pid;
       expect(pid).toBeTypeOf('number');
       const tree = groupMembers(pid as number);
       expect(tree).toContain(pid);
       // The relaunched child runs in the launcher's group (docs/reference/acp.md#process-tree).
       expect(tree.length).toBeGreaterThanOrEqual(2);
+      // A long stream, so Gemini CLI is still writing updates after the SDK's reader is gone: those lines
+      // are dropped (the crash guard of test/setup/crash-guard.ts fails this test on an uncaught
+      // ERR_INVALID_STATE from the stdout handler, the crash this reproduced).
+      fake.enqueue({
+        chunks: Array.from({ length: 400 }, (_, i) => [{ text: `part ${i} ` }]),
+        delayMs: 10,
+      });
+      const response = await agent.chat('A very long answer, please');
+      const first = await response[Symbol.asyncIterator]().next();
+      expect(first.value).toContain('part');
       await agent.close();
+      expect((await response.result()).status).toBe('canceled');
       expect(await waitGroupGone(pid as number, 15_000)).toEqual([]);
       for (const member of tree) expect(() => process.kill(member, 0)).toThrow();
     });

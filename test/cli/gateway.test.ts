@@ -1,5 +1,7 @@
 // `agy-sdk gateway` as a child process in front of a mock OpenAI Chat upstream; a real `@google/genai` client
 // uses the printed exports; SIGTERM shuts it down gracefully.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GoogleGenAI } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { OpenAiChatMock } from '../gateway-e2e/mocks/openai-chat.js';
@@ -82,5 +84,31 @@ describe.skipIf(!BUILT)('agy-sdk gateway', () => {
     );
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--port');
+  });
+
+  it('--port already in use is one line naming the port, exit 2, no stack trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const r = await runCli(
+        [
+          'gateway',
+          '--upstream',
+          'openai-chat',
+          '--base-url',
+          'http://127.0.0.1:9/v1',
+          '--port',
+          String(port),
+        ],
+        { OPENAI_API_KEY: 'k' },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`127.0.0.1:${port} is already in use`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise<void>((r) => holder.close(() => r()));
+    }
   });
 });

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ClientConnection, client, ndJsonStream } from '@agentclientprotocol/sdk';
+import { type AnyMessage, type ClientConnection, client } from '@agentclientprotocol/sdk';
 import { StartError, UnsupportedError } from '../../errors.js';
 import { callContained } from '../../internal/contain.js';
 import type {
@@ -16,6 +16,7 @@ import type {
 } from '../../protocol/acp.js';
 import { AgyProcess } from '../agy/process/agy-process.js';
 import { defaultDataDir } from '../agy/session/session-dir.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../agy/stream-json/stream-json-connection.js';
 import type { WorkspaceFileSystem } from './fs-service.js';
 import type { AcpConnectionOptions } from './options.js';
 import { GEMINI_CLI_ENV, geminiCliSettings } from './presets.js';
@@ -82,7 +83,7 @@ export function spawnAgent(
   handlers: AcpClientHandlers,
 ): AcpAgent {
   const logger = o.logger;
-  const lines = new StdoutLines(logger);
+  const lines = new StdoutLines(logger, o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   lines.onLine = () => handlers.onActivity(undefined);
   const proc = new AgyProcess({
     binary,
@@ -93,14 +94,23 @@ export function spawnAgent(
     onStdoutEnd: () => lines.end(),
     onStderrLine: (line) => callContained(logger, 'onStderr', o.onStderr, line),
   });
-  const writable = new WritableStream<Uint8Array>({
-    write: (chunk) => proc.write(Buffer.from(chunk).toString('utf8')),
+  // Messages both ways, one JSON line each; stdout is parsed and filtered by `StdoutLines`.
+  const writable = new WritableStream<AnyMessage>({
+    write: (message) => {
+      lines.sent(message);
+      return proc.write(`${JSON.stringify(message)}\n`);
+    },
   });
-  const stream = ndJsonStream(writable, lines.readable, {
-    ...(o.maxLineBytes !== undefined && { maxMessageBytes: o.maxLineBytes }),
-  });
+  const stream = { readable: lines.readable, writable };
   const rpc = client({ name: 'agy-sdk' })
-    .onNotification('session/update', ({ params }) => handlers.onUpdate(params))
+    .onNotification('session/update', ({ params }) => {
+      // Contained: a throw here would reach the SDK, which reports it with console.error, past the logger.
+      try {
+        handlers.onUpdate(params);
+      } catch (error) {
+        logger.error(`ACP session/update could not be handled: ${errorMessage(error)}`);
+      }
+    })
     .onRequest('session/request_permission', ({ params, signal }) => handlers.onPermission(params, signal))
     .onRequest('fs/read_text_file', ({ params }) => {
       handlers.onActivity('fs/read_text_file');

@@ -2,9 +2,18 @@
  * The client side of ACP's file system (`fs/read_text_file`, `fs/write_text_file`): the agent reads and writes
  * through the SDK, and only inside the workspaces (symlinks followed, `..` resolved, as `workspaceOnly` does).
  * A request outside them is refused with a JSON-RPC error; nothing is read or written.
+ *
+ * The agent is a peer that may race us: the path is resolved once, and then opened once, never checked and
+ * reopened by name. The resolved parent directory is opened and its real identity checked against the
+ * workspaces (on Linux `/proc/self/fd/N`, elsewhere its real path, compared by device and inode); the file is
+ * then opened relative to that descriptor (`/proc/self/fd/N/name` on Linux) with `O_NOFOLLOW` (a symlink
+ * swapped in for the file fails) and `O_NONBLOCK` (a FIFO never blocks one of Node's file-system threads),
+ * and the opened descriptor must be a regular file. Reads are capped at `MAX_READ_BYTES`; a write truncates
+ * only after these checks.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute } from 'node:path';
+import { constants, existsSync, type Stats } from 'node:fs';
+import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isInside, resolveRealPath } from '../../policy/workspace.js';
 import type {
@@ -17,6 +26,25 @@ import type {
 /** Largest file served to the agent, in bytes (a text file bigger than this is not source code). */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
+/** Whether directories can be reached by descriptor through `/proc/self/fd` (Linux). */
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** A file-system error as the agent's JSON-RPC answer. */
+function asRequestError(path: string, err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'ENOENT') return RequestError.resourceNotFound(path);
+  if (e.code === 'ELOOP') return RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+  if (e.code === 'ENXIO') return RequestError.invalidParams({ path }, `${path} is not a regular file`);
+  return RequestError.invalidParams({ path }, e.message);
+}
+
 /** Reads and writes confined to `workspaces`. */
 export class WorkspaceFileSystem {
   readonly #workspaces: readonly string[];
@@ -27,27 +55,94 @@ export class WorkspaceFileSystem {
     this.#baseDir = baseDir;
   }
 
+  async #roots(): Promise<string[]> {
+    return Promise.all(this.#workspaces.map((w) => resolveRealPath(w, this.#baseDir)));
+  }
+
   /** The real path of `path` when it lies inside a workspace; else a JSON-RPC invalid-params error. */
   async contained(path: string): Promise<string> {
     if (typeof path !== 'string' || !isAbsolute(path))
       throw RequestError.invalidParams({ path }, 'path must be absolute');
     const resolved = await resolveRealPath(path, this.#baseDir);
-    const roots = await Promise.all(this.#workspaces.map((w) => resolveRealPath(w, this.#baseDir)));
+    const roots = await this.#roots();
     if (!roots.some((root) => isInside(root, resolved)))
       throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
     return resolved;
   }
 
+  /**
+   * Opens the file at `path` once, inside the workspaces: its parent directory by descriptor (checked), the
+   * file relative to it with `O_NOFOLLOW | O_NONBLOCK`, and only a regular file is kept.
+   */
+  async #open(path: string, flags: number, mode?: number): Promise<FileHandle> {
+    const real = await this.contained(path);
+    const roots = await this.#roots();
+    const parent = dirname(real);
+    const dir = await open(parent, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    let file: FileHandle | undefined;
+    try {
+      const dirStat = await dir.stat();
+      // Where the directory we hold really is (it may not be `parent` any more: a component swapped meanwhile).
+      const dirReal = PROC_FD ? await readlink(`/proc/self/fd/${dir.fd}`) : await realpath(parent);
+      if (!PROC_FD) {
+        const again = await open(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+        try {
+          if (!sameFile(await again.stat(), dirStat))
+            throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+        } finally {
+          await again.close();
+        }
+      }
+      if (!roots.some((root) => isInside(root, dirReal)))
+        throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
+      const name = basename(real);
+      const at = PROC_FD ? `/proc/self/fd/${dir.fd}/${name}` : join(dirReal, name);
+      file = await open(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+      const stat = await file.stat();
+      if (!stat.isFile()) throw RequestError.invalidParams({ path }, `${path} is not a regular file`);
+      if (!PROC_FD && !sameFile(await dir.stat(), dirStat))
+        throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+      const opened = file;
+      file = undefined;
+      return opened;
+    } catch (err) {
+      throw asRequestError(path, err);
+    } finally {
+      await file?.close();
+      await dir.close();
+    }
+  }
+
   /** `fs/read_text_file`: the file's text, or the `limit` lines from 1-based `line`. */
   async read(params: AcpReadTextFileRequest): Promise<AcpReadTextFileResponse> {
-    const real = await this.contained(params.path);
-    const buf = await readFile(real).catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'ENOENT'
-        ? RequestError.resourceNotFound(params.path)
-        : RequestError.invalidParams({ path: params.path }, err.message);
+    const file = await this.#open(params.path, O_RDONLY).catch((err: unknown) => {
+      throw asRequestError(params.path, err);
     });
-    if (buf.byteLength > MAX_READ_BYTES)
-      throw RequestError.invalidParams({ path: params.path }, `larger than ${MAX_READ_BYTES} bytes`);
+    let buf: Buffer;
+    try {
+      const tooBig = (): RequestError =>
+        RequestError.invalidParams({ path: params.path }, `larger than ${MAX_READ_BYTES} bytes`);
+      const statSize = (await file.stat()).size;
+      if (statSize > MAX_READ_BYTES) throw tooBig();
+      // Room for one byte more than the stat said, so a file that grew since is noticed; grows to the cap + 1.
+      let cap = Buffer.allocUnsafe(statSize + 1);
+      let size = 0;
+      for (;;) {
+        if (size === cap.length) {
+          if (size > MAX_READ_BYTES) throw tooBig();
+          const grown = Buffer.allocUnsafe(Math.min(cap.length * 2, MAX_READ_BYTES + 1));
+          cap.copy(grown, 0, 0, size);
+          cap = grown;
+        }
+        const { bytesRead } = await file.read(cap, size, cap.length - size, size);
+        if (bytesRead === 0) break;
+        size += bytesRead;
+      }
+      if (size > MAX_READ_BYTES) throw tooBig();
+      buf = cap.subarray(0, size);
+    } finally {
+      await file.close();
+    }
     let content = buf.toString('utf8');
     if (params.line != null || params.limit != null) {
       const lines = content.split('\n');
@@ -62,9 +157,16 @@ export class WorkspaceFileSystem {
   async write(params: AcpWriteTextFileRequest): Promise<AcpWriteTextFileResponse> {
     const real = await this.contained(params.path);
     await mkdir(dirname(real), { recursive: true, mode: 0o700 });
-    // Parents just created are inside the workspace; check again in case one was a symlink planted meanwhile.
-    await this.contained(params.path);
-    await writeFile(real, params.content, { mode: 0o600 });
+    // Not O_TRUNC: the file is emptied only once it is known to be a regular file inside the workspace.
+    const file = await this.#open(params.path, O_WRONLY | O_CREAT, 0o600);
+    try {
+      await file.truncate(0);
+      await file.writeFile(params.content, 'utf8');
+    } catch (err) {
+      throw asRequestError(params.path, err);
+    } finally {
+      await file.close();
+    }
     return {};
   }
 }

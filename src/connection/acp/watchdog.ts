@@ -61,6 +61,7 @@ export class TurnWatchdog {
       Date.now() - turn.started,
       turn.lastEvent,
       this.#deps.stderrTail(),
+      'the ACP agent',
     );
     this.#deps.cancel(turn);
   }

@@ -29,13 +29,45 @@ export function joinUrl(baseUrl: string, path: string): URL {
   return url;
 }
 
-/** POSTs JSON; resolves with the response once its headers arrived. Rejects on network failure or abort. */
+/** Upstream time limits of one request, in ms (`0` is none). */
+export interface UpstreamTimeouts {
+  /** From the request until its socket is connected (TCP, and TLS for `https:`). A reused socket is connected. */
+  connectMs: number;
+  /** From the request until the response's status and headers arrived. */
+  headersMs: number;
+}
+
+/** The upstream did not connect, or did not answer, in time: a 504 for the client. */
+export class UpstreamTimeoutError extends Error {
+  /** Which limit passed. */
+  readonly phase: 'connect' | 'headers' | 'idle';
+  /** The limit, in ms. */
+  readonly limitMs: number;
+  constructor(phase: 'connect' | 'headers' | 'idle', limitMs: number) {
+    super(
+      phase === 'connect'
+        ? `upstream did not connect within ${limitMs} ms`
+        : phase === 'headers'
+          ? `upstream sent no response within ${limitMs} ms`
+          : `upstream sent nothing for ${limitMs} ms`,
+    );
+    this.name = 'UpstreamTimeoutError';
+    this.phase = phase;
+    this.limitMs = limitMs;
+  }
+}
+
+/**
+ * POSTs JSON; resolves with the response once its headers arrived. Rejects on network failure, abort, or an
+ * `UpstreamTimeoutError` when the connect or headers limit passes (the request is destroyed).
+ */
 export function postJson(
   url: URL,
   headers: Record<string, string>,
   body: unknown,
   agents: UpstreamAgents,
   signal: AbortSignal,
+  timeouts: UpstreamTimeouts = { connectMs: 0, headersMs: 0 },
 ): Promise<IncomingMessage> {
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   const secure = url.protocol === 'https:';
@@ -56,15 +88,35 @@ export function postJson(
         'accept-encoding': 'identity',
       },
     });
+    const timers: NodeJS.Timeout[] = [];
+    const clear = (): void => {
+      for (const t of timers.splice(0)) clearTimeout(t);
+    };
+    const limit = (ms: number, phase: 'connect' | 'headers'): NodeJS.Timeout | undefined => {
+      if (ms <= 0) return undefined;
+      const timer = setTimeout(() => req.destroy(new UpstreamTimeoutError(phase, ms)), ms);
+      timers.push(timer);
+      return timer;
+    };
+    const connectTimer = limit(timeouts.connectMs, 'connect');
+    limit(timeouts.headersMs, 'headers');
+    if (connectTimer) {
+      req.once('socket', (socket) => {
+        if (!socket.connecting) return clearTimeout(connectTimer);
+        socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      });
+    }
     const onAbort = (): void => {
       req.destroy(new Error('aborted'));
     };
     signal.addEventListener('abort', onAbort, { once: true });
     req.on('response', (res) => {
+      clear();
       res.on('close', () => signal.removeEventListener('abort', onAbort));
       resolve(res);
     });
     req.on('error', (error) => {
+      clear();
       signal.removeEventListener('abort', onAbort);
       reject(error);
     });
@@ -73,17 +125,36 @@ export function postJson(
   });
 }
 
-/** Reads a (small) body to a string, capped so a hostile upstream cannot exhaust memory. */
-export function readBody(res: IncomingMessage, limit = 1 << 20): Promise<string> {
+/**
+ * Reads a (small) body to a string, capped so a hostile upstream cannot exhaust memory, and bounded in time:
+ * when nothing arrives for `idleMs` (`0`: no limit), what came so far is the body and the response is dropped.
+ */
+export function readBody(res: IncomingMessage, limit = 1 << 20, idleMs = 0): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const arm = (): void => {
+      if (idleMs <= 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        res.destroy();
+        done();
+      }, idleMs);
+    };
+    arm();
     res.on('data', (chunk: Buffer) => {
+      arm();
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
     });
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('aborted', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('end', done);
+    res.on('error', done);
+    res.on('aborted', done);
+    res.on('close', done);
   });
 }
