@@ -35,6 +35,7 @@ import {
 import { createTracing } from '../telemetry/create-tracing.js';
 import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
+import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -166,6 +167,7 @@ export class Agent implements AsyncDisposable {
   #tracing: AgentTracing | undefined;
   /** Models this agent's turns were priced at (a cumulative total over several has no single price). */
   readonly #pricedModels = new Set<string>();
+  #cassetteFile: string | undefined;
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
@@ -301,6 +303,31 @@ export class Agent implements AsyncDisposable {
     if (this.#state === 'starting') this.#state = 'started';
   }
 
+  /** The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. */
+  #recorder(): CassetteRecorder | undefined {
+    const config = this.#config;
+    const envDir = process.env.AGY_SDK_RECORD;
+    const record = config.record ?? (envDir ? { dir: envDir } : undefined);
+    if (!record) return undefined;
+    const recorder = new CassetteRecorder(
+      record,
+      {
+        workspaces: this.#workspaces,
+        cwd: config.cwd,
+        dataDir: config.dataDir,
+        env: { ...process.env, ...config.env },
+      },
+      (error) => this.#logger.error('writing the cassette failed', error),
+    );
+    this.#cassetteFile = recorder.file;
+    return recorder;
+  }
+
+  /** The cassette this session is recorded into (`record`, `AGY_SDK_RECORD`), once started. */
+  get cassetteFile(): string | undefined {
+    return this.#cassetteFile;
+  }
+
   /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
   #createAgy(
     host: ConnectionHost,
@@ -330,6 +357,7 @@ export class Agent implements AsyncDisposable {
         hooks: config.agyHooks ?? [],
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
         logger: this.#logger,
+        tap: this.#recorder(),
       },
       host,
     );

@@ -1,0 +1,24 @@
+/** Cassettes: record a session, sanitize it, check its format, replay it, import a capture, show it. */
+export {
+  type AcpRecord,
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  type Cassette,
+  type CassetteHeader,
+  type CassetteRecord,
+  type CloseRecord,
+  type ExitRecord,
+  type HookRecord,
+  type McpRecord,
+  parseCassette,
+  readCassette,
+  type SignalRecord,
+  type SpawnRecord,
+  type StderrRecord,
+  type StdinRecord,
+  type StdoutRecord,
+  serializeCassette,
+} from './format.js';
+export type { RecordConfig } from './recorder.js';
+export { type ReplayOptions, replayCassette } from './replay-config.js';
+export { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';
