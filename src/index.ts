@@ -23,6 +23,8 @@ export {
   type BadLine,
   type BadLineReason,
   type ConnectionStats,
+  type DriftEntry,
+  type DriftKind,
   type HookPlacement,
   type Isolation,
   type McpHttpServer,

@@ -19,6 +19,15 @@ export {
   type StdoutRecord,
   serializeCassette,
 } from './format.js';
+export {
+  ANY_PROMPT,
+  type ImportOptions,
+  importAcp,
+  importCapture,
+  importHookFolder,
+  importScript,
+  importStdout,
+} from './import.js';
 export type { RecordConfig } from './recorder.js';
 export { type ReplayOptions, replayCassette } from './replay-config.js';
 export { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';

@@ -29,6 +29,7 @@ import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';
+import { type DriftEntry, DriftTracker } from './drift.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
@@ -97,6 +98,11 @@ export interface ConnectionStats {
   unknownEvents: number;
   /** agy processes started. */
   processesStarted: number;
+  /**
+   * What agy wrote that this SDK does not know (events, step types, states, statuses, fields), each name once
+   * with its count; each is also logged (warn) the first time it is seen in the session.
+   */
+  drift: readonly DriftEntry[];
 }
 
 interface ActiveTurn {
@@ -144,12 +150,15 @@ export class StreamJsonConnection implements Connection {
     cwd: undefined,
     pid: undefined,
   };
-  readonly stats: ConnectionStats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0 };
+  readonly stats: ConnectionStats;
+  readonly #drift: DriftTracker;
 
   constructor(opts: StreamJsonConnectionOptions) {
     this.#opts = opts;
     this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#logger = opts.logger ?? consoleLogger;
+    this.#drift = new DriftTracker(this.#logger, () => this.#info.version);
+    this.stats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0, drift: this.#drift.entries };
     this.#model = opts.model;
     this.#schemaFile = opts.jsonSchemaFile;
     this.#conversationId = opts.conversationId;
@@ -413,9 +422,11 @@ export class StreamJsonConnection implements Connection {
           if (!turn) return;
           turn.tracker.lastLine = raw;
           if (event.type === 'step') {
+            this.#drift.step(event.step.raw as Record<string, unknown>);
             this.#deliver(turn.sink, turn.tracker.onStep(this.#resolveTool(event.step)));
           } else if (event.type === 'result') {
             if (event.conversationId) this.#conversationId = event.conversationId;
+            this.#drift.result(event.result as Record<string, unknown>);
             turn.tracker.result = event.result;
             // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result`
             // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
@@ -438,7 +449,26 @@ export class StreamJsonConnection implements Connection {
         },
         onBadLine: (bad) => {
           this.stats.badLines++;
-          if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+          if (bad.reason === 'unknown_event') {
+            this.stats.unknownEvents++;
+            const name = (bad.value as { event?: unknown } | undefined)?.event;
+            this.#drift.event(typeof name === 'string' ? name : '(no event name)');
+          }
+          if (
+            bad.reason === 'malformed_event' &&
+            (bad.value as { event?: unknown })?.event === 'step_update'
+          ) {
+            // Named too: the renamed or retyped field is what the user needs to see.
+            const payload = (bad.value as { step_update?: unknown }).step_update;
+            if (typeof payload === 'object' && payload !== null)
+              this.#drift.step(payload as Record<string, unknown>);
+            const turn = turnHere();
+            if (turn) {
+              const seen = turn.tracker.malformedSteps;
+              if (seen) seen.count++;
+              else turn.tracker.malformedSteps = { count: 1, first: bad.line.slice(0, 200) };
+            }
+          }
           if (bad.reason === 'too_deep') {
             const turn = turnHere();
             if (turn) turn.tracker.lineTooDeep = true;
@@ -579,6 +609,7 @@ export class StreamJsonConnection implements Connection {
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
       lineTooDeep: tracker.lineTooDeep,
+      malformedSteps: tracker.malformedSteps,
       deniedToolSteps: tracker.deniedToolSteps.size,
       command: command !== undefined,
       finishedModelStep: tracker.finishedModelStep,
