@@ -1,4 +1,14 @@
 /** Cassettes: record a session, sanitize it, check its format, replay it, import a capture, show it. */
+
+export {
+  checkConformance,
+  type FactResult,
+  loadWireFacts,
+  PROBES,
+  type Probe,
+  type WireFact,
+  type WireFactCatalogue,
+} from './conformance.js';
 export {
   type AcpRecord,
   CASSETTE_FORMAT,
@@ -29,5 +39,8 @@ export {
   importStdout,
 } from './import.js';
 export type { RecordConfig } from './recorder.js';
+export { CassetteRecorder } from './recorder.js';
 export { type ReplayOptions, replayCassette } from './replay-config.js';
 export { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';
+export { cassetteHtml, showFile } from './show.js';
+export { buildTimeline, type Timeline, type TimelineStep, type TimelineTurn } from './timeline.js';
