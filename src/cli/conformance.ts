@@ -35,6 +35,8 @@ export interface ConformanceOptions {
   dir?: string | undefined;
   /** Replay these cassettes as agy, one per probe, instead of running agy (tests, bug reports). */
   replay?: Partial<Record<Probe, string>> | undefined;
+  /** Which probes to run (default: all of them, in order; `resume` needs `text` before it). */
+  probes?: readonly Probe[] | undefined;
   /** Bound on each probe's turn. Default 120 s. */
   turnTimeoutMs?: number | undefined;
 }
@@ -112,11 +114,11 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
   const configFor = async (probe: Probe): Promise<AgentConfig> => {
     const replay = o.replay?.[probe];
     const env: Record<string, string> = { ...o.env, AGY_SIM_STATE_DIR: state };
-    if (replay)
-      return {
-        ...replayCassette(replay, { mode: 'loose' }),
-        env: { ...env, ...replayCassette(replay, { mode: 'loose' }).env },
-      };
+    if (replay) {
+      // An interrupt must land mid-turn: that replay keeps the recorded gaps.
+      const r = replayCassette(replay, { mode: 'loose', timing: probe === 'interrupt' ? 'real' : 'none' });
+      return { ...r, env: { ...env, ...r.env } };
+    }
     if (o.offline) {
       const scenario = await writeScenario(SCENARIOS[probe as Exclude<Probe, 'slash'>] as never, state);
       return { agyPath: simulatorPath(), env: { ...env, AGY_SIM_SCENARIO: scenario } };
@@ -124,7 +126,7 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
     return { ...(o.agyPath && { agyPath: o.agyPath }), ...(o.env && { env: o.env }) };
   };
 
-  for (const probe of PROBES) {
+  for (const probe of o.probes ?? PROBES) {
     try {
       const file = probe === 'slash' ? await slashProbe(o, dir, state) : await turnProbe(probe);
       cassettes[probe] = file;
