@@ -11,6 +11,14 @@ export const CASSETTE_FORMAT = 'agy-sdk-cassette';
 /** The format version this SDK writes and reads. */
 export const CASSETTE_VERSION = 1;
 
+/** The agent CLI a cassette was recorded from. */
+export interface CassetteAgy {
+  /** Its version (`null` when unknown). */
+  version: string | null;
+  /** The arguments of its first launch. */
+  args: string[];
+}
+
 /** The first line of a cassette. */
 export interface CassetteHeader {
   /** Always {@link CASSETTE_FORMAT}. */
@@ -20,7 +28,7 @@ export interface CassetteHeader {
   /** Which backend the session ran on. */
   backend: 'agy' | 'acp';
   /** The agent CLI: its version (`null` when unknown) and the arguments of its first launch. */
-  agy: { version: string | null; args: string[] };
+  agy: CassetteAgy;
   /** When the recording started (ISO 8601). */
   recordedAt: string;
   /** True when secrets and paths were replaced (every cassette the SDK writes). */

@@ -14,6 +14,7 @@ export {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
   type Cassette,
+  type CassetteAgy,
   type CassetteHeader,
   type CassetteRecord,
   type CloseRecord,
@@ -40,7 +41,16 @@ export {
 } from './import.js';
 export type { RecordConfig } from './recorder.js';
 export { CassetteRecorder } from './recorder.js';
-export { type ReplayOptions, replayCassette } from './replay-config.js';
+export { type ReplayConfig, type ReplayOptions, replayCassette } from './replay-config.js';
 export { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';
 export { cassetteHtml, showFile } from './show.js';
-export { buildTimeline, type Timeline, type TimelineStep, type TimelineTurn } from './timeline.js';
+export {
+  buildTimeline,
+  type Timeline,
+  type TimelineDenial,
+  type TimelineExit,
+  type TimelineProcess,
+  type TimelineStep,
+  type TimelineTool,
+  type TimelineTurn,
+} from './timeline.js';

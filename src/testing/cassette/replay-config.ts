@@ -12,15 +12,20 @@ export interface ReplayOptions {
   timing?: 'none' | 'real' | number | undefined;
 }
 
+/** What {@link replayCassette} returns: spread it into an `AgentConfig`. */
+export interface ReplayConfig {
+  /** The simulator's executable. */
+  agyPath: string;
+  /** The cassette mode's environment (`AGY_SIM_CASSETTE`, and the mode and timing when given). */
+  env: Record<string, string>;
+}
+
 /**
  * The `agyPath` and `env` that make an Agent replay `file`: spread them into its config, e.g.
  * `new Agent({ ...replayCassette(file), tools, policies })`. The session's own tools, hooks and policies run
  * again on the recorded calls.
  */
-export function replayCassette(
-  file: string,
-  options: ReplayOptions = {},
-): { agyPath: string; env: Record<string, string> } {
+export function replayCassette(file: string, options: ReplayOptions = {}): ReplayConfig {
   const env: Record<string, string> = { AGY_SIM_CASSETTE: file };
   if (options.mode) env.AGY_SIM_CASSETTE_MODE = options.mode;
   if (options.timing !== undefined) env.AGY_SIM_CASSETTE_TIMING = String(options.timing);

@@ -14,6 +14,46 @@ import type { TurnStatus } from '../../model/turn-result.js';
 import { costAt, priceOf } from '../../telemetry/pricing.js';
 import type { Cassette, HookRecord } from './format.js';
 
+/** A tool call on the timeline. */
+export interface TimelineTool {
+  /** The tool's name (an MCP tool's own name). */
+  name: string;
+  /** Its arguments. */
+  args: unknown;
+  /** Its output, when it finished. */
+  output: unknown;
+  /** Its error message, when it failed. */
+  error?: string | undefined;
+  /** The MCP server, for an MCP tool. */
+  mcpServer?: string | undefined;
+}
+
+/** Who denied a call, and why. */
+export interface TimelineDenial {
+  /** `policy <name>`, `hook <name>`, `PreToolUse hook` or `agy`. */
+  by: string;
+  /** The reason given. */
+  reason: string;
+}
+
+/** How a process ended. */
+export interface TimelineExit {
+  /** The exit code, or `null` after a signal. */
+  code: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+}
+
+/** A process of the session. */
+export interface TimelineProcess {
+  /** When it started, ms from the recording's start. */
+  t: number;
+  /** Its arguments. */
+  args: string[];
+  /** How it ended, when it did. */
+  exit?: TimelineExit | undefined;
+}
+
 /** One step of a turn, as shown. */
 export interface TimelineStep {
   /** agy's step index (-1 for a slash command's result). */
@@ -29,17 +69,9 @@ export interface TimelineStep {
   /** Thoughts the step streamed (ACP agents; agy streams none). */
   thoughts: string;
   /** The tool call, if the step is one. */
-  tool?:
-    | {
-        name: string;
-        args: unknown;
-        output: unknown;
-        error?: string | undefined;
-        mcpServer?: string | undefined;
-      }
-    | undefined;
+  tool?: TimelineTool | undefined;
   /** Why it was denied, and who decided (the hook's or policy's reason), when it was. */
-  denial?: { by: string; reason: string } | undefined;
+  denial?: TimelineDenial | undefined;
   /** The subagent's conversation, for a subagent's step. */
   subagent?: string | undefined;
   /** The step's usage, and its cost in USD when the model is priced. */
@@ -85,11 +117,7 @@ export interface Timeline {
   /** Every turn. */
   turns: TimelineTurn[];
   /** Process starts and exits, for the header. */
-  processes: {
-    t: number;
-    args: string[];
-    exit?: { code: number | null; signal: string | null } | undefined;
-  }[];
+  processes: TimelineProcess[];
 }
 
 function promptOf(line: string): string {
