@@ -14,6 +14,7 @@ import {
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
+import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
@@ -304,7 +305,7 @@ export class Agent implements AsyncDisposable {
   }
 
   /** The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. */
-  #recorder(): CassetteRecorder | undefined {
+  #recorder(backend: 'agy' | 'acp' = 'agy'): CassetteRecorder | undefined {
     const config = this.#config;
     const envDir = process.env.AGY_SDK_RECORD;
     const record = config.record ?? (envDir ? { dir: envDir } : undefined);
@@ -316,11 +317,18 @@ export class Agent implements AsyncDisposable {
         cwd: config.cwd,
         dataDir: config.dataDir,
         env: { ...process.env, ...config.env },
+        backend,
       },
       (error) => this.#logger.error('writing the cassette failed', error),
     );
     this.#cassetteFile = recorder.file;
     return recorder;
+  }
+
+  /** The recorder for the ACP backend, contained like the agy backend's (a throwing tap is only logged). */
+  #acpTap(): WireTap | undefined {
+    const recorder = this.#recorder('acp');
+    return recorder && containedTap(recorder, (what, error) => this.#logger.error(`${what} threw`, error));
   }
 
   /** The cassette this session is recorded into (`record`, `AGY_SDK_RECORD`), once started. */
@@ -399,6 +407,7 @@ export class Agent implements AsyncDisposable {
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
         onStderr: config.onStderr,
         logger: this.#logger,
+        tap: this.#acpTap(),
       },
       host,
     );

@@ -83,7 +83,20 @@ export function spawnAgent(
 ): AcpAgent {
   const logger = o.logger;
   const lines = new StdoutLines(logger);
-  lines.onLine = () => handlers.onActivity(undefined);
+  const tap = o.tap;
+  const record = (direction: 'in' | 'out', text: string) => {
+    try {
+      tap?.acp?.(direction, JSON.parse(text));
+    } catch {
+      // Not a whole JSON message (the SDK may write one in parts): recorded as its text.
+      tap?.acp?.(direction, text);
+    }
+  };
+  lines.onLine = (text) => {
+    if (tap) record('in', text);
+    handlers.onActivity(undefined);
+  };
+  tap?.spawn([...o.args], binary);
   const proc = new AgyProcess({
     binary,
     args: [...o.args],
@@ -91,10 +104,18 @@ export function spawnAgent(
     cwd: o.cwd,
     onStdout: (chunk) => lines.push(chunk),
     onStdoutEnd: () => lines.end(),
-    onStderrLine: (line) => callContained(logger, 'onStderr', o.onStderr, line),
+    onStderrLine: (line) => {
+      tap?.stderr(line);
+      callContained(logger, 'onStderr', o.onStderr, line);
+    },
   });
+  if (tap) void proc.exited.then((exit) => tap.exit(exit.code, exit.signal));
   const writable = new WritableStream<Uint8Array>({
-    write: (chunk) => proc.write(Buffer.from(chunk).toString('utf8')),
+    write: (chunk) => {
+      const text = Buffer.from(chunk).toString('utf8');
+      if (tap) for (const line of text.split('\n')) if (line.trim() !== '') record('out', line);
+      return proc.write(text);
+    },
   });
   const stream = ndJsonStream(writable, lines.readable, {
     ...(o.maxLineBytes !== undefined && { maxMessageBytes: o.maxLineBytes }),

@@ -18,8 +18,8 @@ export class StdoutLines {
   readonly #logger: Logger;
   /** Lines dropped because they were not JSON objects. */
   dropped = 0;
-  /** Called for every line passed on (a sign of life). */
-  onLine: (() => void) | undefined;
+  /** Called for every line passed on (a sign of life; the line, for a recorder). */
+  onLine: ((text: string) => void) | undefined;
 
   constructor(logger: Logger) {
     this.#logger = logger;
@@ -49,7 +49,7 @@ export class StdoutLines {
       this.#logger.warn(`ACP agent wrote a non-JSON line on stdout (dropped): ${text.slice(0, SHOWN)}`);
       return;
     }
-    this.onLine?.();
+    this.onLine?.(text);
     this.#controller.enqueue(new Uint8Array(Buffer.from(`${text}\n`, 'utf8')));
   }
 
