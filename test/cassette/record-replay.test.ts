@@ -308,3 +308,32 @@ function fixMonotonic(text: string): string {
     })
     .join('\n');
 }
+
+describe('replay of an interrupted session', () => {
+  it('waits for the SIGINT where it was recorded, and plays the restart as the next process start', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'a long answer that gets cut', chunks: 8, delayMs: 300 }] },
+        { actions: [{ text: 'second turn' }] },
+      ],
+    };
+    const run = async (extra: Parameters<typeof sb.agentWith>[1], useScenario: boolean) => {
+      const agent = await sb.agentWith(useScenario ? scenario : undefined, extra);
+      const first = await agent.chat('one');
+      for await (const step of first.steps()) if (step.textDelta) break;
+      await agent.interrupt();
+      const a = await first.result();
+      const b = await (await agent.chat('two')).result();
+      await agent.close();
+      return { a, b, file: agent.cassetteFile };
+    };
+    const recorded = await run({ record: { dir: join(sb.box.root, 'cassettes') } }, true);
+    expect([recorded.a.status, recorded.b.status]).toEqual(['interrupted', 'success']);
+    const cassette = readCassette(recorded.file!);
+    expect(cassette.records.filter((r) => r.type === 'spawn').length).toBeGreaterThanOrEqual(2);
+    expect(cassette.records.some((r) => r.type === 'signal' && r.signal === 'SIGINT')).toBe(true);
+    const replayed = await run(replayCassette(recorded.file!), false);
+    expect([replayed.a.status, replayed.b.status]).toEqual(['interrupted', 'success']);
+    expect(replayed.b.text).toBe('second turn');
+  });
+});
