@@ -2,6 +2,7 @@
 // AGY_SDK_RECORD), the sanitizer against planted secrets, the format's schema check, and replay (hooks and MCP
 // calls re-issued to the new session's listener; strict and loose stdin checks). Format:
 // docs/guides/testing-your-agent.md#cassettes.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { CassetteError, CassetteMismatchError } from '../../src/errors.js';
 import { hooks } from '../../src/hooks/factories.js';
 import { policy } from '../../src/policy/index.js';
 import { parseCassette, readCassette, replayCassette } from '../../src/testing/cassette/index.js';
+import { simulatorPath } from '../../src/testing/simulator/path.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { tool } from '../../src/tools/tool.js';
 import { useSandboxAgents } from '../helpers/agents.js';
@@ -308,6 +310,20 @@ function fixMonotonic(text: string): string {
     })
     .join('\n');
 }
+
+describe('agy-sim --cassette', () => {
+  it('answers --version from the header, and refuses a malformed cassette with exit 2 naming the problem', async () => {
+    const { file } = await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'p');
+    const version = spawnSync(simulatorPath(), ['--cassette', file, '--version'], { encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^agy version \d+\.\d+\.\d+ \(cassette\)$/m);
+    const bad = join(sb.box.root, 'bad.jsonl');
+    writeFileSync(bad, '{"format":"agy-sdk-cassette","version":9}\n');
+    const refused = spawnSync(simulatorPath(), [`--cassette=${bad}`, '--version'], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/bad\.jsonl:1: header\.version: this SDK reads version 1, got 9/);
+  });
+});
 
 describe('replay of an interrupted session', () => {
   it('waits for the SIGINT where it was recorded, and plays the restart as the next process start', async () => {
