@@ -1,6 +1,6 @@
 // After tsc: bundles the simulator into one file, and marks the package's executables as executable (tsc does
 // not preserve modes).
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 
 // The simulator is started once per agent; as one module instead of ~33 it boots ~15 ms sooner, which is most
 // of what an Agent start costs beyond agy's own boot (bench/startup.mjs). Packages stay external (the MCP SDK
@@ -17,6 +17,9 @@ if (rolldown) {
   await bundle.write({ file: 'dist/testing/simulator/agy-sim.mjs', format: 'esm', codeSplitting: false });
   await bundle.close();
 }
+
+// The wire-fact catalogue lives beside docs/reference/; the conformance check reads it next to its code.
+copyFileSync('docs/reference/wire-facts.json', 'dist/testing/cassette/wire-facts.json');
 
 for (const file of [
   'dist/testing/simulator/main.js',

@@ -33,6 +33,8 @@ export type AgySdkErrorCode =
   | 'queue_full'
   | 'queued_work_aborted'
   | 'unsupported'
+  | 'cassette_invalid'
+  | 'cassette_mismatch'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -235,6 +237,38 @@ export class UnsupportedError extends AgySdkError {
   constructor(feature: string, message: string) {
     super('unsupported', `${feature}: ${message}`);
     this.feature = feature;
+  }
+}
+
+/** A cassette file that does not follow the format (`docs/guides/testing-your-agent.md#cassettes`). */
+export class CassetteError extends AgySdkError {
+  /** The file (or `<text>` when parsed from a string). */
+  readonly file: string;
+  /** The 1-based line that was wrong (0: the file as a whole). */
+  readonly line: number;
+  /** The field that was wrong, e.g. `header.version` or `records[3].t`. */
+  readonly field: string;
+  constructor(file: string, line: number, field: string, message: string) {
+    super('cassette_invalid', `${file}:${line}: ${field}: ${message}`);
+    this.file = file;
+    this.line = line;
+    this.field = field;
+  }
+}
+
+/**
+ * A replayed session's stdin differed from the recording (strict replay). `expected` is the recorded line,
+ * `actual` the line the SDK wrote.
+ */
+export class CassetteMismatchError extends AgySdkError {
+  /** The recorded stdin line. */
+  readonly expected: string;
+  /** The stdin line this session wrote. */
+  readonly actual: string;
+  constructor(expected: string, actual: string) {
+    super('cassette_mismatch', `stdin differs from the cassette: expected ${expected}, got ${actual}`);
+    this.expected = expected;
+    this.actual = actual;
   }
 }
 

@@ -23,6 +23,8 @@ export {
   type BadLine,
   type BadLineReason,
   type ConnectionStats,
+  type DriftEntry,
+  type DriftKind,
   type HookPlacement,
   type Isolation,
   type McpHttpServer,
@@ -63,6 +65,8 @@ export {
   AgyNotFoundError,
   AgySdkError,
   type AgySdkErrorCode,
+  CassetteError,
+  CassetteMismatchError,
   ClosedError,
   ConfigError,
   ContentError,
@@ -184,6 +188,8 @@ export {
 } from './telemetry/pricing.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
+export type { RecordConfig } from './testing/cassette/recorder.js';
+export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
   type AudioContent,

@@ -14,6 +14,7 @@ import {
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
+import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
@@ -35,6 +36,7 @@ import {
 import { createTracing } from '../telemetry/create-tracing.js';
 import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
+import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -166,6 +168,7 @@ export class Agent implements AsyncDisposable {
   #tracing: AgentTracing | undefined;
   /** Models this agent's turns were priced at (a cumulative total over several has no single price). */
   readonly #pricedModels = new Set<string>();
+  #cassetteFile: string | undefined;
 
   /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
   constructor(config: AgentConfig = {}) {
@@ -301,6 +304,38 @@ export class Agent implements AsyncDisposable {
     if (this.#state === 'starting') this.#state = 'started';
   }
 
+  /** The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. */
+  #recorder(backend: 'agy' | 'acp' = 'agy'): CassetteRecorder | undefined {
+    const config = this.#config;
+    const envDir = process.env.AGY_SDK_RECORD;
+    const record = config.record ?? (envDir ? { dir: envDir } : undefined);
+    if (!record) return undefined;
+    const recorder = new CassetteRecorder(
+      record,
+      {
+        workspaces: this.#workspaces,
+        cwd: config.cwd,
+        dataDir: config.dataDir,
+        env: { ...process.env, ...config.env },
+        backend,
+      },
+      (error) => this.#logger.error('writing the cassette failed', error),
+    );
+    this.#cassetteFile = recorder.file;
+    return recorder;
+  }
+
+  /** The recorder for the ACP backend, contained like the agy backend's (a throwing tap is only logged). */
+  #acpTap(): WireTap | undefined {
+    const recorder = this.#recorder('acp');
+    return recorder && containedTap(recorder, (what, error) => this.#logger.error(`${what} threw`, error));
+  }
+
+  /** The cassette this session is recorded into (`record`, `AGY_SDK_RECORD`), once started. */
+  get cassetteFile(): string | undefined {
+    return this.#cassetteFile;
+  }
+
   /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
   #createAgy(
     host: ConnectionHost,
@@ -330,6 +365,7 @@ export class Agent implements AsyncDisposable {
         hooks: config.agyHooks ?? [],
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
         logger: this.#logger,
+        tap: this.#recorder(),
       },
       host,
     );
@@ -371,6 +407,7 @@ export class Agent implements AsyncDisposable {
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
         onStderr: config.onStderr,
         logger: this.#logger,
+        tap: this.#acpTap(),
       },
       host,
     );

@@ -171,6 +171,20 @@ export const AgentConfigSchema = z.looseObject({
     .strict()
     .optional(),
   connection: fn.optional(),
+  record: z
+    .object(
+      {
+        dir: nonEmpty,
+        redact: z
+          .array(z.union([z.string(), z.instanceof(RegExp)]), {
+            error: 'must be an array of strings and regular expressions',
+          })
+          .optional(),
+      },
+      { error: 'must be { dir, redact? }' },
+    )
+    .strict()
+    .optional(),
   // Checked where they are compiled (rules.ts, response-schema.ts) or duck-typed on use.
   systemInstructions: z.unknown().optional(),
   responseSchema: z.unknown().optional(),

@@ -21,6 +21,7 @@ import type { PolicyList } from '../policy/types.js';
 import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { PricingTable } from '../telemetry/pricing.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
+import type { RecordConfig } from '../testing/cassette/recorder.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 
@@ -164,6 +165,12 @@ export interface AgentConfig {
    * prompt.
    */
   steering?: boolean | undefined;
+  /**
+   * Record the session into a cassette file in `record.dir` (one per session; sanitized; see
+   * docs/guides/testing-your-agent.md#cassettes). `AGY_SDK_RECORD=<dir>` in the environment does the same for
+   * any program. agy backend only.
+   */
+  record?: RecordConfig | undefined;
   /**
    * The backend to run on, instead of agy: called once by `start()` with the host interface the backend calls
    * back through. The agy-specific fields above (agyPath, hooks files, isolation, …) are then unused. For

@@ -33,6 +33,8 @@ export interface AgentFlags {
   conversation?: string;
   /** `--offline`: the simulator instead of agy. */
   offline?: boolean;
+  /** `--record <dir>`: record the session into a sanitized cassette in this directory. */
+  record?: string;
 }
 
 /** A config ready for `new Agent()` and what must be closed after the agent. */
@@ -56,6 +58,7 @@ export async function setupAgent(flags: AgentFlags, extra: AgentConfig = {}): Pr
   if (flags.workspace?.length) config.workspaces = flags.workspace.map((w) => resolve(w));
   if (flags.conversation !== undefined) config.conversationId = flags.conversation;
   if (flags.offline) config.agyPath = simulatorPath();
+  if (flags.record !== undefined) config.record = { dir: resolve(flags.record) };
   if (flags.isolation !== undefined) {
     if (flags.isolation !== 'none' && flags.isolation !== 'shadow-home')
       throw new ConfigError('--isolation', `must be "none" or "shadow-home", got "${flags.isolation}"`);

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerCassetteCommands } from './cassette-commands.js';
 import { chatCommand } from './chat.js';
+import { conformanceCommand } from './conformance.js';
 import { doctorCommand } from './doctor.js';
 import { EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
 import { gatewayCommand } from './gateway-command.js';
@@ -74,6 +76,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       .argument('<prompt>', 'the prompt', positiveText),
   )
     .option('--json', 'write the normalized events as NDJSON (for scripts)')
+    .option('--record <dir>', 'record the session into a sanitized cassette in <dir>')
     .addHelpText('after', `\n${exitCodeHelp()}`)
     .action(async (prompt: string, flags) => exit(await runCommand(prompt, flags)));
 
@@ -107,7 +110,12 @@ export function buildProgram(exit: (code: number) => void): Command {
     .description('check agy, sign-in, settings, hooks, data dir and curl; print a fix for each problem')
     .option('--offline', 'check the simulator instead of agy')
     .option('--json', 'print the checks as JSON (for bug reports)')
-    .action(async (flags) => exit(await doctorCommand(flags)));
+    .option('--conformance', 'run short real turns and check every wire fact the SDK relies on')
+    .option('--cassettes <dir>', 'with --conformance: where the recorded cassettes go')
+    .action(async (flags) =>
+      exit(await (flags.conformance ? conformanceCommand(flags) : doctorCommand(flags))),
+    );
+  registerCassetteCommands(program, exit);
   return program;
 }
 

@@ -5,6 +5,7 @@
  * (`AGY_SIM_SCENARIO`).
  */
 
+export * from './cassette/index.js';
 export {
   InMemoryConnection,
   type InMemoryConnectionOptions,

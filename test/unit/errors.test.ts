@@ -35,6 +35,9 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'queue_full':
     case 'queued_work_aborted':
       return 'pool';
+    case 'cassette_invalid':
+    case 'cassette_mismatch':
+      return 'testing';
     case 'turn_success':
     case 'turn_denied':
     case 'turn_timeout':

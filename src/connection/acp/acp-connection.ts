@@ -120,9 +120,12 @@ export class AcpConnection implements Connection {
           toolContext: host.toolContext,
           observer: { onStart: keepAlive, onEnd: keepAlive },
           logger: o.logger,
+          onMcpExchange: o.tap?.mcp,
         });
       }
       await setupHome(o, env);
+      // The listener's URL (with its token) goes to the agent in session/new: scrubbed from the cassette.
+      o.tap?.secrets({ token: listener?.token, sessionDir: dir.path });
       self = new AcpConnection(o, host, dir, listener, env, binary);
       // Started eagerly; start() hands the outcome to its caller.
       self.#session.start().catch(() => {});
@@ -305,7 +308,11 @@ export class AcpConnection implements Connection {
         try {
           await this.#listener?.close();
         } finally {
-          await this.#dir.remove();
+          try {
+            await this.#dir.remove();
+          } finally {
+            await this.#o.tap?.close();
+          }
         }
       }
     })();

@@ -84,7 +84,12 @@ export function spawnAgent(
 ): AcpAgent {
   const logger = o.logger;
   const lines = new StdoutLines(logger, o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-  lines.onLine = () => handlers.onActivity(undefined);
+  const tap = o.tap;
+  lines.onLine = (message) => {
+    tap?.acp?.('in', message);
+    handlers.onActivity(undefined);
+  };
+  tap?.spawn([...o.args], binary);
   const proc = new AgyProcess({
     binary,
     args: [...o.args],
@@ -92,12 +97,17 @@ export function spawnAgent(
     cwd: o.cwd,
     onStdout: (chunk) => lines.push(chunk),
     onStdoutEnd: () => lines.end(),
-    onStderrLine: (line) => callContained(logger, 'onStderr', o.onStderr, line),
+    onStderrLine: (line) => {
+      tap?.stderr(line);
+      callContained(logger, 'onStderr', o.onStderr, line);
+    },
   });
+  if (tap) void proc.exited.then((exit) => tap.exit(exit.code, exit.signal));
   // Messages both ways, one JSON line each; stdout is parsed and filtered by `StdoutLines`.
   const writable = new WritableStream<AnyMessage>({
     write: (message) => {
       lines.sent(message);
+      tap?.acp?.('out', message);
       return proc.write(`${JSON.stringify(message)}\n`);
     },
   });

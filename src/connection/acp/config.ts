@@ -96,4 +96,5 @@ export const ACP_FIELD_SUPPORT = {
   skillsPaths: rejected('agy plugin skills'),
   subagents: rejected('agy subagents'),
   connection: rejected('a custom connection replaces the backend; use one or the other'),
+  record: same,
 } as const satisfies Record<string, AcpFieldSupport>;

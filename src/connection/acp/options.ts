@@ -5,6 +5,7 @@
 import type { Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { McpServerConfig } from '../agy/session/mcp-config.js';
+import type { WireTap } from '../wire-tap.js';
 import type { AcpPreset } from './config.js';
 
 /** Default time for `initialize` and `session/new` (Gemini CLI takes 7–8 s to initialize on 2 cores). */
@@ -60,4 +61,6 @@ export interface AcpConnectionOptions {
   onStderr?: ((line: string) => void) | undefined;
   /** Where the backend logs. */
   logger: Logger;
+  /** A recorder that sees every JSON-RPC message, stderr line and exit (`AgentConfig.record`); contained here. */
+  tap?: WireTap | undefined;
 }

@@ -44,8 +44,8 @@ export class StdoutLines {
   tooLong = 0;
   /** Lines dropped because they arrived after the reader was gone. */
   afterClose = 0;
-  /** Called for every message passed on (a sign of life). */
-  onLine: (() => void) | undefined;
+  /** Called for every message passed on (a sign of life; the message, for a recorder). */
+  onLine: ((message: AnyMessage) => void) | undefined;
 
   constructor(logger: Logger, maxLineBytes: number) {
     this.#logger = logger;
@@ -97,7 +97,7 @@ export class StdoutLines {
       this.#logger.warn(`ACP agent wrote ${parsed} on stdout (dropped): ${text.slice(0, SHOWN)}`);
       return;
     }
-    this.onLine?.();
+    this.onLine?.(parsed);
     try {
       this.#controller.enqueue(parsed);
     } catch {

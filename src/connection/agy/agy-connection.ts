@@ -10,6 +10,7 @@ import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { containedTap, type WireTap } from '../wire-tap.js';
 import { AgyHookHandlers } from './hook-handlers.js';
 import { sparePool } from './process/spare.js';
 import {
@@ -102,6 +103,8 @@ export interface AgyConnectionOptions {
   dangerouslySkipPermissions?: boolean | undefined;
   /** Where the backend logs. */
   logger: Logger;
+  /** A recorder that sees the session's pipes and listener traffic (`AgentConfig.record`). */
+  tap?: WireTap | undefined;
 }
 
 /** The agy backend behind `Connection`. */
@@ -109,10 +112,12 @@ export class AgyConnection implements Connection {
   /** The session runtime (directory, listener, files). */
   readonly runtime: SessionRuntime;
   readonly #stream: StreamJsonConnection;
+  readonly #tap: WireTap | undefined;
 
-  private constructor(runtime: SessionRuntime, stream: StreamJsonConnection) {
+  private constructor(runtime: SessionRuntime, stream: StreamJsonConnection, tap: WireTap | undefined) {
     this.runtime = runtime;
     this.#stream = stream;
+    this.#tap = tap;
   }
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
@@ -124,6 +129,7 @@ export class AgyConnection implements Connection {
     const keepAlive = () => stream?.noteActivity();
     // agy's hook payloads → the host's typed calls (the agy hook adapter).
     const adapter = new AgyHookHandlers(host, { hasOwnTools: (o.tools?.length ?? 0) > 0 });
+    const tap = o.tap && containedTap(o.tap, (what, error) => o.logger.error(`${what} threw`, error));
     const runtime = await SessionRuntime.create({
       ...o.session,
       // The Agent validated the groups once, up front (validate-config.ts).
@@ -133,11 +139,18 @@ export class AgyConnection implements Connection {
       hooks: [...o.hooks, ...adapter.registrations()],
       beforeToolCall: host.gateToolCall,
       afterToolCall: host.afterToolCall,
-      onHookRequest: adapter.onHookRequest,
+      onHookRequest: tap
+        ? (event, input) => {
+            tap.hookRequest(event, input);
+            adapter.onHookRequest(event, input);
+          }
+        : adapter.onHookRequest,
       onHookAnswer: (event, input, answer) => {
         keepAlive();
+        tap?.hookAnswer(event, input, answer);
         adapter.onHookAnswer(event, input, answer);
       },
+      onMcpExchange: tap?.mcp,
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
       toolObserver: { onStart: keepAlive, onEnd: keepAlive },
       env: buildAgyEnv(o.env),
@@ -160,8 +173,10 @@ export class AgyConnection implements Connection {
           ? runtime.listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(servedName)?.originalName
           : undefined,
       logger: o.logger,
+      tap,
     });
-    return new AgyConnection(runtime, stream);
+    tap?.secrets({ token: runtime.listener?.token, sessionDir: runtime.dir.path });
+    return new AgyConnection(runtime, stream, tap);
   }
 
   get conversationId(): string | undefined {
@@ -212,6 +227,7 @@ export class AgyConnection implements Connection {
       await this.#stream.close();
     } finally {
       await this.runtime.close();
+      await this.#tap?.close();
     }
   }
 }

@@ -28,5 +28,6 @@ export { alwaysOnRule, renderInstructions } from './session/rules.js';
 export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
 export { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from './session/session-runtime.js';
 export { resolveAgyBinary } from './stream-json/binary.js';
+export type { DriftEntry, DriftKind } from './stream-json/drift.js';
 export type { BadLine, BadLineReason } from './stream-json/parse-line.js';
 export type { ConnectionStats } from './stream-json/stream-json-connection.js';

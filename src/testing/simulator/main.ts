@@ -63,6 +63,13 @@ async function main(argv: readonly string[]): Promise<void> {
   // The reader went away: a Go program would die of SIGPIPE; 141 is how a shell reports that.
   process.stdout.on('error', () => process.exit(141));
   process.stderr.on('error', () => {});
+  // Cassette mode plays a recorded session instead (../cassette/replay-agy.ts).
+  const cassette = argv.some((a) => a.startsWith('--cassette')) || process.env.AGY_SIM_CASSETTE;
+  if (cassette) {
+    const { cassetteArgument, replayCassette } = await import('../cassette/replay-agy.js');
+    const { file, rest } = cassetteArgument(argv);
+    await replayCassette(file ?? process.env.AGY_SIM_CASSETTE!, rest);
+  }
 
   let args: SimArgs;
   try {

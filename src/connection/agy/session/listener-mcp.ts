@@ -75,6 +75,59 @@ export interface McpRouteOptions {
    * (`mcp-direct.ts`) instead of through a per-request SDK `Server` built by the factory.
    */
   direct?: DirectCatalogOptions | undefined;
+  /** Sees each answered request: its JSON body, the status and the JSON answer (a cassette recorder). */
+  onExchange?: McpExchangeObserver | undefined;
+}
+
+/** Sees one answered MCP POST (`response` is `null` for an empty or non-JSON answer). */
+export type McpExchangeObserver = (
+  server: string,
+  request: unknown,
+  status: number,
+  response: unknown,
+) => void;
+
+/** Collects what is written to `res` and reports it with `request` once the answer ends. */
+function observeAnswer(
+  res: ServerResponse,
+  server: string,
+  request: unknown,
+  observe: McpExchangeObserver,
+  logger: Logger,
+): void {
+  const chunks: Buffer[] = [];
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+    );
+  };
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0]);
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0]);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let response: unknown = null;
+    if (text !== '') {
+      try {
+        response = JSON.parse(text);
+      } catch {
+        response = text;
+      }
+    }
+    try {
+      observe(server, request, res.statusCode, response);
+    } catch (error) {
+      logger.error('the MCP exchange observer threw; the SDK carried on without it', error);
+    }
+    return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as typeof res.end;
 }
 
 /** Serves one MCP POST. */
@@ -118,6 +171,7 @@ export async function handleMcpRequest(
     sendJsonRpcError(res, 400, -32600, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     return;
   }
+  if (options.onExchange) observeAnswer(res, server, message, options.onExchange, options.logger);
   const messages = Array.isArray(message) ? message : [message];
   cancelRequested(server, messages, options);
 

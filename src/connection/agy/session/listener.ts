@@ -31,7 +31,12 @@ import {
   handleHookRequest,
 } from './listener-hook.js';
 import { sendStatus } from './listener-http.js';
-import { type Abortable, handleMcpRequest, type McpServerFactory } from './listener-mcp.js';
+import {
+  type Abortable,
+  handleMcpRequest,
+  type McpExchangeObserver,
+  type McpServerFactory,
+} from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import type { DirectCatalogOptions } from './mcp-direct.js';
 import { createMcpServer } from './mcp-server.js';
@@ -62,6 +67,8 @@ export interface SessionListenerOptions {
   onHook?: HookHandler | undefined;
   /** Sees the one answer sent for each hook call (the handler's or the fallback). */
   onHookAnswer?: HookAnswerObserver | undefined;
+  /** Sees each answered MCP POST (a cassette recorder). */
+  onMcpExchange?: McpExchangeObserver | undefined;
   /** How long a hook may run before the fallback is answered; default 30 000 ms. */
   hookTimeoutMs?: number | undefined;
   /** The answer for a failed hook; default: deny for `PreToolUse`, `{}` otherwise. */
@@ -317,6 +324,7 @@ export class SessionListener {
       signal: this.#shutdown.signal,
       inflight: this.#inflight,
       direct: this.#direct.get(route.name),
+      onExchange: options.onMcpExchange,
     });
   }
 

@@ -41,6 +41,7 @@ import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { SessionListener } from './listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
+import type { McpExchangeObserver } from './listener-mcp.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
@@ -103,6 +104,8 @@ export interface SessionRuntimeOptions {
   onHookRequest?: ((event: string, input: unknown) => void) | undefined;
   /** Sees the one answer sent for each hook call (the handler's or the fail-closed fallback). */
   onHookAnswer?: HookAnswerObserver | undefined;
+  /** Sees each answered MCP POST on the listener (a cassette recorder). */
+  onMcpExchange?: McpExchangeObserver | undefined;
   /** The caller ran `SessionRuntime.validate` on these options already (the Agent does, once, up front). */
   prevalidated?: boolean | undefined;
 }
@@ -227,6 +230,7 @@ export class SessionRuntime {
             onHook: withRequestObserver(createHookDispatcher(hooks, o.logger), o.onHookRequest),
           }),
           onHookAnswer: o.onHookAnswer,
+          onMcpExchange: o.onMcpExchange,
           hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
           logger: o.logger,
           observer: o.toolObserver,

@@ -22,8 +22,8 @@ export interface LaunchOptions {
 
 /** Where a launch reports. Every callback runs only for this process. */
 export interface LaunchEvents {
-  /** Any stdout line (activity, for the watchdog), before it is parsed. */
-  onLine(): void;
+  /** Any stdout line (activity, for the watchdog; the line, for a recorder), before it is parsed. */
+  onLine(line: string): void;
   /** An event after `init`. */
   onEvent(event: AgyEvent, raw: string): void;
   /** A line that was not understood (never thrown). */
@@ -86,7 +86,7 @@ export class AgyLaunch {
     const splitter = new LineSplitter({
       maxLineBytes: o.maxLineBytes,
       onLine: guarded('stdout', (line: string) => {
-        events.onLine();
+        events.onLine(line);
         if (line.length === 0) return;
         const parsed = parseEvent(line);
         if (isBadLine(parsed)) events.onBadLine(parsed);
@@ -107,6 +107,7 @@ export class AgyLaunch {
       onStdoutEnd: guarded('stdout', () => {
         const last = splitter.end();
         if (last === undefined || last.trim() === '') return;
+        events.onLine(last);
         const parsed = parseLine(last);
         // A truncated last line that still parses is delivered; otherwise it is reported, never thrown.
         if (parsed.ok) handle(parsed.event, last);

@@ -167,6 +167,12 @@ export function stepFromWire(
       usage = checkedUsage(wireUsage);
     }
   }
+  // A state or type of another type than string cannot be placed (absent ones are tolerated as unknown).
+  if (
+    (w.state !== undefined && typeof w.state !== 'string') ||
+    (w.step_type !== undefined && typeof w.step_type !== 'string')
+  )
+    return undefined;
   const conversationId = str(w.conversation_id) ?? fallbackConversationId;
   const state = str(w.state) ?? 'UNKNOWN';
   const type = str(w.step_type) ?? 'unknown';

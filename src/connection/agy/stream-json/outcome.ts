@@ -36,6 +36,11 @@ export interface OutcomeInput {
   lineTooLong: boolean;
   /** A line was dropped as nested too deeply to read safely (`too_deep`) during the turn. */
   lineTooDeep?: boolean;
+  /**
+   * `step_update` lines the SDK could not place (a field it relies on missing or of the wrong type, e.g.
+   * `step_index` renamed): each one's step and tool call are lost, so the turn fails closed.
+   */
+  malformedSteps?: { count: number; first: string } | undefined;
   /** Tool steps that ended in ERROR because a hook or a permission check denied them. */
   deniedToolSteps?: number;
   /** The turn ran a slash command (`command_result`). */
@@ -212,6 +217,11 @@ export function classifyTurn(i: OutcomeInput): Outcome {
       if (i.lineTooLong) return { status: 'error', message: 'a line longer than maxLineBytes was dropped' };
       // Whatever that line carried (text, a tool result, usage) is lost: never a clean success.
       if (i.lineTooDeep) return { status: 'error', message: 'a line nested too deeply to read was dropped' };
+      if (i.malformedSteps)
+        return {
+          status: 'error',
+          message: `${i.malformedSteps.count} step update(s) could not be read (a field the SDK relies on is missing or of another type; agy may have changed its wire): ${i.malformedSteps.first}`,
+        };
       return { status: 'success', message: '' };
     case 'INTERRUPTED':
       return { status: 'interrupted', message: errorText || 'agy reported INTERRUPTED' };

@@ -24,9 +24,12 @@ import type { Step } from '../../../model/step.js';
 import type { TurnResult } from '../../../model/turn-result.js';
 import type { WireUserLine } from '../../../protocol/stream-json.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
+import type { WireTap } from '../../wire-tap.js';
 import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
+import { mismatchFromStderr } from './cassette-mismatch.js';
+import { type DriftEntry, DriftTracker } from './drift.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
@@ -81,6 +84,8 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   onSpawn?: ((pid: number) => void) | undefined;
   /** Where contained failures are reported. Default: `consoleLogger`. */
   logger?: Logger | undefined;
+  /** Sees every process start, stdin/stdout/stderr line and exit (a cassette recorder); contained. */
+  tap?: WireTap | undefined;
 }
 
 /** Counters, for diagnostics and tests. */
@@ -93,6 +98,11 @@ export interface ConnectionStats {
   unknownEvents: number;
   /** agy processes started. */
   processesStarted: number;
+  /**
+   * What agy wrote that this SDK does not know (events, step types, states, statuses, fields), each name once
+   * with its count; each is also logged (warn) the first time it is seen in the session.
+   */
+  drift: readonly DriftEntry[];
 }
 
 interface ActiveTurn {
@@ -140,12 +150,15 @@ export class StreamJsonConnection implements Connection {
     cwd: undefined,
     pid: undefined,
   };
-  readonly stats: ConnectionStats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0 };
+  readonly stats: ConnectionStats;
+  readonly #drift: DriftTracker;
 
   constructor(opts: StreamJsonConnectionOptions) {
     this.#opts = opts;
     this.#maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#logger = opts.logger ?? consoleLogger;
+    this.#drift = new DriftTracker(this.#logger, () => this.#info.version);
+    this.stats = { lines: 0, badLines: 0, unknownEvents: 0, processesStarted: 0, drift: this.#drift.entries };
     this.#model = opts.model;
     this.#schemaFile = opts.jsonSchemaFile;
     this.#conversationId = opts.conversationId;
@@ -197,7 +210,9 @@ export class StreamJsonConnection implements Connection {
         signal: this.#probeAbort.signal,
       }).then((version) => {
         this.#info = { ...this.#info, version };
+        this.#opts.tap?.version(version);
       });
+    if (known !== undefined) this.#opts.tap?.version(known);
     return this.#info;
   }
 
@@ -251,6 +266,7 @@ export class StreamJsonConnection implements Connection {
       }
       this.#turn = undefined;
       const result = this.#buildResult(placeholder, exit, launch.proc);
+      this.#opts.tap?.turnEnded();
       // A process that was interrupted, timed out or died is replaced before the next turn.
       if (exit || placeholder.requested) this.#restartLater(launch);
       return result;
@@ -270,7 +286,9 @@ export class StreamJsonConnection implements Connection {
       event: 'user',
       message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
     };
-    launch.proc.write(`${JSON.stringify(line)}\n`).catch(() => {
+    const text = JSON.stringify(line);
+    this.#opts.tap?.stdin(text);
+    launch.proc.write(`${text}\n`).catch(() => {
       // agy died before reading the message; the exit path ends the turn.
     });
     const exit = await done;
@@ -309,10 +327,16 @@ export class StreamJsonConnection implements Connection {
     // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.
     const launch = this.#launch;
     this.#launch = undefined;
-    if (launch) await launch.proc.close(this.#closeTimings());
+    if (launch) {
+      this.#opts.tap?.stdinClosed();
+      await launch.proc.close(this.#closeTimings());
+    }
     await this.#restarting?.catch(() => {});
     const late = this.#launch as AgyLaunch | undefined;
-    if (late) await late.proc.close(this.#closeTimings());
+    if (late) {
+      this.#opts.tap?.stdinClosed();
+      await late.proc.close(this.#closeTimings());
+    }
   }
 
   #closeTimings() {
@@ -353,6 +377,7 @@ export class StreamJsonConnection implements Connection {
   /** Closes `old` (bounded) and starts a fresh process on the same conversation. */
   async #replace(old: AgyLaunch): Promise<void> {
     if (this.#launch === old) this.#launch = undefined;
+    this.#opts.tap?.stdinClosed();
     await old.proc.close(this.#closeTimings());
     if (this.#closed) return;
     if (this.#conversationId) this.#resumed = true;
@@ -371,6 +396,8 @@ export class StreamJsonConnection implements Connection {
       extraArgs: o.extraArgs,
     });
     this.#launchSchemaFile = this.#schemaFile;
+    const tap = o.tap;
+    tap?.spawn(args, this.#binary!);
     /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
     const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
     const launch: AgyLaunch = new AgyLaunch(
@@ -383,7 +410,8 @@ export class StreamJsonConnection implements Connection {
         startTimeoutMs: o.startTimeoutMs ?? 60_000,
       },
       {
-        onLine: () => {
+        onLine: (line) => {
+          tap?.stdout(line);
           this.stats.lines++;
           const turn = turnHere();
           if (turn?.sent) turn.tracker.lines++;
@@ -394,9 +422,11 @@ export class StreamJsonConnection implements Connection {
           if (!turn) return;
           turn.tracker.lastLine = raw;
           if (event.type === 'step') {
+            this.#drift.step(event.step.raw as Record<string, unknown>);
             this.#deliver(turn.sink, turn.tracker.onStep(this.#resolveTool(event.step)));
           } else if (event.type === 'result') {
             if (event.conversationId) this.#conversationId = event.conversationId;
+            this.#drift.result(event.result as Record<string, unknown>);
             turn.tracker.result = event.result;
             // stdout and stderr are separate pipes: a stderr marker agy wrote just before this `result`
             // (print timeout, quota) may not have been read yet. Let the event loop drain what is readable.
@@ -419,7 +449,26 @@ export class StreamJsonConnection implements Connection {
         },
         onBadLine: (bad) => {
           this.stats.badLines++;
-          if (bad.reason === 'unknown_event') this.stats.unknownEvents++;
+          if (bad.reason === 'unknown_event') {
+            this.stats.unknownEvents++;
+            const name = (bad.value as { event?: unknown } | undefined)?.event;
+            this.#drift.event(typeof name === 'string' ? name : '(no event name)');
+          }
+          if (
+            bad.reason === 'malformed_event' &&
+            (bad.value as { event?: unknown })?.event === 'step_update'
+          ) {
+            // Named too: the renamed or retyped field is what the user needs to see.
+            const payload = (bad.value as { step_update?: unknown }).step_update;
+            if (typeof payload === 'object' && payload !== null)
+              this.#drift.step(payload as Record<string, unknown>);
+            const turn = turnHere();
+            if (turn) {
+              const seen = turn.tracker.malformedSteps;
+              if (seen) seen.count++;
+              else turn.tracker.malformedSteps = { count: 1, first: bad.line.slice(0, 200) };
+            }
+          }
           if (bad.reason === 'too_deep') {
             const turn = turnHere();
             if (turn) turn.tracker.lineTooDeep = true;
@@ -433,6 +482,7 @@ export class StreamJsonConnection implements Connection {
           turn.error ??= new LineTooLongError(this.#maxLineBytes);
         },
         onStderrLine: (line) => {
+          tap?.stderr(line);
           turnHere()?.tracker.stderrLines.push(line);
           callContained(this.#logger, 'onStderr', o.onStderr, line);
         },
@@ -460,7 +510,8 @@ export class StreamJsonConnection implements Connection {
     );
     this.#launch = launch;
     // Whenever it exits (before or after init), a dead process is no longer the current one.
-    void launch.proc.exited.then(() => {
+    void launch.proc.exited.then((exit) => {
+      tap?.exit(exit.code, exit.signal);
       if (this.#launch === launch) this.#launch = undefined;
     });
     // A start failure is handled by whoever awaits `ready`; this only records what init said.
@@ -533,6 +584,7 @@ export class StreamJsonConnection implements Connection {
     const proc = this.#launch?.proc;
     // Not sent yet: runTurn sees `requested` and never sends the message; the starting process is left alone.
     if (!proc || !turn.sent) return;
+    this.#opts.tap?.signal('SIGINT');
     proc.signal('SIGINT');
     const grace = this.#opts.interruptGraceMs ?? 5000;
     turn.timers.push(
@@ -557,6 +609,7 @@ export class StreamJsonConnection implements Connection {
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
       lineTooDeep: tracker.lineTooDeep,
+      malformedSteps: tracker.malformedSteps,
       deniedToolSteps: tracker.deniedToolSteps.size,
       command: command !== undefined,
       finishedModelStep: tracker.finishedModelStep,
@@ -597,7 +650,8 @@ export class StreamJsonConnection implements Connection {
     const error =
       outcome.status === 'success'
         ? undefined
-        : (turn.error ??
+        : (mismatchFromStderr(tracker.stderrLines) ??
+          turn.error ??
           (exit
             ? new ProcessExitError(outcome.message, {
                 exitCode: exit.code,

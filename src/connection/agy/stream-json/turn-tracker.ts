@@ -59,6 +59,8 @@ export class TurnTracker {
   command: CommandResult | undefined;
   lineTooLong = false;
   lineTooDeep = false;
+  /** `step_update` lines that could not be placed during the turn, and the first one. */
+  malformedSteps: { count: number; first: string } | undefined;
   /** Tool steps that failed because a hook or permission check denied them. */
   readonly deniedToolSteps = new Set<string>();
   /** stdout lines received since the user line was written. */

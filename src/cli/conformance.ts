@@ -1,0 +1,235 @@
+/**
+ * `agy-sdk doctor --conformance`: runs the probes (short real turns: a text reply, a built-in tool, an own tool
+ * over MCP, a denied command, an interrupt, a resume, a print-mode slash command) on the user's agy, each
+ * recorded as a sanitized cassette, and checks every wire fact of the catalogue on them. Prints pass / drift /
+ * fail per fact; exit 1 on a fail. `--offline` runs the probes on the simulator (each probe with its scenario).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { Agent, type AgentConfig, policy, tool } from '../index.js';
+import {
+  type Cassette,
+  CassetteRecorder,
+  checkConformance,
+  type FactResult,
+  PROBES,
+  type Probe,
+  readCassette,
+  replayCassette,
+  simulatorPath,
+  writeScenario,
+} from '../testing/index.js';
+
+/** How to run the probes. */
+export interface ConformanceOptions {
+  /** The agy binary (default: `AGY_PATH`, then PATH); the simulator with `offline`. */
+  agyPath?: string | undefined;
+  /** Run on the simulator, each probe with its own scenario. */
+  offline?: boolean | undefined;
+  /** Environment for agy (e.g. `AGY_SIM_VERSION` offline). */
+  env?: Record<string, string> | undefined;
+  /** Where the cassettes go (default: a fresh temp directory). */
+  dir?: string | undefined;
+  /** Replay these cassettes as agy, one per probe, instead of running agy (tests, bug reports). */
+  replay?: Partial<Record<Probe, string>> | undefined;
+  /** Which probes to run (default: all of them, in order; `resume` needs `text` before it). */
+  probes?: readonly Probe[] | undefined;
+  /** Bound on each probe's turn. Default 120 s. */
+  turnTimeoutMs?: number | undefined;
+}
+
+/** What a conformance run found. */
+export interface ConformanceReport {
+  /** Each fact's verdict. */
+  facts: FactResult[];
+  /** Each probe's cassette file. */
+  cassettes: Partial<Record<Probe, string>>;
+  /** Probes that could not run, with why. */
+  errors: Partial<Record<Probe, string>>;
+}
+
+const PROMPTS: Record<Exclude<Probe, 'slash' | 'resume'>, string> = {
+  text: 'Reply with the single word PONG and nothing else.',
+  'builtin-tool': 'Use your list_dir tool on the current directory, then reply with the word done.',
+  'own-tool': "Call the conformance_echo tool with text 'hi', then reply with its output.",
+  denied: 'Run the shell command `echo conformance` with your run_command tool, then reply done.',
+  interrupt: 'Count slowly from 1 to 200, one number per line, with a short sentence for each.',
+};
+
+/** The simulator scenarios standing in for a model, offline. */
+const SCENARIOS: Record<Exclude<Probe, 'slash'>, object> = {
+  text: { turns: [{ actions: [{ text: 'PONG' }] }] },
+  'builtin-tool': {
+    turns: [
+      {
+        actions: [
+          { tool: { name: 'list_dir', parameters: { DirectoryPath: '.' }, output: 'a' } },
+          { text: 'done' },
+        ],
+      },
+    ],
+  },
+  'own-tool': {
+    turns: [
+      {
+        actions: [
+          { mcpTool: { server: 'agy-sdk_tools', tool: 'conformance_echo', arguments: { text: 'hi' } } },
+          { text: 'hi' },
+        ],
+      },
+    ],
+  },
+  denied: {
+    turns: [
+      {
+        actions: [
+          { tool: { name: 'run_command', parameters: { CommandLine: 'echo conformance' }, output: 'x' } },
+          { text: 'done' },
+        ],
+      },
+    ],
+  },
+  interrupt: { turns: [{ actions: [{ text: 'one two three four five six', chunks: 6, delayMs: 1500 }] }] },
+  resume: { turns: [{ actions: [{ text: 'PONG' }] }, { actions: [{ text: 'OK' }] }] },
+};
+
+const echo = tool(
+  { name: 'conformance_echo', description: 'Echoes its text back.', input: z.object({ text: z.string() }) },
+  ({ text }) => text,
+);
+
+/** Runs the probes and checks the facts. */
+export async function runConformance(o: ConformanceOptions = {}): Promise<ConformanceReport> {
+  const dir = resolve(o.dir ?? (await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-'))));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const state = await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-state-'));
+  const cassettes: Partial<Record<Probe, string>> = {};
+  const errors: Partial<Record<Probe, string>> = {};
+  const runs: Partial<Record<Probe, Cassette>> = {};
+  let conversationId: string | undefined;
+
+  const configFor = async (probe: Probe): Promise<AgentConfig> => {
+    const replay = o.replay?.[probe];
+    const env: Record<string, string> = { ...o.env, AGY_SIM_STATE_DIR: state };
+    if (replay) {
+      // An interrupt must land mid-turn: that replay keeps the recorded gaps.
+      const r = replayCassette(replay, { mode: 'loose', timing: probe === 'interrupt' ? 'real' : 'none' });
+      return { ...r, env: { ...env, ...r.env } };
+    }
+    if (o.offline) {
+      const scenario = await writeScenario(SCENARIOS[probe as Exclude<Probe, 'slash'>] as never, state);
+      return { agyPath: simulatorPath(), env: { ...env, AGY_SIM_SCENARIO: scenario } };
+    }
+    return { ...(o.agyPath && { agyPath: o.agyPath }), ...(o.env && { env: o.env }) };
+  };
+
+  for (const probe of o.probes ?? PROBES) {
+    try {
+      const file = probe === 'slash' ? await slashProbe(o, dir, state) : await turnProbe(probe);
+      cassettes[probe] = file;
+      runs[probe] = readCassette(file);
+    } catch (err) {
+      errors[probe] = err instanceof Error ? err.message : String(err);
+    }
+  }
+  return { facts: checkConformance(runs), cassettes, errors };
+
+  async function turnProbe(probe: Probe): Promise<string> {
+    const base = await configFor(probe);
+    const agent = new Agent({
+      ...base,
+      record: { dir },
+      turnTimeoutMs: o.turnTimeoutMs ?? 120_000,
+      tools: [echo],
+      policies: [policy.deny('run_command'), policy.allowAll()],
+      ...(probe === 'resume' && conversationId !== undefined && { conversationId }),
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    try {
+      const prompt =
+        probe === 'resume' ? 'Reply with the single word OK.' : PROMPTS[probe as keyof typeof PROMPTS];
+      const response = await agent.chat(prompt);
+      if (probe === 'interrupt') {
+        // Interrupt once agy is visibly at work: its first step, or after 3 s.
+        const first = (async () => {
+          for await (const _ of response.steps()) return;
+        })();
+        await Promise.race([first, new Promise((r) => setTimeout(r, 3000).unref())]);
+        await agent.interrupt();
+      }
+      const result = await response.result();
+      if (probe === 'text') conversationId = result.conversationId;
+    } finally {
+      await agent.close();
+    }
+    if (!agent.cassetteFile) throw new Error(`${probe}: no cassette was written`);
+    return agent.cassetteFile;
+  }
+}
+
+/** `agy -p /model --output-format stream-json`, recorded by hand (print mode runs no session of ours). */
+async function slashProbe(o: ConformanceOptions, dir: string, state: string): Promise<string> {
+  const replay = o.replay?.slash;
+  const binary = replay || o.offline ? simulatorPath() : (o.agyPath ?? process.env.AGY_PATH ?? 'agy');
+  const args = ['-p', '/model', '--output-format', 'stream-json'];
+  const env = {
+    ...process.env,
+    ...o.env,
+    AGY_SIM_STATE_DIR: state,
+    ...(replay && { AGY_SIM_CASSETTE: replay }),
+  };
+  const recorder = new CassetteRecorder({ dir }, { env }, () => {});
+  recorder.spawn(args);
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (res) => {
+      const child = execFile(
+        binary,
+        args,
+        { env, timeout: o.turnTimeoutMs ?? 120_000 },
+        (error, out, err) => {
+          const c =
+            error && typeof (error as { code?: unknown }).code === 'number'
+              ? (error as { code: number }).code
+              : error
+                ? 1
+                : 0;
+          res({ code: c, stdout: out, stderr: err });
+        },
+      );
+      child.stdin?.end();
+    },
+  );
+  for (const line of stdout.split('\n')) if (line !== '') recorder.stdout(line);
+  for (const line of stderr.split('\n')) if (line !== '') recorder.stderr(line);
+  recorder.exit(code, null);
+  await recorder.close();
+  return recorder.file;
+}
+
+/** The report as lines for a terminal. */
+export function formatReport(report: ConformanceReport): string {
+  const mark = { pass: 'pass ', drift: 'DRIFT', fail: 'FAIL ', skip: 'skip ' } as const;
+  const lines = report.facts.map((f) => {
+    const details = f.details.length ? `\n        ${f.details.join('\n        ')}` : '';
+    return `  ${mark[f.status]}  ${f.id.padEnd(22)} ${f.what}  [${f.source}]${details}`;
+  });
+  for (const [probe, error] of Object.entries(report.errors)) lines.push(`  ERROR  probe ${probe}: ${error}`);
+  lines.push('', 'cassettes (sanitized, ready to attach to a bug report):');
+  for (const [probe, file] of Object.entries(report.cassettes)) lines.push(`  ${probe.padEnd(13)} ${file}`);
+  return lines.join('\n');
+}
+
+/** The command: prints the report; 1 when a fact fails or a probe could not run. */
+export async function conformanceCommand(flags: {
+  offline?: boolean;
+  json?: boolean;
+  cassettes?: string;
+}): Promise<number> {
+  const report = await runConformance({ offline: flags.offline, dir: flags.cassettes });
+  process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  const broken = report.facts.some((f) => f.status === 'fail') || Object.keys(report.errors).length > 0;
+  return broken ? 1 : 0;
+}

@@ -1,0 +1,307 @@
+/**
+ * A cassette as a timeline model: turns (one per stdin user line) and their steps as the SDK reads them
+ * (the normalizer and the turn tracker the transport uses, so what the page shows is what a program saw),
+ * with the deciding policy or hook of each denial (the recorded hook answers), usage and cost per step and
+ * per turn, durations and each turn's status (the fail-closed classifier). Input of `html.ts`.
+ */
+
+import { deniedFromWire, usageFromWire } from '../../connection/agy/stream-json/normalize.js';
+import { classifyTurn } from '../../connection/agy/stream-json/outcome.js';
+import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-line.js';
+import { TurnTracker } from '../../connection/agy/stream-json/turn-tracker.js';
+import type { Step, Usage } from '../../model/step.js';
+import type { TurnStatus } from '../../model/turn-result.js';
+import { costAt, priceOf } from '../../telemetry/pricing.js';
+import type { Cassette, HookRecord } from './format.js';
+
+/** A tool call on the timeline. */
+export interface TimelineTool {
+  /** The tool's name (an MCP tool's own name). */
+  name: string;
+  /** Its arguments. */
+  args: unknown;
+  /** Its output, when it finished. */
+  output: unknown;
+  /** Its error message, when it failed. */
+  error?: string | undefined;
+  /** The MCP server, for an MCP tool. */
+  mcpServer?: string | undefined;
+}
+
+/** Who denied a call, and why. */
+export interface TimelineDenial {
+  /** `policy <name>`, `hook <name>`, `PreToolUse hook` or `agy`. */
+  by: string;
+  /** The reason given. */
+  reason: string;
+}
+
+/** How a process ended. */
+export interface TimelineExit {
+  /** The exit code, or `null` after a signal. */
+  code: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+}
+
+/** A process of the session. */
+export interface TimelineProcess {
+  /** When it started, ms from the recording's start. */
+  t: number;
+  /** Its arguments. */
+  args: string[];
+  /** How it ended, when it did. */
+  exit?: TimelineExit | undefined;
+}
+
+/** One step of a turn, as shown. */
+export interface TimelineStep {
+  /** agy's step index (-1 for a slash command's result). */
+  index: number;
+  /** The step type (`agent_response`, `tool`, `system_message`, …). */
+  type: string;
+  /** The last state seen (`DONE`, `ERROR`, `ACTIVE`). */
+  state: string;
+  /** Offset of its first update, ms from the recording's start. */
+  t: number;
+  /** Text the step streamed (model text, or a notice's message). */
+  text: string;
+  /** Thoughts the step streamed (ACP agents; agy streams none). */
+  thoughts: string;
+  /** The tool call, if the step is one. */
+  tool?: TimelineTool | undefined;
+  /** Why it was denied, and who decided (the hook's or policy's reason), when it was. */
+  denial?: TimelineDenial | undefined;
+  /** The subagent's conversation, for a subagent's step. */
+  subagent?: string | undefined;
+  /** The step's usage, and its cost in USD when the model is priced. */
+  usage?: Usage | undefined;
+  /** Cost of the step's usage, when the model is priced. */
+  costUsd?: number | null | undefined;
+  /** agy's `duration_seconds`. */
+  durationSeconds?: number | undefined;
+}
+
+/** One turn. */
+export interface TimelineTurn {
+  /** The prompt text. */
+  prompt: string;
+  /** How the turn ended (the SDK's fail-closed status). */
+  status: TurnStatus;
+  /** Why, when it did not succeed. */
+  message: string;
+  /** Offsets of the user line and of the turn's end. */
+  startT: number;
+  /** Offset of the turn's `result` (or of the last record seen). */
+  endT: number;
+  /** The turn's steps, in order. */
+  steps: TimelineStep[];
+  /** The turn's usage (sum of its steps), and its cost. */
+  usage: Usage | null;
+  /** Cost of the turn's usage, when the model is priced. */
+  costUsd: number | null;
+  /** agy's `result.duration_seconds`. */
+  agyDurationSeconds?: number | undefined;
+  /** stderr lines written during the turn. */
+  stderr: string[];
+}
+
+/** A whole session. */
+export interface Timeline {
+  /** The cassette's header fields worth showing. */
+  agyVersion: string | null;
+  /** The model agy reported (init), if any. */
+  model: string | undefined;
+  /** Where the cassette came from. */
+  source: string | undefined;
+  /** Every turn. */
+  turns: TimelineTurn[];
+  /** Process starts and exits, for the header. */
+  processes: TimelineProcess[];
+}
+
+function promptOf(line: string): string {
+  try {
+    const v = JSON.parse(line) as { message?: { content?: { text?: string }[] } };
+    return (v.message?.content ?? []).map((c) => c.text ?? '').join('\n');
+  } catch {
+    return line;
+  }
+}
+
+/** The reason and decider of a denying hook answer (`{decision:'deny', reason}`), if it denied. */
+function denialOf(answer: unknown): { by: string; reason: string } | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  const a = answer as { decision?: unknown; reason?: unknown };
+  if (a.decision !== 'deny' && a.decision !== 'block') return undefined;
+  const reason = typeof a.reason === 'string' ? a.reason : 'denied';
+  const policy = /policy '([^']+)'/.exec(reason)?.[1];
+  const hook = /hook '([^']+)'/.exec(reason)?.[1];
+  return { by: policy ? `policy ${policy}` : hook ? `hook ${hook}` : 'PreToolUse hook', reason };
+}
+
+/** Builds the timeline of a cassette. */
+export function buildTimeline(cassette: Cassette): Timeline {
+  const timeline: Timeline = {
+    agyVersion: cassette.header.agy.version,
+    model: undefined,
+    source: cassette.header.source,
+    turns: [],
+    processes: [],
+  };
+  const counted = new Set<string>();
+  let conversationId: string | undefined;
+  let turn: TimelineTurn | undefined;
+  let tracker: TurnTracker | undefined;
+  let views = new Map<string, TimelineStep>();
+  let denials = new Map<number, { by: string; reason: string }>();
+  let lastT = 0;
+  let result: Record<string, unknown> | null = null;
+
+  const finish = (exit: { code: number | null; signal: NodeJS.Signals | null } | null) => {
+    if (!turn || !tracker) return;
+    const wire = result as Parameters<typeof deniedFromWire>[0] | null;
+    const deniedActions = wire ? deniedFromWire(wire) : [];
+    tracker.applyDeniedActions(deniedActions);
+    for (const call of tracker.toolCalls) {
+      const view = views.get(`${call.id}`);
+      if (view && call.denied && !view.denial)
+        view.denial = { by: 'agy', reason: 'denied by agy (denied_actions)' };
+    }
+    const outcome = classifyTurn({
+      result: wire,
+      exit,
+      stderrLines: tracker.stderrLines,
+      deniedActions,
+      agentResponseError: tracker.agentResponseError,
+      requested: null,
+      lineTooLong: false,
+      deniedToolSteps: tracker.deniedToolSteps.size,
+      command: tracker.command !== undefined,
+      finishedModelStep: tracker.finishedModelStep,
+      sawStepUsage: tracker.sawStepUsage,
+      notices: tracker.notices,
+    });
+    // SDK-side denials (a policy or hook answered deny) also end a SUCCESS as `denied`.
+    const sdkDenied = [...views.values()].some((s) => s.denial && s.denial.by !== 'agy');
+    turn.status = outcome.status === 'success' && sdkDenied ? 'denied' : outcome.status;
+    turn.message = outcome.message;
+    const usage = tracker.stepUsage ?? (wire ? usageFromWire(wire.usage) : null);
+    turn.usage = usage;
+    turn.costUsd = usage ? costAt(priceOf(timeline.model), usage) : null;
+    if (typeof wire?.duration_seconds === 'number') turn.agyDurationSeconds = wire.duration_seconds;
+    turn.endT = lastT;
+    timeline.turns.push(turn);
+    turn = undefined;
+    tracker = undefined;
+  };
+
+  const onStep = (step: Step, t: number) => {
+    if (!turn || !tracker) return;
+    const seen = tracker.onStep(step);
+    const key = seen.tool?.id ?? `${seen.conversationId ?? ''}:${seen.stepIndex}`;
+    let view = views.get(key);
+    if (!view) {
+      view = { index: seen.stepIndex, type: seen.type, state: seen.state, t, text: '', thoughts: '' };
+      views.set(key, view);
+      turn.steps.push(view);
+    }
+    view.state = seen.state;
+    view.type = seen.type;
+    if (seen.textDelta && !seen.repeat) view.text += seen.textDelta;
+    if (seen.thoughtDelta) view.thoughts += seen.thoughtDelta;
+    if (seen.message && !view.text.includes(seen.message)) view.text += seen.message;
+    if (seen.subagent) view.subagent = seen.conversationId;
+    if (seen.tool) {
+      view.tool = {
+        name: seen.tool.name,
+        args: seen.tool.args,
+        output: seen.tool.output,
+        error: seen.tool.error?.message,
+        mcpServer: seen.tool.mcpServer,
+      };
+      const denial = denials.get(seen.stepIndex);
+      if (denial) view.denial = denial;
+    }
+    if (seen.usage && !seen.repeat) {
+      view.usage = seen.usage;
+      view.costUsd = costAt(priceOf(timeline.model), seen.usage);
+    }
+    if (seen.durationSeconds !== undefined) view.durationSeconds = seen.durationSeconds;
+    if (seen.command) view.text = `/${seen.command.name} ${JSON.stringify(seen.command.data)}`;
+  };
+
+  for (const r of cassette.records) {
+    lastT = r.t;
+    switch (r.type) {
+      case 'spawn':
+        timeline.processes.push({ t: r.t, args: r.args });
+        break;
+      case 'exit': {
+        const p = timeline.processes.at(-1);
+        if (p) p.exit = { code: r.code, signal: r.signal };
+        finish({ code: r.code, signal: r.signal as NodeJS.Signals | null });
+        break;
+      }
+      case 'stdin':
+        finish(null);
+        turn = {
+          prompt: promptOf(r.line),
+          status: 'error',
+          message: '',
+          startT: r.t,
+          endT: r.t,
+          steps: [],
+          usage: null,
+          costUsd: null,
+          stderr: [],
+        };
+        tracker = new TurnTracker(counted, () => conversationId);
+        views = new Map();
+        denials = new Map();
+        result = null;
+        break;
+      case 'stderr':
+        turn?.stderr.push(r.line);
+        tracker?.stderrLines.push(r.line);
+        break;
+      case 'hook': {
+        const d = denialOf(r.answer);
+        const idx = (r.request as { stepIdx?: unknown } | null)?.stepIdx;
+        if (d && typeof idx === 'number' && (r as HookRecord).event === 'PreToolUse') denials.set(idx, d);
+        break;
+      }
+      case 'stdout': {
+        const parsed = parseEvent(r.line);
+        if (isBadLine(parsed)) break;
+        if (parsed.type === 'init') {
+          conversationId = parsed.init.conversationId;
+          timeline.model ??= parsed.init.model;
+        } else if (parsed.type === 'step') onStep(parsed.step, r.t);
+        else if (parsed.type === 'result') {
+          conversationId = parsed.conversationId ?? conversationId;
+          result = parsed.result as Record<string, unknown>;
+          finish(null);
+        } else if (parsed.type === 'command_result' && tracker && parsed.command) {
+          tracker.command = parsed.command;
+          onStep(
+            {
+              conversationId,
+              stepIndex: -1,
+              state: 'DONE',
+              type: 'command',
+              command: parsed.command,
+              raw: {},
+            } as Step,
+            r.t,
+          );
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  finish(null);
+  return timeline;
+}
