@@ -143,7 +143,7 @@ export class Agent implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
   /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
-  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog'>;
+  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'additions'>;
   readonly #schema: ResponseSchema | undefined;
   /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
   #turnSchema: ResponseSchema | undefined;
@@ -317,12 +317,12 @@ export class Agent implements AsyncDisposable {
           ...(provider && {
             // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
             isolation: 'shadow-home' as const,
-            settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
+            settingsOverrides: { ...this.#groups.session.settingsOverrides, ...provider.settingsOverrides },
           }),
         },
         launch: this.#groups.launch,
         watchdog: this.#groups.watchdog,
-        env: provider ? { ...config.env, ...provider.env } : config.env,
+        env: { ...config.env, ...this.#groups.additions.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         jsonSchema: this.#schema?.jsonSchema,
@@ -352,12 +352,13 @@ export class Agent implements AsyncDisposable {
         command,
         args,
         preset: backend.preset,
-        env: { ...config.env, ...backend.env, ...provider?.env },
+        env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         dataDir: config.dataDir,
         isolation: provider ? 'shadow-home' : config.isolation,
-        settingsOverrides: config.settingsOverrides,
+        settingsOverrides: this.#groups.additions.settings,
+        systemPrompt: this.#groups.additions.systemPrompt,
         tools,
         mcpServers: config.mcpServers,
         conversationId: config.conversationId,
