@@ -13,15 +13,16 @@ import {
   TOOL_SERVER_NAME,
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import type { ConnectionHost } from '../connection/host.js';
+import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
-import { ClosedError, ConfigError, ContentError } from '../errors.js';
+import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
+import type { Hook } from '../hooks/kinds.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
@@ -38,6 +39,7 @@ import type { AgentTracing } from '../telemetry/tracing.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
+import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
@@ -158,6 +160,12 @@ export class Agent implements AsyncDisposable {
   readonly #budget: BudgetTracker | undefined;
   readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
+  /** Triggers given to `registerTrigger()` before `start()` (each gets its runner when the agent starts). */
+  readonly #pendingTriggers: Array<{ trigger: Trigger; runner?: TriggerRunner }> = [];
+  /** Triggers registered after `start()`: one runner each, stopped by their remover or by close(). */
+  readonly #lateTriggers = new Map<TriggerRunner, Promise<void>>();
+  /** What the backend was told to ask for at start (agy installs its hook relays from it). */
+  #startNeeds: HostNeeds | undefined;
   #connection: Connection | undefined;
   /** Provider mode's in-process gateway; closed after the connection. */
   #provider: ProviderBridge | undefined;
@@ -267,6 +275,7 @@ export class Agent implements AsyncDisposable {
     const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
+    this.#startNeeds = this.#control.needs();
     const connection = config.connection
       ? await config.connection(host)
       : config.backend?.kind === 'acp'
@@ -290,15 +299,88 @@ export class Agent implements AsyncDisposable {
     await this.#control.sessionStart(connection.conversationId);
     this.#checkNotClosing();
     if (config.triggers?.length) {
-      this.#triggers = new TriggerRunner(config.triggers, {
-        send: async (text) => {
-          this.#requireConversation().chat(text);
-        },
-        logger: this.#logger,
-      });
+      this.#triggers = this.#triggerRunner(config.triggers);
       await this.#triggers.start();
     }
+    this.#checkNotClosing();
+    // Taken with no await before the state changes, so none registered meanwhile is missed.
+    for (const entry of this.#pendingTriggers.splice(0)) {
+      entry.runner = this.#startLate(entry.trigger);
+    }
     if (this.#state === 'starting') this.#state = 'started';
+  }
+
+  #triggerRunner(triggers: Trigger[]): TriggerRunner {
+    return new TriggerRunner(triggers, {
+      send: async (text) => {
+        this.#requireConversation().chat(text);
+      },
+      logger: this.#logger,
+    });
+  }
+
+  /**
+   * Adds a hook (Python `register_hook`). Before `start()` it joins `config.hooks`; after it, it applies from
+   * the next call it handles. Returns a function that removes it. On agy, a tool hook registered after
+   * `start()` needs the hook relay agy was started with: a `preToolCall` hook needs a policy, a budget or a
+   * `preToolCall` hook at start, and `postToolCall`/`onToolError`/`stop` hooks one of their kind; otherwise it
+   * is refused (`UnsupportedError`) rather than never called.
+   */
+  registerHook(hook: Hook): () => void {
+    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    const needs = this.#startNeeds;
+    if (needs && this.#connection instanceof AgyConnection) {
+      const missing =
+        (hook.kind === 'preToolCall' && !needs.toolGate) ||
+        ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
+        (hook.kind === 'stop' && !needs.stop);
+      if (missing)
+        throw new UnsupportedError(
+          'registerHook',
+          `a ${hook.kind} hook registered after start() is not reached on agy: its hook relay was not installed at start (register it before start(), or in config.hooks)`,
+        );
+    }
+    this.#control.runner.register(hook);
+    return () => {
+      this.#control.runner.unregister(hook);
+    };
+  }
+
+  /**
+   * Adds a trigger (Python `register_trigger`). Before `start()` it joins `config.triggers`; after it, it starts
+   * at once. Returns a function that stops and removes it (resolving once it stopped).
+   */
+  registerTrigger(trigger: Trigger): () => Promise<void> {
+    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    // Validated now, as config.triggers are at construction.
+    const probe = this.#triggerRunner([trigger]);
+    if (this.#state !== 'started') {
+      const entry: { trigger: Trigger; runner?: TriggerRunner } = { trigger };
+      this.#pendingTriggers.push(entry);
+      return async () => {
+        const index = this.#pendingTriggers.indexOf(entry);
+        if (index !== -1) this.#pendingTriggers.splice(index, 1);
+        if (entry.runner) await this.#stopLate(entry.runner);
+      };
+    }
+    const runner = this.#startLate(trigger, probe);
+    return () => this.#stopLate(runner);
+  }
+
+  /** Starts one registered trigger in its own runner (start failures are the runner's to log). */
+  #startLate(trigger: Trigger, runner = this.#triggerRunner([trigger])): TriggerRunner {
+    const started = runner.start().catch((err: unknown) => {
+      this.#logger.error(`a registered trigger could not start: ${(err as Error)?.message ?? String(err)}`);
+    });
+    this.#lateTriggers.set(runner, started);
+    return runner;
+  }
+
+  /** Stops one registered trigger, after its start (a stop before it would find nothing to stop). */
+  async #stopLate(runner: TriggerRunner): Promise<void> {
+    await this.#lateTriggers.get(runner);
+    await runner.stop();
+    this.#lateTriggers.delete(runner);
   }
 
   /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
@@ -655,6 +737,7 @@ export class Agent implements AsyncDisposable {
       this.#conversation?.markClosed();
       try {
         await this.#triggers?.stop();
+        await Promise.all([...this.#lateTriggers.keys()].map((r) => this.#stopLate(r)));
         await this.#connection?.close();
         // A start in flight fails fast once its process is closed; wait for it, so nothing it built survives.
         await this.#startRun?.catch(() => {});
