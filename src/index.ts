@@ -57,7 +57,7 @@ export {
 } from './content/content.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig } from './conversation/budget.js';
-export type { ChatResponse } from './conversation/chat-response.js';
+export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
 export type { Conversation } from './conversation/conversation.js';
 // Errors.
 export {

@@ -267,6 +267,7 @@ export class Agent implements AsyncDisposable {
       onStop: this.#control.onStop,
       toolContext: {
         conversationId: () => this.conversationId,
+        isIdle: () => this.#conversation?.isIdle ?? true,
         send: async (message) => {
           this.#requireConversation().chat(message);
         },

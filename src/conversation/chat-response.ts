@@ -9,6 +9,16 @@ import { TurnError } from '../model/turn-errors.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { ReplayBuffer } from './replay-buffer.js';
 
+/** One streamed delta of a response (Python `StreamChunk`, with its `Text` and `Thought` kinds). */
+export interface StreamChunk {
+  /** `text`: the answer; `thought`: thinking text. */
+  type: 'text' | 'thought';
+  /** The delta. */
+  text: string;
+  /** The step it belongs to (`Step.stepIndex`). */
+  stepIndex: number;
+}
+
 /** @internal How the Conversation drives a response. */
 export interface ChatResponseControl {
   /** Cancels this turn (queued or running). */
@@ -107,6 +117,20 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   async *thoughts(): AsyncGenerator<string, void, undefined> {
     for await (const step of this.#steps.cursor()) {
       if (step.thoughtDelta && !step.subagent) yield step.thoughtDelta;
+    }
+  }
+
+  /**
+   * Text and thought deltas, in arrival order, each with the step it belongs to (Python `StreamChunk`: `Text`,
+   * `Thought`), so a UI can tell which step a delta extends. Subagents' deltas are left out, as in the text
+   * iterator. Thoughts come only on backends that stream them (see {@link ChatResponse.thoughts}).
+   */
+  async *chunks(): AsyncGenerator<StreamChunk, void, undefined> {
+    for await (const step of this.#steps.cursor()) {
+      if (step.subagent) continue;
+      if (step.thoughtDelta) yield { type: 'thought', text: step.thoughtDelta, stepIndex: step.stepIndex };
+      if (step.type === 'agent_response' && step.textDelta)
+        yield { type: 'text', text: step.textDelta, stepIndex: step.stepIndex };
     }
   }
 
