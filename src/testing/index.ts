@@ -44,3 +44,4 @@ export type {
   UnknownEventAction,
   UnknownStepAction,
 } from './simulator/scenario.js';
+export { ToolRunner, type ToolRunnerCall, type ToolRunnerOptions } from './tool-runner.js';
