@@ -58,6 +58,12 @@ import {
 } from './turn-stages.js';
 import { type ValidatedConfig, validateConfig } from './validate-config.js';
 
+/**
+ * A turn's structured output type: its own `responseSchema`'s (`T`), else the agent's (`S`); `unknown` for a
+ * JSON Schema or none.
+ */
+export type TurnOutput<S, T> = [T] extends [undefined] ? InferResponseSchema<S> : InferResponseSchema<T>;
+
 /** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
 const PARSED = new WeakSet<object>();
 /** A turn's own schema (`ChatOptions.responseSchema`), keyed by the part list `chat()` built for it. */
@@ -141,7 +147,7 @@ function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): strin
  * otherwise) and the conversation. Nothing starts until `start()` or the first `chat()`;
  * `await using agent = new Agent(config)` closes everything on scope exit.
  */
-export class Agent implements AsyncDisposable {
+export class Agent<S extends ResponseSchemaInput | undefined = undefined> implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
   /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
@@ -175,8 +181,13 @@ export class Agent implements AsyncDisposable {
   /** Models this agent's turns were priced at (a cumulative total over several has no single price). */
   readonly #pricedModels = new Set<string>();
 
-  /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
-  constructor(config: AgentConfig = {}) {
+  /**
+   * Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. A zod
+   * `responseSchema` types every turn's `structuredOutput()` (`Agent<typeof Schema>`).
+   *
+   * @typeParam S - The agent's `responseSchema`, inferred from the config.
+   */
+  constructor(config: AgentConfig & { responseSchema?: S } = {}) {
     const validated = validateConfig(config);
     const { workspaces, policies, hooks } = validated;
     this.#groups = validated;
@@ -588,14 +599,15 @@ export class Agent implements AsyncDisposable {
   /**
    * Sends a prompt and returns its streamed response. Starts the agent if needed. A `chat` sent while a turn
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
-   * With a zod `responseSchema`, the response's `structuredOutput()` is typed by it.
+   * With a zod `responseSchema` (the turn's, else the agent's), the response's `structuredOutput()` is typed
+   * by it.
    *
-   * @typeParam S - The turn's `responseSchema`, inferred from the options.
+   * @typeParam T - The turn's `responseSchema`, inferred from the options.
    */
-  async chat<S extends ResponseSchemaInput | undefined = undefined>(
+  async chat<T extends ResponseSchemaInput | undefined = undefined>(
     prompt: Content,
-    options: ChatOptions & { responseSchema?: S } = {},
-  ): Promise<ChatResponse<InferResponseSchema<S>>> {
+    options: ChatOptions & { responseSchema?: T } = {},
+  ): Promise<ChatResponse<TurnOutput<S, T>>> {
     const parts = contentParts(prompt);
     PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
@@ -604,7 +616,7 @@ export class Agent implements AsyncDisposable {
     const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
     if (signal) cancelOnAbort(signal, response);
     // The type argument only types `structuredOutput()`: the value is validated against this same schema.
-    return response as ChatResponse<InferResponseSchema<S>>;
+    return response as ChatResponse<TurnOutput<S, T>>;
   }
 
   /** Interrupts the running turn (it ends `interrupted`); the conversation stays usable. */

@@ -149,12 +149,12 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   /**
    * The validated structured output (with `responseSchema` set; `undefined` without one). Rejects with a
    * `TurnError` when the turn did not succeed — including when the output was missing or did not match the
-   * schema. Typed `T | undefined` from the turn's zod schema; an explicit type argument (`structuredOutput<X>()`)
-   * still asserts the type, as before.
+   * schema, so with a zod schema it is typed `T` (`z.infer` of the turn's or the agent's schema), never
+   * `T | undefined`. An explicit type argument (`structuredOutput<X>()`) still asserts the type.
    *
-   * @typeParam U - The type to assert; defaults to the response's own `T | undefined`.
+   * @typeParam U - The type to assert; defaults to the response's own `T`.
    */
-  async structuredOutput<U = T | undefined>(): Promise<U> {
+  async structuredOutput<U = T>(): Promise<U> {
     const result = await this.#result;
     if (result.status !== 'success') throw new TurnError(result);
     return result.structuredOutput as U;
