@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BuiltinTools } from '../../src/index.js';
+import { BuiltinTools, policy } from '../../src/index.js';
 import { type AcpSandbox, acpSandbox } from '../acp/helpers.js';
 
 const boxes: AcpSandbox[] = [];
@@ -67,5 +67,34 @@ describe('Python SDK fields on Gemini CLI (ACP)', () => {
     const start = b.events().find((e) => e.event === 'start')!;
     const settings = JSON.parse(readFileSync(join(start.home as string, '.gemini', 'settings.json'), 'utf8'));
     expect([...settings.tools.core].sort()).toEqual(['glob', 'grep_search', 'list_directory', 'read_file']);
+  });
+
+  it('explicit workspaces confine Gemini CLI write_file (its diff path) under allowAll; inside is allowed', async () => {
+    const b = box();
+    const write = (path: string, id: string) => ({
+      type: 'tool',
+      name: 'write_file',
+      id,
+      kind: 'edit',
+      permission: { diff: { path, oldText: null, newText: 'x' } },
+    });
+    const outside = join(b.dir, 'outside.txt');
+    await using agent = b.agent(
+      {
+        turns: [
+          {
+            actions: [
+              write(outside, 'w1'),
+              write(join(b.workspace, 'in.txt'), 'w2'),
+              { type: 'text', text: 'done' },
+            ],
+          },
+        ],
+      },
+      { policies: [policy.allowAll()] },
+    );
+    const result = await (await agent.chat('write')).result();
+    expect(result.deniedActions).toMatchObject([{ action: 'write_file', args: { file_path: outside } }]);
+    expect(result.deniedActions).toHaveLength(1);
   });
 });
