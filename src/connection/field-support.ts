@@ -86,7 +86,7 @@ export const PARITY_FIELD_SUPPORT = {
       "`true` drops the workspace-only policy and agy's `allowNonWorkspaceAccess: false` (shadow settings)",
     ),
     acp: yes(
-      '`true` drops the workspace-only policy (reads and writes over `fs/*` stay inside the workspaces)',
+      '`true` drops the workspace-only policy, which sees the calls that ask permission (writes, commands); writes over `fs/*` stay inside the workspaces',
     ),
   },
 } as const satisfies Record<string, FieldSupportRow>;
