@@ -197,7 +197,8 @@ export class Conversation<P = unknown> {
   /**
    * Every step of every turn from now on (Python `receive_steps`), trigger-started and steered turns included,
    * independent of any `ChatResponse` cursor. Ends when the conversation closes, or when the loop is left.
-   * Steps wait for the reader in a queue bounded by `historyLimit` (the oldest are dropped past it).
+   * Steps wait for the reader in a queue bounded by `historyLimit` (the oldest are dropped past it). The
+   * subscription starts at the call: leave the loop (or never call it) to end it before close.
    */
   steps(): AsyncGenerator<Step, void, undefined> {
     const subscriber = new StepSubscriber(this.#historyLimit);
