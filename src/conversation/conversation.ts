@@ -198,14 +198,13 @@ export class Conversation<P = unknown> {
    * Every step of every turn from now on (Python `receive_steps`), trigger-started and steered turns included,
    * independent of any `ChatResponse` cursor. Ends when the conversation closes, or when the loop is left.
    * Steps wait for the reader in a queue bounded by `historyLimit` (the oldest are dropped past it). The
-   * subscription starts at the call: leave the loop (or never call it) to end it before close.
+   * subscription starts at the call; leaving the loop (or calling `return()`) ends it before close.
    */
-  steps(): AsyncGenerator<Step, void, undefined> {
-    const subscriber = new StepSubscriber(this.#historyLimit);
+  steps(): AsyncIterableIterator<Step> {
+    const subscriber = new StepSubscriber(this.#historyLimit, () => this.#stepSubscribers.delete(subscriber));
     if (this.#closed) subscriber.end();
     else this.#stepSubscribers.add(subscriber);
-    const remove = () => this.#stepSubscribers.delete(subscriber);
-    return subscriber.iterate(remove);
+    return subscriber;
   }
 
   /** Drops the step history to free memory; the conversation itself goes on. */
@@ -392,15 +391,17 @@ export class Conversation<P = unknown> {
   }
 }
 
-/** One `steps()` iterator's queue. */
-class StepSubscriber {
+/** One `steps()` iterator: its queue, and its own `return()` (which unsubscribes even if never iterated). */
+class StepSubscriber implements AsyncIterableIterator<Step> {
   readonly #queue: Step[] = [];
   readonly #limit: number;
+  readonly #remove: () => void;
   #ended = false;
   #wake: (() => void) | undefined;
 
-  constructor(limit: number) {
+  constructor(limit: number, remove: () => void) {
     this.#limit = limit;
+    this.#remove = remove;
   }
 
   push(step: Step): void {
@@ -411,26 +412,30 @@ class StepSubscriber {
 
   end(): void {
     this.#ended = true;
+    this.#remove();
     this.#wake?.();
   }
 
-  async *iterate(remove: () => void): AsyncGenerator<Step, void, undefined> {
-    try {
-      for (;;) {
-        const step = this.#queue.shift();
-        if (step !== undefined) {
-          yield step;
-          continue;
-        }
-        if (this.#ended) return;
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-        });
-        this.#wake = undefined;
-      }
-    } finally {
-      remove();
+  async next(): Promise<IteratorResult<Step, undefined>> {
+    for (;;) {
+      const step = this.#queue.shift();
+      if (step !== undefined) return { done: false, value: step };
+      if (this.#ended) return { done: true, value: undefined };
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = undefined;
     }
+  }
+
+  async return(): Promise<IteratorResult<Step, undefined>> {
+    this.#queue.length = 0;
+    this.end();
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 }
 

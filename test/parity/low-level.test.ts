@@ -64,6 +64,16 @@ describe('conversation.send() and conversation.steps()', () => {
     await agent.interrupt();
   });
 
+  it('return() ends a steps() iterator, even one never iterated', async () => {
+    const conn = new InMemoryConnection({ turns: [{ steps: [{ type: 'agent_response', textDelta: 'x' }] }] });
+    await using agent = new Agent({ connection: conn.connect });
+    await agent.start();
+    const steps = agent.conversation.steps();
+    await steps.return?.();
+    await (await agent.chat('go')).result();
+    expect(await steps.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('send() rejects with a TurnError when the turn ends unsent (a preTurn deny)', async () => {
     const conn = new InMemoryConnection();
     await using agent = new Agent({
