@@ -108,3 +108,23 @@ export async function offline(): Promise<void> {
     await agent.close();
   }
 }
+
+export async function structuredOutput(): Promise<void> {
+  const Analysis = z.object({ summary: z.string(), risk: z.enum(['low', 'high']) });
+  const scenario = await writeScenario({
+    turns: [{ actions: [{ text: 'Done.' }], end: { structuredOutput: { summary: 'tidy', risk: 'low' } } }],
+  });
+  const agent = new Agent({
+    agyPath: simulatorPath(),
+    env: { AGY_SIM_SCENARIO: scenario },
+    responseSchema: Analysis,
+  });
+  try {
+    const analysis = await (await agent.chat('Assess this repository.')).structuredOutput();
+    // Typed by the schema under strict: no cast, no undefined check (TS18046 before).
+    const risk: 'low' | 'high' = analysis.risk;
+    console.log(`risk: ${risk}`);
+  } finally {
+    await agent.close();
+  }
+}

@@ -22,6 +22,8 @@ async function load(rel) {
 
 const caps = await load('src/model/capabilities.ts');
 const config = await load('src/connection/acp/config.ts');
+const parity = await load('src/connection/field-support.ts');
+const cell = (s) => (s.support === 'yes' ? s.how : `refused (\`UnsupportedError\`): ${s.why}`);
 const yes = (v) => (v ? 'yes' : 'no');
 const backends = [
   ['agy (stream-json)', caps.AGY_CAPABILITIES],
@@ -46,8 +48,16 @@ const lines = [
     .sort(([a], [b]) => a.localeCompare(b))
     .map(
       ([field, s]) =>
-        `| \`${field}\` | ${s.support === 'same' ? 'same as on agy' : `rejected (\`ConfigError\`): ${s.why}`} |`,
+        `| \`${field}\` | ${s.support === 'same' ? 'same as on agy' : s.support === 'mapped' ? s.how : `rejected (\`ConfigError\`): ${s.why}`} |`,
     ),
+  '',
+  '### Python SDK fields per backend',
+  '',
+  '| Field | On agy | On ACP (Gemini CLI) |',
+  '|---|---|---|',
+  ...Object.entries(parity.PARITY_FIELD_SUPPORT).map(
+    ([field, row]) => `| \`${field}\` | ${cell(row.agy)} | ${cell(row.acp)} |`,
+  ),
   '',
   END,
 ];

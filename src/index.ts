@@ -23,6 +23,7 @@ export {
   type BadLine,
   type BadLineReason,
   type ConnectionStats,
+  type CustomSystemInstructions,
   type DriftEntry,
   type DriftKind,
   type HookPlacement,
@@ -58,7 +59,7 @@ export {
 } from './content/content.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig } from './conversation/budget.js';
-export type { ChatResponse } from './conversation/chat-response.js';
+export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
 export type { Conversation } from './conversation/conversation.js';
 // Errors.
 export {
@@ -101,21 +102,21 @@ export {
   hooks,
   type InteractionRequest,
   type InteractionResponse,
-  type OnCompactionHook,
-  type OnInteractionHook,
-  type OnSessionEndHook,
-  type OnSessionStartHook,
-  type OnToolErrorHook,
+  OnCompactionHook,
+  OnInteractionHook,
+  OnSessionEndHook,
+  OnSessionStartHook,
+  OnToolErrorHook,
   type OperationContext,
-  type PostToolCallHook,
-  type PostTurnHook,
-  type PreToolCallHook,
-  type PreTurnHook,
+  PostToolCallHook,
+  PostTurnHook,
+  PreToolCallHook,
+  PreTurnHook,
   type SessionContext,
   type SessionInfo,
   type StopDecision,
   type StopEvent,
-  type StopHook,
+  StopHook,
   type ToolCallDecision,
   type ToolErrorEvent,
   type TurnContext,
@@ -193,11 +194,15 @@ export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
   type AudioContent,
+  type BuiltinToolName,
+  BuiltinTools,
   type CallToolResult,
+  type CapabilitiesConfig,
   type ContentBlock,
   type EmbeddedResource,
   type ImageContent,
   isCallToolResult,
+  KNOWN_BUILTIN_TOOLS,
   type McpContentAnnotations,
   type McpToolListing,
   type ResourceLink,
@@ -207,6 +212,7 @@ export {
   type SchemaParseResult,
   type StateStore,
   type TextContent,
+  type ThinkingLevel,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,

@@ -13,16 +13,17 @@ import {
   TOOL_SERVER_NAME,
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import type { ConnectionHost } from '../connection/host.js';
+import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
-import { ClosedError, ConfigError, ContentError } from '../errors.js';
+import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
+import type { Hook } from '../hooks/kinds.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
@@ -40,6 +41,7 @@ import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
+import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
@@ -57,6 +59,12 @@ import {
   transportWarningStage,
 } from './turn-stages.js';
 import { type ValidatedConfig, validateConfig } from './validate-config.js';
+
+/**
+ * A turn's structured output type: its own `responseSchema`'s (`T`), else the agent's (`S`); `unknown` for a
+ * JSON Schema or none.
+ */
+export type TurnOutput<S, T> = [T] extends [undefined] ? InferResponseSchema<S> : InferResponseSchema<T>;
 
 /** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
 const PARSED = new WeakSet<object>();
@@ -141,11 +149,11 @@ function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): strin
  * otherwise) and the conversation. Nothing starts until `start()` or the first `chat()`;
  * `await using agent = new Agent(config)` closes everything on scope exit.
  */
-export class Agent implements AsyncDisposable {
+export class Agent<S extends ResponseSchemaInput | undefined = undefined> implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
   /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
-  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog'>;
+  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'additions'>;
   readonly #schema: ResponseSchema | undefined;
   /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
   #turnSchema: ResponseSchema | undefined;
@@ -160,6 +168,12 @@ export class Agent implements AsyncDisposable {
   readonly #budget: BudgetTracker | undefined;
   readonly #toolNames: ReadonlyMap<string, string>;
   #triggers: TriggerRunner | undefined;
+  /** Triggers given to `registerTrigger()` before `start()` (each gets its runner when the agent starts). */
+  readonly #pendingTriggers: Array<{ trigger: Trigger; runner?: TriggerRunner }> = [];
+  /** Triggers registered after `start()`: one runner each, stopped by their remover or by close(). */
+  readonly #lateTriggers = new Map<TriggerRunner, Promise<void>>();
+  /** What the backend was told to ask for at start (agy installs its hook relays from it). */
+  #startNeeds: HostNeeds | undefined;
   #connection: Connection | undefined;
   /** Provider mode's in-process gateway; closed after the connection. */
   #provider: ProviderBridge | undefined;
@@ -170,8 +184,13 @@ export class Agent implements AsyncDisposable {
   readonly #pricedModels = new Set<string>();
   #cassetteFile: string | undefined;
 
-  /** Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. */
-  constructor(config: AgentConfig = {}) {
+  /**
+   * Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. A zod
+   * `responseSchema` types every turn's `structuredOutput()` (`Agent<typeof Schema>`).
+   *
+   * @typeParam S - The agent's `responseSchema`, inferred from the config.
+   */
+  constructor(config: AgentConfig & { responseSchema?: S } = {}) {
     const validated = validateConfig(config);
     const { workspaces, policies, hooks } = validated;
     this.#groups = validated;
@@ -262,6 +281,7 @@ export class Agent implements AsyncDisposable {
       onStop: this.#control.onStop,
       toolContext: {
         conversationId: () => this.conversationId,
+        isIdle: () => this.#conversation?.isIdle ?? true,
         send: async (message) => {
           this.#requireConversation().chat(message);
         },
@@ -270,6 +290,7 @@ export class Agent implements AsyncDisposable {
     const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
+    this.#startNeeds = this.#control.needs();
     const connection = config.connection
       ? await config.connection(host)
       : config.backend?.kind === 'acp'
@@ -293,13 +314,13 @@ export class Agent implements AsyncDisposable {
     await this.#control.sessionStart(connection.conversationId);
     this.#checkNotClosing();
     if (config.triggers?.length) {
-      this.#triggers = new TriggerRunner(config.triggers, {
-        send: async (text) => {
-          this.#requireConversation().chat(text);
-        },
-        logger: this.#logger,
-      });
+      this.#triggers = this.#triggerRunner(config.triggers);
       await this.#triggers.start();
+    }
+    this.#checkNotClosing();
+    // Taken with no await before the state changes, so none registered meanwhile is missed.
+    for (const entry of this.#pendingTriggers.splice(0)) {
+      entry.runner = this.#startLate(entry.trigger);
     }
     if (this.#state === 'starting') this.#state = 'started';
   }
@@ -336,6 +357,79 @@ export class Agent implements AsyncDisposable {
     return this.#cassetteFile;
   }
 
+  #triggerRunner(triggers: Trigger[]): TriggerRunner {
+    return new TriggerRunner(triggers, {
+      send: async (text) => {
+        this.#requireConversation().chat(text);
+      },
+      logger: this.#logger,
+    });
+  }
+
+  /**
+   * Adds a hook (Python `register_hook`). Before `start()` it joins `config.hooks`; after it, it applies from
+   * the next call it handles. Returns a function that removes it. On agy, a tool hook registered after
+   * `start()` needs the hook relay agy was started with: a `preToolCall` hook needs a policy, a budget or a
+   * `preToolCall` hook at start, and `postToolCall`/`onToolError`/`stop` hooks one of their kind; otherwise it
+   * is refused (`UnsupportedError`) rather than never called.
+   */
+  registerHook(hook: Hook): () => void {
+    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    const needs = this.#startNeeds;
+    if (needs && this.#connection instanceof AgyConnection) {
+      const missing =
+        (hook.kind === 'preToolCall' && !needs.toolGate) ||
+        ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
+        (hook.kind === 'stop' && !needs.stop);
+      if (missing)
+        throw new UnsupportedError(
+          'registerHook',
+          `a ${hook.kind} hook registered after start() is not reached on agy: its hook relay was not installed at start (register it before start(), or in config.hooks)`,
+        );
+    }
+    this.#control.runner.register(hook);
+    return () => {
+      this.#control.runner.unregister(hook);
+    };
+  }
+
+  /**
+   * Adds a trigger (Python `register_trigger`). Before `start()` it joins `config.triggers`; after it, it starts
+   * at once. Returns a function that stops and removes it (resolving once it stopped).
+   */
+  registerTrigger(trigger: Trigger): () => Promise<void> {
+    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    // Validated now, as config.triggers are at construction.
+    const probe = this.#triggerRunner([trigger]);
+    if (this.#state !== 'started') {
+      const entry: { trigger: Trigger; runner?: TriggerRunner } = { trigger };
+      this.#pendingTriggers.push(entry);
+      return async () => {
+        const index = this.#pendingTriggers.indexOf(entry);
+        if (index !== -1) this.#pendingTriggers.splice(index, 1);
+        if (entry.runner) await this.#stopLate(entry.runner);
+      };
+    }
+    const runner = this.#startLate(trigger, probe);
+    return () => this.#stopLate(runner);
+  }
+
+  /** Starts one registered trigger in its own runner (start failures are the runner's to log). */
+  #startLate(trigger: Trigger, runner = this.#triggerRunner([trigger])): TriggerRunner {
+    const started = runner.start().catch((err: unknown) => {
+      this.#logger.error(`a registered trigger could not start: ${(err as Error)?.message ?? String(err)}`);
+    });
+    this.#lateTriggers.set(runner, started);
+    return runner;
+  }
+
+  /** Stops one registered trigger, after its start (a stop before it would find nothing to stop). */
+  async #stopLate(runner: TriggerRunner): Promise<void> {
+    await this.#lateTriggers.get(runner);
+    await runner.stop();
+    this.#lateTriggers.delete(runner);
+  }
+
   /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
   #createAgy(
     host: ConnectionHost,
@@ -352,12 +446,12 @@ export class Agent implements AsyncDisposable {
           ...(provider && {
             // agy reads modelProvider from its (shadow) settings and talks to the gateway with its token.
             isolation: 'shadow-home' as const,
-            settingsOverrides: { ...config.settingsOverrides, ...provider.settingsOverrides },
+            settingsOverrides: { ...this.#groups.session.settingsOverrides, ...provider.settingsOverrides },
           }),
         },
         launch: this.#groups.launch,
         watchdog: this.#groups.watchdog,
-        env: provider ? { ...config.env, ...provider.env } : config.env,
+        env: { ...config.env, ...this.#groups.additions.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         jsonSchema: this.#schema?.jsonSchema,
@@ -388,12 +482,13 @@ export class Agent implements AsyncDisposable {
         command,
         args,
         preset: backend.preset,
-        env: { ...config.env, ...backend.env, ...provider?.env },
+        env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         dataDir: config.dataDir,
         isolation: provider ? 'shadow-home' : config.isolation,
-        settingsOverrides: config.settingsOverrides,
+        settingsOverrides: this.#groups.additions.settings,
+        systemPrompt: this.#groups.additions.systemPrompt,
         tools,
         mcpServers: config.mcpServers,
         conversationId: config.conversationId,
@@ -541,14 +636,15 @@ export class Agent implements AsyncDisposable {
   /**
    * Sends a prompt and returns its streamed response. Starts the agent if needed. A `chat` sent while a turn
    * runs is queued and runs next, in call order. Rejects with `ContentError` for an empty or malformed prompt.
-   * With a zod `responseSchema`, the response's `structuredOutput()` is typed by it.
+   * With a zod `responseSchema` (the turn's, else the agent's), the response's `structuredOutput()` is typed
+   * by it.
    *
-   * @typeParam S - The turn's `responseSchema`, inferred from the options.
+   * @typeParam T - The turn's `responseSchema`, inferred from the options.
    */
-  async chat<S extends ResponseSchemaInput | undefined = undefined>(
+  async chat<T extends ResponseSchemaInput | undefined = undefined>(
     prompt: Content,
-    options: ChatOptions & { responseSchema?: S } = {},
-  ): Promise<ChatResponse<InferResponseSchema<S>>> {
+    options: ChatOptions & { responseSchema?: T } = {},
+  ): Promise<ChatResponse<TurnOutput<S, T>>> {
     const parts = contentParts(prompt);
     PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
@@ -557,7 +653,7 @@ export class Agent implements AsyncDisposable {
     const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
     if (signal) cancelOnAbort(signal, response);
     // The type argument only types `structuredOutput()`: the value is validated against this same schema.
-    return response as ChatResponse<InferResponseSchema<S>>;
+    return response as ChatResponse<TurnOutput<S, T>>;
   }
 
   /** Interrupts the running turn (it ends `interrupted`); the conversation stays usable. */
@@ -691,6 +787,7 @@ export class Agent implements AsyncDisposable {
       this.#conversation?.markClosed();
       try {
         await this.#triggers?.stop();
+        await Promise.all([...this.#lateTriggers.keys()].map((r) => this.#stopLate(r)));
         await this.#connection?.close();
         // A start in flight fails fast once its process is closed; wait for it, so nothing it built survives.
         await this.#startRun?.catch(() => {});

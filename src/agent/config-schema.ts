@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { Exhausted } from '../internal/guards.js';
+import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 
 const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a non-empty string' });
@@ -37,13 +38,30 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** `AgentConfig`, field by field (loose: fields this schema does not list pass to their own checks). */
-export const AgentConfigSchema = z.looseObject({
+const toolNames = z
+  .array(nonEmpty, { error: 'must be an array of built-in tool names' })
+  .superRefine((names, ctx) => {
+    for (const [i, name] of names.entries()) {
+      if (KNOWN_BUILTIN_TOOLS.includes(name)) continue;
+      const near = nearest(name, KNOWN_BUILTIN_TOOLS);
+      ctx.addIssue({
+        code: 'custom',
+        path: [i],
+        message: `is not a built-in tool name${near ? ` (did you mean '${near}'?)` : ''}; see BuiltinTools`,
+      });
+    }
+  });
+
+/**
+ * `AgentConfig`, field by field. Strict: a key it does not list is a `ConfigError` naming it, with the nearest
+ * field (and, for the Python SDK's spelling, the TypeScript one); see {@link unknownKeyMessage}.
+ */
+export const AgentConfigSchema = z.strictObject({
   backend: z
     .discriminatedUnion(
       'kind',
       [
-        z.object({ kind: z.literal('agy') }, { error: "must be { kind: 'agy' }" }),
+        z.strictObject({ kind: z.literal('agy') }, { error: "must be { kind: 'agy' }" }),
         z.strictObject(
           {
             kind: z.literal('acp'),
@@ -68,7 +86,32 @@ export const AgentConfigSchema = z.looseObject({
   cwd: z.string().optional(),
   workspaces: z.array(z.string(), { error: 'must be an array of absolute paths' }).optional(),
   model: nonEmpty.optional(),
-  effort: z.enum(['low', 'medium', 'high'], { error: 'must be one of low, medium, high' }).optional(),
+  effort: z
+    .enum(['minimal', 'low', 'medium', 'high'], { error: 'must be one of minimal, low, medium, high' })
+    .optional(),
+  apiKey: nonEmpty.optional(),
+  vertex: z.boolean().optional(),
+  project: nonEmpty.optional(),
+  location: nonEmpty.optional(),
+  capabilities: z
+    .strictObject(
+      {
+        enabledTools: toolNames.optional(),
+        disabledTools: toolNames.optional(),
+        enableSubagents: z.boolean().optional(),
+        compactionThreshold: z
+          .number()
+          .int({ error: 'must be a positive integer' })
+          .positive({ error: 'must be a positive integer' })
+          .optional(),
+      },
+      { error: 'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold? }' },
+    )
+    .refine((c) => c.enabledTools === undefined || c.disabledTools === undefined, {
+      error: 'enabledTools and disabledTools are mutually exclusive (an allowlist or a denylist)',
+    })
+    .optional(),
+  allowOutsideWorkspaces: z.boolean().optional(),
   conversationId: nonEmpty.optional(),
   dangerouslySkipPermissions: z.boolean().optional(),
   extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
@@ -99,7 +142,7 @@ export const AgentConfigSchema = z.looseObject({
   linkNativeAuth: z.boolean().optional(),
   settingsOverrides: z.record(z.string(), z.unknown()).optional(),
   provider: z
-    .object(
+    .strictObject(
       {
         kind: z.enum(['openai-chat', 'openai-responses', 'anthropic'], {
           error: "must be 'openai-chat', 'openai-responses' or 'anthropic'",
@@ -121,7 +164,7 @@ export const AgentConfigSchema = z.looseObject({
   askUserTimeoutMs: positive.optional(),
   triggers: z.array(z.unknown()).optional(),
   budget: z
-    .looseObject({
+    .strictObject({
       maxModelCalls: count.optional(),
       maxToolCalls: count.optional(),
       maxInputTokens: count.optional(),
@@ -138,7 +181,7 @@ export const AgentConfigSchema = z.looseObject({
   pricing: z
     .record(
       z.string(),
-      z.object(
+      z.strictObject(
         {
           input: usdPerMillion,
           output: usdPerMillion,
@@ -151,7 +194,7 @@ export const AgentConfigSchema = z.looseObject({
     )
     .optional(),
   telemetry: z
-    .object(
+    .strictObject(
       {
         enabled: z.boolean().optional(),
         captureContent: z.boolean().optional(),
@@ -168,7 +211,6 @@ export const AgentConfigSchema = z.looseObject({
       },
       { error: 'must be { enabled?, captureContent?, tracerProvider?, meterProvider? }' },
     )
-    .strict()
     .optional(),
   connection: fn.optional(),
   record: z
@@ -207,17 +249,99 @@ export function fieldOf(path: readonly PropertyKey[]): string {
   return out || 'config';
 }
 
+/** Levenshtein distance (small strings only: config keys and tool names). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The known name closest to `name` (case-insensitive), if one is close enough to be a likely typo. */
+export function nearest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  const lower = name.toLowerCase();
+  for (const candidate of known) {
+    const c = candidate.toLowerCase();
+    const score = c.startsWith(lower) || lower.startsWith(c) ? 0.5 : distance(lower, c);
+    if (score < bestScore) {
+      bestScore = score;
+      best = candidate;
+    }
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+/**
+ * The Python SDK's `LocalAgentConfig` / `GeminiConfig` spellings that are not simply their snake_case form
+ * (`system_instructions` → `systemInstructions` is found by case conversion).
+ */
+const PYTHON_SPELLINGS: Readonly<Record<string, string>> = {
+  save_dir: 'dataDir',
+  app_data_dir: 'dataDir',
+  gemini_config: 'apiKey, vertex, project, location and model (top-level fields)',
+  models: 'model',
+  thinking_level: 'effort',
+};
+
+function camelCase(snake: string): string {
+  return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The message for an unknown key of an object whose known keys are `known`. */
+export function unknownKeyMessage(key: string, known: readonly string[]): string {
+  const python = Object.hasOwn(PYTHON_SPELLINGS, key) ? PYTHON_SPELLINGS[key] : undefined;
+  if (python) return `is the Python SDK's spelling; in TypeScript use ${python}`;
+  const camel = camelCase(key);
+  if (camel !== key && known.includes(camel))
+    return `is the Python SDK's spelling; in TypeScript the field is ${camel}`;
+  const near = nearest(key, known);
+  return `is not a known field${near ? `; did you mean ${near}?` : ''}`;
+}
+
+/** The known keys of the object schema at `path` (top level, or a nested strict object). */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = AgentConfigSchema;
+  for (const key of path) {
+    let inner = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown };
+    while (inner && !inner.shape && typeof inner.unwrap === 'function')
+      inner = inner.unwrap() as typeof inner;
+    schema = inner?.shape?.[String(key)];
+  }
+  let inner = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown; def?: { in?: unknown } };
+  for (let i = 0; inner && !inner.shape && i < 5; i++) {
+    if (typeof inner.unwrap === 'function') inner = inner.unwrap() as typeof inner;
+    else if (inner.def?.in) inner = inner.def.in as typeof inner;
+    else break;
+  }
+  return Object.keys(inner?.shape ?? {});
+}
+
 /** Checks the config's shape; throws `ConfigError` for the first issue, naming its field. */
 export function checkConfigShape(config: unknown): void {
   const parsed = AgentConfigSchema.safeParse(config);
   if (parsed.success) return;
-  const issue = parsed.error.issues[0]!;
+  const issues = parsed.error.issues;
+  // Unknown keys first: a misspelt field is the likeliest cause of every other complaint.
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown && unknown.code === 'unrecognized_keys') {
+    const key = unknown.keys[0]!;
+    throw new ConfigError(fieldOf([...unknown.path, key]), unknownKeyMessage(key, knownKeysAt(unknown.path)));
+  }
+  const issue = issues[0]!;
   const value = issue.path.reduce<unknown>(
     (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
     config,
   );
-  throw new ConfigError(
-    fieldOf(issue.path),
-    `${issue.message}, got ${JSON.stringify(value) ?? String(value)}`,
-  );
+  // A secret's value never goes into a message (messages reach logs).
+  const last = String(issue.path.at(-1) ?? '');
+  const shown = /key|token|secret|password/i.test(last)
+    ? '(a value, not shown)'
+    : (JSON.stringify(value) ?? String(value));
+  throw new ConfigError(fieldOf(issue.path), `${issue.message}, got ${shown}`);
 }

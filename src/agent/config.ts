@@ -22,6 +22,7 @@ import type { ResponseSchemaInput } from '../structured/response-schema.js';
 import type { PricingTable } from '../telemetry/pricing.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { RecordConfig } from '../testing/cassette/recorder.js';
+import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 
@@ -47,11 +48,48 @@ export interface AgentConfig {
   workspaces?: string[] | undefined;
   /** The model (`--model`). */
   model?: string | undefined;
-  /** Reasoning effort (`--effort`). */
-  effort?: 'low' | 'medium' | 'high' | undefined;
+  /**
+   * Reasoning effort: the Python SDK's `ThinkingLevel` names. agy takes `low`, `medium` and `high` (`--effort`);
+   * `minimal`, which agy does not have, runs as `low`, its nearest level.
+   */
+  effort?: ThinkingLevel | undefined;
+  /**
+   * A Gemini API key (Python `GeminiConfig.api_key`): the model is called with this key instead of the user's
+   * login. On agy: API-key mode, `modelProvider: "gemini"` in the shadow HOME's settings (so it implies
+   * `isolation: 'shadow-home'`) plus `GEMINI_API_KEY` in agy's environment; on Gemini CLI (ACP):
+   * `GEMINI_API_KEY` with API-key auth selected. Never in argv or logs. Unset: the backend's own auth (which
+   * reads `GEMINI_API_KEY` from `env` / the environment, as before).
+   */
+  apiKey?: string | undefined;
+  /**
+   * Use Vertex AI (Python `GeminiConfig.vertex`). Gemini CLI (ACP): `GOOGLE_GENAI_USE_VERTEXAI=true`. agy has
+   * no Vertex mode: refused there (`UnsupportedError`).
+   */
+  vertex?: boolean | undefined;
+  /** The Google Cloud project (Gemini CLI: `GOOGLE_CLOUD_PROJECT`). Refused on agy (`UnsupportedError`). */
+  project?: string | undefined;
+  /** The Google Cloud location (Gemini CLI: `GOOGLE_CLOUD_LOCATION`). Refused on agy (`UnsupportedError`). */
+  location?: string | undefined;
+  /**
+   * Which built-in tools exist for the model (Python `CapabilitiesConfig`). See {@link CapabilitiesConfig} for
+   * what each backend does with it.
+   */
+  capabilities?: CapabilitiesConfig | undefined;
+  /**
+   * Turn off the workspace confinement. By default, as in the Python SDK (`workspace_only(workspaces)`
+   * prepended to the policies), the path arguments of the built-in file tools must resolve inside
+   * `workspaces` (symlinks followed) or the call is denied, and agy's shadow settings get
+   * `allowNonWorkspaceAccess: false`. `true` drops both.
+   */
+  allowOutsideWorkspaces?: boolean | undefined;
   /** Resume this conversation (`--conversation`). */
   conversationId?: string | undefined;
-  /** System instructions, appended to agy's defaults as an always-on rule. At most 24,000 bytes. */
+  /**
+   * System instructions. A string or `{ identity?, sections? }` (Python `TemplatedSystemInstructions`) is
+   * appended to agy's defaults as an always-on rule (at most 24,000 bytes). `{ mode: 'replace', text }` (Python
+   * `CustomSystemInstructions`) replaces the backend's system prompt where it can: Gemini CLI over ACP
+   * (`GEMINI_SYSTEM_MD`); agy cannot, so it is refused there (`UnsupportedError`).
+   */
   systemInstructions?: SystemInstructions | undefined;
   /** Structured output: a zod schema or a JSON Schema. Passed as `--json-schema`; results are validated. */
   responseSchema?: ResponseSchemaInput | undefined;

@@ -11,16 +11,28 @@ import {
   type AgyWatchdogSettings,
   alwaysOnRule,
   hiddenSegmentReal,
+  isReplaceInstructions,
   renderInstructions,
   SessionRuntime,
   TOOL_SERVER_NAME,
   validateDataDir,
 } from '../connection/agy/index.js';
-import { ConfigError } from '../errors.js';
+import { PARITY_FIELD_SUPPORT, type ParityField } from '../connection/field-support.js';
+import { ConfigError, UnsupportedError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Exhausted } from '../internal/guards.js';
+import { deny } from '../policy/builders.js';
 import { confirmRunCommand } from '../policy/presets.js';
-import type { PolicyList } from '../policy/types.js';
+import type { Policy, PolicyList } from '../policy/types.js';
+import { workspaceOnly } from '../policy/workspace.js';
+import {
+  agyEffort,
+  agyToolNames,
+  type CapabilitiesConfig,
+  disabledBuiltinTools,
+  geminiToolNames,
+  toolFamily,
+} from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 import { checkConfigShape } from './config-schema.js';
 import { ControlPlane } from './control-plane.js';
@@ -79,12 +91,169 @@ function checkAcpFields(config: AgentConfig): void {
   }
 }
 
+/** Which backend a config runs on, for the per-backend field table. */
+type BackendKind = 'agy' | 'acp' | 'custom';
+
+function backendOf(config: AgentConfig): BackendKind {
+  if (config.connection) return 'custom';
+  return config.backend?.kind === 'acp' ? 'acp' : 'agy';
+}
+
+const BACKEND_NAMES = { agy: 'agy (the default backend)', acp: "the ACP backend (backend.kind 'acp')" };
+
+/** Throws `UnsupportedError` when `backend` refuses `row` (named `field` in the message). */
+function refuseIfUnsupported(row: ParityField, backend: 'agy' | 'acp', field: string = row): void {
+  const support = PARITY_FIELD_SUPPORT[row][backend];
+  if (support.support === 'unsupported')
+    throw new UnsupportedError(field, `is not supported on ${BACKEND_NAMES[backend]}: ${support.why}`);
+}
+
+/**
+ * The Python SDK's fields on the backend in use: each is honoured or refused by name (the one table,
+ * `PARITY_FIELD_SUPPORT`). A custom `connection` gets the SDK-side parts (policies) only.
+ */
+function checkParityFields(config: AgentConfig, backend: BackendKind): void {
+  if (backend === 'custom') return;
+  if (config.vertex === true) refuseIfUnsupported('vertex', backend);
+  if (config.project !== undefined) refuseIfUnsupported('project', backend);
+  if (config.location !== undefined) refuseIfUnsupported('location', backend);
+  const si = config.systemInstructions;
+  if (isReplaceInstructions(si)) {
+    refuseIfUnsupported("systemInstructions: { mode: 'replace' }", backend, 'systemInstructions');
+    if (backend === 'acp' && config.backend?.kind === 'acp' && config.backend.preset !== 'gemini-cli')
+      throw new UnsupportedError(
+        'systemInstructions',
+        "{ mode: 'replace' } is supported on the ACP backend with preset 'gemini-cli' only (GEMINI_SYSTEM_MD)",
+      );
+  } else if (si !== undefined && backend === 'acp') {
+    throw new ConfigError(
+      'systemInstructions',
+      "is not supported on the ACP backend (backend.kind 'acp') unless { mode: 'replace', text } (Gemini CLI): ACP has no channel for appended instructions; put them in the prompt (reminder)",
+    );
+  }
+  const caps = config.capabilities;
+  if (caps?.enableSubagents === false)
+    refuseIfUnsupported('capabilities.enableSubagents', backend, 'capabilities.enableSubagents');
+  if (caps?.compactionThreshold !== undefined)
+    refuseIfUnsupported('capabilities.compactionThreshold', backend, 'capabilities.compactionThreshold');
+}
+
+/** Whether `workspaces` confine the file tools (explicit workspaces, no `allowOutsideWorkspaces`). */
+function confines(config: AgentConfig): boolean {
+  return config.workspaces !== undefined && config.allowOutsideWorkspaces !== true;
+}
+
+/**
+ * The deny policies `capabilities` implies: each disabled built-in tool by name (specific: no `allow` reopens
+ * it), and with an allowlist any other built-in tool the SDK does not know by name.
+ */
+export function capabilityPolicies(caps: CapabilitiesConfig | undefined): Policy[] {
+  if (!caps) return [];
+  const name = 'capabilities';
+  const out: Policy[] = disabledBuiltinTools(caps).map((tool) =>
+    deny(tool, { name, message: `'${tool}' is disabled by capabilities` }),
+  );
+  if (caps.enabledTools) {
+    const enabled = new Set([...caps.enabledTools.flatMap(toolFamily), 'finish', 'call_mcp_tool']);
+    out.push(
+      deny('*', {
+        name,
+        message: 'this built-in tool is not in capabilities.enabledTools',
+        when: (_args, call) => call.server === undefined && !enabled.has(call.name),
+      }),
+    );
+  }
+  return out;
+}
+
+/** Deep-merges settings objects (`over` wins; arrays under `permissions` are concatenated). */
+function mergeSettings(
+  base: Record<string, unknown>,
+  over: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over ?? {})) {
+    const prev = out[key];
+    if (Array.isArray(prev) && Array.isArray(value)) out[key] = [...prev, ...value];
+    else if (isPlainObject(prev) && isPlainObject(value)) out[key] = mergeSettings(prev, value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What the backend gets from the Python-parity fields: environment and settings, per backend. */
+export interface BackendAdditions {
+  /** Variables over `AgentConfig.env` (the API key among them: never in argv or logs). */
+  env: Record<string, string>;
+  /** Settings merged under the user's `settingsOverrides` (written only with a shadow HOME). */
+  settings: Record<string, unknown>;
+  /** ACP only: the system prompt that replaces the agent's (`GEMINI_SYSTEM_MD`). */
+  systemPrompt?: string | undefined;
+}
+
+function backendAdditions(config: AgentConfig, backend: BackendKind): BackendAdditions {
+  const env: Record<string, string> = {};
+  let settings: Record<string, unknown> = {};
+  if (config.apiKey !== undefined) {
+    if (config.provider)
+      throw new ConfigError('apiKey', "provider mode gives agy the gateway's key; remove apiKey");
+    if (config.env?.GEMINI_API_KEY !== undefined)
+      throw new ConfigError('env.GEMINI_API_KEY', 'is set by apiKey too; set one of them');
+    env.GEMINI_API_KEY = config.apiKey;
+  }
+  const disabled = config.capabilities ? disabledBuiltinTools(config.capabilities) : [];
+  if (backend === 'agy') {
+    if (config.apiKey !== undefined) {
+      if (config.isolation === 'none')
+        throw new ConfigError(
+          'isolation',
+          "apiKey needs isolation 'shadow-home' (its default with apiKey): agy reads modelProvider from its settings, and the user's are never modified; got 'none'",
+        );
+      settings.modelProvider = 'gemini';
+    }
+    if (confines(config)) settings.allowNonWorkspaceAccess = false;
+    const agyNames = agyToolNames(disabled);
+    if (agyNames.length > 0) settings.permissions = { deny: agyNames };
+  } else if (backend === 'acp') {
+    if (config.vertex === true) {
+      env.GOOGLE_GENAI_USE_VERTEXAI = 'true';
+      settings = mergeSettings(settings, { security: { auth: { selectedType: 'vertex-ai' } } });
+    }
+    if (config.project !== undefined) env.GOOGLE_CLOUD_PROJECT = config.project;
+    if (config.location !== undefined) env.GOOGLE_CLOUD_LOCATION = config.location;
+    for (const name of Object.keys(env))
+      if (name !== 'GEMINI_API_KEY' && config.env?.[name] !== undefined)
+        throw new ConfigError(`env.${name}`, 'is set by vertex/project/location too; set one of them');
+    const caps = config.capabilities;
+    const gemini = (names: readonly string[]) => geminiToolNames([...new Set(names.flatMap(toolFamily))]);
+    if (caps?.disabledTools)
+      settings = mergeSettings(settings, { tools: { exclude: gemini(caps.disabledTools) } });
+    if (caps?.enabledTools)
+      settings = mergeSettings(settings, { tools: { core: gemini(caps.enabledTools) } });
+  }
+  const si = config.systemInstructions;
+  return {
+    env,
+    settings: mergeSettings(settings, config.settingsOverrides),
+    ...(backend === 'acp' && isReplaceInstructions(si) && { systemPrompt: si.text }),
+  };
+}
+
 /** What validation hands to the Agent: the config's groups, checked, with their defaults applied. */
 export interface ValidatedConfig {
   /** The workspaces (default `[process.cwd()]`), each an existing, non-hidden absolute directory. */
   workspaces: string[];
-  /** The policies (default `[confirmRunCommand()]`). */
+  /**
+   * The policies: the SDK's own first (the workspace-only rule for explicit `workspaces`, the `capabilities`
+   * denials), then the user's (default `[confirmRunCommand()]`).
+   */
   policies: PolicyList;
+  /** The environment and settings the Python-parity fields add for the backend. */
+  additions: BackendAdditions;
   /** The typed hooks (default none). */
   hooks: readonly Hook[];
   /** The agy session group (files, listener, hooks), forwarded whole to the agy backend. */
@@ -111,7 +280,9 @@ function pick<T extends object, K extends keyof T>(config: T, keys: readonly K[]
 export function validateConfig(config: AgentConfig): ValidatedConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'must be an object');
   checkConfigShape(config);
-  if (config.backend?.kind === 'acp') checkAcpFields(config);
+  const backend = backendOf(config);
+  if (backend === 'acp') checkAcpFields(config);
+  checkParityFields(config, backend);
   const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) =>
     validateWorkspace(w, `workspaces[${i}]`),
   );
@@ -124,7 +295,7 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       `the name '${TOOL_SERVER_NAME}' is reserved for the agent's own tools; pick another server name`,
     );
   }
-  if (config.systemInstructions !== undefined) {
+  if (config.systemInstructions !== undefined && !isReplaceInstructions(config.systemInstructions)) {
     alwaysOnRule(
       'systemInstructions',
       'agy-sdk system instructions',
@@ -144,22 +315,26 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
         'runs agy through the gateway; it cannot be combined with connection',
       );
   }
+  const additions = backendAdditions(config, backend);
+  // apiKey on agy is API-key mode: modelProvider in the settings, so a shadow HOME to write them in.
+  const isolation =
+    backend === 'agy' && (config.apiKey !== undefined || config.provider) ? 'shadow-home' : config.isolation;
   // A custom backend does not use the agy session options; agy's are checked whenever they are given.
   SessionRuntime.validate({
     notes: config.notes,
     mcpServers: config.mcpServers,
     hooks: config.agyHooks,
     hookPlacement: config.hookPlacement,
-    isolation: config.isolation,
+    isolation,
     linkNativeAuth: config.linkNativeAuth,
     settingsOverrides: config.settingsOverrides,
     skillsPaths: config.skillsPaths,
     subagents: config.subagents,
   });
-  const policies = config.policies ?? [confirmRunCommand()];
+  const userPolicies = config.policies ?? [confirmRunCommand()];
   const hooks = config.hooks ?? [];
   ControlPlane.guard({
-    policies,
+    policies: userPolicies,
     hooks,
     // An ACP agent always has its own write tools (Gemini CLI's write_file, run_shell_command), and every
     // permission request it sends is answered by the policies: with none, each would be approved.
@@ -169,12 +344,27 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,
   });
+  // The Python SDK prepends workspace_only(workspaces); the capabilities' denials are specific rules too.
+  const sdkPolicies = [
+    ...(confines(config) ? workspaceOnly(workspaces) : []),
+    ...capabilityPolicies(config.capabilities),
+  ];
+  const policies = sdkPolicies.length > 0 ? [...sdkPolicies, ...userPolicies] : userPolicies;
+  const session = pick(config, AGY_SESSION_FIELDS);
+  if (backend === 'agy') {
+    if (isolation !== undefined) session.isolation = isolation;
+    // Written only with a shadow HOME (the user's settings are never modified).
+    if (isolation === 'shadow-home' && Object.keys(additions.settings).length > 0)
+      session.settingsOverrides = additions.settings;
+  }
+  const { effort, ...launch } = pick(config, AGY_LAUNCH_FIELDS);
   return {
     workspaces,
     policies,
     hooks,
-    session: pick(config, AGY_SESSION_FIELDS),
-    launch: pick(config, AGY_LAUNCH_FIELDS),
+    additions,
+    session,
+    launch: { ...launch, ...(effort !== undefined && { effort: agyEffort(effort) }) },
     watchdog: pick(config, AGY_WATCHDOG_FIELDS),
   };
 }

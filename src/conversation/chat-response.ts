@@ -9,6 +9,16 @@ import { TurnError } from '../model/turn-errors.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { ReplayBuffer } from './replay-buffer.js';
 
+/** One streamed delta of a response (Python `StreamChunk`, with its `Text` and `Thought` kinds). */
+export interface StreamChunk {
+  /** `text`: the answer; `thought`: thinking text. */
+  type: 'text' | 'thought';
+  /** The delta. */
+  text: string;
+  /** The step it belongs to (`Step.stepIndex`). */
+  stepIndex: number;
+}
+
 /** @internal How the Conversation drives a response. */
 export interface ChatResponseControl {
   /** Cancels this turn (queued or running). */
@@ -110,6 +120,20 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
     }
   }
 
+  /**
+   * Text and thought deltas, in arrival order, each with the step it belongs to (Python `StreamChunk`: `Text`,
+   * `Thought`), so a UI can tell which step a delta extends. Subagents' deltas are left out, as in the text
+   * iterator. Thoughts come only on backends that stream them (see {@link ChatResponse.thoughts}).
+   */
+  async *chunks(): AsyncGenerator<StreamChunk, void, undefined> {
+    for await (const step of this.#steps.cursor()) {
+      if (step.subagent) continue;
+      if (step.thoughtDelta) yield { type: 'thought', text: step.thoughtDelta, stepIndex: step.stepIndex };
+      if (step.type === 'agent_response' && step.textDelta)
+        yield { type: 'text', text: step.textDelta, stepIndex: step.stepIndex };
+    }
+  }
+
   /** The turn's outcome, whatever its status. Never rejects. */
   result(): Promise<TurnResult> {
     return this.#result;
@@ -125,12 +149,12 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   /**
    * The validated structured output (with `responseSchema` set; `undefined` without one). Rejects with a
    * `TurnError` when the turn did not succeed — including when the output was missing or did not match the
-   * schema. Typed `T | undefined` from the turn's zod schema; an explicit type argument (`structuredOutput<X>()`)
-   * still asserts the type, as before.
+   * schema, so with a zod schema it is typed `T` (`z.infer` of the turn's or the agent's schema), never
+   * `T | undefined`. An explicit type argument (`structuredOutput<X>()`) still asserts the type.
    *
-   * @typeParam U - The type to assert; defaults to the response's own `T | undefined`.
+   * @typeParam U - The type to assert; defaults to the response's own `T`.
    */
-  async structuredOutput<U = T | undefined>(): Promise<U> {
+  async structuredOutput<U = T>(): Promise<U> {
     const result = await this.#result;
     if (result.status !== 'success') throw new TurnError(result);
     return result.structuredOutput as U;

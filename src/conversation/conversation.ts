@@ -5,6 +5,7 @@
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
+import { TurnError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
 import { addPriced, cacheWritesOf } from '../telemetry/pricing.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
@@ -50,6 +51,8 @@ export const UNKNOWN_MODEL = 'default';
 interface TurnItem<P> {
   kind: 'turn';
   prompt: P;
+  /** Called once the prompt was handed to the backend (`send()` waits for it). */
+  onSent?: (() => void) | undefined;
   /** This turn's own time limit, overriding the connection's. */
   turnTimeoutMs: number | undefined;
   response: ChatResponse;
@@ -85,6 +88,11 @@ export class Conversation<P = unknown> {
   // Null-prototype records: keys are model and conversation ids, which must never reach Object.prototype.
   readonly #usageByModel: Record<string, Usage> = Object.create(null);
   readonly #subagentUsage: Record<string, Usage> = Object.create(null);
+  /** The open `steps()` iterators: each step of every turn is pushed to each. */
+  readonly #stepSubscribers = new Set<StepSubscriber>();
+  #compactionIndices: number[] = [];
+  /** Steps ever pushed to the history (the index space of `compactionIndices`). */
+  #stepCount = 0;
 
   // Private: the Agent creates the conversation (the declarations show `private constructor()`).
   private constructor(opts: ConversationOptions<P>) {
@@ -157,6 +165,48 @@ export class Conversation<P = unknown> {
     return this.#running !== undefined;
   }
 
+  /**
+   * Where the context was compacted (Python `compaction_indices`): the positions, counted over every step this
+   * conversation received (`history` indices until it is trimmed or cleared), of `compaction` steps. Empty on
+   * agy, which streams no compaction step (docs/backends.md, "Not on agy").
+   */
+  get compactionIndices(): readonly number[] {
+    return this.#compactionIndices;
+  }
+
+  /**
+   * Sends a prompt without a response object (Python `send`): queued like `chat`, and resolves once the prompt
+   * has been handed to the backend. Rejects with a `TurnError` when the turn ended before it was sent (denied by
+   * a preTurn hook, canceled, the conversation closed). Read what follows with {@link Conversation.steps}.
+   */
+  send(prompt: P, opts: { turnTimeoutMs?: number | undefined } = {}): Promise<void> {
+    let onSent!: () => void;
+    const sent = new Promise<void>((resolve) => {
+      onSent = resolve;
+    });
+    const response = this.#enqueue(prompt, { ...opts, onSent });
+    // A sent turn resolves `sent` before it can end; one that ends unsent rejects with its result.
+    return Promise.race([
+      sent,
+      response.result().then((result) => {
+        throw new TurnError(result);
+      }),
+    ]);
+  }
+
+  /**
+   * Every step of every turn from now on (Python `receive_steps`), trigger-started and steered turns included,
+   * independent of any `ChatResponse` cursor. Ends when the conversation closes, or when the loop is left.
+   * Steps wait for the reader in a queue bounded by `historyLimit` (the oldest are dropped past it). The
+   * subscription starts at the call; leaving the loop (or calling `return()`) ends it before close.
+   */
+  steps(): AsyncIterableIterator<Step> {
+    const subscriber = new StepSubscriber(this.#historyLimit, () => this.#stepSubscribers.delete(subscriber));
+    if (this.#closed) subscriber.end();
+    else this.#stepSubscribers.add(subscriber);
+    return subscriber;
+  }
+
   /** Drops the step history to free memory; the conversation itself goes on. */
   clearHistory(): void {
     this.#history = [];
@@ -168,10 +218,18 @@ export class Conversation<P = unknown> {
    * turn jumps the queue (used by `steer(..., { when: 'now' })`).
    */
   chat(prompt: P, opts: { first?: boolean; turnTimeoutMs?: number | undefined } = {}): ChatResponse {
+    return this.#enqueue(prompt, opts);
+  }
+
+  #enqueue(
+    prompt: P,
+    opts: { first?: boolean; turnTimeoutMs?: number | undefined; onSent?: () => void },
+  ): ChatResponse {
     if (this.#closed) throw new ClosedError();
     const item: TurnItem<P> = {
       kind: 'turn',
       prompt,
+      onSent: opts.onSent,
       turnTimeoutMs: opts.turnTimeoutMs,
       canceled: false,
       response: ChatResponse.create({
@@ -222,6 +280,8 @@ export class Conversation<P = unknown> {
   /** @internal Marks the conversation closed; queued turns end `canceled`. */
   markClosed(): void {
     this.#closed = true;
+    for (const subscriber of this.#stepSubscribers) subscriber.end();
+    this.#stepSubscribers.clear();
   }
 
   async #pump(): Promise<void> {
@@ -273,7 +333,7 @@ export class Conversation<P = unknown> {
     observer?.turnSent(request.text);
     let result: TurnResult;
     try {
-      result = await this.#connection.runTurn(request, {
+      const turn = this.#connection.runTurn(request, {
         onStep: (step) => {
           this.#pushHistory(step);
           observer?.step(step);
@@ -282,6 +342,9 @@ export class Conversation<P = unknown> {
           if (stop) void this.stopRunning(stop);
         },
       });
+      // The prompt is the backend's now: runTurn has taken it (writing it is its first step).
+      item.onSent?.();
+      result = await turn;
       if (item.canceled && result.status !== 'success') result = { ...result, status: 'canceled' };
       // A stop we asked for (a budget) decides the outcome even if agy still reported SUCCESS: fail closed.
       const stop = running.stop;
@@ -317,11 +380,62 @@ export class Conversation<P = unknown> {
   }
 
   #pushHistory(step: Step): void {
+    if (step.type === 'compaction' && step.state === 'DONE') this.#compactionIndices.push(this.#stepCount);
+    this.#stepCount++;
+    for (const subscriber of this.#stepSubscribers) subscriber.push(step);
     this.#history.push(step);
     // Trim in batches so a long conversation does not pay an O(n) shift per step.
     if (this.#history.length > this.#historyLimit + Math.ceil(this.#historyLimit / 10)) {
       this.#history.splice(0, this.#history.length - this.#historyLimit);
     }
+  }
+}
+
+/** One `steps()` iterator: its queue, and its own `return()` (which unsubscribes even if never iterated). */
+class StepSubscriber implements AsyncIterableIterator<Step> {
+  readonly #queue: Step[] = [];
+  readonly #limit: number;
+  readonly #remove: () => void;
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  constructor(limit: number, remove: () => void) {
+    this.#limit = limit;
+    this.#remove = remove;
+  }
+
+  push(step: Step): void {
+    this.#queue.push(step);
+    if (this.#queue.length > this.#limit) this.#queue.shift();
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#remove();
+    this.#wake?.();
+  }
+
+  async next(): Promise<IteratorResult<Step, undefined>> {
+    for (;;) {
+      const step = this.#queue.shift();
+      if (step !== undefined) return { done: false, value: step };
+      if (this.#ended) return { done: true, value: undefined };
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  async return(): Promise<IteratorResult<Step, undefined>> {
+    this.#queue.length = 0;
+    this.end();
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 }
 

@@ -12,8 +12,8 @@ export {
 export type { DecideHook, HookOptions, InspectHook, TransformHook } from './base.js';
 export { HookContext, OperationContext, SessionContext, TurnContext } from './context.js';
 export { type HookFn, hooks } from './factories.js';
-export type {
-  Hook,
+export {
+  type Hook,
   OnCompactionHook,
   OnInteractionHook,
   OnSessionEndHook,

@@ -121,6 +121,15 @@ export class HookRunner {
     return this;
   }
 
+  /** Removes one registration of `hook`; returns whether it was registered. Later dispatches no longer see it. */
+  unregister(hook: Hook): boolean {
+    const list = this.#hooks.get(hook?.kind);
+    const index = list?.indexOf(hook) ?? -1;
+    if (!list || index === -1) return false;
+    list.splice(index, 1);
+    return true;
+  }
+
   /** The kinds that have at least one hook, in lifecycle order. Only these need installing in agy. */
   registeredKinds(): HookKind[] {
     return HOOK_KINDS.filter((kind) => (this.#hooks.get(kind)?.length ?? 0) > 0);

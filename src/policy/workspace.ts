@@ -29,6 +29,8 @@ export const WORKSPACE_TOOLS: readonly string[] = [
   'write_to_file',
   'replace_file_content',
   'multi_replace_file_content',
+  'sed_file',
+  'notebook_edit',
   'list_dir',
   'find_by_name',
   'grep_search',

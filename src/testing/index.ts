@@ -45,3 +45,4 @@ export type {
   UnknownEventAction,
   UnknownStepAction,
 } from './simulator/scenario.js';
+export { ToolRunner, type ToolRunnerCall, type ToolRunnerOptions } from './tool-runner.js';

@@ -1,5 +1,12 @@
 /** In-process tools: `tool()`, their context and state, results, and provider-safe names. */
 
+export {
+  type BuiltinToolName,
+  BuiltinTools,
+  type CapabilitiesConfig,
+  KNOWN_BUILTIN_TOOLS,
+  type ThinkingLevel,
+} from './builtin-tools.js';
 export type {
   AudioContent,
   EmbeddedResource,

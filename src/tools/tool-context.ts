@@ -21,6 +21,11 @@ export interface ToolContext {
   send(message: string): Promise<void>;
   /** Aborted when the call is cancelled, the client went away, or the session is closing. */
   readonly signal: AbortSignal;
+  /**
+   * Whether the conversation is idle: no turn running or queued (Python `ToolContext.is_idle`). Read at access
+   * time; during the turn that called the tool it is false. True when no conversation is attached.
+   */
+  readonly isIdle: boolean;
 }
 
 /** Per-session key-value state shared by all tool calls of one session. Values are kept by reference. */
@@ -66,6 +71,8 @@ export interface ToolContextHost {
   conversationId?: () => string | undefined;
   /** Delivers `ctx.send(message)`. Without it, `send` rejects. */
   send?: (message: string) => Promise<void>;
+  /** Whether the conversation is idle; called each time a handler reads `ctx.isIdle`. Without it, true. */
+  isIdle?: () => boolean;
 }
 
 /**
@@ -93,6 +100,9 @@ export function createToolContext(
     },
     get signal() {
       return typeof signal === 'function' ? signal() : signal;
+    },
+    get isIdle() {
+      return host.isIdle?.() ?? true;
     },
   };
 }

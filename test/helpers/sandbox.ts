@@ -46,7 +46,16 @@ export async function sandbox(): Promise<Sandbox> {
         ...extra.env,
       };
       if (scenario) env.AGY_SIM_SCENARIO = await writeScenario(scenario, root);
-      return { agyPath: simulatorPath(), workspaces: [workspace], dataDir, ...extra, env };
+      // Explicit workspaces confine the file tools; scenarios here use paths like /a freely, so the sandbox opts
+      // out unless a test asks for it (allowOutsideWorkspaces: false, test/parity/workspace-confinement.test.ts).
+      return {
+        agyPath: simulatorPath(),
+        workspaces: [workspace],
+        dataDir,
+        allowOutsideWorkspaces: true,
+        ...extra,
+        env,
+      };
     },
     async sessionDirs() {
       try {

@@ -1,6 +1,7 @@
 /**
  * `structuredOutput()` typed from a per-turn zod `responseSchema`: `agent.chat(p, { responseSchema: S })`
- * returns `ChatResponse<z.infer<S>>`, whose `structuredOutput()` is `Promise<z.infer<S> | undefined>`. The
+ * returns `ChatResponse<z.infer<S>>`, whose `structuredOutput()` is `Promise<z.infer<S>>` (it rejects when the
+ * value is missing); `new Agent({ responseSchema: S })` types every turn without its own schema the same way. The
  * `expectTypeOf` assertions are checked by `tsc --noEmit -p .` (tests are in the project); the runtime halves
  * check that the typed value is the one the turn produced.
  */
@@ -13,17 +14,42 @@ const Verdict = z.object({ verdict: z.enum(['yes', 'no']), score: z.number().opt
 type Verdict = z.infer<typeof Verdict>;
 
 describe('structuredOutput() typed by the turn schema', () => {
-  it('infers ChatResponse<T> from a zod responseSchema; structuredOutput() is Promise<T | undefined>', async () => {
+  it('infers ChatResponse<T> from a zod responseSchema; structuredOutput() is Promise<T>', async () => {
     const conn = new InMemoryConnection({ turns: [{ result: { structuredOutput: { verdict: 'yes' } } }] });
     await using agent = new Agent({ connection: conn.connect });
     const response = await agent.chat('judge', { responseSchema: Verdict });
     expectTypeOf(response).toEqualTypeOf<ChatResponse<Verdict>>();
     const pending = response.structuredOutput();
-    expectTypeOf(pending).toEqualTypeOf<Promise<Verdict | undefined>>();
+    expectTypeOf(pending).toEqualTypeOf<Promise<Verdict>>();
     const value = await pending;
-    expectTypeOf(value).toEqualTypeOf<Verdict | undefined>();
-    // Narrowing works on the inferred type, no cast needed.
-    expect(value?.verdict).toBe('yes');
+    expectTypeOf(value).toEqualTypeOf<Verdict>();
+    // No cast and no undefined check needed: a missing value rejects instead.
+    expect(value.verdict).toBe('yes');
+  });
+
+  it("the agent's own zod responseSchema types every turn; a turn's own schema wins", async () => {
+    const Analysis = z.object({ summary: z.string(), risk: z.enum(['low', 'high']) });
+    const conn = new InMemoryConnection({
+      turns: [
+        { result: { structuredOutput: { summary: 'fine', risk: 'low' } } },
+        { result: { structuredOutput: { verdict: 'no' } } },
+      ],
+    });
+    await using agent = new Agent({ connection: conn.connect, responseSchema: Analysis });
+    expectTypeOf(agent).toEqualTypeOf<Agent<typeof Analysis>>();
+    const analysis = await (await agent.chat('analyse')).structuredOutput();
+    expectTypeOf(analysis).toEqualTypeOf<z.infer<typeof Analysis>>();
+    expect(analysis.risk).toBe('low');
+    const verdict = await (await agent.chat('judge', { responseSchema: Verdict })).structuredOutput();
+    expectTypeOf(verdict).toEqualTypeOf<Verdict>();
+    expect(verdict.verdict).toBe('no');
+  });
+
+  it('a missing value rejects, so T needs no undefined', async () => {
+    const conn = new InMemoryConnection({ turns: [{ result: { structuredOutput: undefined } }] });
+    await using agent = new Agent({ connection: conn.connect });
+    const response = await agent.chat('judge', { responseSchema: Verdict });
+    await expect(response.structuredOutput()).rejects.toMatchObject({ name: 'TurnError' });
   });
 
   it('without a schema, or with a JSON Schema, the type stays unknown (existing code compiles unchanged)', async () => {

@@ -147,7 +147,7 @@ export { memory, names, result, scenario, served, wire };
     expect(conversation).toMatch(/private constructor\(\);/);
     expect(conversation).not.toMatch(/static create/);
     const index = readFileSync(join(dist, 'index.d.ts'), 'utf8');
-    expect(index).toMatch(/export type \{ ChatResponse \}/);
+    expect(index).toMatch(/export type \{ ChatResponse, StreamChunk \}/);
     expect(index).toMatch(/export type \{ Conversation \}/);
     const agent = readFileSync(join(dist, 'agent/agent.d.ts'), 'utf8');
     expect(agent).not.toMatch(/get runtime|get connection/);

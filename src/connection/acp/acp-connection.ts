@@ -18,7 +18,7 @@ import { SessionDir } from '../agy/session/session-dir.js';
 import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
-import { type AcpAgent, agentEnv, setupHome } from './acp-process.js';
+import { type AcpAgent, agentEnv, setupHome, setupSystemPrompt } from './acp-process.js';
 import { AcpSession } from './acp-session.js';
 import { AcpTurn, type TurnResultContext } from './acp-turn.js';
 import { WorkspaceFileSystem } from './fs-service.js';
@@ -126,6 +126,7 @@ export class AcpConnection implements Connection {
       await setupHome(o, env);
       // The listener's URL (with its token) goes to the agent in session/new: scrubbed from the cassette.
       o.tap?.secrets({ token: listener?.token, sessionDir: dir.path });
+      await setupSystemPrompt(o, dir.path, env);
       self = new AcpConnection(o, host, dir, listener, env, binary);
       // Started eagerly; start() hands the outcome to its caller.
       self.#session.start().catch(() => {});

@@ -75,6 +75,21 @@ export async function setupHome(o: AcpConnectionOptions, env: NodeJS.ProcessEnv)
   env.HOME = home;
 }
 
+/**
+ * `systemPrompt` (instructions that replace the agent's own, Gemini CLI only): written to a private file in the
+ * session directory (0600), named by `GEMINI_SYSTEM_MD`, which Gemini CLI reads instead of its built-in prompt.
+ */
+export async function setupSystemPrompt(
+  o: AcpConnectionOptions,
+  sessionDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  if (o.systemPrompt === undefined) return;
+  const file = join(sessionDir, 'system.md');
+  await writeFile(file, o.systemPrompt, { mode: 0o600 });
+  env.GEMINI_SYSTEM_MD = file;
+}
+
 /** Starts the process and wires the protocol to it (no request sent yet). */
 export function spawnAgent(
   o: AcpConnectionOptions,

@@ -36,6 +36,11 @@ export type BackendConfig = AgyBackendConfig | AcpBackendConfig;
 export type AcpFieldSupport =
   | { support: 'same' }
   | {
+      support: 'mapped';
+      /** What it becomes on ACP (docs/backends.md, "Python SDK fields per backend"). */
+      how: string;
+    }
+  | {
       support: 'rejected';
       /** Why, and what to use instead. */
       why: string;
@@ -43,6 +48,7 @@ export type AcpFieldSupport =
 
 const same = { support: 'same' } as const;
 const rejected = (why: string): AcpFieldSupport => ({ support: 'rejected', why });
+const mapped = (how: string): AcpFieldSupport => ({ support: 'mapped', how });
 
 /**
  * Every `AgentConfig` field on the ACP backend. `same`: it means what it means on agy. `rejected`: setting it
@@ -79,9 +85,17 @@ export const ACP_FIELD_SUPPORT = {
   steering: same,
   telemetry: same,
   pricing: same,
+  apiKey: mapped('`GEMINI_API_KEY` (see the Python SDK fields table)'),
+  vertex: mapped('`GOOGLE_GENAI_USE_VERTEXAI` (see the Python SDK fields table)'),
+  project: mapped('`GOOGLE_CLOUD_PROJECT` (see the Python SDK fields table)'),
+  location: mapped('`GOOGLE_CLOUD_LOCATION` (see the Python SDK fields table)'),
+  capabilities: mapped("Gemini CLI's tool settings and a deny policy (see the Python SDK fields table)"),
+  allowOutsideWorkspaces: same,
   agyPath: rejected('agy-only; set backend.command for the ACP agent'),
   effort: rejected('ACP has no reasoning-effort setting'),
-  systemInstructions: rejected('ACP has no system-instruction channel; put them in the prompt (reminder)'),
+  systemInstructions: mapped(
+    "only `{ mode: 'replace', text }`, on Gemini CLI (`GEMINI_SYSTEM_MD`); appended instructions are rejected (`ConfigError`): ACP has no channel for them, put them in the prompt (reminder)",
+  ),
   responseSchema: rejected('ACP has no structured-output channel'),
   dangerouslySkipPermissions: rejected('permission requests are answered by policies; use policy.allowAll()'),
   extraArgs: rejected('agy flags; set backend.args for the ACP agent'),

@@ -35,6 +35,8 @@ export interface AcpConnectionOptions {
   isolation?: 'none' | 'shadow-home' | undefined;
   /** With shadow-home: merged over the preset's settings (Gemini CLI's `settings.json`). */
   settingsOverrides?: Record<string, unknown> | undefined;
+  /** Replaces the agent's system prompt (Gemini CLI: `GEMINI_SYSTEM_MD`, a private file). */
+  systemPrompt?: string | undefined;
   /** The agent's own tools, served over MCP on the loopback listener. */
   tools?: readonly ToolDefinition[] | undefined;
   /** The user's MCP servers. */

@@ -23,8 +23,12 @@ export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
 export type { AfterToolCall, BeforeToolCall } from './session/mcp-tool-call.js';
-export type { SystemInstructionSection, SystemInstructions } from './session/rules.js';
-export { alwaysOnRule, renderInstructions } from './session/rules.js';
+export type {
+  CustomSystemInstructions,
+  SystemInstructionSection,
+  SystemInstructions,
+} from './session/rules.js';
+export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './session/rules.js';
 export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
 export { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from './session/session-runtime.js';
 export { resolveAgyBinary } from './stream-json/binary.js';

@@ -16,9 +16,18 @@ export interface SystemInstructionSection {
   content: string;
 }
 
+/** Instructions that replace the backend's system prompt (Python `CustomSystemInstructions`). */
+export interface CustomSystemInstructions {
+  /** Replace, not append: only where the backend can (Gemini CLI over ACP); refused on agy. */
+  mode: 'replace';
+  /** The whole system prompt. */
+  text: string;
+}
+
 /**
- * System instructions: a string (used as is), or an identity plus sections. Either way they are *appended*
- * to agy's own defaults: agy offers no way to replace its system prompt.
+ * System instructions: a string (used as is), or an identity plus sections (Python
+ * `TemplatedSystemInstructions`); either is *appended* to agy's own defaults. `{ mode: 'replace', text }`
+ * replaces the system prompt where the backend can; agy offers no way to, so there it is refused.
  */
 export type SystemInstructions =
   | string
@@ -27,11 +36,20 @@ export type SystemInstructions =
       identity?: string;
       /** Sections rendered in order, each under a `## title` heading. */
       sections?: SystemInstructionSection[];
-    };
+      /** Append to the backend's defaults (the default, and the only mode on agy). */
+      mode?: 'append';
+    }
+  | CustomSystemInstructions;
 
-/** Renders instructions as Markdown. */
+/** Whether instructions ask to replace the system prompt. */
+export function isReplaceInstructions(si: unknown): si is CustomSystemInstructions {
+  return typeof si === 'object' && si !== null && (si as { mode?: unknown }).mode === 'replace';
+}
+
+/** Renders instructions as Markdown (replacing ones: their text). */
 export function renderInstructions(si: SystemInstructions): string {
   if (typeof si === 'string') return si;
+  if (isReplaceInstructions(si)) return si.text;
   const parts: string[] = [];
   if (si.identity) parts.push(si.identity);
   for (const s of si.sections ?? []) parts.push(`## ${s.title}\n\n${s.content}`);
