@@ -110,6 +110,12 @@ function validate(options: GatewayOptions): void {
   if (parsed.username || parsed.password)
     throw new ConfigError('upstream.baseUrl', 'must not carry credentials; use apiKey or headers');
   if (typeof u.apiKey !== 'string') throw new ConfigError('upstream.apiKey', 'must be a string');
+  if (u.encryptedReasoning !== undefined) {
+    if (typeof u.encryptedReasoning !== 'boolean')
+      throw new ConfigError('upstream.encryptedReasoning', 'must be a boolean');
+    if (u.kind !== 'openai-responses')
+      throw new ConfigError('upstream.encryptedReasoning', 'applies to an openai-responses upstream only');
+  }
   if (u.headers !== undefined) {
     for (const [k, v] of Object.entries(u.headers))
       if (typeof v !== 'string') throw new ConfigError(`upstream.headers.${k}`, 'must be a string');
@@ -451,7 +457,9 @@ class GatewayServer {
       return fail(error);
     }
     writer?.begin();
-    const translator = this.upstream.createTranslator(normalized, sink);
+    const translator = this.upstream.createTranslator(normalized, sink, (message) =>
+      this.logger.warn(`gateway: ${message} (read as absent)`),
+    );
     const decoder = createSseDecoder((event, data) => translator.event(event, data));
     await new Promise<void>((resolve) => {
       let finished = false;
