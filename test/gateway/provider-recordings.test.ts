@@ -11,7 +11,14 @@ import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { unpackSignature } from '../../src/gateway/signature.js';
 import type { UpstreamConfig } from '../../src/gateway/upstream/upstream.js';
 import { silentLogger } from '../../src/logger.js';
-import type { TestUpstream } from './helpers.js';
+import {
+  type GeminiChunkLike,
+  genai130Frames,
+  post,
+  strictFrames,
+  summarize,
+  type TestUpstream,
+} from './helpers.js';
 import {
   cassetteBodies,
   chatSse,
@@ -49,6 +56,7 @@ async function through(
 }
 
 const ASK: Content[] = [{ role: 'user', parts: [{ text: 'What is 2+2?' }] }];
+const ASK_BODY = { contents: ASK };
 
 /** Gemini's invariant: prompt + candidates + thoughts = total. */
 function addsUp(turn: StreamedTurn): void {
@@ -236,6 +244,25 @@ describe('in-stream errors keep the status the provider meant', () => {
     expect(turn.error?.status).toBe(400);
     expect(turn.error?.message).toContain('tool_use_failed');
     expect(upstream?.requests).toHaveLength(1);
+  });
+
+  it('after streamed text a non-retryable error is followed by a closing OTHER chunk; a retryable one is not (groq/test_tool_use_failed_error_streaming_with_text.yaml)', async () => {
+    const body = cassetteBodies('groq/test_tool_use_failed_error_streaming_with_text.yaml')[0] ?? '';
+    await through('openai-chat', [body, body, body.replace('"status_code":400', '"status_code":503')], 'm');
+    const url = `${gateway?.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`;
+    const auth = { 'x-goog-api-key': gateway?.token ?? '' };
+    const frames = strictFrames((await post(url, ASK_BODY, auth)).text) as GeminiChunkLike[];
+    const errorAt = frames.findIndex((f) => f.error);
+    expect(frames[errorAt]?.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(frames.slice(errorAt + 1)).toHaveLength(1);
+    expect(frames.at(-1)?.candidates?.[0]).toMatchObject({ finishReason: 'OTHER' });
+    // genai 1.30, as bundled in Gemini CLI: it yields the error event as an empty chunk, then sees the finish.
+    expect(summarize(genai130Frames((await post(url, ASK_BODY, auth)).text))).toMatchObject({
+      text: 'maybe',
+      finish: 'OTHER',
+    });
+    const retryable = strictFrames((await post(url, ASK_BODY, auth)).text) as GeminiChunkLike[];
+    expect(retryable.at(-1)?.error).toMatchObject({ code: 503 });
   });
 
   it('OpenRouter numeric error.code 400 on a chunk after finish_reason "length": a 400, not a 500 (openrouter/test_openrouter_stream_error.yaml)', async () => {
