@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
+import { countTokens } from './count-tokens.js';
 import { fromUpstreamResponse, GatewayError, prematureEnd } from './errors.js';
 import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
 import { parseCountTokensRequest, parseGenerateContentRequest, type UsageMetadata } from './gemini-types.js';
@@ -170,12 +171,6 @@ function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** A rough local token count (≈4 characters per token): no upstream offers a cheap, faithful equivalent. */
-function estimateTokens(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  return Math.max(1, Math.ceil(text.length / 4));
-}
-
 function modelInfo(
   name: string,
   upstream: string,
@@ -279,8 +274,17 @@ class GatewayServer {
     }
     try {
       if (route.kind === 'countTokens') {
-        const parsed = parseCountTokensRequest(body);
-        const total = estimateTokens([parsed.systemInstruction, parsed.contents, parsed.tools]);
+        const requested = bareModelId(route.model);
+        const { total, source } = await countTokens(
+          this.upstream,
+          this.options.upstream,
+          this.agents,
+          parseCountTokensRequest(body),
+          requested,
+          this.map.resolve(requested),
+          this.logger,
+        );
+        res.setHeader('x-gateway-token-count', source);
         return sendJson(res, 200, {
           totalTokens: total,
           promptTokensDetails: [{ modality: 'TEXT', tokenCount: total }],

@@ -16,6 +16,7 @@ import {
   originalName,
   parseArgs,
   parseJson,
+  readInputTokens,
   type StreamTranslator,
   type Upstream,
   type UpstreamConfig,
@@ -390,5 +391,17 @@ export function anthropicUpstream(config: UpstreamConfig): Upstream {
       body: anthropicBody(req),
     }),
     createTranslator: (req, sink, report) => new AnthropicTranslator(req, sink, report),
+    buildCountRequest: (req) => {
+      const body = anthropicBody(req);
+      const count: Record<string, unknown> = {};
+      for (const key of ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'])
+        if (body[key] !== undefined) count[key] = body[key];
+      return {
+        path: '/v1/messages/count_tokens',
+        headers: { 'x-api-key': config.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+        body: count,
+      };
+    },
+    readCount: readInputTokens,
   };
 }

@@ -20,6 +20,7 @@ import {
   originalName,
   parseArgs,
   parseJson,
+  readInputTokens,
   type StreamTranslator,
   type Upstream,
   type UpstreamConfig,
@@ -375,5 +376,26 @@ export function openAIResponsesUpstream(config: UpstreamConfig): Upstream {
       body: responsesBody(req, { encryptedReasoning: config.encryptedReasoning }),
     }),
     createTranslator: (req, sink, report) => new ResponsesTranslator(req, sink, report),
+    buildCountRequest: (req) => {
+      const body = responsesBody(req, { encryptedReasoning: false });
+      const count: Record<string, unknown> = {};
+      for (const key of [
+        'model',
+        'input',
+        'instructions',
+        'tools',
+        'tool_choice',
+        'parallel_tool_calls',
+        'reasoning',
+        'text',
+      ])
+        if (body[key] !== undefined) count[key] = body[key];
+      return {
+        path: '/responses/input_tokens',
+        headers: { authorization: `Bearer ${config.apiKey}` },
+        body: count,
+      };
+    },
+    readCount: readInputTokens,
   };
 }

@@ -64,6 +64,16 @@ export interface Upstream {
    * unexpected type (read as absent, never thrown).
    */
   createTranslator(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter): StreamTranslator;
+  /** The upstream's own prompt-count request, when it has one. */
+  buildCountRequest?(req: NormalizedRequest): UpstreamRequest;
+  /** Reads the count from that request's JSON answer; `undefined` when it has none. */
+  readCount?(body: unknown): number | undefined;
+}
+
+/** `input_tokens` of a count answer (Anthropic and OpenAI Responses both name it so). */
+export function readInputTokens(body: unknown): number | undefined {
+  const n = (body as { input_tokens?: unknown } | null)?.input_tokens;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 /** An upstream's token counts, before deciding how they add up. */
