@@ -327,6 +327,36 @@ describe('Responses: reasoning replay by presence, not by model name', () => {
     expect(second.input.find((i) => i.type === 'reasoning')?.encrypted_content).toBe(done.encrypted_content);
   });
 
+  it('every recorded Responses stream: summary deltas are thoughts, and usage adds up to the upstream total', async () => {
+    for (const file of [
+      'azure/azure-reasoning-encrypted-content.1.chunks.txt',
+      'openai/openai-reasoning-encrypted-content.1.chunks.txt',
+      'lmstudio/lmstudio-tool-call.1.chunks.txt',
+    ]) {
+      const events = chunkEvents(file);
+      const firstEnd = events.findIndex((e) => e.type === 'response.completed');
+      const first = events.slice(0, firstEnd + 1);
+      const summary = first
+        .filter(
+          (e) =>
+            e.type === 'response.reasoning_summary_text.delta' || e.type === 'response.reasoning_text.delta',
+        )
+        .map((e) => e.delta)
+        .join('');
+      const total = (first[firstEnd]?.response as { usage?: { total_tokens?: number } }).usage?.total_tokens;
+      const client = await through('openai-responses', responsesSse(file), 'm');
+      const turn = await streamTurn(client, ASK);
+      expect(turn.error, file).toBeUndefined();
+      expect(turn.thoughts, file).toBe(summary);
+      expect(turn.usage?.totalTokenCount, file).toBe(total);
+      addsUp(turn);
+      await gateway?.close();
+      await upstream?.close();
+      gateway = undefined;
+      upstream = undefined;
+    }
+  });
+
   it('include is not sent for a model known to lack reasoning, nor when the upstream turns it off', async () => {
     const bodies = responsesSse('azure/azure-reasoning-encrypted-content.1.chunks.txt');
     let client = await through('openai-responses', bodies, 'gpt-4o-mini');
