@@ -343,7 +343,8 @@ describe('Responses: reasoning replay by presence, not by model name', () => {
         )
         .map((e) => e.delta)
         .join('');
-      const total = (first[firstEnd]?.response as { usage?: { total_tokens?: number } }).usage?.total_tokens;
+      const total = (first[firstEnd]?.response as { usage?: { total_tokens?: number } } | undefined)?.usage
+        ?.total_tokens;
       const client = await through('openai-responses', responsesSse(file), 'm');
       const turn = await streamTurn(client, ASK);
       expect(turn.error, file).toBeUndefined();
