@@ -13,6 +13,12 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { GoogleGenAI } from '@google/genai';
 import { createGateway } from 'agy-sdk/gateway';
+import { StreamingSink } from '../dist/gateway/gemini-sink.js';
+import { parseGenerateContentRequest } from '../dist/gateway/gemini-types.js';
+import { normalizeRequest } from '../dist/gateway/normalize-request.js';
+import { SseWriter } from '../dist/gateway/sse-writer.js';
+import { openAIChatUpstream } from '../dist/gateway/upstream/openai-chat.js';
+import { createSseDecoder } from '../dist/gateway/upstream/sse-parse.js';
 import { cpuMs, fmt, summarize } from './stats.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_GATEWAY_REC_ITER ?? 200);
@@ -44,7 +50,47 @@ async function drain(client) {
   return n;
 }
 
+/**
+ * CPU per upstream event of the translation alone (SSE decode, schema read, translation, Gemini framing into a
+ * response that discards the bytes), in this process, no HTTP: the part of the gateway's cost that is its own.
+ */
+function translateOnly(rounds) {
+  const upstream = openAIChatUpstream({ kind: 'openai-chat', baseUrl: 'http://127.0.0.1/v1', apiKey: 'k' });
+  const req = normalizeRequest(
+    parseGenerateContentRequest({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { thinkingConfig: { includeThoughts: true } },
+    }),
+    'gemini-2.5-flash',
+    'grok-3-mini',
+  );
+  const res = {
+    destroyed: false,
+    socket: null,
+    writableNeedDrain: false,
+    writeHead() {},
+    flushHeaders() {},
+    write() {
+      return true;
+    },
+    end() {},
+  };
+  const once = () => {
+    const sink = new StreamingSink(new SseWriter(res, 0));
+    const translator = upstream.createTranslator(req, sink);
+    const decoder = createSseDecoder((event, data) => translator.event(event, data));
+    decoder.feed(CHAT_BODY);
+    decoder.end();
+    translator.end();
+  };
+  for (let i = 0; i < 50; i++) once();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) once();
+  return (cpuMs(c0) * 1000) / (rounds * lines.length);
+}
+
 export async function run() {
+  const translateUs = translateOnly(Math.max(50, ITERATIONS));
   let long = false;
   const upstream = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -140,6 +186,7 @@ export async function run() {
       ratioP50: fmt(g.p50 / d.p50, 2),
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
+      translateOnlyCpuPerEventUs: fmt(translateUs, 2),
       longStreamEvents: LONG_EVENTS,
       longStreamChunks: longChunks,
       longStreamSeconds: fmt(longSeconds, 1),
