@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as acp from './acp.mjs';
 import * as gateway from './gateway.mjs';
+import * as gatewayRecorded from './gateway-recorded.mjs';
 import * as hook from './hook-roundtrip.mjs';
 import * as latency from './latency.mjs';
 import * as memory from './memory.mjs';
@@ -24,7 +25,7 @@ async function optional(file) {
   return typeof bench.run === 'function' ? bench : undefined;
 }
 
-const benches = { parse, memory, latency, tool, hook, gateway, telemetry, acp, pool };
+const benches = { parse, memory, latency, tool, hook, gateway, gatewayRecorded, telemetry, acp, pool };
 const startup = await optional('./startup.mjs');
 if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');

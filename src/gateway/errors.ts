@@ -83,14 +83,121 @@ export function invalidArgument(field: string, problem: string): GatewayError {
 
 /**
  * Maps an upstream HTTP status to the Gemini status the client should see
- * (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
+ * (docs/reference/gateway-translation.md#errors-upstream-to-gemini): 4xx stays 4xx (clients do not retry what
+ * cannot succeed), 402 (out of credit) becomes a 429 the client does not retry either, 408/504 a deadline,
+ * 502/503/529 unavailable, other 5xx internal.
  */
 export function mapUpstreamStatus(status: number): number {
   if (status === 401 || status === 403 || status === 404 || status === 429) return status;
+  if (status === 402) return 429;
   if (status === 408 || status === 504) return 504;
   if (status === 502 || status === 503 || status === 529) return 503;
   if (status >= 500) return 500;
   return 400;
+}
+
+/** What the client is told for one upstream error signal: an HTTP status, and whether it is an empty account. */
+interface ErrorRow {
+  /** The HTTP status the client gets. */
+  code: number;
+  /** Out of credit: the 429 carries a daily `QuotaFailure`, so Gemini CLI stops instead of retrying. */
+  credit?: true;
+}
+
+/**
+ * Upstream error `type` values (docs/reference/gateway-translation.md#errors-upstream-to-gemini lists the
+ * source of each row): Anthropic's error types, OpenAI's `type`s, Groq's and OpenRouter's (OpenAI's shape).
+ */
+const BY_TYPE: Record<string, ErrorRow> = {
+  invalid_request_error: { code: 400 },
+  request_too_large: { code: 400 },
+  invalid_prompt: { code: 400 },
+  authentication_error: { code: 401 },
+  permission_error: { code: 403 },
+  not_found_error: { code: 404 },
+  rate_limit_error: { code: 429 },
+  tokens: { code: 429 },
+  requests: { code: 429 },
+  insufficient_quota: { code: 429, credit: true },
+  billing_error: { code: 429, credit: true },
+  timeout_error: { code: 504 },
+  overloaded_error: { code: 503 },
+  api_error: { code: 500 },
+  server_error: { code: 500 },
+};
+
+/** Upstream error `code` strings, read after the type (same sources). */
+const BY_CODE: Record<string, ErrorRow> = {
+  rate_limit_exceeded: { code: 429 },
+  insufficient_quota: { code: 429, credit: true },
+  context_length_exceeded: { code: 400 },
+  string_above_max_length: { code: 400 },
+  invalid_prompt: { code: 400 },
+  invalid_value: { code: 400 },
+  tool_use_failed: { code: 400 },
+  json_validate_failed: { code: 400 },
+  invalid_api_key: { code: 401 },
+  model_not_found: { code: 404 },
+  overloaded_error: { code: 503 },
+  server_is_overloaded: { code: 503 },
+  slow_down: { code: 503 },
+  server_error: { code: 500 },
+};
+
+/** The signals an upstream error body carries, read from OpenAI, Anthropic, Groq and OpenRouter shapes. */
+export interface UpstreamErrorInfo {
+  /** `error.message`. */
+  message: string | undefined;
+  /** `error.type` (Anthropic, OpenAI). */
+  type: string | undefined;
+  /** `error.code` when it is a string (OpenAI, Groq). */
+  code: string | undefined;
+  /** An explicit HTTP status in the body: `status_code` (Groq), a numeric `code` (OpenRouter), `status`. */
+  status: number | undefined;
+}
+
+function httpStatus(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 400 && n <= 599 ? n : undefined;
+}
+
+/** Pulls message, type, code and any explicit status out of an upstream error body (top level or `error`). */
+export function upstreamErrorInfo(body: unknown): UpstreamErrorInfo {
+  if (typeof body !== 'object' || body === null)
+    return { message: undefined, type: undefined, code: undefined, status: undefined };
+  const inner = (body as { error?: unknown }).error;
+  const err =
+    typeof inner === 'object' && inner !== null
+      ? (inner as Record<string, unknown>)
+      : (body as Record<string, unknown>);
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const type = str(err.type);
+  return {
+    message: str(err.message) ?? (typeof inner === 'string' ? inner : undefined),
+    // A top-level `{"type":"error", …}` wrapper names the event, not the error.
+    type: type === 'error' ? undefined : type,
+    code: typeof err.code === 'string' && httpStatus(err.code) === undefined ? str(err.code) : undefined,
+    status: httpStatus(err.status_code) ?? httpStatus(err.code) ?? httpStatus(err.status),
+  };
+}
+
+/**
+ * The one upstream → Gemini error table, by every signal in order: an explicit HTTP status in the body, then
+ * the response status (an HTTP failure), then `type`, then `code`; nothing known is a 500.
+ */
+export function classifyUpstreamError(info: UpstreamErrorInfo, responseStatus?: number): ErrorRow {
+  const text = `${info.type ?? ''} ${info.code ?? ''} ${info.message ?? ''}`;
+  const credit = OUT_OF_CREDIT.test(text);
+  const explicit = info.status ?? responseStatus;
+  if (explicit !== undefined) {
+    const code = mapUpstreamStatus(explicit);
+    return code === 429 && (credit || explicit === 402) ? { code, credit: true } : { code };
+  }
+  const row =
+    (info.type !== undefined ? BY_TYPE[info.type.toLowerCase()] : undefined) ??
+    (info.code !== undefined ? BY_CODE[info.code.toLowerCase()] : undefined);
+  if (row) return row.code === 429 && credit ? { code: 429, credit: true } : row;
+  return { code: 500 };
 }
 
 function retryDelaySeconds(headers: Record<string, string | string[] | undefined>): number | undefined {
@@ -108,20 +215,7 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Pulls a message and a type/code out of the error bodies OpenAI and Anthropic send. */
-export function upstreamErrorInfo(body: unknown): { message: string | undefined; type: string | undefined } {
-  if (typeof body !== 'object' || body === null) return { message: undefined, type: undefined };
-  const inner = (body as { error?: unknown }).error;
-  const err =
-    typeof inner === 'object' && inner !== null
-      ? (inner as Record<string, unknown>)
-      : (body as Record<string, unknown>);
-  const message = typeof err.message === 'string' ? err.message : undefined;
-  const type = typeof err.code === 'string' ? err.code : typeof err.type === 'string' ? err.type : undefined;
-  return { message, type };
-}
-
-const OUT_OF_CREDIT = /insufficient_quota|billing|credit balance/i;
+const OUT_OF_CREDIT = /insufficient_quota|billing|credit balance|insufficient credits/i;
 // Vendors echo (partly masked) keys in auth errors ("Incorrect API key provided: sk-proj-ab***xy").
 const KEY_LIKE = /\b(?:sk|sk-ant|sk-proj|key)-[A-Za-z0-9_*.-]{4,}/g;
 
@@ -130,6 +224,28 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out.replace(KEY_LIKE, '[redacted]');
+}
+
+function build(
+  row: ErrorRow,
+  message: string,
+  headers: Record<string, string | string[] | undefined>,
+): GatewayError {
+  const details: GoogleErrorDetail[] = [];
+  if (row.code === 429) {
+    if (row.credit) {
+      // A quota that resets daily makes Gemini CLI stop retrying instead of hammering an empty account.
+      details.push({
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [{ quotaId: 'UpstreamCreditPerDay', description: message }],
+      });
+    }
+    const delay = retryDelaySeconds(headers);
+    if (delay !== undefined) {
+      details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${delay}s` });
+    }
+  }
+  return new GatewayError(row.code, message, details);
 }
 
 /** Builds the client-facing error for an upstream HTTP failure. */
@@ -146,38 +262,24 @@ export function fromUpstreamResponse(
     parsed = undefined;
   }
   const info = upstreamErrorInfo(parsed);
+  const label = info.code ?? info.type;
   const text = redact(info.message ?? (bodyText.trim().slice(0, 500) || `HTTP ${status}`), secrets);
-  const message = `upstream ${status}${info.type ? ` ${info.type}` : ''}: ${text}`;
-  const code = mapUpstreamStatus(status);
-  const details: GoogleErrorDetail[] = [];
-  if (code === 429) {
-    if (OUT_OF_CREDIT.test(`${info.type ?? ''} ${text}`)) {
-      // A quota that resets daily makes Gemini CLI stop retrying instead of hammering an empty account.
-      details.push({
-        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-        violations: [{ quotaId: 'UpstreamCreditPerDay', description: text }],
-      });
-    }
-    const delay = retryDelaySeconds(headers);
-    if (delay !== undefined) {
-      details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${delay}s` });
-    }
-  }
-  return new GatewayError(code, message, details);
+  const row = classifyUpstreamError(info.status !== undefined ? info : { ...info, status }, status);
+  return build(row, `upstream ${status}${label ? ` ${label}` : ''}: ${text}`, headers);
 }
 
-/** Maps an in-stream upstream error type (Anthropic `error.type`, OpenAI `error.code`) to a Gemini error. */
-export function fromUpstreamStreamError(type: string | undefined, message: string | undefined): GatewayError {
-  const text = redact(`upstream stream error${type ? ` ${type}` : ''}: ${message ?? 'unknown error'}`, []);
-  const t = (type ?? '').toLowerCase();
-  if (t.includes('overloaded') || t.includes('unavailable')) return new GatewayError(503, text);
-  if (t.includes('rate_limit') || t.includes('quota')) return new GatewayError(429, text);
-  if (t.includes('invalid_request') || t.includes('invalid_prompt') || t.includes('context_length'))
-    return new GatewayError(400, text);
-  if (t.includes('authentication')) return new GatewayError(401, text);
-  if (t.includes('permission')) return new GatewayError(403, text);
-  if (t.includes('not_found')) return new GatewayError(404, text);
-  return new GatewayError(500, text);
+/**
+ * Maps an error that arrived inside a 200 stream (a Chat chunk's `error`, Groq's `event: error`, Anthropic's
+ * `error` event, Responses `error` / `response.failed`) to a Gemini error, through the same table.
+ */
+export function fromUpstreamStreamError(body: unknown, secrets: readonly string[] = []): GatewayError {
+  const info = upstreamErrorInfo(body);
+  const label = [info.type, info.code].filter((v) => v !== undefined).join(' ');
+  const text = redact(
+    `upstream stream error${label ? ` ${label}` : ''}${info.status ? ` (${info.status})` : ''}: ${info.message ?? 'unknown error'}`,
+    secrets,
+  );
+  return build(classifyUpstreamError(info), text, {});
 }
 
 /** The upstream closed or broke its stream before saying it was done: retryable. */

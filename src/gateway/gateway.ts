@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { checkedLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
+import { countTokens } from './count-tokens.js';
 import {
   fromUpstreamResponse,
   GatewayError,
@@ -157,6 +158,12 @@ function validate(options: GatewayOptions): void {
   if (parsed.username || parsed.password)
     throw new ConfigError('upstream.baseUrl', 'must not carry credentials; use apiKey or headers');
   if (typeof u.apiKey !== 'string') throw new ConfigError('upstream.apiKey', 'must be a string');
+  if (u.encryptedReasoning !== undefined) {
+    if (typeof u.encryptedReasoning !== 'boolean')
+      throw new ConfigError('upstream.encryptedReasoning', 'must be a boolean');
+    if (u.kind !== 'openai-responses')
+      throw new ConfigError('upstream.encryptedReasoning', 'applies to an openai-responses upstream only');
+  }
   if (u.headers !== undefined) {
     for (const [k, v] of Object.entries(u.headers))
       if (typeof v !== 'string') throw new ConfigError(`upstream.headers.${k}`, 'must be a string');
@@ -251,12 +258,6 @@ function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-/** A rough local token count (≈4 characters per token): no upstream offers a cheap, faithful equivalent. */
-function estimateTokens(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  return Math.max(1, Math.ceil(text.length / 4));
 }
 
 function modelInfo(
@@ -418,8 +419,17 @@ class GatewayServer {
     }
     try {
       if (route.kind === 'countTokens') {
-        const parsed = parseCountTokensRequest(body);
-        const total = estimateTokens([parsed.systemInstruction, parsed.contents, parsed.tools]);
+        const requested = bareModelId(route.model);
+        const { total, source } = await countTokens(
+          this.upstream,
+          this.options.upstream,
+          this.agents,
+          parseCountTokensRequest(body),
+          requested,
+          this.map.resolve(requested),
+          this.logger,
+        );
+        res.setHeader('x-gateway-token-count', source);
         return sendJson(res, 200, {
           totalTokens: total,
           promptTokensDetails: [{ modality: 'TEXT', tokenCount: total }],
@@ -622,7 +632,9 @@ class GatewayServer {
       return fail(error);
     }
     writer?.begin();
-    const translator = this.upstream.createTranslator(normalized, sink);
+    const translator = this.upstream.createTranslator(normalized, sink, (message) =>
+      this.logger.warn(`gateway: ${this.redact(message)} (read as absent)`),
+    );
     const maxEvent = this.options.maxUpstreamEventChars ?? DEFAULT_MAX_UPSTREAM_EVENT_CHARS;
     const decoder = createSseDecoder((event, data) => translator.event(event, data), {
       maxLineChars: maxEvent,

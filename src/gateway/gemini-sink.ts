@@ -68,14 +68,22 @@ function callPart(call: EmittedCall, signature: string | undefined): GeminiPart 
   return part;
 }
 
+/** Whether clients retry an error with this status (docs/reference/gemini-api.md#who-retries-what). */
+function retryable(code: number): boolean {
+  return code === 429 || code === 499 || code >= 500;
+}
+
 /** Writes each event as one SSE chunk. */
 export class StreamingSink extends BaseSink {
+  private answered = false;
+
   constructor(private readonly writer: SseWriter) {
     super();
   }
 
   text(text: string, signature?: string): void {
     if (this.done || text.length === 0) return;
+    this.answered = true;
     this.writer.write(this.wrap([signature ? { text, thoughtSignature: signature } : { text }]));
   }
 
@@ -86,6 +94,7 @@ export class StreamingSink extends BaseSink {
 
   functionCall(call: EmittedCall, signature?: string): void {
     if (this.done) return;
+    this.answered = true;
     this.writer.write(this.wrap([callPart(call, signature)]));
   }
 
@@ -101,11 +110,24 @@ export class StreamingSink extends BaseSink {
     this.writer.end();
   }
 
+  /**
+   * The error event always goes out (SDKs that read it throw with its status). When the answer had started and
+   * the error is one clients must not retry (a 4xx but 429), a closing chunk with `finishReason: OTHER` and
+   * the error as `finishMessage` follows: `@google/genai` 1.30 (inside Gemini CLI) yields the error event as an
+   * empty chunk, and a stream without a finish is what it retries, printing the streamed text once per attempt
+   * (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
+   */
   fail(error: GatewayError): void {
     if (this.done) return;
     this.done = true;
     this.failed = true;
-    this.writer.fail(error);
+    if (!this.answered || retryable(error.code)) {
+      this.writer.fail(error);
+      return;
+    }
+    const trailer = this.wrap([], { finishReason: 'OTHER', finishMessage: error.message });
+    trailer.usageMetadata = { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 };
+    this.writer.fail(error, trailer);
   }
 }
 

@@ -154,6 +154,8 @@ export interface GeminiChunk {
   candidates: {
     content: { role: 'model'; parts: GeminiPart[] };
     finishReason?: string;
+    /** Why the candidate stopped, in words (set when an upstream error ended an answered stream). */
+    finishMessage?: string;
     index: 0;
     groundingMetadata?: GroundingMetadata;
   }[];

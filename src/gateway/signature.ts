@@ -22,14 +22,18 @@ export interface ResponsesReasoningItem {
   type: 'reasoning';
   /** Summary parts as returned. */
   summary: unknown[];
-  /** The final (`output_item.done`) encrypted reasoning. */
-  encrypted_content: string;
+  /** The final (`output_item.done`) encrypted reasoning, when the upstream sent it. */
+  encrypted_content?: string;
+  /** Readable reasoning content (`reasoning_text` parts), when there is no encrypted form (LM Studio). */
+  content?: unknown[];
 }
 
-/** Chat Completions reasoning text (DeepSeek / vLLM `reasoning_content`). */
+/** Chat Completions reasoning (DeepSeek / vLLM `reasoning_content`, OpenRouter `reasoning_details`). */
 export interface ChatReasoning {
   /** The reasoning text to send back on the assistant message. */
   reasoning_content: string;
+  /** OpenRouter's `reasoning_details`, merged per index (text, signature, encrypted data), sent back as is. */
+  reasoning_details?: Record<string, unknown>[];
 }
 
 /** The decoded payload of a `gw1.` signature. */

@@ -68,13 +68,15 @@ export class SseWriter {
    * (docs/reference/gateway-translation.md#errors-upstream-to-gemini): the client sees it, never a silent
    * STOP.
    */
-  fail(error: GatewayError): void {
+  fail(error: GatewayError, trailer?: GeminiChunk): void {
     if (this.ended || this.res.destroyed) {
       this.dispose();
       return;
     }
     this.begin();
     this.res.write(frameSse(error.toBody()));
+    // A closing chunk after the error, for clients that do not read in-stream errors (see StreamingSink.fail).
+    if (trailer) this.res.write(frameSse(trailer));
     this.end();
   }
 

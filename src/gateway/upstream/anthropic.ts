@@ -13,16 +13,19 @@ import { sanitizeForAnthropic, sanitizeResponseSchema } from '../schema/sanitize
 import { type AnthropicThinkingBlock, packSignature, unpackSignature } from '../signature.js';
 import {
   geminiUsage,
-  num,
-  obj,
-  objects,
   originalName,
   parseArgs,
   parseJson,
+  readInputTokens,
   type StreamTranslator,
   type Upstream,
   type UpstreamConfig,
 } from './upstream.js';
+import { type AnthropicEvent, createWireReader, type WireReporter } from './wire.js';
+
+type AnthropicUsage = NonNullable<AnthropicEvent['usage']>;
+type AnthropicBlock = NonNullable<AnthropicEvent['content_block']>;
+type AnthropicDelta = NonNullable<AnthropicEvent['delta']>;
 
 type Block = Record<string, unknown>;
 
@@ -201,52 +204,48 @@ class AnthropicTranslator implements StreamTranslator {
   private stopReason: string | undefined;
   private calls = 0;
   private malformed = false;
+  private textStarted = false;
+  private readonly read: ReturnType<typeof createWireReader>;
 
   constructor(
     private readonly req: NormalizedRequest,
     private readonly sink: GeminiSink,
-  ) {}
+    report?: WireReporter,
+  ) {
+    this.read = createWireReader(report);
+  }
 
   event(_event: string | undefined, data: string): void {
     if (this.sink.done) return;
-    const e = parseJson(data) as Block | undefined;
-    if (!e || typeof e !== 'object') return;
+    const e = this.read('anthropicEvent', parseJson(data));
+    if (!e) return;
     switch (e.type) {
       case 'message_start': {
-        const message = obj(e.message);
-        if (typeof message.model === 'string') this.model = message.model;
-        this.sink.meta(this.model, typeof message.id === 'string' ? message.id : undefined);
-        this.takeUsage(message.usage as Block | undefined);
+        const message = e.message;
+        if (message?.model) this.model = message.model;
+        this.sink.meta(this.model, message?.id ?? undefined);
+        this.takeUsage(message?.usage ?? undefined);
         return;
       }
       case 'content_block_start':
-        this.start(num(e.index), obj(e.content_block));
+        if (e.content_block) this.start(e.index ?? 0, e.content_block);
         return;
       case 'content_block_delta':
-        this.delta(num(e.index), obj(e.delta));
+        if (e.delta) this.delta(e.index ?? 0, e.delta);
         return;
       case 'content_block_stop':
-        this.stop(num(e.index));
+        this.stop(e.index ?? 0);
         return;
-      case 'message_delta': {
-        const delta = obj(e.delta);
-        if (typeof delta.stop_reason === 'string') this.stopReason = delta.stop_reason;
-        this.takeUsage(e.usage as Block | undefined);
+      case 'message_delta':
+        if (e.delta?.stop_reason) this.stopReason = e.delta.stop_reason;
+        this.takeUsage(e.usage ?? undefined);
         return;
-      }
       case 'message_stop':
         this.complete();
         return;
-      case 'error': {
-        const err = obj(e.error);
-        this.sink.fail(
-          fromUpstreamStreamError(
-            typeof err.type === 'string' ? err.type : undefined,
-            typeof err.message === 'string' ? err.message : undefined,
-          ),
-        );
+      case 'error':
+        this.sink.fail(fromUpstreamStreamError(e));
         return;
-      }
       default:
         return; // ping and future event types
     }
@@ -256,43 +255,61 @@ class AnthropicTranslator implements StreamTranslator {
     if (!this.sink.done) this.sink.fail(prematureEnd('no message_stop before end of stream'));
   }
 
-  private takeUsage(u: Block | undefined): void {
+  private takeUsage(u: AnthropicUsage | undefined): void {
     if (!u) return;
     // message_delta usage is cumulative; newer API versions resend input/cache counts (prefer non-null).
     if (typeof u.input_tokens === 'number') this.input = u.input_tokens;
     if (typeof u.cache_creation_input_tokens === 'number') this.cacheWrite = u.cache_creation_input_tokens;
     if (typeof u.cache_read_input_tokens === 'number') this.cacheRead = u.cache_read_input_tokens;
     if (typeof u.output_tokens === 'number') this.output = u.output_tokens;
-    const details = obj(u.output_tokens_details);
-    if (typeof details.thinking_tokens === 'number') this.thoughts = details.thinking_tokens;
+    const thinking = u.output_tokens_details?.thinking_tokens;
+    if (typeof thinking === 'number') this.thoughts = thinking;
   }
 
-  private start(index: number, block: Block): void {
-    const type = typeof block.type === 'string' ? block.type : '';
-    if (type === 'redacted_thinking' && typeof block.data === 'string') {
+  private start(index: number, block: AnthropicBlock): void {
+    const type = block.type ?? '';
+    if (type === 'redacted_thinking' && block.data) {
       this.thinking.push({ type: 'redacted_thinking', data: block.data });
       return;
     }
     if (type === 'web_search_tool_result' && Array.isArray(block.content)) {
-      for (const r of objects(block.content)) if (typeof r.url === 'string') this.cite(r.url, r.title);
+      for (const r of block.content) {
+        const result = r as { url?: unknown; title?: unknown } | null;
+        if (typeof result?.url === 'string') this.cite(result.url, result.title);
+      }
       return;
     }
     this.blocks.set(index, {
       type,
-      id: typeof block.id === 'string' ? block.id : '',
-      name: typeof block.name === 'string' ? block.name : '',
+      id: block.id ?? '',
+      name: block.name ?? '',
       json: '',
-      thinking: typeof block.thinking === 'string' ? block.thinking : '',
-      signature: typeof block.signature === 'string' ? block.signature : '',
+      thinking: block.thinking ?? '',
+      signature: block.signature ?? '',
     });
-    if (type === 'text' && typeof block.text === 'string') this.sink.text(block.text);
+    if (type === 'text' && block.text) this.text(block.text);
   }
 
-  private delta(index: number, delta: Block): void {
+  private text(text: string): void {
+    if (text.length === 0) return;
+    // A text-only thinking turn carries the signed thinking on its first text part
+    // (docs/reference/gateway-translation.md#thought-signature-carriage): thinking blocks end before text starts.
+    const signature = this.textStarted ? undefined : this.signature();
+    this.textStarted = true;
+    this.sink.text(text, signature);
+  }
+
+  private signature(): string | undefined {
+    return this.thinking.length > 0
+      ? packSignature({ v: 1, p: 'anthropic', m: this.model ?? this.req.model, b: this.thinking })
+      : undefined;
+  }
+
+  private delta(index: number, delta: AnthropicDelta): void {
     const block = this.blocks.get(index);
     switch (delta.type) {
       case 'text_delta':
-        if (typeof delta.text === 'string') this.sink.text(delta.text);
+        if (typeof delta.text === 'string') this.text(delta.text);
         return;
       case 'thinking_delta':
         if (typeof delta.thinking !== 'string') return;
@@ -305,11 +322,9 @@ class AnthropicTranslator implements StreamTranslator {
       case 'input_json_delta':
         if (block && typeof delta.partial_json === 'string') block.json += delta.partial_json;
         return;
-      case 'citations_delta': {
-        const c = obj(delta.citation);
-        if (typeof c.url === 'string') this.cite(c.url, c.title);
+      case 'citations_delta':
+        if (delta.citation?.url) this.cite(delta.citation.url, delta.citation.title);
         return;
-      }
       default:
         return;
     }
@@ -341,10 +356,7 @@ class AnthropicTranslator implements StreamTranslator {
       this.malformed = true;
       return;
     }
-    const signature =
-      this.calls === 0 && this.thinking.length > 0
-        ? packSignature({ v: 1, p: 'anthropic', m: this.model ?? this.req.model, b: this.thinking })
-        : undefined;
+    const signature = this.calls === 0 ? this.signature() : undefined;
     this.calls += 1;
     this.sink.functionCall({ id: block.id, name: originalName(this.req, block.name), args }, signature);
   }
@@ -353,7 +365,12 @@ class AnthropicTranslator implements StreamTranslator {
     const base = FINISH[this.stopReason ?? ''] ?? 'OTHER';
     const reason = this.malformed && base === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : base;
     const prompt = this.input + this.cacheWrite + this.cacheRead;
-    const usage: UsageMetadata = geminiUsage(prompt, this.output, this.cacheRead, this.thoughts);
+    const usage: UsageMetadata = geminiUsage({
+      prompt,
+      output: this.output,
+      cached: this.cacheRead,
+      reasoning: this.thoughts,
+    });
     const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
     if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;
     this.sink.finish(reason, usage, grounded ? this.grounding : undefined);
@@ -373,6 +390,18 @@ export function anthropicUpstream(config: UpstreamConfig): Upstream {
       },
       body: anthropicBody(req),
     }),
-    createTranslator: (req, sink) => new AnthropicTranslator(req, sink),
+    createTranslator: (req, sink, report) => new AnthropicTranslator(req, sink, report),
+    buildCountRequest: (req) => {
+      const body = anthropicBody(req);
+      const count: Record<string, unknown> = {};
+      for (const key of ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'])
+        if (body[key] !== undefined) count[key] = body[key];
+      return {
+        path: '/v1/messages/count_tokens',
+        headers: { 'x-api-key': config.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+        body: count,
+      };
+    },
+    readCount: readInputTokens,
   };
 }

@@ -5,19 +5,18 @@
  * `finish_reason` arrives; the terminal chunk is held until the separate `include_usage` chunk or the end of
  * the stream, so the final Gemini chunk carries both.
  */
-import { fromUpstreamStreamError, prematureEnd, upstreamErrorInfo } from '../errors.js';
+import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
 import type { UsageMetadata } from '../gemini-types.js';
 import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
 import { sanitizeForOpenAI, sanitizeResponseSchema } from '../schema/sanitize.js';
-import { packSignature, unpackSignature } from '../signature.js';
+import { type ChatReasoning, packSignature, unpackSignature } from '../signature.js';
 import {
+  count,
   effortFor,
   geminiUsage,
   isOpenAIReasoningModel,
-  num,
-  obj,
-  objects,
+  NO_USAGE,
   originalName,
   parseArgs,
   parseJson,
@@ -26,6 +25,14 @@ import {
   type UpstreamConfig,
   type UpstreamRequest,
 } from './upstream.js';
+import {
+  type ChatDelta,
+  type ChatToolCallDelta,
+  type ChatUsage,
+  createWireReader,
+  type ReasoningDetail,
+  type WireReporter,
+} from './wire.js';
 
 type Message = Record<string, unknown>;
 
@@ -65,8 +72,11 @@ export function chatMessages(req: NormalizedRequest): Message[] {
         }));
       }
       const packed = unpackSignature(calls[0]?.signature ?? turn.textSignature, 'chat');
-      const reasoning = packed?.p === 'chat' ? packed.b[0]?.reasoning_content : undefined;
-      if (reasoning) message.reasoning_content = reasoning;
+      const carried = packed?.p === 'chat' ? packed.b[0] : undefined;
+      // OpenRouter takes its reasoning_details back as they came (signature included); others the text.
+      if (carried?.reasoning_details && carried.reasoning_details.length > 0)
+        message.reasoning_details = carried.reasoning_details;
+      else if (carried?.reasoning_content) message.reasoning_content = carried.reasoning_content;
       messages.push(message);
       continue;
     }
@@ -177,49 +187,49 @@ const FINISH: Record<string, string> = {
   content_filter: 'SAFETY',
 };
 
+/** OpenRouter `reasoning_details` merged per `index`: text deltas appended, the signature kept. */
+type Detail = Record<string, unknown> & { type: string; index: number };
+
 class ChatTranslator implements StreamTranslator {
   private readonly slots: Slot[] = [];
   private lastSlot: Slot | undefined;
   private finishReason: string | undefined;
   private usage: UsageMetadata | undefined;
   private reasoning = '';
+  private readonly details: Detail[] = [];
   private model: string | undefined;
+  private textStarted = false;
+  private readonly read: ReturnType<typeof createWireReader>;
 
   constructor(
     private readonly req: NormalizedRequest,
     private readonly sink: GeminiSink,
-  ) {}
+    report?: WireReporter,
+  ) {
+    this.read = createWireReader(report);
+  }
 
-  event(_event: string | undefined, data: string): void {
+  event(event: string | undefined, data: string): void {
     if (this.sink.done) return;
     if (data.trim() === '[DONE]') {
       this.end();
       return;
     }
-    const chunk = parseJson(data) as Record<string, unknown> | undefined;
-    if (!chunk || typeof chunk !== 'object') return;
-    if (chunk.error !== undefined) {
-      const info = upstreamErrorInfo(chunk);
-      this.sink.fail(fromUpstreamStreamError(info.type, info.message));
+    const chunk = this.read('chatChunk', parseJson(data));
+    if (!chunk) return;
+    // An error on a chunk (OpenRouter: `error.code: 400`) or as `event: error` (Groq: `status_code: 400`).
+    if ((chunk.error !== undefined && chunk.error !== null) || event === 'error') {
+      this.sink.fail(fromUpstreamStreamError(chunk));
       return;
     }
-    if (typeof chunk.model === 'string' && chunk.model.length > 0) this.model ??= chunk.model;
-    this.sink.meta(this.model, typeof chunk.id === 'string' ? chunk.id : undefined);
-    if (Object.keys(obj(chunk.usage)).length > 0)
-      this.usage = this.mapUsage(chunk.usage as Record<string, unknown>);
-    const choices = objects(chunk.choices);
+    if (chunk.model) this.model ??= chunk.model;
+    this.sink.meta(this.model, chunk.id ?? undefined);
+    if (chunk.usage) this.usage = this.mapUsage(chunk.usage);
     // Gemini has one candidate: with n > 1 only choice 0 is forwarded.
-    for (const choice of choices) {
+    for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
-      const delta = obj(choice.delta);
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning.length > 0) {
-        this.reasoning += reasoning;
-        if (this.req.thinking.includeThoughts) this.sink.thought(reasoning);
-      }
-      if (typeof delta.content === 'string' && delta.content.length > 0) this.emitText(delta.content);
-      if (typeof delta.refusal === 'string' && delta.refusal.length > 0) this.emitText(delta.refusal);
-      for (const tc of objects(delta.tool_calls)) this.toolDelta(tc);
+      const delta = choice.delta;
+      if (delta) this.delta(delta);
       if (typeof choice.finish_reason === 'string' && this.finishReason === undefined) {
         this.finishReason = choice.finish_reason;
         this.flushCalls();
@@ -238,22 +248,73 @@ class ChatTranslator implements StreamTranslator {
     this.complete();
   }
 
+  private delta(delta: ChatDelta): void {
+    // Reasoning by every name in use (docs/reference/gateway-translation.md#openai-chat-completions):
+    // OpenRouter's `reasoning_details` (which repeats its `reasoning` text) first, then `reasoning_content`
+    // (DeepSeek, xAI), then `reasoning` (Groq, OpenRouter).
+    if (delta.reasoning_details && delta.reasoning_details.length > 0) {
+      for (const d of delta.reasoning_details) this.detail(d);
+    } else {
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string') this.thought(reasoning);
+    }
+    const content = delta.content;
+    if (typeof content === 'string') this.text(content);
+    else if (Array.isArray(content)) {
+      // Mistral (Magistral): a list of text and thinking blocks.
+      for (const block of content) {
+        if (block.type === 'thinking') {
+          const t = block.thinking;
+          this.thought(typeof t === 'string' ? t : (t ?? []).map((p) => p.text ?? '').join(''));
+        } else if (typeof block.text === 'string') this.text(block.text);
+      }
+    }
+    if (typeof delta.refusal === 'string') this.text(delta.refusal);
+    for (const tc of delta.tool_calls ?? []) this.toolDelta(tc);
+  }
+
+  private thought(text: string): void {
+    if (text.length === 0) return;
+    this.reasoning += text;
+    if (this.req.thinking.includeThoughts) this.sink.thought(text);
+  }
+
+  private detail(d: ReasoningDetail): void {
+    const type = d.type ?? 'reasoning.text';
+    const index = d.index ?? 0;
+    const text = d.text ?? d.summary ?? '';
+    let merged = this.details.find((m) => m.index === index && m.type === type);
+    if (!merged) {
+      merged = { ...stripNulls(d), type, index };
+      if (typeof merged.text === 'string') merged.text = '';
+      if (typeof merged.summary === 'string') merged.summary = '';
+      this.details.push(merged);
+    }
+    if (d.text) merged.text = `${typeof merged.text === 'string' ? merged.text : ''}${d.text}`;
+    if (d.summary) merged.summary = `${typeof merged.summary === 'string' ? merged.summary : ''}${d.summary}`;
+    if (d.signature) merged.signature = d.signature;
+    if (d.data) merged.data = d.data;
+    this.thought(text);
+  }
+
   private signature(): string | undefined {
-    if (this.reasoning.length === 0) return undefined;
-    return packSignature({
-      v: 1,
-      p: 'chat',
-      m: this.model ?? this.req.model,
-      b: [{ reasoning_content: this.reasoning }],
-    });
+    if (this.reasoning.length === 0 && this.details.length === 0) return undefined;
+    const b: ChatReasoning = { reasoning_content: this.reasoning };
+    if (this.details.length > 0) b.reasoning_details = this.details.map((d) => ({ ...d }));
+    return packSignature({ v: 1, p: 'chat', m: this.model ?? this.req.model, b: [b] });
   }
 
-  private emitText(text: string): void {
-    this.sink.text(text);
+  private text(text: string): void {
+    if (text.length === 0) return;
+    // A text-only thinking turn carries its reasoning on the first text part
+    // (docs/reference/gateway-translation.md#thought-signature-carriage); reasoning precedes the answer.
+    const signature = this.textStarted ? undefined : this.signature();
+    this.textStarted = true;
+    this.sink.text(text, signature);
   }
 
-  private toolDelta(tc: Record<string, unknown>): void {
-    const fn = obj(tc.function);
+  private toolDelta(tc: ChatToolCallDelta): void {
+    const fn = tc.function;
     const id = typeof tc.id === 'string' && tc.id.length > 0 ? tc.id : undefined;
     let slot: Slot | undefined;
     if (typeof tc.index === 'number') {
@@ -274,8 +335,8 @@ class ChatTranslator implements StreamTranslator {
       }
     }
     if (id !== undefined && slot.id.length === 0) slot.id = id;
-    if (typeof fn.name === 'string' && fn.name.length > 0 && slot.name.length === 0) slot.name = fn.name;
-    if (typeof fn.arguments === 'string') slot.args += fn.arguments;
+    if (typeof fn?.name === 'string' && fn.name.length > 0 && slot.name.length === 0) slot.name = fn.name;
+    if (typeof fn?.arguments === 'string') slot.args += fn.arguments;
     this.lastSlot = slot;
   }
 
@@ -304,20 +365,24 @@ class ChatTranslator implements StreamTranslator {
       this.finishReason === 'malformed'
         ? 'MALFORMED_FUNCTION_CALL'
         : (FINISH[this.finishReason ?? ''] ?? 'OTHER');
-    this.sink.finish(reason, this.usage ?? geminiUsage(0, 0, 0, 0));
+    this.sink.finish(reason, this.usage ?? geminiUsage(NO_USAGE));
   }
 
-  private mapUsage(u: Record<string, unknown>): UsageMetadata {
-    const prompt = num(u.prompt_tokens);
-    const completion = num(u.completion_tokens);
-    const cached = num((u.prompt_tokens_details as Record<string, unknown> | undefined)?.cached_tokens);
-    const thoughts = num(
-      (u.completion_tokens_details as Record<string, unknown> | undefined)?.reasoning_tokens,
-    );
-    const usage = geminiUsage(prompt, completion, cached, thoughts);
-    if (typeof u.total_tokens === 'number') usage.totalTokenCount = u.total_tokens;
-    return usage;
+  private mapUsage(u: ChatUsage): UsageMetadata {
+    return geminiUsage({
+      prompt: count(u.prompt_tokens),
+      output: count(u.completion_tokens),
+      cached: count(u.prompt_tokens_details?.cached_tokens),
+      reasoning: count(u.completion_tokens_details?.reasoning_tokens),
+      total: typeof u.total_tokens === 'number' ? u.total_tokens : undefined,
+    });
   }
+}
+
+function stripNulls(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
 }
 
 /** The OpenAI Chat Completions upstream. */
@@ -331,6 +396,6 @@ export function openAIChatUpstream(config: UpstreamConfig): Upstream {
         body: chatBody(req, config.baseUrl),
       };
     },
-    createTranslator: (req, sink) => new ChatTranslator(req, sink),
+    createTranslator: (req, sink, report) => new ChatTranslator(req, sink, report),
   };
 }

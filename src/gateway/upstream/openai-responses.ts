@@ -7,24 +7,31 @@
  */
 import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
-import type { GroundingMetadata, UsageMetadata } from '../gemini-types.js';
+import type { GroundingMetadata } from '../gemini-types.js';
 import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
 import { sanitizeForOpenAI, sanitizeResponseSchema } from '../schema/sanitize.js';
 import { packSignature, type ResponsesReasoningItem, unpackSignature } from '../signature.js';
 import {
+  count,
   effortFor,
   geminiUsage,
   isOpenAIReasoningModel,
-  num,
-  obj,
-  objects,
+  NO_USAGE,
   originalName,
   parseArgs,
   parseJson,
+  readInputTokens,
   type StreamTranslator,
   type Upstream,
   type UpstreamConfig,
 } from './upstream.js';
+import {
+  createWireReader,
+  type ResponsesEvent,
+  type ResponsesItem,
+  type ResponsesResponse,
+  type WireReporter,
+} from './wire.js';
 
 type Item = Record<string, unknown>;
 
@@ -75,10 +82,23 @@ export function responsesInput(req: NormalizedRequest): Item[] {
 }
 
 /**
- * The Responses request body (docs/reference/gateway-translation.md#openai-responses; sampling rules:
- * docs/reference/gateway-translation.md#parameter-gotchas).
+ * Model families known to have no reasoning: OpenAI rejects `include: ["reasoning.encrypted_content"]` for
+ * them. Anything else (a reasoning family, a deployment name behind a model map, a proxy's alias) may reason.
  */
-export function responsesBody(req: NormalizedRequest): Record<string, unknown> {
+export function lacksReasoning(model: string): boolean {
+  return /^(gpt-4|gpt-3\.5|chatgpt-4o|gpt-5(\.\d+)?-chat)/i.test(model.replace(/^.*\//, ''));
+}
+
+/**
+ * The Responses request body (docs/reference/gateway-translation.md#openai-responses; sampling rules:
+ * docs/reference/gateway-translation.md#parameter-gotchas). `include: ["reasoning.encrypted_content"]` is sent
+ * whenever reasoning is possible (an effort asked for, or a model not known to lack it) unless
+ * `encryptedReasoning` is `false`: with `store:false` it is the only way reasoning survives to the next turn.
+ */
+export function responsesBody(
+  req: NormalizedRequest,
+  options: { encryptedReasoning?: boolean | undefined } = {},
+): Record<string, unknown> {
   const reasoning = isOpenAIReasoningModel(req.model);
   const g = req.generation;
   const body: Record<string, unknown> = {
@@ -112,19 +132,20 @@ export function responsesBody(req: NormalizedRequest): Record<string, unknown> {
     else body.tool_choice = mode === 'ANY' ? 'required' : 'auto';
   }
   if (g.maxOutputTokens !== undefined) body.max_output_tokens = g.maxOutputTokens;
+  const effort = reasoning ? effortFor(req.thinking) : undefined;
   if (!reasoning) {
     if (g.temperature !== undefined) body.temperature = g.temperature;
     if (g.topP !== undefined) body.top_p = g.topP;
   } else {
-    const effort = effortFor(req.thinking);
     const r: Record<string, unknown> = {};
     if (effort !== undefined) r.effort = effort;
     if (req.thinking.includeThoughts) r.summary = 'auto';
     if (Object.keys(r).length > 0) body.reasoning = r;
-    // store:false keeps no server state, so reasoning must travel back encrypted
-    // (docs/reference/gateway-translation.md#thought-signature-carriage).
-    body.include = ['reasoning.encrypted_content'];
   }
+  // store:false keeps no server state, so reasoning must travel back encrypted
+  // (docs/reference/gateway-translation.md#thought-signature-carriage).
+  const mayReason = reasoning || effort !== undefined || !lacksReasoning(req.model);
+  if (options.encryptedReasoning ?? mayReason) body.include = ['reasoning.encrypted_content'];
   // topK, stopSequences, seed: not Responses parameters; dropped
   // (docs/reference/gateway-translation.md#openai-responses).
   if (g.responseMimeType === 'application/json') {
@@ -158,69 +179,72 @@ class ResponsesTranslator implements StreamTranslator {
   private readonly queries: string[] = [];
   private model: string | undefined;
   private emittedCalls = 0;
+  private textStarted = false;
+  private malformed = false;
+  private readonly read: ReturnType<typeof createWireReader>;
 
   constructor(
     private readonly req: NormalizedRequest,
     private readonly sink: GeminiSink,
-  ) {}
+    report?: WireReporter,
+  ) {
+    this.read = createWireReader(report);
+  }
 
   event(_event: string | undefined, data: string): void {
     if (this.sink.done) return;
-    const e = parseJson(data) as Record<string, unknown> | undefined;
-    if (!e || typeof e !== 'object') return;
-    const type = e.type;
-    const response = obj(e.response);
-    switch (type) {
+    const e = this.read('responsesEvent', parseJson(data));
+    if (!e) return;
+    const response = e.response ?? undefined;
+    switch (e.type) {
       case 'response.created':
       case 'response.in_progress':
-        if (typeof response.model === 'string') this.model = response.model;
-        this.sink.meta(this.model, typeof response.id === 'string' ? response.id : undefined);
+        if (response?.model) this.model = response.model;
+        this.sink.meta(this.model, response?.id ?? undefined);
         return;
       case 'response.output_item.added':
         this.itemAdded(e);
         return;
-      case 'response.function_call_arguments.delta':
-        this.argsDelta(e);
+      case 'response.function_call_arguments.delta': {
+        const slot = this.slotFor(e);
+        if (slot && typeof e.delta === 'string') slot.args += e.delta;
         return;
+      }
       case 'response.function_call_arguments.done': {
         const slot = this.slotFor(e);
         if (slot && typeof e.arguments === 'string') slot.args = e.arguments;
         return;
       }
       case 'response.output_item.done':
-        this.itemDone(obj(e.item));
+        if (e.item) this.itemDone(e.item);
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        if (typeof e.delta === 'string') this.sink.text(e.delta);
+        if (typeof e.delta === 'string' && e.delta.length > 0) this.text(e.delta);
         return;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         if (this.req.thinking.includeThoughts && typeof e.delta === 'string') this.sink.thought(e.delta);
         return;
       case 'response.output_text.annotation.added':
-        this.annotation(obj(e.annotation));
+        if (e.annotation?.type === 'url_citation' && e.annotation.url)
+          this.cite(e.annotation.url, e.annotation.title ?? undefined);
         return;
       case 'response.completed':
         this.complete(response, 'STOP');
         return;
       case 'response.incomplete': {
-        const reason = (response.incomplete_details as Item | undefined)?.reason;
+        const reason = response?.incomplete_details?.reason;
         this.complete(response, reason === 'content_filter' ? 'SAFETY' : 'MAX_TOKENS');
         return;
       }
-      case 'response.failed': {
-        const err = obj(response.error);
-        this.sink.fail(
-          fromUpstreamStreamError(str(err.code) ?? str(err.type), str(err.message) ?? 'response.failed'),
-        );
+      case 'response.failed':
+        this.sink.fail(fromUpstreamStreamError({ error: response?.error ?? { message: 'response.failed' } }));
         return;
-      }
-      case 'error': {
-        const err = e.error === undefined ? e : obj(e.error);
-        this.sink.fail(fromUpstreamStreamError(str(err.code) ?? str(err.type), str(err.message)));
+      case 'error':
+        // `{"type":"error","code":…,"message":…}` or with the fields under `error` (the table reads both).
+        this.sink.fail(fromUpstreamStreamError(e.error ?? e));
         return;
-      }
       default:
         return;
     }
@@ -230,61 +254,71 @@ class ResponsesTranslator implements StreamTranslator {
     if (!this.sink.done) this.sink.fail(prematureEnd('no response.completed before end of stream'));
   }
 
-  private slotFor(e: Item): Slot | undefined {
-    const itemId = str(e.item_id);
-    if (itemId) {
-      const byId = this.slots.find((s) => s.itemId === itemId);
+  private slotFor(e: ResponsesEvent): Slot | undefined {
+    if (e.item_id) {
+      const byId = this.slots.find((s) => s.itemId === e.item_id);
       if (byId) return byId;
     }
     if (typeof e.output_index === 'number') return this.slots.find((s) => s.outputIndex === e.output_index);
     return this.slots.at(-1);
   }
 
-  private itemAdded(e: Item): void {
-    const item = obj(e.item);
-    if (item.type !== 'function_call') return;
+  private itemAdded(e: ResponsesEvent): void {
+    const item = e.item;
+    if (item?.type !== 'function_call') return;
     this.slots.push({
-      itemId: str(item.id) ?? '',
+      itemId: item.id ?? '',
       outputIndex: typeof e.output_index === 'number' ? e.output_index : this.slots.length,
-      callId: str(item.call_id) ?? '',
-      name: str(item.name) ?? '',
-      args: str(item.arguments) ?? '',
+      callId: item.call_id ?? '',
+      name: item.name ?? '',
+      args: item.arguments ?? '',
       emitted: false,
     });
   }
 
-  private argsDelta(e: Item): void {
-    const slot = this.slotFor(e);
-    if (slot && typeof e.delta === 'string') slot.args += e.delta;
-  }
-
-  private itemDone(item: Item | undefined): void {
-    if (!item) return;
+  private itemDone(item: ResponsesItem): void {
     if (item.type === 'reasoning') {
-      if (typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0) {
-        this.reasoning.push({
-          type: 'reasoning',
-          summary: Array.isArray(item.summary) ? item.summary : [],
-          encrypted_content: item.encrypted_content,
-        });
-      }
+      // Every reasoning item is kept for replay (store:false keeps nothing server-side): the final
+      // encrypted_content when the upstream sent one, else its readable content (LM Studio's reasoning_text).
+      const content = (item as { content?: unknown }).content;
+      const entry: ResponsesReasoningItem = {
+        type: 'reasoning',
+        summary: Array.isArray(item.summary) ? item.summary : [],
+      };
+      if (item.encrypted_content) entry.encrypted_content = item.encrypted_content;
+      else if (Array.isArray(content) && content.length > 0) entry.content = content;
+      if (entry.encrypted_content !== undefined || entry.content !== undefined || entry.summary.length > 0)
+        this.reasoning.push(entry);
       return;
     }
     if (item.type === 'web_search_call') {
-      const query = str((item.action as Item | undefined)?.query);
-      if (query) this.queries.push(query);
+      if (item.action?.query) this.queries.push(item.action.query);
       return;
     }
     if (item.type !== 'function_call') return;
-    let slot = this.slots.find((s) => s.itemId === str(item.id) && s.itemId !== '');
+    let slot = this.slots.find((s) => s.itemId === item.id && s.itemId !== '');
     if (!slot) {
-      slot = { itemId: str(item.id) ?? '', outputIndex: -1, callId: '', name: '', args: '', emitted: false };
+      slot = { itemId: item.id ?? '', outputIndex: -1, callId: '', name: '', args: '', emitted: false };
       this.slots.push(slot);
     }
     if (typeof item.arguments === 'string') slot.args = item.arguments;
-    if (str(item.call_id)) slot.callId = str(item.call_id) ?? slot.callId;
-    if (str(item.name)) slot.name = str(item.name) ?? slot.name;
+    if (item.call_id) slot.callId = item.call_id;
+    if (item.name) slot.name = item.name;
     this.emit(slot);
+  }
+
+  private signature(): string | undefined {
+    return this.reasoning.length > 0
+      ? packSignature({ v: 1, p: 'responses', m: this.model ?? this.req.model, b: this.reasoning })
+      : undefined;
+  }
+
+  private text(text: string): void {
+    // A text-only reasoning turn carries its reasoning items on the first text part
+    // (docs/reference/gateway-translation.md#thought-signature-carriage).
+    const signature = this.textStarted ? undefined : this.signature();
+    this.textStarted = true;
+    this.sink.text(text, signature);
   }
 
   private emit(slot: Slot): void {
@@ -295,53 +329,41 @@ class ResponsesTranslator implements StreamTranslator {
       this.malformed = true;
       return;
     }
-    const signature =
-      this.emittedCalls === 0 && this.reasoning.length > 0
-        ? packSignature({ v: 1, p: 'responses', m: this.model ?? this.req.model, b: this.reasoning })
-        : undefined;
+    const signature = this.emittedCalls === 0 ? this.signature() : undefined;
     this.emittedCalls += 1;
     const id = slot.callId || slot.itemId;
     this.sink.functionCall({ id, name: originalName(this.req, slot.name), args }, signature);
   }
 
-  private malformed = false;
-
-  private annotation(a: Item | undefined): void {
-    if (a?.type !== 'url_citation' || typeof a.url !== 'string') return;
-    if (this.grounding.groundingChunks.some((c) => c.web.uri === a.url)) return;
-    this.grounding.groundingChunks.push({ web: { uri: a.url, title: str(a.title) ?? a.url } });
+  private cite(url: string, title: string | undefined): void {
+    if (this.grounding.groundingChunks.some((c) => c.web.uri === url)) return;
+    this.grounding.groundingChunks.push({ web: { uri: url, title: title ?? url } });
   }
 
-  private complete(response: Item, reason: string): void {
+  private complete(response: ResponsesResponse | undefined, reason: string): void {
     // Calls whose output_item.done never came (a proxy that drops it) are taken from the final output.
-    const output = objects(response.output);
-    for (const item of output) {
-      if (item.type === 'function_call' && !this.slots.some((s) => s.emitted && s.itemId === str(item.id)))
+    for (const item of response?.output ?? []) {
+      if (item.type === 'function_call' && !this.slots.some((s) => s.emitted && s.itemId === item.id))
         this.itemDone(item);
     }
     for (const slot of this.slots) this.emit(slot);
-    const usage = this.usage(obj(response.usage));
+    const u = response?.usage;
+    const usage = geminiUsage(
+      u
+        ? {
+            prompt: count(u.input_tokens),
+            output: count(u.output_tokens),
+            cached: count(u.input_tokens_details?.cached_tokens),
+            reasoning: count(u.output_tokens_details?.reasoning_tokens),
+            total: typeof u.total_tokens === 'number' ? u.total_tokens : undefined,
+          }
+        : NO_USAGE,
+    );
     const finish = this.malformed && reason === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : reason;
     const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
     if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;
     this.sink.finish(finish, usage, grounded ? this.grounding : undefined);
   }
-
-  private usage(u: Item | undefined): UsageMetadata {
-    if (!u) return geminiUsage(0, 0, 0, 0);
-    const usage = geminiUsage(
-      num(u.input_tokens),
-      num(u.output_tokens),
-      num((u.input_tokens_details as Item | undefined)?.cached_tokens),
-      num((u.output_tokens_details as Item | undefined)?.reasoning_tokens),
-    );
-    if (typeof u.total_tokens === 'number') usage.totalTokenCount = u.total_tokens;
-    return usage;
-  }
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }
 
 /** The OpenAI Responses upstream. */
@@ -351,8 +373,29 @@ export function openAIResponsesUpstream(config: UpstreamConfig): Upstream {
     buildRequest: (req) => ({
       path: '/responses',
       headers: { authorization: `Bearer ${config.apiKey}`, accept: 'text/event-stream' },
-      body: responsesBody(req),
+      body: responsesBody(req, { encryptedReasoning: config.encryptedReasoning }),
     }),
-    createTranslator: (req, sink) => new ResponsesTranslator(req, sink),
+    createTranslator: (req, sink, report) => new ResponsesTranslator(req, sink, report),
+    buildCountRequest: (req) => {
+      const body = responsesBody(req, { encryptedReasoning: false });
+      const count: Record<string, unknown> = {};
+      for (const key of [
+        'model',
+        'input',
+        'instructions',
+        'tools',
+        'tool_choice',
+        'parallel_tool_calls',
+        'reasoning',
+        'text',
+      ])
+        if (body[key] !== undefined) count[key] = body[key];
+      return {
+        path: '/responses/input_tokens',
+        headers: { authorization: `Bearer ${config.apiKey}` },
+        body: count,
+      };
+    },
+    readCount: readInputTokens,
   };
 }

@@ -8,6 +8,7 @@
 import type { GeminiSink } from '../gemini-sink.js';
 import type { UsageMetadata } from '../gemini-types.js';
 import type { NormalizedRequest } from '../normalize-request.js';
+import type { WireReporter } from './wire.js';
 
 /** The upstream protocols. */
 export type UpstreamKind = 'openai-chat' | 'openai-responses' | 'anthropic';
@@ -25,6 +26,13 @@ export interface UpstreamConfig {
   apiKey: string;
   /** Extra headers for every upstream request (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
+  /**
+   * `openai-responses` only: whether to ask for `include: ["reasoning.encrypted_content"]` so reasoning can be
+   * replayed with `store:false`. Default: whenever the model may reason (any model not known to lack
+   * reasoning, so deployment names behind a model map get it too). `false` for a server that rejects
+   * `include`; `true` to send it even for a model name that looks like a non-reasoning one.
+   */
+  encryptedReasoning?: boolean | undefined;
 }
 
 /** An upstream HTTP request, relative to `baseUrl`. */
@@ -51,24 +59,75 @@ export interface Upstream {
   readonly kind: UpstreamKind;
   /** Builds the request for a normalized Gemini request. */
   buildRequest(req: NormalizedRequest): UpstreamRequest;
-  /** A decoder for one response stream, writing into `sink`. */
-  createTranslator(req: NormalizedRequest, sink: GeminiSink): StreamTranslator;
+  /**
+   * A decoder for one response stream, writing into `sink`; `report` hears of upstream fields of an
+   * unexpected type (read as absent, never thrown).
+   */
+  createTranslator(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter): StreamTranslator;
+  /** The upstream's own prompt-count request, when it has one. */
+  buildCountRequest?(req: NormalizedRequest): UpstreamRequest;
+  /** Reads the count from that request's JSON answer; `undefined` when it has none. */
+  readCount?(body: unknown): number | undefined;
+}
+
+/** `input_tokens` of a count answer (Anthropic and OpenAI Responses both name it so). */
+export function readInputTokens(body: unknown): number | undefined {
+  const n = (body as { input_tokens?: unknown } | null)?.input_tokens;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** An upstream's token counts, before deciding how they add up. */
+export interface UpstreamCounts {
+  /** Prompt tokens, cached ones included. */
+  prompt: number;
+  /** Completion / output tokens as reported (with or without reasoning: see {@link geminiUsage}). */
+  output: number;
+  /** Cached prompt tokens. */
+  cached: number;
+  /** Reasoning / thinking tokens as reported. */
+  reasoning: number;
+  /** The upstream's own total, when it sends one: the check that decides how the other figures add up. */
+  total?: number | undefined;
 }
 
 /**
- * Builds Gemini usage from the upstream's figures (docs/reference/gateway-translation.md#usage); `prompt`
- * already includes cached tokens.
+ * Builds Gemini usage from the upstream's figures (docs/reference/gateway-translation.md#usage). Providers
+ * disagree on whether reasoning is part of the completion: OpenAI, Groq, DeepSeek and OpenRouter count it in
+ * (`prompt + completion = total`), xAI reports it beside (`prompt + completion + reasoning = total`). The total
+ * decides; without one, reasoning larger than the completion cannot be part of it. Either way
+ * `promptTokenCount + candidatesTokenCount + thoughtsTokenCount = totalTokenCount`.
  */
-export function geminiUsage(prompt: number, output: number, cached: number, thoughts: number): UsageMetadata {
+export function geminiUsage(counts: UpstreamCounts): UsageMetadata {
+  const { prompt, output, cached, reasoning, total } = counts;
+  let thoughts: number;
+  let candidates: number;
+  if (total !== undefined && reasoning > 0 && prompt + output + reasoning === total) {
+    thoughts = reasoning;
+    candidates = output;
+  } else if (total !== undefined && total >= prompt) {
+    // Reasoning inside the completion; whatever the total says the answer took is split between the two.
+    const generated = total - prompt;
+    thoughts = Math.min(reasoning, generated);
+    candidates = generated - thoughts;
+  } else if (reasoning > output) {
+    thoughts = reasoning;
+    candidates = output;
+  } else {
+    thoughts = reasoning;
+    candidates = output - reasoning;
+  }
   const usage: UsageMetadata = {
     promptTokenCount: prompt,
-    candidatesTokenCount: Math.max(0, output - thoughts),
-    totalTokenCount: prompt + output,
+    candidatesTokenCount: candidates,
+    totalTokenCount: prompt + candidates + thoughts,
   };
   if (cached > 0) usage.cachedContentTokenCount = cached;
   if (thoughts > 0) usage.thoughtsTokenCount = thoughts;
   return usage;
 }
+
+/** Usage for a stream that reported none. */
+export const NO_USAGE: UpstreamCounts = { prompt: 0, output: 0, cached: 0, reasoning: 0 };
 
 /** Parses complete tool-call arguments; `undefined` when they are not a JSON object. Empty means `{}`. */
 export function parseArgs(text: string): Record<string, unknown> | undefined {
@@ -92,23 +151,9 @@ export function parseJson(data: string): unknown {
   }
 }
 
-/** The value if it is a JSON object, else an empty one: upstream payloads are read defensively. */
-export function obj(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-/** The object elements of a value that should be an array of objects. */
-export function objects(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value)
-    ? value.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
-    : [];
-}
-
-/** Numeric field or 0. */
-export function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+/** A number or 0 (`null`/absent counts). */
+export function count(value: number | null | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
 /** Back to the client's function name. */

@@ -1,0 +1,207 @@
+// Gateway cost on a recorded provider stream, with the same real client on both paths
+// (test/fixtures/upstream-providers/xai/xai-text.chunks.txt: 343 Chat chunks from xAI, recorded by vercel/ai).
+// Baseline: @google/genai streams the Gemini answer of that recording from a Gemini-speaking server on
+// 127.0.0.1 (the bytes the gateway produced for it, captured once). Measured: the same client streams through
+// the gateway from a server replaying the recorded Chat stream. Both servers send their whole body at once, so
+// the difference is the gateway: added p50/p99 wall time per request and added CPU per translated upstream event
+// (this process runs client, servers and gateway; CPU is process CPU of the gateway path minus the baseline
+// path). Then heap after a forced GC at the start and the end of a long stream.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { GoogleGenAI } from '@google/genai';
+import { createGateway } from 'agy-sdk/gateway';
+import { StreamingSink } from '../dist/gateway/gemini-sink.js';
+import { parseGenerateContentRequest } from '../dist/gateway/gemini-types.js';
+import { normalizeRequest } from '../dist/gateway/normalize-request.js';
+import { SseWriter } from '../dist/gateway/sse-writer.js';
+import { openAIChatUpstream } from '../dist/gateway/upstream/openai-chat.js';
+import { createSseDecoder } from '../dist/gateway/upstream/sse-parse.js';
+import { cpuMs, fmt, summarize } from './stats.mjs';
+
+const ITERATIONS = Number(process.env.BENCH_GATEWAY_REC_ITER ?? 200);
+const LONG_EVENTS = Number(process.env.BENCH_GATEWAY_LONG_EVENTS ?? 1_000_000);
+const FILE = new URL('../test/fixtures/upstream-providers/xai/xai-text.chunks.txt', import.meta.url);
+
+const lines = readFileSync(FILE, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim().length > 0);
+const CHAT_BODY = `${lines.map((l) => `data: ${l}\n\n`).join('')}data: [DONE]\n\n`;
+
+function serve(handler) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
+}
+const urlOf = (s) => `http://127.0.0.1:${s.address().port}`;
+
+async function drain(client) {
+  let n = 0;
+  const stream = await client.models.generateContentStream({
+    model: 'gemini-2.5-flash',
+    contents: 'hi',
+    config: { thinkingConfig: { includeThoughts: true } },
+  });
+  for await (const chunk of stream) if (chunk.candidates) n++;
+  return n;
+}
+
+/**
+ * CPU per upstream event of the translation alone (SSE decode, schema read, translation, Gemini framing into a
+ * response that discards the bytes), in this process, no HTTP: the part of the gateway's cost that is its own.
+ */
+function translateOnly(rounds) {
+  const upstream = openAIChatUpstream({ kind: 'openai-chat', baseUrl: 'http://127.0.0.1/v1', apiKey: 'k' });
+  const req = normalizeRequest(
+    parseGenerateContentRequest({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { thinkingConfig: { includeThoughts: true } },
+    }),
+    'gemini-2.5-flash',
+    'grok-3-mini',
+  );
+  const res = {
+    destroyed: false,
+    socket: null,
+    writableNeedDrain: false,
+    writeHead() {},
+    flushHeaders() {},
+    write() {
+      return true;
+    },
+    end() {},
+  };
+  const once = () => {
+    const sink = new StreamingSink(new SseWriter(res, 0));
+    const translator = upstream.createTranslator(req, sink);
+    const decoder = createSseDecoder((event, data) => translator.event(event, data));
+    decoder.feed(CHAT_BODY);
+    decoder.end();
+    translator.end();
+  };
+  for (let i = 0; i < 50; i++) once();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) once();
+  return (cpuMs(c0) * 1000) / (rounds * lines.length);
+}
+
+export async function run() {
+  const translateUs = translateOnly(Math.max(50, ITERATIONS));
+  let long = false;
+  const upstream = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (!long) return res.end(CHAT_BODY);
+    // A long stream: the recorded reasoning chunks over and over, then the recorded end.
+    const body = lines
+      .slice(0, 300)
+      .map((l) => `data: ${l}\n\n`)
+      .join('');
+    let sent = 0;
+    const pump = () => {
+      while (sent < LONG_EVENTS) {
+        sent += 300;
+        if (!res.write(body)) return res.once('drain', pump);
+      }
+      res.end(
+        `${lines
+          .slice(-2)
+          .map((l) => `data: ${l}\n\n`)
+          .join('')}data: [DONE]\n\n`,
+      );
+    };
+    pump();
+  });
+  const gw = await createGateway({
+    upstream: { kind: 'openai-chat', baseUrl: `${urlOf(upstream)}/v1`, apiKey: 'bench' },
+    modelMap: { '*': 'grok-3-mini' },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  // The gateway's answer for the recording, captured once: what the baseline server sends.
+  const captured = await (
+    await fetch(`${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.token },
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+        generationConfig: { thinkingConfig: { includeThoughts: true } },
+      }),
+    })
+  ).text();
+  const gemini = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(captured);
+  });
+  const direct = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: urlOf(gemini) } });
+  const via = new GoogleGenAI({ apiKey: gw.token, httpOptions: { baseUrl: gw.url } });
+  const wall = { direct: [], via: [] };
+  const cpu = { direct: 0, via: 0 };
+  let chunks = 0;
+  try {
+    for (let i = 0; i < ITERATIONS + 20; i++) {
+      let c0 = process.cpuUsage();
+      let t0 = performance.now();
+      await drain(direct);
+      const dWall = performance.now() - t0;
+      const dCpu = cpuMs(c0);
+      c0 = process.cpuUsage();
+      t0 = performance.now();
+      chunks = await drain(via);
+      const gWall = performance.now() - t0;
+      const gCpu = cpuMs(c0);
+      if (i < 20) continue; // warm-up
+      wall.direct.push(dWall);
+      wall.via.push(gWall);
+      cpu.direct += dCpu;
+      cpu.via += gCpu;
+    }
+    const d = summarize(wall.direct);
+    const g = summarize(wall.via);
+    const addedCpuPerRequest = (cpu.via - cpu.direct) / ITERATIONS;
+
+    // Long stream: heap after a forced GC before and after.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = globalThis.gc ?? vm.runInNewContext('gc');
+    gc();
+    const heapStart = process.memoryUsage().heapUsed / 2 ** 20;
+    long = true;
+    const t0 = performance.now();
+    const longChunks = await drain(via);
+    const longSeconds = (performance.now() - t0) / 1000;
+    long = false;
+    gc();
+    const heapEnd = process.memoryUsage().heapUsed / 2 ** 20;
+    return {
+      recording: 'xai/xai-text.chunks.txt',
+      upstreamEvents: lines.length,
+      geminiChunks: chunks,
+      iterations: ITERATIONS,
+      directP50Ms: fmt(d.p50),
+      gatewayP50Ms: fmt(g.p50),
+      addedP50Ms: fmt(g.p50 - d.p50),
+      addedP99Ms: fmt(g.p99 - d.p99),
+      ratioP50: fmt(g.p50 / d.p50, 2),
+      addedCpuPerRequestMs: fmt(addedCpuPerRequest),
+      addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
+      translateOnlyCpuPerEventUs: fmt(translateUs, 2),
+      longStreamEvents: LONG_EVENTS,
+      longStreamChunks: longChunks,
+      longStreamSeconds: fmt(longSeconds, 1),
+      heapAfterGcStartMb: fmt(heapStart, 1),
+      heapAfterGcEndMb: fmt(heapEnd, 1),
+    };
+  } finally {
+    await gw.close();
+    for (const s of [upstream, gemini]) {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await run(), null, 2));
+}
