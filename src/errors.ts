@@ -33,6 +33,7 @@ export type AgySdkErrorCode =
   | 'queue_full'
   | 'queued_work_aborted'
   | 'unsupported'
+  | 'redis_unavailable'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -233,6 +234,23 @@ export class UnsupportedError extends AgySdkError {
   constructor(feature: string, message: string) {
     super('unsupported', `${feature}: ${message}`);
     this.feature = feature;
+  }
+}
+
+/**
+ * A fleet queue or worker could not reach its Redis within its `connectTimeoutMs`: nothing was left connected.
+ * The message names the server (never its password) and the last connection error.
+ */
+export class RedisUnavailableError extends AgySdkError {
+  /** The server, as `host:port` (or the URL without credentials). */
+  readonly server: string;
+  /** How long it was tried, in ms. */
+  readonly waitedMs: number;
+  constructor(server: string, waitedMs: number, cause?: unknown) {
+    const why = cause instanceof Error ? `: ${cause.message}` : '';
+    super('redis_unavailable', `Redis at ${server} did not answer within ${waitedMs} ms${why}`, { cause });
+    this.server = server;
+    this.waitedMs = waitedMs;
   }
 }
 

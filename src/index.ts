@@ -71,6 +71,7 @@ export {
   ProcessExitError,
   QueuedWorkAbortedError,
   QueueFullError,
+  RedisUnavailableError,
   StartError,
   StructuredOutputError,
   TurnDeniedError,

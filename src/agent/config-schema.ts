@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import type { AgentConfig } from './config.js';
 
@@ -13,9 +14,9 @@ const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a n
 const positive = z
   .number()
   .refine((n) => Number.isFinite(n) && n > 0, { error: 'must be a positive number' });
-const positiveOrOff = z
-  .number()
-  .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a positive number (or 0 for off)' });
+/** A time in ms: positive, at most Node's timer maximum (internal/duration.ts); `durationOrOff` also takes 0. */
+const duration = durationSchema();
+const durationOrOff = durationSchema({ allowZero: true });
 const count = z.number().int({ error: 'must be a non-negative integer' }).nonnegative({
   error: 'must be a non-negative integer',
 });
@@ -73,11 +74,11 @@ export const AgentConfigSchema = z.looseObject({
   dangerouslySkipPermissions: z.boolean().optional(),
   extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
   dataDir: nonEmpty.optional(),
-  startTimeoutMs: positive.optional(),
-  idleTimeoutMs: positiveOrOff.optional(),
-  turnTimeoutMs: positiveOrOff.optional(),
-  interruptGraceMs: positive.optional(),
-  closeGraceMs: positive.optional(),
+  startTimeoutMs: duration.optional(),
+  idleTimeoutMs: durationOrOff.optional(),
+  turnTimeoutMs: durationOrOff.optional(),
+  interruptGraceMs: duration.optional(),
+  closeGraceMs: duration.optional(),
   maxLineBytes: positive.optional(),
   historyLimit: positive.optional(),
   onBadLine: fn.optional(),
@@ -91,7 +92,7 @@ export const AgentConfigSchema = z.looseObject({
   hookPlacement: z
     .enum(['workspace', 'plugin', 'home'], { error: "must be 'workspace', 'plugin' or 'home'" })
     .optional(),
-  hookTimeoutMs: positive.optional(),
+  hookTimeoutMs: duration.optional(),
   hookRelay: z
     .enum(['auto', 'curl', 'bash', 'node'], { error: "must be 'auto', 'curl', 'bash' or 'node'" })
     .optional(),
@@ -118,7 +119,7 @@ export const AgentConfigSchema = z.looseObject({
   subagents: z.array(z.unknown()).optional(),
   hooks: z.array(z.unknown()).optional(),
   policies: z.array(z.unknown()).optional(),
-  askUserTimeoutMs: positive.optional(),
+  askUserTimeoutMs: duration.optional(),
   triggers: z.array(z.unknown()).optional(),
   budget: z
     .looseObject({

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
+import { checkDuration } from '../internal/duration.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
 import { fromUpstreamResponse, GatewayError, prematureEnd } from './errors.js';
@@ -36,7 +37,7 @@ export interface GatewayOptions {
   port?: number;
   /** Where diagnostics go (never keys or tokens). Default: warnings and errors to stderr. */
   logger?: Logger;
-  /** Keep-alive chunk interval while the upstream is silent, in ms (default 15,000; 0 disables). */
+  /** Keep-alive chunk interval while the upstream is silent, in ms (default 15,000; 0 disables; at most 2^31−1). */
   keepAliveMs?: number;
   /**
    * How long a streaming request waits for the upstream's status before committing `200` and keep-alives, in
@@ -119,11 +120,11 @@ function validate(options: GatewayOptions): void {
     (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
   )
     throw new ConfigError('port', 'must be an integer from 0 to 65535');
-  for (const key of ['keepAliveMs', 'headersGuardMs', 'maxBodyBytes'] as const) {
-    const v = options[key];
-    if (v !== undefined && (!Number.isFinite(v) || v < 0))
-      throw new ConfigError(key, 'must be a non-negative number');
-  }
+  for (const key of ['keepAliveMs', 'headersGuardMs'] as const)
+    checkDuration(key, options[key], { allowZero: true });
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined && (!Number.isFinite(maxBodyBytes) || maxBodyBytes < 0))
+    throw new ConfigError('maxBodyBytes', 'must be a non-negative number');
 }
 
 function upstreamFor(config: UpstreamConfig): Upstream {

@@ -35,6 +35,8 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'queue_full':
     case 'queued_work_aborted':
       return 'pool';
+    case 'redis_unavailable':
+      return 'fleet';
     case 'turn_success':
     case 'turn_denied':
     case 'turn_timeout':
