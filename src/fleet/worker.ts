@@ -284,20 +284,19 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
         errorMessage: turn.errorMessage,
         ...(turn.retryAfterMs !== undefined && { retryAfterMs: turn.retryAfterMs }),
       };
-      // Kept before anything else may wait on Redis: a retry of this attempt finds it here at once, and in
-      // Redis (written when Redis takes it) on any worker.
-      kept(result);
-      writeRan(attempt, result);
+      // Recorded in Redis (written once Redis takes it, before the job can complete) for a retry of this
+      // attempt on any worker; here, a retry gets it once the `done` event is written, so `done` always comes
+      // before the job's completion.
       progress.event({ type: 'done', status: turn.status, costUsd });
+      writeRan(attempt, result);
       await progress.flush();
+      kept(result);
       return result;
     } finally {
       active.delete(run);
       progress.dispose();
-      if (result === undefined) {
-        kept(undefined);
-        if (ran.get(attempt) === record) ran.delete(attempt);
-      }
+      kept(result);
+      if (result === undefined && ran.get(attempt) === record) ran.delete(attempt);
     }
   };
 

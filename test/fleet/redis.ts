@@ -19,7 +19,7 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -76,7 +76,7 @@ export interface OwnRedis {
   port: number;
   /** SIGKILLs the server (an outage); resolves once it is gone. */
   kill(): Promise<void>;
-  /** Starts it again on the same port with the same data (append-only file, fsync on every write). */
+  /** Starts it again on the same port with the same data (append-only file, fsync on every write); no-op when up. */
   restart(): Promise<void>;
   /** Stops it for good and removes its data. */
   stop(): Promise<void>;
@@ -90,6 +90,7 @@ export async function ownRedis(): Promise<OwnRedis | undefined> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
     // Persistence on every write: a SIGKILL loses nothing, as a production Redis with AOF would not.
     const proc = spawn(
       binary,
