@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import type { AgentConfig } from './config.js';
@@ -17,6 +18,39 @@ const positive = z
 /** A time in ms: positive, at most Node's timer maximum (internal/duration.ts); `durationOrOff` also takes 0. */
 const duration = durationSchema();
 const durationOrOff = durationSchema({ allowZero: true });
+/** A `tool()` definition: a name, a description, an input schema and a handler. */
+const toolEntry = z.custom<object>(
+  (v) => {
+    const t = v as { name?: unknown; description?: unknown; input?: unknown; handler?: unknown } | null;
+    return (
+      typeof t === 'object' &&
+      t !== null &&
+      typeof t.name === 'string' &&
+      typeof t.description === 'string' &&
+      typeof t.input === 'object' &&
+      t.input !== null &&
+      typeof t.handler === 'function'
+    );
+  },
+  { error: 'must be a tool built by tool({ name, description, input, handler })' },
+);
+/** A hook from the `hooks.*` factories: `{ kind, run }` with a known kind. */
+const hookEntry = z.custom<object>(
+  (v) => {
+    const h = v as { kind?: unknown; run?: unknown } | null;
+    return (
+      typeof h === 'object' &&
+      h !== null &&
+      (HOOK_KINDS as readonly unknown[]).includes(h.kind) &&
+      typeof h.run === 'function'
+    );
+  },
+  { error: `must be a hook built by hooks.<kind>(…) (kinds: ${HOOK_KINDS.join(', ')})` },
+);
+const instructionSection = z.object(
+  { title: z.string(), content: z.string() },
+  { error: 'must be { title, content } (strings)' },
+);
 const count = z.number().int({ error: 'must be a non-negative integer' }).nonnegative({
   error: 'must be a non-negative integer',
 });
@@ -83,7 +117,7 @@ export const AgentConfigSchema = z.looseObject({
   historyLimit: positive.optional(),
   onBadLine: fn.optional(),
   onStderr: fn.optional(),
-  tools: z.array(z.unknown()).optional(),
+  tools: z.array(toolEntry, { error: 'must be an array of tool() definitions' }).optional(),
   toolTransport: z.enum(['http', 'stdio'], { error: "must be 'http' or 'stdio'" }).optional(),
   mcpServers: z
     .record(z.string(), z.unknown(), { error: 'must be an object of server name to server config' })
@@ -117,7 +151,7 @@ export const AgentConfigSchema = z.looseObject({
   reminder: z.string({ error: 'must be a string' }).optional(),
   skillsPaths: z.array(z.string()).optional(),
   subagents: z.array(z.unknown()).optional(),
-  hooks: z.array(z.unknown()).optional(),
+  hooks: z.array(hookEntry, { error: 'must be an array of hooks (hooks.<kind>(…))' }).optional(),
   policies: z.array(z.unknown()).optional(),
   askUserTimeoutMs: duration.optional(),
   triggers: z.array(z.unknown()).optional(),
@@ -172,8 +206,17 @@ export const AgentConfigSchema = z.looseObject({
     .strict()
     .optional(),
   connection: fn.optional(),
-  // Checked where they are compiled (rules.ts, response-schema.ts) or duck-typed on use.
-  systemInstructions: z.unknown().optional(),
+  systemInstructions: z
+    .union(
+      [
+        z.string(),
+        z.object({ identity: z.string().optional(), sections: z.array(instructionSection).optional() }),
+      ],
+      { error: 'must be a string or { identity?, sections?: { title, content }[] }' },
+    )
+    .optional(),
+  // Checked where they are compiled (response-schema.ts) or duck-typed on use.
+
   responseSchema: z.unknown().optional(),
   logger: z.unknown().optional(),
 });
