@@ -35,6 +35,7 @@ export type AgySdkErrorCode =
   | 'unsupported'
   | 'cassette_invalid'
   | 'cassette_mismatch'
+  | 'redis_unavailable'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -269,6 +270,23 @@ export class CassetteMismatchError extends AgySdkError {
     super('cassette_mismatch', `stdin differs from the cassette: expected ${expected}, got ${actual}`);
     this.expected = expected;
     this.actual = actual;
+  }
+}
+
+/**
+ * A fleet queue or worker could not reach its Redis within its `connectTimeoutMs`: nothing was left connected.
+ * The message names the server (never its password) and the last connection error.
+ */
+export class RedisUnavailableError extends AgySdkError {
+  /** The server, as `host:port` (or the URL without credentials). */
+  readonly server: string;
+  /** How long it was tried, in ms. */
+  readonly waitedMs: number;
+  constructor(server: string, waitedMs: number, cause?: unknown) {
+    const why = cause instanceof Error ? `: ${cause.message}` : '';
+    super('redis_unavailable', `Redis at ${server} did not answer within ${waitedMs} ms${why}`, { cause });
+    this.server = server;
+    this.waitedMs = waitedMs;
   }
 }
 

@@ -76,6 +76,7 @@ export {
   ProcessExitError,
   QueuedWorkAbortedError,
   QueueFullError,
+  RedisUnavailableError,
   StartError,
   StructuredOutputError,
   TurnDeniedError,

@@ -24,6 +24,7 @@ import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../err
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import type { Hook } from '../hooks/kinds.js';
+import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
@@ -88,19 +89,20 @@ export interface ChatOptions {
   responseSchema?: ResponseSchemaInput | undefined;
 }
 
-interface CheckedChatOptions {
+/** One turn's options, checked. */
+export interface CheckedChatOptions {
   signal: AbortSignal | undefined;
   turnTimeoutMs: number | undefined;
   schema: ResponseSchema | undefined;
 }
 
-function checkChatOptions(options: ChatOptions): CheckedChatOptions {
+/** Checks one turn's options (throws `ConfigError` naming the field); the pool checks them before it picks an agent. */
+export function checkChatOptions(options: ChatOptions): CheckedChatOptions {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
   const { signal, turnTimeoutMs, responseSchema } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new ConfigError('options.signal', 'must be an AbortSignal');
-  if (turnTimeoutMs !== undefined && !(Number.isSafeInteger(turnTimeoutMs) && turnTimeoutMs > 0))
-    throw new ConfigError('options.turnTimeoutMs', 'must be a positive integer (ms)');
+  checkDuration('options.turnTimeoutMs', turnTimeoutMs, { integer: true });
   let schema: ResponseSchema | undefined;
   try {
     schema = responseSchema === undefined ? undefined : ResponseSchema.from(responseSchema);

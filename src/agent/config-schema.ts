@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { HOOK_KINDS } from '../hooks/types.js';
+import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
@@ -14,9 +16,42 @@ const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a n
 const positive = z
   .number()
   .refine((n) => Number.isFinite(n) && n > 0, { error: 'must be a positive number' });
-const positiveOrOff = z
-  .number()
-  .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a positive number (or 0 for off)' });
+/** A time in ms: positive, at most Node's timer maximum (internal/duration.ts); `durationOrOff` also takes 0. */
+const duration = durationSchema();
+const durationOrOff = durationSchema({ allowZero: true });
+/** A `tool()` definition: a name, a description, an input schema and a handler. */
+const toolEntry = z.custom<object>(
+  (v) => {
+    const t = v as { name?: unknown; description?: unknown; input?: unknown; handler?: unknown } | null;
+    return (
+      typeof t === 'object' &&
+      t !== null &&
+      typeof t.name === 'string' &&
+      typeof t.description === 'string' &&
+      typeof t.input === 'object' &&
+      t.input !== null &&
+      typeof t.handler === 'function'
+    );
+  },
+  { error: 'must be a tool built by tool({ name, description, input, handler })' },
+);
+/** A hook from the `hooks.*` factories: `{ kind, run }` with a known kind. */
+const hookEntry = z.custom<object>(
+  (v) => {
+    const h = v as { kind?: unknown; run?: unknown } | null;
+    return (
+      typeof h === 'object' &&
+      h !== null &&
+      (HOOK_KINDS as readonly unknown[]).includes(h.kind) &&
+      typeof h.run === 'function'
+    );
+  },
+  { error: `must be a hook built by hooks.<kind>(…) (kinds: ${HOOK_KINDS.join(', ')})` },
+);
+const instructionSection = z.object(
+  { title: z.string(), content: z.string() },
+  { error: 'must be { title, content } (strings)' },
+);
 const count = z.number().int({ error: 'must be a non-negative integer' }).nonnegative({
   error: 'must be a non-negative integer',
 });
@@ -116,16 +151,16 @@ export const AgentConfigSchema = z.strictObject({
   dangerouslySkipPermissions: z.boolean().optional(),
   extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
   dataDir: nonEmpty.optional(),
-  startTimeoutMs: positive.optional(),
-  idleTimeoutMs: positiveOrOff.optional(),
-  turnTimeoutMs: positiveOrOff.optional(),
-  interruptGraceMs: positive.optional(),
-  closeGraceMs: positive.optional(),
+  startTimeoutMs: duration.optional(),
+  idleTimeoutMs: durationOrOff.optional(),
+  turnTimeoutMs: durationOrOff.optional(),
+  interruptGraceMs: duration.optional(),
+  closeGraceMs: duration.optional(),
   maxLineBytes: positive.optional(),
   historyLimit: positive.optional(),
   onBadLine: fn.optional(),
   onStderr: fn.optional(),
-  tools: z.array(z.unknown()).optional(),
+  tools: z.array(toolEntry, { error: 'must be an array of tool() definitions' }).optional(),
   toolTransport: z.enum(['http', 'stdio'], { error: "must be 'http' or 'stdio'" }).optional(),
   mcpServers: z
     .record(z.string(), z.unknown(), { error: 'must be an object of server name to server config' })
@@ -134,7 +169,7 @@ export const AgentConfigSchema = z.strictObject({
   hookPlacement: z
     .enum(['workspace', 'plugin', 'home'], { error: "must be 'workspace', 'plugin' or 'home'" })
     .optional(),
-  hookTimeoutMs: positive.optional(),
+  hookTimeoutMs: duration.optional(),
   hookRelay: z
     .enum(['auto', 'curl', 'bash', 'node'], { error: "must be 'auto', 'curl', 'bash' or 'node'" })
     .optional(),
@@ -159,9 +194,9 @@ export const AgentConfigSchema = z.strictObject({
   reminder: z.string({ error: 'must be a string' }).optional(),
   skillsPaths: z.array(z.string()).optional(),
   subagents: z.array(z.unknown()).optional(),
-  hooks: z.array(z.unknown()).optional(),
+  hooks: z.array(hookEntry, { error: 'must be an array of hooks (hooks.<kind>(…))' }).optional(),
   policies: z.array(z.unknown()).optional(),
-  askUserTimeoutMs: positive.optional(),
+  askUserTimeoutMs: duration.optional(),
   triggers: z.array(z.unknown()).optional(),
   budget: z
     .strictObject({
@@ -227,8 +262,24 @@ export const AgentConfigSchema = z.strictObject({
     )
     .strict()
     .optional(),
-  // Checked where they are compiled (rules.ts, response-schema.ts) or duck-typed on use.
-  systemInstructions: z.unknown().optional(),
+  systemInstructions: z
+    .union(
+      [
+        z.string(),
+        z.strictObject({
+          identity: z.string().optional(),
+          sections: z.array(instructionSection).optional(),
+          mode: z.literal('append').optional(),
+        }),
+        z.strictObject({ mode: z.literal('replace'), text: z.string() }),
+      ],
+      {
+        error:
+          'must be a string, { identity?, sections?: { title, content }[] } or { mode: "replace", text }',
+      },
+    )
+    .optional(),
+  // Checked where they are compiled (response-schema.ts) or duck-typed on use.
   responseSchema: z.unknown().optional(),
   logger: z.unknown().optional(),
 });

@@ -7,7 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ClosedError, ConfigError } from '../errors.js';
-import { type FleetConnection, type FleetLocation, fleetKeys, redisClient } from './redis.js';
+import { checkDuration } from '../internal/duration.js';
+import { consoleLogger, type Logger } from '../logger.js';
+import { checkFleetJob } from './job-schema.js';
+import {
+  boundedWait,
+  type FleetConnection,
+  type FleetLocation,
+  fleetKeys,
+  RedisMonitor,
+  redisClient,
+} from './redis.js';
 import type { FleetEvent, FleetJob, FleetResult } from './types.js';
 
 /** Options of `createFleetQueue`. */
@@ -20,6 +30,21 @@ export interface FleetQueueOptions extends FleetLocation {
    * worker). Default 3.
    */
   attempts?: number | undefined;
+  /**
+   * How long `createFleetQueue` waits for Redis, in ms: past it, it closes what it opened and rejects with
+   * `RedisUnavailableError`. Default 10,000.
+   */
+  connectTimeoutMs?: number | undefined;
+  /**
+   * How long `close()` waits for Redis to take its last commands, in ms: past it (Redis is down), the
+   * connections are force-closed and the log says so. Default 5,000.
+   */
+  closeTimeoutMs?: number | undefined;
+  /**
+   * Where the queue reports a lost and a regained Redis connection (once each) and other Redis errors, one
+   * line each. Default the console (warnings and errors).
+   */
+  logger?: Logger | undefined;
 }
 
 /** Options of one `add`. */
@@ -53,18 +78,11 @@ export interface FleetQueue {
   result(jobId: string, timeoutMs?: number): Promise<FleetResult>;
   /** The underlying BullMQ queue (counts, cleaning, dashboards). */
   readonly queue: Queue<FleetJob, FleetResult>;
-  /** Closes the queue and its Redis connections. */
+  /**
+   * Closes the queue and its Redis connections, within `closeTimeoutMs` even while Redis is down (then the
+   * connections are force-closed, and the log says so). Waiting `result()` calls reject with `ClosedError`.
+   */
   close(): Promise<void>;
-}
-
-function checkJob(job: FleetJob): void {
-  if (typeof job !== 'object' || job === null) throw new ConfigError('job', 'must be an object');
-  if (typeof job.key !== 'string' || job.key === '')
-    throw new ConfigError('job.key', 'must be a non-empty string');
-  if (typeof job.prompt !== 'string' || job.prompt.trim() === '')
-    throw new ConfigError('job.prompt', 'must be a non-empty string');
-  if (job.config !== undefined && (typeof job.config !== 'object' || job.config === null))
-    throw new ConfigError('job.config', 'must be an object');
 }
 
 /** The id of the last entry of a stream, or `0-0` when it is empty. */
@@ -84,32 +102,53 @@ type Listener = {
  * stream position at that moment, so a job added afterwards loses none).
  */
 export async function createFleetQueue(options: FleetQueueOptions): Promise<FleetQueue> {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
   const keys = fleetKeys(options);
   const attempts = options.attempts ?? 3;
   if (!Number.isSafeInteger(attempts) || attempts < 1)
     throw new ConfigError('attempts', 'must be a positive integer');
-  const redis = redisClient(options.connection);
+  checkDuration('connectTimeoutMs', options.connectTimeoutMs);
+  checkDuration('closeTimeoutMs', options.closeTimeoutMs);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  const logger = options.logger ?? consoleLogger;
+  const monitor = new RedisMonitor(logger, `queue ${keys.name}`, options.connection);
+  const redis = redisClient(options.connection, monitor);
   const queue = new Queue<FleetJob, FleetResult>(keys.name, {
     connection: redis,
     prefix: keys.prefix,
     defaultJobOptions: { attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false },
   });
+  queue.on('error', (err) => monitor.error('queue', err));
   let events: QueueEvents | undefined;
   // BullMQ leaves connections it was handed open: ours are closed in close().
-  const eventsRedis = redis.duplicate();
-  try {
-    await queue.waitUntilReady();
-    events = new QueueEvents(keys.name, {
-      connection: eventsRedis,
-      prefix: keys.prefix,
-      lastEventId: await streamTail(redis, queue.toKey('events')),
-    });
-    await events.waitUntilReady();
-  } catch (err) {
-    await events?.close().catch(() => {});
-    await queue.close().catch(() => {});
+  const eventsRedis = redisClient(options.connection, monitor);
+  const forceClose = async () => {
+    monitor.closing();
+    void queue.disconnect().catch(() => {});
+    void events?.disconnect().catch(() => {});
     eventsRedis.disconnect();
     redis.disconnect();
+  };
+  try {
+    events = await monitor.within(
+      (async () => {
+        await queue.waitUntilReady();
+        const created = new QueueEvents(keys.name, {
+          connection: eventsRedis,
+          prefix: keys.prefix,
+          lastEventId: await streamTail(redis, queue.toKey('events')),
+        });
+        created.on('error', (err) => monitor.error('queue events', err));
+        events = created;
+        await created.waitUntilReady();
+        return created;
+      })(),
+      connectTimeoutMs,
+      forceClose,
+    );
+  } catch (err) {
+    await forceClose();
     throw err;
   }
   const queueEvents = events;
@@ -132,18 +171,80 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
     };
   };
   let closed = false;
+  let closing: Promise<void> | undefined;
 
-  const result = async (jobId: string, timeoutMs?: number): Promise<FleetResult> => {
-    const job = await queue.getJob(jobId);
-    if (!job) throw new ConfigError('jobId', `no job ${JSON.stringify(jobId)} in queue ${keys.name}`);
-    return (await job.waitUntilFinished(queueEvents, timeoutMs)) as FleetResult;
+  /** Waiting `result()` calls, so close() can end them. */
+  const waiting = new Set<(err: Error) => void>();
+
+  /**
+   * One listener per call in our own map (never one per call on BullMQ's emitter: more than 10 concurrent
+   * waits would warn of a leak), registered before the job's state is read so no ending is missed.
+   */
+  const result = (jobId: string, timeoutMs?: number): Promise<FleetResult> => {
+    if (closed) return Promise.reject(new ClosedError('the fleet queue is closed'));
+    try {
+      checkDuration('timeoutMs', timeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise<FleetResult>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (outcome: { value: FleetResult } | { error: Error }) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        stop();
+        waiting.delete(abort);
+        if ('value' in outcome) resolve(outcome.value);
+        else reject(outcome.error);
+      };
+      const abort = (error: Error) => finish({ error });
+      const failedForGood = (reason: string) => {
+        queue
+          .getJob(jobId)
+          .then(async (j) => {
+            if (!j || (await j.isFailed()))
+              finish({ error: new Error(`fleet job ${jobId} failed: ${j?.failedReason ?? reason}`) });
+          })
+          .catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
+      };
+      const stop = listen(jobId, {
+        progress: () => {},
+        completed: (value) => finish({ value }),
+        failed: failedForGood,
+      });
+      waiting.add(abort);
+      if (timeoutMs !== undefined)
+        timer = setTimeout(
+          () => finish({ error: new Error(`fleet job ${jobId} did not finish within ${timeoutMs} ms`) }),
+          timeoutMs,
+        );
+      queue
+        .getJob(jobId)
+        .then(async (job) => {
+          if (!job) {
+            finish({
+              error: new ConfigError('jobId', `no job ${JSON.stringify(jobId)} in queue ${keys.name}`),
+            });
+            return;
+          }
+          const state = await job.getState();
+          if (state === 'completed') {
+            const done = await queue.getJob(jobId);
+            finish({ value: done?.returnvalue as FleetResult });
+          } else if (state === 'failed')
+            finish({ error: new Error(`fleet job ${jobId} failed: ${job.failedReason}`) });
+        })
+        .catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
+    });
   };
 
   return {
     queue,
     async add(job, addOptions = {}) {
       if (closed) throw new ClosedError('the fleet queue is closed');
-      checkJob(job);
+      const checked = checkFleetJob(job);
       const id = addOptions.jobId ?? randomUUID();
       // Follow the job before it exists: its first event cannot be missed.
       const buffer: FleetEvent[] = [];
@@ -175,7 +276,7 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
         },
       });
       try {
-        await queue.add('turn', job, {
+        await queue.add('turn', checked, {
           jobId: id,
           ...(addOptions.priority !== undefined && { priority: addOptions.priority }),
         });
@@ -214,14 +315,26 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
       return listen(jobId, { progress: listener, completed: () => {}, failed: () => {} });
     },
     result,
-    async close() {
-      if (closed) return;
-      closed = true;
-      listeners.clear();
-      await queueEvents.close();
-      await queue.close();
-      eventsRedis.disconnect();
-      redis.disconnect();
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        listeners.clear();
+        for (const abort of [...waiting]) abort(new ClosedError('the fleet queue was closed'));
+        // BullMQ's QueueEvents.close() waits for Redis (its blocking read) and never returns during an outage.
+        const done = await boundedWait(
+          (async () => {
+            await queueEvents.close();
+            await queue.close();
+          })(),
+          closeTimeoutMs,
+        );
+        if (done === 'timeout')
+          logger.warn(
+            `fleet queue ${keys.name}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms while closing; connections force-closed`,
+          );
+        await forceClose();
+      })();
+      return closing;
     },
   };
 }

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '../errors.js';
+import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, describeError, type Logger } from '../logger.js';
 import { newToken, presentedKey, tokenMatches } from './auth.js';
 import { countTokens } from './count-tokens.js';
@@ -50,7 +51,7 @@ export interface GatewayOptions {
   port?: number;
   /** Where diagnostics go (never keys or tokens). Default: warnings and errors to stderr. */
   logger?: Logger;
-  /** Keep-alive chunk interval while the upstream is silent, in ms (default 15,000; 0 disables). */
+  /** Keep-alive chunk interval while the upstream is silent, in ms (default 15,000; 0 disables; at most 2^31−1). */
   keepAliveMs?: number;
   /**
    * How long a streaming request waits for the upstream's status before committing `200` and keep-alives, in
@@ -176,22 +177,17 @@ function validate(options: GatewayOptions): void {
   for (const key of [
     'keepAliveMs',
     'headersGuardMs',
-    'maxBodyBytes',
     'upstreamConnectTimeoutMs',
     'upstreamHeadersTimeoutMs',
     'upstreamIdleTimeoutMs',
-  ] as const) {
-    const v = options[key];
-    if (v !== undefined && (!Number.isFinite(v) || v < 0))
-      throw new ConfigError(key, 'must be a non-negative number');
-  }
-  for (const key of [
-    'headersTimeoutMs',
-    'requestTimeoutMs',
-    'idleTimeoutMs',
-    'maxConnections',
-    'maxUpstreamEventChars',
-  ] as const) {
+  ] as const)
+    checkDuration(key, options[key], { allowZero: true });
+  for (const key of ['headersTimeoutMs', 'requestTimeoutMs', 'idleTimeoutMs'] as const)
+    checkDuration(key, options[key], { integer: true });
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined && (!Number.isFinite(maxBodyBytes) || maxBodyBytes < 0))
+    throw new ConfigError('maxBodyBytes', 'must be a non-negative number');
+  for (const key of ['maxConnections', 'maxUpstreamEventChars'] as const) {
     const v = options[key];
     if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0))
       throw new ConfigError(key, 'must be a positive integer');

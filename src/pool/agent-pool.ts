@@ -5,11 +5,12 @@
  * (provider, model) until the stated reset time or a jittered back-off.
  */
 
-import { Agent } from '../agent/agent.js';
+import { Agent, checkChatOptions } from '../agent/agent.js';
 import type { AgentConfig } from '../agent/config.js';
 import type { Content } from '../content/content.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { ClosedError, ConfigError, QueuedWorkAbortedError, QueueFullError } from '../errors.js';
+import { checkDuration, MAX_TIMER_MS } from '../internal/duration.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { type ConversationStore, MemoryConversationStore } from './conversation-store.js';
@@ -56,6 +57,14 @@ interface Waiting {
   detach(): void;
 }
 
+/** Checks one run's options as `agent.chat` would, plus the pool's own; throws `ConfigError` naming the field. */
+function checkRunOptions(options: PoolRunOptions): void {
+  const { signal, turnTimeoutMs, responseSchema, onAdmitted } = options;
+  checkChatOptions({ signal, turnTimeoutMs, responseSchema });
+  if (onAdmitted !== undefined && typeof onAdmitted !== 'function')
+    throw new ConfigError('options.onAdmitted', 'must be a function');
+}
+
 function checkOptions(options: AgentPoolOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
   const { size, maxQueue, warm, agent, telemetry } = options;
@@ -75,6 +84,16 @@ function checkOptions(options: AgentPoolOptions): void {
     if (provider !== undefined && typeof provider?.getMeter !== 'function')
       throw new ConfigError('telemetry.meterProvider', 'must be a meter provider (with getMeter)');
   }
+  const { backoff } = options;
+  if (backoff !== undefined) {
+    if (typeof backoff !== 'object' || backoff === null)
+      throw new ConfigError('backoff', 'must be { baseMs?, maxMs? }');
+    checkDuration('backoff.baseMs', backoff.baseMs);
+    checkDuration('backoff.maxMs', backoff.maxMs);
+  }
+  for (const name of ['onStats', 'onEvent'] as const)
+    if (options[name] !== undefined && typeof options[name] !== 'function')
+      throw new ConfigError(name, 'must be a function');
   if (warm && typeof agent === 'function')
     throw new ConfigError(
       'warm',
@@ -170,9 +189,15 @@ export class AgentPool implements AsyncDisposable {
       );
     if (typeof key !== 'string' || key === '')
       return Promise.reject(new ConfigError('key', 'must be a non-empty string'));
+    if (typeof options !== 'object' || options === null)
+      return Promise.reject(new ConfigError('options', 'must be an object'));
     const { signal } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal))
-      return Promise.reject(new ConfigError('options.signal', 'must be an AbortSignal'));
+    // Every option is checked before the run is queued: a bad one costs no agent (docs/pool-and-fleet.md).
+    try {
+      checkRunOptions(options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     if (signal?.aborted) return Promise.reject(new QueuedWorkAbortedError(signal.reason));
     if (this.#queue.size >= this.#maxQueue) return Promise.reject(new QueueFullError(this.#maxQueue));
     let config: AgentConfig;
@@ -344,12 +369,14 @@ export class AgentPool implements AsyncDisposable {
     if (this.#wake && this.#wakeAt === earliest) return;
     if (this.#wake) clearTimeout(this.#wake);
     this.#wakeAt = earliest;
+    // A far reset ("Resets in 700h…") is past Node's timer maximum, which would fire at once, again and
+    // again: wake at the maximum at most, and re-arm from there.
     this.#wake = setTimeout(
       () => {
         this.#wake = undefined;
         this.#pump();
       },
-      earliest - now + 1,
+      Math.min(earliest - now + 1, MAX_TIMER_MS),
     );
   }
 
@@ -383,6 +410,7 @@ export class AgentPool implements AsyncDisposable {
 
   async #run(slot: Slot, waiting: Waiting): Promise<void> {
     let handed = false;
+    let chatting = false;
     try {
       let startMs: number | undefined;
       const resumeId = slot.turns === 0 ? await this.#conversations.get(waiting.key) : undefined;
@@ -403,6 +431,10 @@ export class AgentPool implements AsyncDisposable {
       }
       if (this.#closed) throw new ClosedError('the pool was closed');
       const agent = slot.agent;
+      // A warm agent started with no key: its conversation becomes this key's now, so that an eviction or a
+      // crash resumes it like any other (the id is recorded by #startAgent only for an agent started for a key).
+      if (startMs === undefined && slot.turns === 0 && agent.conversationId !== undefined)
+        await this.#conversations.set(waiting.key, agent.conversationId);
       const { onAdmitted, signal, turnTimeoutMs, responseSchema } = waiting.options;
       try {
         onAdmitted?.({
@@ -419,14 +451,19 @@ export class AgentPool implements AsyncDisposable {
         this.#logger.warn('pool: onAdmitted threw', err);
       }
       slot.turns++;
+      chatting = true;
       const response = await agent.chat(waiting.prompt, { signal, turnTimeoutMs, responseSchema });
+      chatting = false;
       handed = true;
       waiting.resolve(response);
       const result = await response.result();
       this.#afterTurn(slot, waiting, result);
     } catch (err) {
       if (!handed) waiting.reject(err);
-      this.#retire(slot, err instanceof Error ? err.message : String(err));
+      // A turn refused for its options (checked by run() already; this is the agent's own word) leaves the
+      // agent as it was; anything else leaves it in doubt, so it is retired.
+      if (!(chatting && err instanceof ConfigError))
+        this.#retire(slot, err instanceof Error ? err.message : String(err));
     } finally {
       if (this.#agents.get(waiting.key) === slot && slot.state !== 'idle') {
         slot.state = 'idle';
@@ -508,7 +545,10 @@ export class AgentPool implements AsyncDisposable {
     this.#agents.delete(slot.key);
     this.#counters.crashed++;
     const conversationId = slot.agent?.conversationId ?? slot.resumedFrom;
-    if (conversationId !== undefined) void this.#conversations.set(slot.key, conversationId).catch(() => {});
+    if (conversationId !== undefined)
+      void this.#conversations
+        .set(slot.key, conversationId)
+        .catch((err: unknown) => this.#logger.warn('pool: recording a conversation id failed', err));
     this.#emit({ type: 'agent_crashed', key: slot.key, conversationId, reason });
     if (slot.agent) this.#closeInBackground(slot.agent);
   }
@@ -525,6 +565,11 @@ export class AgentPool implements AsyncDisposable {
     }
     if (!victim) return;
     this.#counters.evicted++;
+    const evictedId = victim.agent?.conversationId;
+    if (victim.key !== undefined && evictedId !== undefined)
+      void this.#conversations
+        .set(victim.key, evictedId)
+        .catch((err: unknown) => this.#logger.warn('pool: recording a conversation id failed', err));
     this.#emit({ type: 'agent_evicted', key: victim.key, conversationId: victim.agent?.conversationId });
     if (victim.agent) this.#closeInBackground(victim.agent);
   }

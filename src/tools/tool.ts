@@ -3,6 +3,7 @@
  * listener; the handler runs in the host process with the validated arguments and a {@link ToolContext}.
  */
 
+import { ConfigError } from '../errors.js';
 import type { ToolAnnotations } from './mcp-types.js';
 import type { SchemaIssue, SchemaParseResult, ZodObjectSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
@@ -108,13 +109,17 @@ export function tool<I extends ToolInputSchema, O extends ToolOutputSchema | und
   handler: ToolHandler<I, O>,
 ): ToolDefinition<I, O> {
   if (typeof spec.name !== 'string' || spec.name.length === 0)
-    throw new TypeError('tool(): name must be a non-empty string');
+    throw new ConfigError('tool.name', 'must be a non-empty string');
   if (!isObjectSchema(spec.input))
-    throw new TypeError(`tool(${spec.name}): input must be a zod object schema`);
+    throw new ConfigError(
+      `tool(${spec.name}).input`,
+      'must be a zod object schema (z.object({…})); a JSON Schema is not accepted',
+    );
   if (spec.output !== undefined && !isObjectSchema(spec.output)) {
-    throw new TypeError(`tool(${spec.name}): output must be a zod object schema`);
+    throw new ConfigError(`tool(${spec.name}).output`, 'must be a zod object schema');
   }
-  if (typeof handler !== 'function') throw new TypeError(`tool(${spec.name}): handler must be a function`);
+  if (typeof handler !== 'function')
+    throw new ConfigError(`tool(${spec.name}).handler`, 'must be a function');
   return Object.freeze({
     name: spec.name,
     description: spec.description,

@@ -32,6 +32,15 @@ describe('stdout robustness', () => {
     expect(await (await agent.chat('more')).text()).toBe('next');
   });
 
+  it('a maxLineBytes below the init line: the failed start says a line was dropped, not only "no init"', async () => {
+    // The init line (docs/reference/stream-json.md#init-line) is a few hundred bytes.
+    const agent = await agentWith({ turns: [] }, { maxLineBytes: 64, startTimeoutMs: 3_000 });
+    const start = agent.start();
+    await expect(start).rejects.toThrow(
+      /did not send init within 3000 ms; 1 stdout line\(s\) before init were longer than maxLineBytes \(64 bytes\) and dropped/,
+    );
+  });
+
   it('counts garbage and unknown events via onBadLine, never throws, and the turn succeeds', async () => {
     const bad: BadLine[] = [];
     const agent = await agentWith(

@@ -326,6 +326,101 @@ describe('AgentPool', () => {
     await pool.close();
   });
 
+  it('warm: a key that took a warm agent keeps its conversation: after an eviction its next run resumes it', async () => {
+    let made = 0;
+    const config: AgentConfig = {
+      logger: silentLogger,
+      connection: (host) => {
+        made++;
+        return new InMemoryConnection({
+          conversationId: `conv-${made}`,
+          turns: Array.from({ length: 5 }, () => ({ steps: [{ type: 'agent_response', textDelta: 'ok' }] })),
+        }).connect(host);
+      },
+    };
+    await using pool = new AgentPool({ size: 1, warm: 1, agent: config });
+    await pool.start();
+    const a1 = await runText(pool, 'a', 'one'); // on the warm agent
+    await runText(pool, 'b', 'one'); // size 1: a's agent is evicted
+    const admissions: PoolAdmission[] = [];
+    const response = await pool.run('a', 'two', { onAdmitted: (x) => admissions.push(x) });
+    expect((await response.result()).status).toBe('success');
+    expect(a1.conversationId).toBe('conv-1');
+    // The new agent was started with conversationId conv-1 (agy's --conversation), so agy resumes it.
+    expect(admissions[0]).toMatchObject({ key: 'a', resumedFrom: 'conv-1', firstTurn: true });
+    expect(pool.stats.starts).toEqual({ warm: 1, cold: 1, resumed: 1 });
+  });
+
+  it('a bad per-turn option is refused before any agent is touched: the key keeps its live agent', async () => {
+    const { agent, connections } = memoryAgents();
+    const events: PoolEvent[] = [];
+    await using pool = new AgentPool({ size: 1, agent, onEvent: (e) => events.push(e) });
+    await runText(pool, 'k', 'one');
+    const bad = [
+      { turnTimeoutMs: 'soon' as unknown as number },
+      // Past Node's timer maximum a timeout would fire after 1 ms: refused, never shortened.
+      { turnTimeoutMs: Number.MAX_SAFE_INTEGER },
+      { responseSchema: 5 as unknown as undefined },
+      { onAdmitted: 'log' as unknown as undefined },
+      { signal: {} as AbortSignal },
+    ];
+    for (const options of bad) await expect(pool.run('k', 'x', options)).rejects.toBeInstanceOf(ConfigError);
+    await expect(pool.run('k', 'x', bad[0])).rejects.toThrow(/options\.turnTimeoutMs/);
+    await expect(pool.run('k', 'x', bad[1])).rejects.toThrow(/at most 2147483647/);
+    // Nothing was queued, retired or started: the next run continues on the same agent.
+    expect(pool.stats).toMatchObject({ crashed: 0, queued: 0, turns: 1 });
+    expect(events.filter((e) => e.type === 'agent_crashed')).toEqual([]);
+    expect((await runText(pool, 'k', 'two')).text).toBe('k:two');
+    expect(connections.get('k')).toHaveLength(1);
+    expect(connections.get('k')![0]!.requests.map((r) => r.text.join(''))).toEqual(['one', 'two']);
+  });
+
+  it('durations past the timer maximum are refused by name in the pool options', () => {
+    const agent = {};
+    expect(() => new AgentPool({ size: 1, agent, backoff: { baseMs: 2 ** 31 } })).toThrow(/backoff\.baseMs/);
+    expect(() => new AgentPool({ size: 1, agent, backoff: { maxMs: -1 } })).toThrow(/backoff\.maxMs/);
+    expect(() => new AgentPool({ size: 1, agent, onEvent: 1 as unknown as undefined })).toThrow(/onEvent/);
+  });
+
+  it('a far quota reset (~29 days, past the timer maximum) waits quietly: no timer storm, no overflow warning', async () => {
+    let first = true;
+    const { agent } = memoryAgents(() => () => {
+      if (!first) return { steps: [{ type: 'agent_response', textDelta: 'late' }] };
+      first = false;
+      // agy's "Resets in 700h12m3s" (docs/reference/stream-json.md#quota).
+      const ms = (700 * 3600 + 12 * 60 + 3) * 1000;
+      return {
+        result: {
+          status: 'quota_exhausted',
+          retryAfterMs: ms,
+          resetsAt: new Date(Date.now() + ms),
+          errorMessage: 'quota',
+        },
+      };
+    });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    let stats = 0;
+    const pool = new AgentPool({ size: 2, agent, onStats: () => stats++ });
+    try {
+      expect((await runText(pool, 'a', 'x')).status).toBe('quota_exhausted');
+      const waiting = pool.run('b', 'y');
+      waiting.catch(() => {});
+      const before = stats;
+      // An absence is observed over a window: with the storm the pool woke every 1 ms (~100 wakes here).
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stats - before).toBeLessThan(5);
+      expect(pool.stats).toMatchObject({ queued: 1, paused: 1 });
+      expect(warnings.filter((w) => w.name === 'TimeoutOverflowWarning')).toEqual([]);
+      await pool.close();
+      await expect(waiting).rejects.toBeInstanceOf(ClosedError);
+    } finally {
+      process.off('warning', onWarning);
+      await pool.close();
+    }
+  });
+
   it('onStats sees the gauges change (the hook point for metrics)', async () => {
     const { agent } = memoryAgents();
     const seen: { busy: number; queued: number }[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { ConfigError } from '../../src/errors.js';
 import { tool } from '../../src/tools/tool.js';
 import { createToolContext, StateStore, type ToolContext } from '../../src/tools/tool-context.js';
 import { isCallToolResult, toCallToolResult, toolError, toolResult } from '../../src/tools/tool-result.js';
@@ -47,14 +48,19 @@ describe('tool()', () => {
 
   it('refuses bad specs', () => {
     const input = z.object({});
-    expect(() => tool({ name: '', description: 'x', input }, () => '')).toThrow(TypeError);
+    expect(() => tool({ name: '', description: 'x', input }, () => '')).toThrow(ConfigError);
+    // A JSON Schema input is refused by name (docs/guides/tools.md says zod only).
+    expect(() =>
+      // @ts-expect-error: a JSON Schema is not a zod schema.
+      tool({ name: 'j', description: 'x', input: { type: 'object', properties: {} } }, () => ''),
+    ).toThrow(/tool\(j\)\.input: must be a zod object schema/);
     // @ts-expect-error: arguments must be an object schema.
     expect(() => tool({ name: 'x', description: 'x', input: z.string() }, () => '')).toThrow(
       /zod object schema/,
     );
     // @ts-expect-error: structured output must be an object schema.
     expect(() => tool({ name: 'x', description: 'x', input, output: z.array(z.string()) }, () => [])).toThrow(
-      /output must be a zod object schema/,
+      /output: must be a zod object schema/,
     );
   });
 });

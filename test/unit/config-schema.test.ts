@@ -27,6 +27,21 @@ describe('AgentConfig schema', () => {
     expect(fieldOf(null)).toBe('config');
   });
 
+  it('bad tools, hooks and systemInstructions entries are a ConfigError naming the entry, not a TypeError', () => {
+    expect(fieldOf({ tools: [5] })).toBe('tools[0]');
+    expect(fieldOf({ tools: [{ name: 'x' }] })).toBe('tools[0]');
+    expect(fieldOf({ tools: 'all' })).toBe('tools');
+    expect(fieldOf({ hooks: [null] })).toBe('hooks[0]');
+    expect(fieldOf({ hooks: [{ kind: 'onWhatever', run: () => {} }] })).toBe('hooks[0]');
+    expect(fieldOf({ systemInstructions: 5 })).toBe('systemInstructions');
+    expect(fieldOf({ systemInstructions: { sections: [{ title: 1 }] } })).toBe('systemInstructions');
+    expect(() => new Agent({ tools: [5 as never] })).toThrow(/tools\[0\]: must be a tool built by tool/);
+    expect(fieldOf({ systemInstructions: 'Be brief.', logger: undefined })).toBeUndefined();
+    expect(
+      fieldOf({ systemInstructions: { identity: 'A', sections: [{ title: 't', content: 'c' }] } }),
+    ).toBeUndefined();
+  });
+
   it('says what was wrong and what it got', () => {
     expect(() => new Agent({ historyLimit: 0 })).toThrow('historyLimit: must be a positive number, got 0');
   });

@@ -38,6 +38,8 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'cassette_invalid':
     case 'cassette_mismatch':
       return 'testing';
+    case 'redis_unavailable':
+      return 'fleet';
     case 'turn_success':
     case 'turn_denied':
     case 'turn_timeout':

@@ -12,6 +12,7 @@ import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import { ConfigError } from '../../../errors.js';
+import { mkdirParents } from '../../../internal/mkdir.js';
 import { hiddenSegment } from './hidden-path.js';
 
 const OWNER_FILE = 'owner.json';
@@ -34,7 +35,11 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
  * is never chmod-ed; the session directories below it are private either way.
  */
 async function ensurePrivateDir(dir: string, tighten: boolean): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await mkdirParents(dir, 0o700);
+  } catch (err) {
+    throw new ConfigError('dataDir', `cannot create ${dir}: ${(err as Error).message}`);
+  }
   const st = await lstat(dir);
   if (!st.isDirectory()) throw new ConfigError('dataDir', `${dir} is not a directory (a symlink?)`);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {

@@ -59,6 +59,7 @@ export class AgyLaunch {
     this.ready.catch(() => {});
     let preInitReason: string | undefined;
     const preInitStderr: string[] = [];
+    let droppedBeforeInit = 0;
 
     const handle = (event: AgyEvent, raw: string): void => {
       if (this.#initialized) {
@@ -93,6 +94,7 @@ export class AgyLaunch {
         else handle(parsed, line);
       }),
       onOverflow: guarded('stdout', () => {
+        if (!this.#initialized) droppedBeforeInit++;
         events.onOverflow();
         events.onBadLine({ reason: 'too_long', line: '' });
       }),
@@ -124,6 +126,11 @@ export class AgyLaunch {
       onSpawn: (pid) => events.onSpawn(pid),
     });
     this.proc = proc;
+    // A line over maxLineBytes before init (the init line itself, say) is dropped: a failed start says so.
+    const dropped = () =>
+      droppedBeforeInit === 0
+        ? ''
+        : `; ${droppedBeforeInit} stdout line(s) before init were longer than maxLineBytes (${o.maxLineBytes} bytes) and dropped`;
 
     // The start timeout counts from the actual spawn: time spent waiting for other sessions' starts in the
     // host-wide spawn queue must never fail this one.
@@ -139,7 +146,12 @@ export class AgyLaunch {
       startTimer = setTimeout(() => {
         if (this.#initialized) return;
         proc.killTree();
-        fail(new StartError(`agy did not send init within ${o.startTimeoutMs} ms`, diagnostics(proc)));
+        fail(
+          new StartError(
+            `agy did not send init within ${o.startTimeoutMs} ms${dropped()}`,
+            diagnostics(proc),
+          ),
+        );
       }, o.startTimeoutMs);
     });
 
@@ -154,13 +166,16 @@ export class AgyLaunch {
       }
       const how = exit.signal ? `signal ${exit.signal}` : `exit ${exit.code}`;
       fail(
-        new StartError(`agy failed to start: ${preInitReason ?? 'agy exited before init'} (${how})`, {
-          exitCode: exit.code,
-          signal: exit.signal,
-          stderrTail: proc.stderrTail,
-          reason: preInitReason,
-          status: classifyStartFailure(preInitReason ?? '', exit, preInitStderr),
-        }),
+        new StartError(
+          `agy failed to start: ${preInitReason ?? 'agy exited before init'} (${how})${dropped()}`,
+          {
+            exitCode: exit.code,
+            signal: exit.signal,
+            stderrTail: proc.stderrTail,
+            reason: preInitReason,
+            status: classifyStartFailure(preInitReason ?? '', exit, preInitStderr),
+          },
+        ),
       );
     });
   }
