@@ -11,7 +11,6 @@ import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
 import { AgyHookHandlers } from './hook-handlers.js';
-import { sparePool } from './process/spare.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,
@@ -117,8 +116,6 @@ export class AgyConnection implements Connection {
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
   static async create(o: AgyConnectionOptions, host: ConnectionHost): Promise<AgyConnection> {
-    // A supervisor boots while the session is prepared, so even the first start finds one (process/spare.ts).
-    sparePool.prewarm();
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();

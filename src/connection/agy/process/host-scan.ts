@@ -11,15 +11,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { MARK_VAR } from './proc-scan.js';
+import { markIn, type ProcEntry } from './proc-scan.js';
 
-/** One process as the scan saw it. */
-interface Entry {
-  ppid: number;
-  start: string;
-  /** The value of `AGY_SDK_SESSION_MARK` in its environment, if any. */
-  mark: string | undefined;
-}
+type Entry = ProcEntry;
 
 /** The processes of the host as one pass saw them. */
 export class Snapshot {
@@ -29,6 +23,11 @@ export class Snapshot {
 
   constructor(entries: Map<number, Entry>) {
     this.#entries = entries;
+  }
+
+  /** The start time of `pid` as the pass saw it; undefined if it was not there (or was a zombie). */
+  startOf(pid: number): string | undefined {
+    return this.#entries.get(pid)?.start;
   }
 
   /** Every process holding `<MARK_VAR>=<mark>`. */
@@ -68,20 +67,6 @@ export class Snapshot {
     }
     return out;
   }
-}
-
-const NEEDLE = Buffer.from(`${MARK_VAR}=`);
-
-/** The marker value in a raw environment block (NUL-separated), if any. */
-function markIn(environ: Buffer): string | undefined {
-  for (let at = environ.indexOf(NEEDLE); at !== -1; at = environ.indexOf(NEEDLE, at + 1)) {
-    // Only a whole entry counts (the very first one has no leading NUL).
-    if (at > 0 && environ[at - 1] !== 0) continue;
-    const from = at + NEEDLE.length;
-    const end = environ.indexOf(0, from);
-    return environ.toString('latin1', from, end === -1 ? environ.length : end);
-  }
-  return undefined;
 }
 
 async function readEntry(pid: number): Promise<Entry | undefined> {

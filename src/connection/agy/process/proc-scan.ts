@@ -27,6 +27,48 @@ export function readStat(pid: number): { ppid: number; start: string; zombie: bo
   }
 }
 
+/** One process as a scan saw it. */
+export interface ProcEntry {
+  ppid: number;
+  start: string;
+  /** The value of `AGY_SDK_SESSION_MARK` in its environment, if any. */
+  mark: string | undefined;
+}
+
+const NEEDLE = Buffer.from(`${MARK_VAR}=`);
+
+/** The marker value in a raw environment block (NUL-separated), if any. */
+export function markIn(environ: Buffer): string | undefined {
+  for (let at = environ.indexOf(NEEDLE); at !== -1; at = environ.indexOf(NEEDLE, at + 1)) {
+    // Only a whole entry counts (the very first one has no leading NUL).
+    if (at > 0 && environ[at - 1] !== 0) continue;
+    const from = at + NEEDLE.length;
+    const end = environ.indexOf(0, from);
+    return environ.toString('latin1', from, end === -1 ? environ.length : end);
+  }
+  return undefined;
+}
+
+/**
+ * Every live, non-zombie process but init and this one, with its parent, start time and marker, in one
+ * synchronous pass (the supervisor's: one pass serves all the sessions it holds). Empty where there is no /proc.
+ */
+export function scanAllSync(): Map<number, ProcEntry> {
+  const out = new Map<number, ProcEntry>();
+  for (const pid of procPids()) {
+    const stat = readStat(pid);
+    if (!stat || stat.zombie) continue;
+    let mark: string | undefined;
+    try {
+      mark = markIn(readFileSync(`/proc/${pid}/environ`));
+    } catch {
+      // Another user's process (EACCES) or gone: we could not signal it anyway.
+    }
+    out.set(pid, { ppid: stat.ppid, start: stat.start, mark });
+  }
+  return out;
+}
+
 /** Every pid in /proc except init and this process. */
 export function procPids(): number[] {
   if (process.platform !== 'linux') return [];
