@@ -309,14 +309,19 @@ export class AgyProcess {
   #sampleWhile(reason: 'start' | 'turn'): void {
     this.#sampleReasons.add(reason);
     if (this.#stopSample || this.#pid === undefined || this.#exited) return;
-    this.#stopSample = hostScan.sample({
-      root: this.#pid,
-      onFound: (found) => {
-        if (this.#exited) return;
-        for (const [pid, start] of found) this.#adopted.set(pid, start);
-        this.#lease?.adopt(found);
+    // A just-spawned agy has no descendants yet: a start's first sample is the next regular one (most starts
+    // are over by then); a turn's comes at once.
+    this.#stopSample = hostScan.sample(
+      {
+        root: this.#pid,
+        onFound: (found) => {
+          if (this.#exited) return;
+          for (const [pid, start] of found) this.#adopted.set(pid, start);
+          this.#lease?.adopt(found);
+        },
       },
-    });
+      reason === 'turn',
+    );
   }
 
   #stopSampling(reason: 'start' | 'turn' | 'all'): void {

@@ -147,11 +147,14 @@ export class HostScan {
     return pass;
   }
 
-  /** Samples `watch` until `stop` is called; the first sample comes at once. */
-  sample(watch: Watch): () => void {
+  /**
+   * Samples `watch` until `stop` is called; the first sample comes at once, or with `atOnce: false` at the next
+   * regular sample (a process that has just been spawned has no descendants yet).
+   */
+  sample(watch: Watch, atOnce = true): () => void {
     if (process.platform !== 'linux') return () => {};
     this.#active.set(watch, this.#active.get(watch) ?? new Set());
-    this.#schedule(0);
+    this.#schedule(atOnce ? 0 : SAMPLE_MS);
     return () => {
       this.#active.delete(watch);
       if (this.#active.size === 0) {
