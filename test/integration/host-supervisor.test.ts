@@ -6,12 +6,13 @@
 // processes through the real spawn path (the simulator). Protocol and design: docs/architecture.md "No orphans".
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentConfig } from '../../src/agent/config.js';
 import { hostSupervisor } from '../../src/connection/agy/process/host-supervisor.js';
-import { ProcessExitError } from '../../src/errors.js';
+import { ProcessExitError, StartError } from '../../src/errors.js';
 import { killAll } from '../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
@@ -169,6 +170,46 @@ describe.skipIf(!linux)('the host supervisor (needs /proc)', () => {
       expect(hostSupervisor.pid).not.toBe(sup);
     } finally {
       await agent.close();
+    }
+    expect(supervisors()).toEqual([]);
+  });
+
+  it('a supervisor that cannot be spawned fails the start (typed, agy never started); the next start works', async () => {
+    const cp = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+    const original = cp.spawn;
+    const spawned: string[] = [];
+    const mutable = cp as unknown as Record<string, unknown>;
+    mutable.spawn = (...args: Parameters<typeof cp.spawn>) => {
+      const argv = [String(args[0]), ...((args[1] as string[] | undefined) ?? [])].join(' ');
+      spawned.push(argv);
+      if (argv.includes('supervisor.js')) throw Object.assign(new Error('spawn EAGAIN'), { code: 'EAGAIN' });
+      return (original as (...a: unknown[]) => unknown)(...args);
+    };
+    syncBuiltinESMExports();
+    const config = await box.agentConfig();
+    expect(hostSupervisor.pid).toBeUndefined();
+    const agent = new Agent(config);
+    try {
+      const err = await agent.start().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StartError);
+      expect((err as Error).message).toMatch(/EAGAIN/);
+      expect(spawned.some((a) => a.includes('supervisor.js'))).toBe(true);
+      // Without a supervisor no agy was started.
+      expect(spawned.filter((a) => !a.includes('supervisor.js'))).toEqual([]);
+    } finally {
+      mutable.spawn = original;
+      syncBuiltinESMExports();
+      await agent.close();
+    }
+    const again = new Agent(config);
+    try {
+      await again.start();
+      expect(hostSupervisor.pid).toBeGreaterThan(0);
+    } finally {
+      await again.close();
     }
     expect(supervisors()).toEqual([]);
   });

@@ -131,7 +131,15 @@ export class AgyProcess {
     spawnQueue.enqueue(() => {
       if (cancelled) return Promise.resolve();
       this.#cancelQueued = undefined;
-      resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
+      try {
+        resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
+      } catch (err) {
+        // The supervisor could not be spawned (the spawn threw): agy is not started without one.
+        rejectSpawned(err instanceof Error ? err : new Error(String(err)));
+        this.#exited = true;
+        this.#markBooted();
+        resolveExited(this.#finish({ code: null, signal: null }));
+      }
       resolveLaunched();
       return booted;
     });
