@@ -107,6 +107,29 @@ describe.skipIf(!linux)('the host supervisor (needs /proc)', () => {
     expect(supervisors()).toEqual([]);
   });
 
+  it('an agent’s supervisor is up from its start to its close: a restart of agy inside it boots no other', async () => {
+    const config = await box.agentConfig({
+      turns: [{ actions: [{ text: 'one', chunks: 1 }] }, { actions: [{ text: 'two', chunks: 1 }] }],
+    });
+    const agent = new Agent(config);
+    const started = hostSupervisor.started;
+    try {
+      expect(await (await agent.chat('first')).text()).toBe('one');
+      const sup = hostSupervisor.pid;
+      const first = agent.pid!;
+      process.kill(first, 'SIGKILL');
+      expect(await waitGone([first], 15_000)).toEqual([]);
+      // The next turn starts a new agy under the same supervisor.
+      expect(await (await agent.chat('second')).text()).toBe('two');
+      expect(agent.pid).not.toBe(first);
+      expect(hostSupervisor.pid).toBe(sup);
+      expect(hostSupervisor.started - started).toBe(1);
+    } finally {
+      await agent.close();
+    }
+    expect(supervisors()).toEqual([]);
+  });
+
   it('in a host of its own: one supervisor for two agents, none left when close() returns', async () => {
     const config = await box.agentConfig();
     const { report, child } = await host(config, 'idle');

@@ -11,6 +11,7 @@ import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
 import { AgyHookHandlers } from './hook-handlers.js';
+import { hostSupervisor } from './process/host-supervisor.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,
@@ -108,14 +109,36 @@ export class AgyConnection implements Connection {
   /** The session runtime (directory, listener, files). */
   readonly runtime: SessionRuntime;
   readonly #stream: StreamJsonConnection;
+  /** Lets the host's supervisor go (it stays from `create` to `close`). */
+  readonly #releaseSupervisor: () => Promise<void>;
 
-  private constructor(runtime: SessionRuntime, stream: StreamJsonConnection) {
+  private constructor(
+    runtime: SessionRuntime,
+    stream: StreamJsonConnection,
+    releaseSupervisor: () => Promise<void>,
+  ) {
     this.runtime = runtime;
     this.#stream = stream;
+    this.#releaseSupervisor = releaseSupervisor;
   }
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
   static async create(o: AgyConnectionOptions, host: ConnectionHost): Promise<AgyConnection> {
+    // The host's supervisor boots while the session is prepared (process/host-supervisor.ts).
+    const releaseSupervisor = hostSupervisor.hold();
+    try {
+      return await AgyConnection.#create(o, host, releaseSupervisor);
+    } catch (err) {
+      await releaseSupervisor();
+      throw err;
+    }
+  }
+
+  static async #create(
+    o: AgyConnectionOptions,
+    host: ConnectionHost,
+    releaseSupervisor: () => Promise<void>,
+  ): Promise<AgyConnection> {
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
@@ -158,7 +181,7 @@ export class AgyConnection implements Connection {
           : undefined,
       logger: o.logger,
     });
-    return new AgyConnection(runtime, stream);
+    return new AgyConnection(runtime, stream, releaseSupervisor);
   }
 
   get conversationId(): string | undefined {
@@ -208,7 +231,12 @@ export class AgyConnection implements Connection {
     try {
       await this.#stream.close();
     } finally {
-      await this.runtime.close();
+      try {
+        await this.runtime.close();
+      } finally {
+        // The last session's close stops the supervisor before it returns.
+        await this.#releaseSupervisor();
+      }
     }
   }
 }

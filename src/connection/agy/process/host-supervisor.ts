@@ -106,6 +106,22 @@ export class HostSupervisor {
   }
 
   /**
+   * A session (an agent's connection) is being prepared: the supervisor boots now, while the session's files
+   * and listener are prepared (its spawn off the start's path), and stays until the returned release, so an
+   * agent's restarts of agy never boot another one. The release is idempotent; it resolves once the supervisor
+   * has exited if that was the last hold.
+   */
+  hold(): () => Promise<void> {
+    this.acquire();
+    let released = false;
+    return () => {
+      if (released) return Promise.resolve();
+      released = true;
+      return this.release();
+    };
+  }
+
+  /**
    * An agent process has ended and been swept. The last one stops the supervisor (it holds nothing by then);
    * resolves once it has exited.
    */
