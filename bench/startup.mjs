@@ -3,6 +3,8 @@
 // interleaved in the same run: each round times one of each, then closes the agent. The first start of the
 // process is reported on its own (no supervisor yet, the version probe not cached), with its extra cost over
 // the bare boot; the ratio is the median of rounds 2..n over the median bare simulator boot, min–max per side.
+// Each round closes its agent, so the host's supervisor is stopped and booted again (beside agy's boot, off the
+// start's path) every time; a second series keeps another agent open, as a pool or a long-lived app does.
 // `npm run bench` / `node bench/startup.mjs [rounds=9]`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -99,6 +101,25 @@ export async function run(rounds = Number(process.env.BENCH_STARTUP_ROUNDS ?? 9)
       bare.push(await simulatorBoot(root, i));
       ours.push((await agentStart(root, i)).ms);
     }
+    // The same with another agent of the host open (a pool, a long-lived app): the supervisor is up already.
+    const anchor = new Agent({
+      agyPath: simulatorPath(),
+      workspaces: [join(root, 'workspace')],
+      dataDir: join(root, 'data'),
+      env: { HOME: join(root, 'home'), AGY_SIM_STATE_DIR: join(root, 'state-anchor') },
+      logger: silentLogger,
+    });
+    const bareUp = [];
+    const oursUp = [];
+    try {
+      await anchor.start();
+      for (let i = 1; i <= rounds; i++) {
+        bareUp.push(await simulatorBoot(root, rounds + i));
+        oursUp.push((await agentStart(root, rounds + i)).ms);
+      }
+    } finally {
+      await anchor.close();
+    }
     return {
       nodeBootMsMedian: fmt(median(node), 0),
       bareSimulatorBootMsMedian: fmt(median(bare), 0),
@@ -112,6 +133,8 @@ export async function run(rounds = Number(process.env.BENCH_STARTUP_ROUNDS ?? 9)
       rounds,
       ratioStartVsNodeBoot: fmt(median(ours) / median(node), 2),
       ratioStartVsBareSimulatorBoot: fmt(median(ours) / median(bare), 2),
+      agentStartSupervisorUpMsMedian: fmt(median(oursUp), 0),
+      ratioStartSupervisorUpVsBareSimulatorBoot: fmt(median(oursUp) / median(bareUp), 2),
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
