@@ -1,22 +1,29 @@
-// Many agents at once (not part of `npm run bench`, not a test; it loads the machine): for each size (default
-// 1, 50 and 200) starts that many agents at once on the simulator with their own tools on, runs one turn in all
-// of them at once (each calls an own tool `calls` times, then streams numbered text), lets them idle, and
-// closes them. Reports per size: start time per session (start wall ÷ n, and each start's p50/p99), the turn
-// in all at once, the supervisors' CPU while idle (utime+stime from /proc/<pid>/stat, summed over a 10 s idle
-// interval, as % of one core), the close time, lost or reordered events, and marked survivors. Ratios are
-// against size 1 measured in the same run. Needs `npm run build`; Linux for the /proc figures.
-// Usage: node bench/many-agents.mjs [sizes=1,50,200] [calls=2] [idleSeconds=10]
+// Many agents at once (not a test; it loads the machine): for each size (default 1, 200 and 500 standalone;
+// `npm run bench` runs 1 and 200, `BENCH_MANY_SIZES` to change) starts that many agents at once on the simulator
+// with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
+// streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
+// machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
+// `init` plus the supervisor's one boot, ÷ cores), each start's p50/p99, the turn in all at once, memory per
+// session (the host's RSS growth, the PSS of the agy processes themselves, and what the SDK adds beyond them:
+// host growth + every other child, the supervisor included), the supervisor's CPU while idle (utime+stime from
+// /proc/<pid>/stat over a 10 s idle interval, as % of one core), the close time, lost or reordered events, and
+// marked survivors. Needs `npm run build`; Linux for the /proc figures. 500 sessions need ~20 GiB free and an
+// otherwise idle machine. Usage: node bench/many-agents.mjs [sizes=1,200,500] [calls=2] [idleSeconds=10]
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { Agent, silentLogger, tool } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
 
-const sizes = (process.argv[2] ?? '1,50,200').split(',').map(Number);
-const calls = Number(process.argv[3] ?? 2);
-const idleSeconds = Number(process.argv[4] ?? 10);
+const standalone = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+const sizeArg = standalone ? process.argv[2] : undefined;
+const calls = Number((standalone && process.argv[3]) || 2);
+const idleSeconds = Number((standalone && process.argv[4]) || 10);
+const cores = availableParallelism();
 const CHUNKS = 20;
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -50,8 +57,8 @@ function supervisors() {
   return out;
 }
 
-/** RSS and PSS (shared pages split fairly) of every descendant of this process, in bytes. */
-function childrenMemory() {
+/** RSS and PSS (shared pages split fairly) of every descendant of this process, in bytes; `agy`: those pids. */
+function childrenMemory(agyPids = new Set()) {
   const procs = processes();
   const isDescendant = (pid) => {
     for (let p = procs.get(pid)?.ppid, n = 0; p !== undefined && n < 64; p = procs.get(p)?.ppid, n++)
@@ -61,16 +68,83 @@ function childrenMemory() {
   let rss = 0;
   let pss = 0;
   let count = 0;
+  let agyPss = 0;
+  let agyCount = 0;
   for (const pid of procs.keys()) {
     if (!isDescendant(pid)) continue;
     try {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const p = Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
       rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
-      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += p;
       count++;
+      if (agyPids.has(pid)) {
+        agyPss += p;
+        agyCount++;
+      }
     } catch {}
   }
-  return { rss, pss, count };
+  return { rss, pss, count, agyPss, agyCount };
+}
+
+/** utime+stime of a live process in ms (clock ticks), or undefined. */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The CPU one bare boot costs, measured now: the simulator spawned directly with an Agent's flags, read at its
+ * `init` line (the median of `rounds`), and a bare Node boot (`node -e 0` until exit, read just before it: the
+ * supervisor's boot, which happens once per host). In ms of CPU.
+ */
+async function bootCpu(root, rounds = 5) {
+  const one = (args, env, untilLine) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(args[0], args.slice(1), { stdio: ['pipe', 'pipe', 'ignore'], env });
+      child.on('error', reject);
+      let ms;
+      child.stdout.once('data', () => {
+        ms = cpuMs(child.pid);
+        child.stdin.end();
+      });
+      if (!untilLine) child.stdin.end();
+      child.on('exit', () => resolve(ms));
+    });
+  const sim = [];
+  for (let i = 0; i < rounds; i++) {
+    const ms = await one(
+      [
+        simulatorPath(),
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--print-timeout',
+        '0',
+      ],
+      { ...process.env, HOME: join(root, 'home'), AGY_SIM_STATE_DIR: join(root, `floor-${i}`) },
+      true,
+    );
+    if (ms !== undefined) sim.push(ms);
+  }
+  // A Node boot that prints once it has booted, then waits for EOF: CPU read at that line.
+  const node = [];
+  for (let i = 0; i < rounds; i++) {
+    const ms = await one(
+      [process.execPath, '-e', 'process.stdout.write("up\\n"); process.stdin.resume()'],
+      process.env,
+      true,
+    );
+    if (ms !== undefined) node.push(ms);
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  return { simulatorMs: med(sim), nodeMs: med(node) };
 }
 
 function markOf(pid) {
@@ -107,7 +181,7 @@ const echo = tool(
 );
 const text = Array.from({ length: CHUNKS }, (_, i) => `w${i}`).join(' ');
 
-async function measure(n, root, scenarioFile) {
+async function measure(n, root, scenarioFile, floorCpu) {
   const warnings = [];
   const logger = { ...silentLogger, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
   globalThis.gc?.();
@@ -131,7 +205,10 @@ async function measure(n, root, scenarioFile) {
       }),
   );
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const startTimes = [];
+  /** Each agy process's own CPU when its start resolved (its boot under the same load). */
+  let agyBootCpu = 0;
   const startErrors = [];
   await Promise.all(
     list.map(async (agent) => {
@@ -139,16 +216,19 @@ async function measure(n, root, scenarioFile) {
       try {
         await agent.start();
         startTimes.push(performance.now() - s);
+        agyBootCpu += cpuMs(agent.pid) ?? 0;
       } catch (err) {
         startErrors.push(String(err?.message ?? err));
       }
     }),
   );
   const started = performance.now();
+  const hostCpu = process.cpuUsage(cpu0);
+  const hostStartCpuMs = (hostCpu.user + hostCpu.system) / 1000;
   const startStall = delay.max / 1e6;
   delay.reset();
   const marks = list.map((a) => (a.pid ? markOf(a.pid) : undefined)).filter(Boolean);
-  const kids = childrenMemory();
+  const kids = childrenMemory(new Set(list.map((a) => a.pid).filter(Boolean)));
   const rssStarted = process.memoryUsage().rss;
 
   const statuses = {};
@@ -200,11 +280,18 @@ async function measure(n, root, scenarioFile) {
   }
 
   startTimes.sort((a, b) => a - b);
+  // The floor: what must boot (n agy processes, one supervisor) on all cores, with nothing else in the way.
+  const floorMs = (n * floorCpu.simulatorMs + floorCpu.nodeMs) / cores;
+  const sdkAdded = rssStarted - rssBefore + (kids.pss - kids.agyPss);
   return {
     sessions: n,
     startFailures: startErrors.length,
     startErrors: [...new Set(startErrors)].slice(0, 3),
     startWallMs: round(started - t0),
+    machineFloorMs: round(floorMs),
+    agyBootCpuMsPerSession: round(agyBootCpu / n),
+    hostStartCpuMsPerSession: round(hostStartCpuMs / n),
+    ratioStartWallVsFloor: round((started - t0) / floorMs, 2),
     startMsPerSession: round((started - t0) / n),
     startMsP50: round(percentile(startTimes, 50)),
     startMsP99: round(percentile(startTimes, 99)),
@@ -222,46 +309,82 @@ async function measure(n, root, scenarioFile) {
     hostRssMiBPerSessionStarted: mib((rssStarted - rssBefore) / n),
     childProcesses: kids.count,
     childPssMiBPerSession: mib(kids.pss / n),
+    agyPssMiBPerSession: mib(kids.agyPss / Math.max(1, kids.agyCount)),
+    otherChildPssMiBPerSession: mib((kids.pss - kids.agyPss) / n),
+    sdkAddedMiBPerSession: mib(sdkAdded / n),
     maxEventLoopStallMs: { start: round(startStall), turn: round(turnStall), close: round(closeStall) },
     warnings: warnings.length,
     sampleWarnings: [...new Set(warnings)].slice(0, 3),
   };
 }
 
-const root = mkdtempSync(join(tmpdir(), 'agy-sdk-many-'));
-for (const dir of ['workspace', 'home']) mkdirSync(join(root, dir));
-const scenarioFile = await writeScenario(
-  {
-    turns: [
-      {
-        actions: [
-          ...Array.from({ length: calls }, (_, i) => ({
-            mcpTool: { server: 'agy-sdk_tools', tool: 'echo', arguments: { text: `call ${i}` } },
-          })),
-          { text, chunks: CHUNKS },
-        ],
-      },
-    ],
-  },
-  root,
-);
-const results = [];
-try {
-  for (const n of sizes) {
-    const r = await measure(n, root, scenarioFile);
-    results.push(r);
-    console.log(JSON.stringify(r));
-  }
-} finally {
-  rmSync(root, { recursive: true, force: true });
-}
-const one = results.find((r) => r.sessions === 1);
-console.log('\nSummary (ratios against 1 session in the same run):');
-for (const r of results) {
-  const ratio = one ? ` startPerSession÷1=${round(r.startMsPerSession / one.startMsPerSession, 2)}` : '';
-  console.log(
-    `  n=${String(r.sessions).padStart(3)} start/session=${r.startMsPerSession} ms${ratio} turnAll=${r.turnAllWallMs} ms` +
-      ` idleSupervisorCpu=${r.idleSupervisorCpuPercentOfOneCore}% (${r.idleSupervisorTicks} ticks/${idleSeconds} s, ${r.idleSupervisors} supervisors)` +
-      ` close=${r.closeWallMs} ms failures=${r.startFailures} lost/reordered=${r.lostOrReorderedTurns} survivors=${r.markedSurvivors}`,
+export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').split(',').map(Number)) {
+  const root = mkdtempSync(join(tmpdir(), 'agy-sdk-many-'));
+  for (const dir of ['workspace', 'home']) mkdirSync(join(root, dir));
+  const scenarioFile = await writeScenario(
+    {
+      turns: [
+        {
+          actions: [
+            ...Array.from({ length: calls }, (_, i) => ({
+              mcpTool: { server: 'agy-sdk_tools', tool: 'echo', arguments: { text: `call ${i}` } },
+            })),
+            { text, chunks: CHUNKS },
+          ],
+        },
+      ],
+    },
+    root,
   );
+  const rows = [];
+  let floorCpu;
+  try {
+    floorCpu = await bootCpu(root);
+    for (const n of sizes) {
+      const r = await measure(n, root, scenarioFile, floorCpu);
+      rows.push(r);
+      if (standalone) console.log(JSON.stringify(r));
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const out = {
+    cores,
+    bootCpuMs: { simulator: round(floorCpu.simulatorMs), node: round(floorCpu.nodeMs) },
+  };
+  for (const r of rows) {
+    out[`n${r.sessions}`] = {
+      startWallMs: r.startWallMs,
+      machineFloorMs: r.machineFloorMs,
+      startP50Ms: r.startMsP50,
+      startP99Ms: r.startMsP99,
+      turnAllWallMs: r.turnAllWallMs,
+      hostRssMiBPerSession: r.hostRssMiBPerSessionStarted,
+      agyPssMiBPerSession: r.agyPssMiBPerSession,
+      sdkAddedMiBPerSession: r.sdkAddedMiBPerSession,
+      idleSupervisors: r.idleSupervisors,
+      idleSupervisorTicks: r.idleSupervisorTicks,
+      startFailures: r.startFailures,
+      lostOrReorderedTurns: r.lostOrReorderedTurns,
+      markedSurvivors: r.markedSurvivors,
+    };
+    out[`ratioStartWallVsFloorN${r.sessions}`] = r.ratioStartWallVsFloor;
+  }
+  return out;
+}
+
+if (standalone) {
+  const sizes = (sizeArg ?? '1,200,500').split(',').map(Number);
+  const out = await run(sizes);
+  console.log(
+    `\nSummary (machine floor = (n × ${out.bootCpuMs.simulator} ms simulator boot CPU + ${out.bootCpuMs.node} ms one supervisor boot) ÷ ${cores} cores, same run):`,
+  );
+  for (const n of sizes) {
+    const r = out[`n${n}`];
+    console.log(
+      `  n=${String(n).padStart(3)} start wall=${r.startWallMs} ms (floor ${r.machineFloorMs} ms, ${out[`ratioStartWallVsFloorN${n}`]}×) p50/p99=${r.startP50Ms}/${r.startP99Ms} ms` +
+        ` turnAll=${r.turnAllWallMs} ms host=${r.hostRssMiBPerSession} MiB/session agy=${r.agyPssMiBPerSession} MiB PSS sdkAdded=${r.sdkAddedMiBPerSession} MiB/session` +
+        ` idle supervisors=${r.idleSupervisors} (${r.idleSupervisorTicks} ticks) failures=${r.startFailures} lost/reordered=${r.lostOrReorderedTurns} survivors=${r.markedSurvivors}`,
+    );
+  }
 }

@@ -1,8 +1,11 @@
-// Agent start until `init` (the simulator) against `node -e 0` (a bare Node boot), interleaved in the same run:
-// each round times one `node -e 0` and one `new Agent(...).start()` (which resolves on agy's `init`), then closes
-// the agent. The first start of the process is reported on its own (no spare supervisor yet, the version probe
-// not cached); the ratio is the median of rounds 2..n over the median `node -e 0`, with min–max per side.
-// `npm run bench` / `node bench/startup.mjs [rounds=9]`; `AGY_SDK_SPARE_SUPERVISOR=0` measures without the spare.
+// Agent start until `init` (the simulator) against the bare simulator boot (the same binary and flags spawned
+// directly, until its `init` line: the agy process itself is the floor), and `node -e 0` for reference,
+// interleaved in the same run: each round times one of each, then closes the agent. The first start of the
+// process is reported on its own (no supervisor yet, the version probe not cached), with its extra cost over
+// the bare boot; the ratio is the median of rounds 2..n over the median bare simulator boot, min–max per side.
+// Each round closes its agent, so the host's supervisor is stopped and booted again (beside agy's boot, off the
+// start's path) every time; a second series keeps another agent open, as a pool or a long-lived app does.
+// `npm run bench` / `node bench/startup.mjs [rounds=9]`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,44 @@ function nodeBoot() {
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', () => resolve(performance.now() - t));
+  });
+}
+
+/** The simulator spawned directly with the flags an Agent passes, until its first stdout line (`init`). */
+function simulatorBoot(root, i) {
+  const t = performance.now();
+  const child = spawn(
+    simulatorPath(),
+    [
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--print-timeout',
+      '0',
+      '--add-dir',
+      join(root, 'workspace'),
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: {
+        ...process.env,
+        HOME: join(root, 'home'),
+        AGY_SIM_STATE_DIR: join(root, `bare-state-${i}`),
+        AGY_CLI_DISABLE_AUTO_UPDATE: '1',
+      },
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let ms;
+    child.on('error', reject);
+    child.stdout.once('data', () => {
+      ms = performance.now() - t;
+      child.stdin.end();
+    });
+    child.on('exit', () =>
+      ms === undefined ? reject(new Error('the simulator exited before init')) : resolve(ms),
+    );
   });
 }
 
@@ -50,25 +91,50 @@ export async function run(rounds = Number(process.env.BENCH_STARTUP_ROUNDS ?? 9)
   try {
     // Warm the file cache for both sides (not the SDK's own state: the first start stays cold).
     await nodeBoot();
+    await simulatorBoot(root, 0);
     const first = await agentStart(root, 0);
-    const base = [];
+    const node = [];
+    const bare = [];
     const ours = [];
     for (let i = 1; i <= rounds; i++) {
-      base.push(await nodeBoot());
+      node.push(await nodeBoot());
+      bare.push(await simulatorBoot(root, i));
       ours.push((await agentStart(root, i)).ms);
     }
-    const ratio = median(ours) / median(base);
+    // The same with another agent of the host open (a pool, a long-lived app): the supervisor is up already.
+    const anchor = new Agent({
+      agyPath: simulatorPath(),
+      workspaces: [join(root, 'workspace')],
+      dataDir: join(root, 'data'),
+      env: { HOME: join(root, 'home'), AGY_SIM_STATE_DIR: join(root, 'state-anchor') },
+      logger: silentLogger,
+    });
+    const bareUp = [];
+    const oursUp = [];
+    try {
+      await anchor.start();
+      for (let i = 1; i <= rounds; i++) {
+        bareUp.push(await simulatorBoot(root, rounds + i));
+        oursUp.push((await agentStart(root, rounds + i)).ms);
+      }
+    } finally {
+      await anchor.close();
+    }
     return {
-      nodeBootMsMedian: fmt(median(base), 0),
-      nodeBootMsRange: range(base),
+      nodeBootMsMedian: fmt(median(node), 0),
+      bareSimulatorBootMsMedian: fmt(median(bare), 0),
+      bareSimulatorBootMsRange: range(bare),
       agentStartMsMedian: fmt(median(ours), 0),
       agentStartMsRange: range(ours),
       firstAgentStartMs: fmt(first.ms, 0),
-      firstRatioVsNodeBootMedian: fmt(first.ms / median(base), 2),
+      firstExtraMsOverBareBoot: fmt(first.ms - median(bare), 0),
+      firstRatioVsBareSimulatorBoot: fmt(first.ms / median(bare), 2),
       firstVersionAtStart: first.version,
       rounds,
-      spare: process.env.AGY_SDK_SPARE_SUPERVISOR !== '0',
-      ratioStartVsNodeBoot: fmt(ratio, 2),
+      ratioStartVsNodeBoot: fmt(median(ours) / median(node), 2),
+      ratioStartVsBareSimulatorBoot: fmt(median(ours) / median(bare), 2),
+      agentStartSupervisorUpMsMedian: fmt(median(oursUp), 0),
+      ratioStartSupervisorUpVsBareSimulatorBoot: fmt(median(oursUp) / median(bareUp), 2),
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -30,7 +30,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /**
- * The host's supervisors (the session's and the spare). Not its short-lived `agy --version` probe: it runs after
+ * The host's supervisor (one for all its sessions). Not its short-lived `agy --version` probe: it runs after
  * init and may exit at any moment, which is not what these tests are about.
  */
 function supervisorsOf(pid: number): number[] {

@@ -1,9 +1,11 @@
-// The supervisor's control protocol (process/control-protocol.ts), driven directly on fd 3 through the built
-// script: started with argv it runs the command at once and, after it exits, scans by itself and exits (the
-// contract other hosts rely on); started bare it waits for its `spawn` command, then after agy's exit waits for
-// the host's sweep: `kill` lists are carried out and acknowledged, `swept` lets it exit, and a host that goes
-// away instead makes it finish alone.
+// The host supervisor's control protocol (process/control-protocol.ts), driven directly on fd 3 through the built
+// script, with processes this test starts itself as the "sessions" (own process group, session marker), the
+// way AgyProcess does: `watch` then `pid`, `adopt`, `kill-tree` (answered `killed`), `forget`; when the control
+// pipe closes (the host is gone) or on SIGTERM it kills what every held session left (group, marker, adopted;
+// SIGTERM, then SIGKILL after the grace) with one /proc pass for all, and exits; holding nothing it exits at once.
+// SIGINT is the host's to handle. Design: docs/architecture.md "No orphans".
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -12,14 +14,16 @@ import {
   type HostCommand,
   lineReader,
 } from '../../src/connection/agy/process/control-protocol.js';
-import { SUPERVISOR } from '../../src/connection/agy/process/spare.js';
+import { SUPERVISOR } from '../../src/connection/agy/process/host-supervisor.js';
+import { MARK_VAR } from '../../src/connection/agy/process/proc-scan.js';
+import { killAll } from '../helpers/fake-agy.js';
 import { alive, waitGone } from '../helpers/sandbox.js';
 
 const linux = process.platform === 'linux';
 
 /** A supervisor with its control pipe, every report it sent, and a way to wait for one. */
-function supervisor(argv: string[] = []) {
-  const child = spawn(process.execPath, [SUPERVISOR, ...argv], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+function supervisor() {
+  const child = spawn(process.execPath, [SUPERVISOR], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
   onTestFinished(() => {
     child.kill('SIGKILL');
   });
@@ -46,68 +50,122 @@ function supervisor(argv: string[] = []) {
   return { child, control, reports, report, send, exited };
 }
 
-const sleeper = (child: ChildProcess) =>
-  new Promise<number>((resolve) => child.stdout!.once('data', (c) => resolve(Number(String(c)))));
+/**
+ * A "session": `sh` in its own group with a marker, starting a setsid sleeper (leaves the group, keeps the
+ * marker), an in-group sleeper ignoring SIGTERM, and printing both pids; registered as `id`.
+ */
+async function session(sup: ReturnType<typeof supervisor>, id: number, graceMs = 500) {
+  const mark = randomBytes(16).toString('hex');
+  sup.send({ cmd: 'watch', id, mark, graceMs });
+  const sh = spawn(
+    'sh',
+    ['-c', "setsid sleep 1000 & a=$!; (trap '' TERM; exec sleep 1000) & echo $a $!; wait"],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+      env: { PATH: process.env.PATH, [MARK_VAR]: mark },
+    },
+  );
+  sup.send({ cmd: 'pid', id, pid: sh.pid! });
+  const [setsid, inGroup] = await pidsFrom(sh);
+  const all = [sh.pid!, setsid!, inGroup!];
+  onTestFinished(() => killAll(all.filter(alive)));
+  return { mark, sh, all };
+}
 
-describe.skipIf(!linux)('the supervisor control protocol', () => {
-  it('argv mode: runs at once, and after the exit scans by itself and exits without the host', async () => {
-    const sup = supervisor(['sh', '-c', 'exit 3']);
-    expect((await sup.report('spawned')).pid).toBeGreaterThan(0);
-    expect(await sup.report('exit')).toMatchObject({ code: 3 });
-    // Nobody sends `swept`: it must not wait for one (well below the 10 s sweep wait).
-    const t = Date.now();
+const pidsFrom = (child: ChildProcess) =>
+  new Promise<number[]>((resolve) =>
+    child.stdout!.once('data', (c) => resolve(String(c).trim().split(' ').map(Number))),
+  );
+
+function startOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+
+/** A process outside every group and without the marker: only `adopt` ties it to a session. */
+async function stray(): Promise<number> {
+  const child = spawn('sleep', ['1000'], {
+    stdio: 'ignore',
+    detached: true,
+    env: { PATH: process.env.PATH },
+  });
+  await new Promise((r) => child.once('spawn', r));
+  onTestFinished(() => killAll([child.pid!].filter(alive)));
+  return child.pid!;
+}
+
+describe.skipIf(!linux)('the host supervisor control protocol', () => {
+  it('reports ready; holding nothing, it exits at once when the pipe closes', async () => {
+    const sup = supervisor();
+    expect((await sup.report('ready')).pid).toBe(sup.child.pid);
+    sup.control.end();
     expect(await sup.exited).toBe(0);
-    expect(Date.now() - t).toBeLessThan(8000);
   });
 
-  it('bare: waits for `spawn`; after the exit, carries out `kill`, acknowledges it, and exits on `swept`', async () => {
+  it('the host gone: every held session’s group, setsid child (marker) and adopted pid die, SIGTERM-ignorers too', async () => {
     const sup = supervisor();
-    await sup.report('ready');
-    // A setsid sleeper outlives the command; the host's sweep finds it by the marker and sends it here.
-    sup.send({
-      cmd: 'spawn',
-      binary: 'sh',
-      args: ['-c', 'setsid sleep 1000 & echo $!'],
-      env: { PATH: process.env.PATH },
-      cwd: process.cwd(),
-    });
-    const pid = await sleeper(sup.child);
-    onTestFinished(() => {
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
-    });
-    await sup.report('exit');
-    expect(alive(pid)).toBe(true);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    const a = await session(sup, 1);
+    const b = await session(sup, 2);
+    const adopted = await stray();
+    const other = await stray();
     // A wrong start time is a reused pid: left alone.
-    sup.send({ cmd: 'kill', found: [[pid, `${start}9`]] });
-    await sup.report('killed');
-    expect(alive(pid)).toBe(true);
-    sup.reports.length = 0;
-    sup.send({ cmd: 'kill', found: [[pid, start]] });
-    await sup.report('killed');
-    expect(await waitGone([pid], 10_000)).toEqual([]);
-    sup.send({ cmd: 'swept' });
+    sup.send({
+      cmd: 'adopt',
+      id: 1,
+      found: [
+        [adopted, startOf(adopted)],
+        [other, `${startOf(other)}9`],
+      ],
+    });
+    await sup.report('ready');
+    expect([...a.all, ...b.all, adopted].every(alive)).toBe(true);
+    sup.control.destroy();
+    expect(await waitGone([...a.all, ...b.all, adopted], 15_000)).toEqual([]);
+    expect(await sup.exited).toBe(0);
+    expect(alive(other)).toBe(true);
+  });
+
+  it('a session whose pid never came (the host died right after `watch`) is still found by its marker', async () => {
+    const sup = supervisor();
+    const mark = randomBytes(16).toString('hex');
+    sup.send({ cmd: 'watch', id: 7, mark, graceMs: 0 });
+    const sh = spawn('sh', ['-c', 'setsid sleep 1000 & echo $!; wait'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+      env: { PATH: process.env.PATH, [MARK_VAR]: mark },
+    });
+    const [setsid] = await pidsFrom(sh);
+    onTestFinished(() => killAll([sh.pid!, setsid!].filter(alive)));
+    await sup.report('ready');
+    sup.control.destroy();
+    expect(await waitGone([sh.pid!, setsid!], 15_000)).toEqual([]);
     expect(await sup.exited).toBe(0);
   });
 
-  it('bare: if the host goes away during the sweep, it scans by itself and kills what carries the marker', async () => {
+  it('`kill-tree` kills that session now and answers `killed`; a forgotten session is left alone; SIGINT is ignored', async () => {
     const sup = supervisor();
-    sup.send({
-      cmd: 'spawn',
-      binary: 'sh',
-      args: ['-c', 'setsid sleep 1000 & echo $!'],
-      env: { PATH: process.env.PATH },
-      cwd: process.cwd(),
-    });
-    const pid = await sleeper(sup.child);
-    onTestFinished(() => {
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
-    });
-    await sup.report('exit');
-    expect(alive(pid)).toBe(true);
-    sup.control.destroy();
-    expect(await waitGone([pid], 10_000)).toEqual([]);
+    const a = await session(sup, 1);
+    const b = await session(sup, 2);
+    const c = await session(sup, 3);
+    sup.send({ cmd: 'kill-tree', id: 1 });
+    expect(await sup.report('killed')).toMatchObject({ id: 1 });
+    sup.reports.length = 0;
+    expect(await waitGone(a.all, 15_000)).toEqual([]);
+    expect([...b.all, ...c.all].every(alive)).toBe(true);
+    // The host swept session 3 itself and forgot it: the supervisor no longer touches it.
+    sup.send({ cmd: 'forget', id: 3 });
+    const d = await session(sup, 4);
+    sup.child.kill('SIGINT');
+    // Answered after the SIGINT: it is still there and serving.
+    sup.send({ cmd: 'kill-tree', id: 4 });
+    expect(await sup.report('killed')).toMatchObject({ id: 4 });
+    expect(await waitGone(d.all, 15_000)).toEqual([]);
+    expect(alive(sup.child.pid!)).toBe(true);
+    // SIGTERM: like the host going away.
+    sup.child.kill('SIGTERM');
+    expect(await waitGone(b.all, 15_000)).toEqual([]);
     expect(await sup.exited).toBe(0);
+    expect(c.all.every(alive)).toBe(true);
   });
 });

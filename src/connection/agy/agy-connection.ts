@@ -12,7 +12,7 @@ import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../conne
 import type { ConnectionHost } from '../host.js';
 import { containedTap, type WireTap } from '../wire-tap.js';
 import { AgyHookHandlers } from './hook-handlers.js';
-import { sparePool } from './process/spare.js';
+import { hostSupervisor } from './process/host-supervisor.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,
@@ -113,17 +113,38 @@ export class AgyConnection implements Connection {
   readonly runtime: SessionRuntime;
   readonly #stream: StreamJsonConnection;
   readonly #tap: WireTap | undefined;
+  /** Lets the host's supervisor go (it stays from `create` to `close`). */
+  readonly #releaseSupervisor: () => Promise<void>;
 
-  private constructor(runtime: SessionRuntime, stream: StreamJsonConnection, tap: WireTap | undefined) {
+  private constructor(
+    runtime: SessionRuntime,
+    stream: StreamJsonConnection,
+    tap: WireTap | undefined,
+    releaseSupervisor: () => Promise<void>,
+  ) {
     this.runtime = runtime;
     this.#stream = stream;
     this.#tap = tap;
+    this.#releaseSupervisor = releaseSupervisor;
   }
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
   static async create(o: AgyConnectionOptions, host: ConnectionHost): Promise<AgyConnection> {
-    // A supervisor boots while the session is prepared, so even the first start finds one (process/spare.ts).
-    sparePool.prewarm();
+    // The host's supervisor boots while the session is prepared (process/host-supervisor.ts).
+    const releaseSupervisor = hostSupervisor.hold();
+    try {
+      return await AgyConnection.#create(o, host, releaseSupervisor);
+    } catch (err) {
+      await releaseSupervisor();
+      throw err;
+    }
+  }
+
+  static async #create(
+    o: AgyConnectionOptions,
+    host: ConnectionHost,
+    releaseSupervisor: () => Promise<void>,
+  ): Promise<AgyConnection> {
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
@@ -176,7 +197,7 @@ export class AgyConnection implements Connection {
       tap,
     });
     tap?.secrets({ token: runtime.listener?.token, sessionDir: runtime.dir.path });
-    return new AgyConnection(runtime, stream, tap);
+    return new AgyConnection(runtime, stream, tap, releaseSupervisor);
   }
 
   get conversationId(): string | undefined {
@@ -226,8 +247,13 @@ export class AgyConnection implements Connection {
     try {
       await this.#stream.close();
     } finally {
-      await this.runtime.close();
-      await this.#tap?.close();
+      try {
+        await this.runtime.close();
+        await this.#tap?.close();
+      } finally {
+        // The last session's close stops the supervisor before it returns.
+        await this.#releaseSupervisor();
+      }
     }
   }
 }

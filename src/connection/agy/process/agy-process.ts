@@ -2,15 +2,32 @@
  * One agy process, started through the supervisor (see `supervisor.ts`) so that it can never outlive the host.
  * Owns spawning, stdin writes with backpressure, signals, bounded shutdown and the stderr tail.
  */
-import type { ChildProcess } from 'node:child_process';
-import type { Socket } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { settlesWithin } from '../../../internal/timing.js';
-import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
-import { hostScan } from './host-scan.js';
-import { sparePool, spawnSupervisor } from './spare.js';
+import { hostScan, type Snapshot } from './host-scan.js';
+import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
+import { MARK_VAR, readStat } from './proc-scan.js';
 import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
+
+function signalQuietly(target: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(target, sig);
+    return true;
+  } catch {
+    // ESRCH: already gone.
+    return false;
+  }
+}
+
+/** SIGKILLs a found process only if it is still the same one (a reused pid is left alone). */
+function killIfSame(pid: number, start: string): boolean {
+  const now = readStat(pid);
+  if (!now || now.zombie || now.start !== start) return false;
+  return signalQuietly(pid, 'SIGKILL');
+}
 
 /** How an agy process ended. */
 export interface ExitInfo {
@@ -45,9 +62,16 @@ export interface CloseTimings {
 }
 
 export class AgyProcess {
-  #supervisor: ChildProcess | undefined;
+  #child: ChildProcess | undefined;
   #stdin: Writable | undefined;
-  #control: Socket | undefined;
+  /** This session's registration with the host's supervisor; undefined before the start or once it died. */
+  #lease: SupervisorLease | undefined;
+  /** Descendants the host's sampling saw (pid → start time): killed with agy even if they left its tree. */
+  readonly #adopted = new Map<number, string>();
+  /** agy has exited (we reaped it): its pid and group id are not its own any more. */
+  #exited = false;
+  #supervisorLost = false;
+  #released = false;
   readonly #stderr = new StderrTail();
   #pid: number | undefined;
   #mark: string | undefined;
@@ -61,7 +85,7 @@ export class AgyProcess {
   #stopSample: (() => void) | undefined;
   /** Stops a start still waiting in the spawn queue (it then never starts); undefined once it ran. */
   #cancelQueued: (() => void) | undefined;
-  /** Resolves once the supervisor has been spawned (or the start was cancelled): a start timeout counts from here. */
+  /** Resolves once agy has been spawned (or the start was cancelled): a start timeout counts from here. */
   readonly launched: Promise<void>;
   /** Resolves with agy's pid, or rejects when it could not be started. */
   readonly spawned: Promise<number>;
@@ -89,9 +113,8 @@ export class AgyProcess {
     const booted = new Promise<void>((res) => {
       this.#resolveBooted = res;
     });
-    // Counted from here to the exit: the spare supervisor stays while some process runs.
-    sparePool.acquire();
-    void this.exited.then(() => sparePool.release());
+    // Counted from here to the end of the exit's sweep: the host's supervisor stays while some process runs.
+    hostSupervisor.acquire();
 
     // The spawn itself waits for its turn (see spawn-queue.ts); its slot is held until agy has written its
     // first output (its `init`), so a start storm boots only a few agy processes at once and none of them
@@ -101,45 +124,71 @@ export class AgyProcess {
       cancelled = true;
       this.#cancelQueued = undefined;
       rejectSpawned(new Error('closed before agy was started'));
-      this.#exitInfo = { code: null, signal: null };
-      resolveExited(this.#exitInfo);
+      this.#exited = true;
+      resolveExited(this.#finish({ code: null, signal: null }));
       resolveLaunched();
     };
     spawnQueue.enqueue(() => {
       if (cancelled) return Promise.resolve();
       this.#cancelQueued = undefined;
-      resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
+      try {
+        resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
+      } catch (err) {
+        // The supervisor could not be spawned (the spawn threw): agy is not started without one.
+        rejectSpawned(err instanceof Error ? err : new Error(String(err)));
+        this.#exited = true;
+        this.#markBooted();
+        resolveExited(this.#finish({ code: null, signal: null }));
+      }
       resolveLaunched();
       return booted;
     });
   }
 
-  /** Takes the spare supervisor (or boots one), sends it the spawn command, wires its pipes; resolves as `exited` does. */
+  /**
+   * Registers the session with the host's supervisor, spawns agy straight onto our pipes (own process group,
+   * session marker), tells the supervisor its pid; resolves as `exited` does.
+   */
   #start(
     opts: AgyProcessOptions,
     resolveSpawned: (pid: number) => void,
     rejectSpawned: (err: Error) => void,
   ): Promise<ExitInfo> {
-    const { child: sup, control } = sparePool.take() ?? spawnSupervisor(opts.env, opts.cwd);
-    // The environment and cwd travel on the control pipe, never in argv.
-    const spawnCommand: HostCommand = {
-      cmd: 'spawn',
-      binary: opts.binary,
-      args: opts.args,
-      env: opts.env,
-      cwd: opts.cwd,
-    };
-    control.write(controlLine(spawnCommand));
-    this.#supervisor = sup;
-    const stdin = sup.stdin!;
+    const mark = randomBytes(16).toString('hex');
+    this.#mark = mark;
+    const graceFromEnv = Number(opts.env.AGY_SDK_SUPERVISOR_GRACE_MS);
+    const graceMs = Number.isFinite(graceFromEnv) && graceFromEnv >= 0 ? graceFromEnv : 2000;
+    // Written into the control pipe before the spawn: a host SIGKILLed from here on leaves the marker known.
+    const lease = hostSupervisor.watch(mark, graceMs, (loss) => this.#onSupervisorLost(loss));
+    this.#lease = lease;
+    let child: ChildProcess;
+    try {
+      // Only agy gets the marker, not the supervisor: its scan must never find (and kill) itself.
+      child = spawn(opts.binary, opts.args, {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        cwd: opts.cwd,
+        env: { ...opts.env, [MARK_VAR]: mark },
+        windowsHide: true,
+      });
+    } catch (err) {
+      lease.forget();
+      rejectSpawned(err as Error);
+      this.#markBooted();
+      return this.#finish({ code: null, signal: null });
+    }
+    this.#child = child;
+    if (child.pid !== undefined) {
+      this.#pid = child.pid;
+      lease.pid(child.pid);
+    }
+    const stdin = child.stdin!;
     this.#stdin = stdin;
-    this.#control = control;
     // EPIPE on a dead process is expected; the exit path reports it.
     stdin.on('error', () => {});
-    control.on('error', () => {});
     if (this.#stdinEnded) stdin.end();
 
-    const stdout = sup.stdout as Readable;
+    const stdout = child.stdout as Readable;
     const stdoutEnded = new Promise<void>((res) => {
       stdout.on('data', (chunk: Buffer) => {
         this.#markBooted();
@@ -151,7 +200,7 @@ export class AgyProcess {
       });
       stdout.on('error', () => res());
     });
-    const stderr = sup.stderr as Readable;
+    const stderr = child.stderr as Readable;
     stderr.setEncoding('utf8');
     stderr.on('data', (chunk: string) => {
       for (const line of this.#stderr.push(chunk)) opts.onStderrLine(line);
@@ -161,92 +210,103 @@ export class AgyProcess {
       stderr.on('error', () => res());
     });
 
-    let reported: ExitInfo | undefined;
-    let onKilled: (() => void) | undefined;
-    control.setEncoding('utf8');
-    control.on(
-      'data',
-      lineReader((line) => {
-        let msg: SupervisorReport;
-        try {
-          msg = JSON.parse(line) as SupervisorReport;
-        } catch {
-          return;
-        }
-        if (msg.type === 'spawned' && typeof msg.pid === 'number') {
-          this.#pid = msg.pid;
-          this.#mark = msg.mark;
-          if (!this.#booted) this.#sampleWhile('start');
-          opts.onSpawn?.(msg.pid);
-          resolveSpawned(msg.pid);
-        } else if (msg.type === 'exit') {
-          reported = { code: msg.code ?? null, signal: msg.signal ?? null };
-          this.#stopSampling('all');
-          void this.#sweep(control, (resolve) => {
-            onKilled = resolve;
-          });
-        } else if (msg.type === 'killed') {
-          onKilled?.();
-        } else if (msg.type === 'error') {
-          rejectSpawned(new Error(msg.message ?? 'spawn failed'));
-        }
-      }),
-    );
-    control.on('close', () => onKilled?.());
-
-    const supervisorExit = new Promise<ExitInfo>((res) => {
-      sup.on('error', (err) => {
-        rejectSpawned(err);
-        res({ code: null, signal: null });
-      });
-      sup.on('exit', (code, signal) => res({ code, signal }));
+    child.once('spawn', () => {
+      if (this.#exitInfo || child.pid === undefined) return;
+      if (!this.#booted) this.#sampleWhile('start');
+      opts.onSpawn?.(child.pid);
+      resolveSpawned(child.pid);
     });
 
-    return supervisorExit.then(async (supExit) => {
+    const childExit = new Promise<ExitInfo>((res) => {
+      child.once('error', (err) => {
+        rejectSpawned(err);
+        // No 'exit' follows a failed spawn: nothing ran.
+        if (child.pid === undefined) res({ code: null, signal: null });
+      });
+      child.once('exit', (code, signal) => res({ code, signal }));
+    });
+
+    return childExit.then(async (exit) => {
+      this.#exited = true;
       rejectSpawned(new Error('agy exited before it started'));
       this.#stopSampling('all');
       this.#markBooted();
+      if (child.pid !== undefined) {
+        // Whatever agy left in its group dies with it at once (we reaped it: its group id is still its own).
+        signalQuietly(-child.pid, 'SIGKILL');
+        lease.exited();
+      }
       // A grandchild that kept stdout open must not hold the exit forever.
       await settlesWithin(Promise.all([stdoutEnded, stderrEnded]), 1000);
       stdout.destroy();
       stderr.destroy();
       for (const line of this.#stderr.end()) opts.onStderrLine(line);
-      this.#exitInfo = reported ?? supExit;
-      return this.#exitInfo;
+      if (child.pid !== undefined) await this.#sweep(mark);
+      lease.forget();
+      return this.#finish(exit);
     });
   }
 
+  /** Lets the host's supervisor go once (the last process's release stops it). */
+  #release(): Promise<void> {
+    if (this.#released) return Promise.resolve();
+    this.#released = true;
+    return hostSupervisor.release();
+  }
+
+  /** The end of every path: the exit is known, the supervisor may go if this was its last session. */
+  async #finish(exit: ExitInfo): Promise<ExitInfo> {
+    this.#exitInfo = exit;
+    await this.#release();
+    return exit;
+  }
+
   /**
-   * After agy exited: the host's shared scan finds what still carries the session marker, the supervisor kills
-   * it, and again until a pass finds nothing (bounded); then `swept` lets the supervisor exit. If anything goes
-   * wrong the control pipe is closed, and the supervisor scans by itself.
+   * After agy exited: the host's shared scan finds what still carries the session marker and the descendants
+   * sampled during its life, and kills them, until a pass finds nothing (bounded). The supervisor keeps the
+   * session until then, so a host that dies meanwhile still leaves nothing.
    */
-  async #sweep(control: Socket, waitKilled: (resolve: () => void) => void): Promise<void> {
-    const send = (cmd: HostCommand): void => {
-      if (!control.destroyed && control.writable) control.write(controlLine(cmd));
-    };
-    try {
-      const mark = this.#mark;
-      for (let pass = 0; mark !== undefined && pass < 50 && !control.destroyed; pass++) {
-        const found = (await hostScan.snapshot()).marked(mark);
-        if (found.length === 0) break;
-        const killed = new Promise<void>((resolve) => waitKilled(resolve));
-        send({ cmd: 'kill', found });
-        await killed;
+  async #sweep(mark: string): Promise<void> {
+    for (let pass = 0; pass < 50; pass++) {
+      let snap: Snapshot;
+      try {
+        snap = await hostScan.snapshot();
+      } catch {
+        // No /proc pass: the group kill was all we could do here; the supervisor scans on kill-tree.
+        this.#lease?.killTree();
+        return;
       }
-      send({ cmd: 'swept' });
-    } catch {
-      control.end();
+      let hit = false;
+      for (const [pid, start] of snap.marked(mark)) if (killIfSame(pid, start)) hit = true;
+      for (const [pid, start] of this.#adopted) {
+        if (snap.startOf(pid) !== start) this.#adopted.delete(pid);
+        else if (killIfSame(pid, start)) hit = true;
+      }
+      if (!hit) return;
     }
   }
 
-  /** agy wrote its first output (or is gone): the start's spawn slot is freed and the next spare may boot. */
+  /** The supervisor died holding this session: the guarantee is gone, so agy goes too (fail closed). */
+  #onSupervisorLost(loss: SupervisorLoss): void {
+    if (this.#exited) return;
+    const how = loss.signal ? `signal ${loss.signal}` : `code ${loss.code}`;
+    const detail = loss.stderr ? `: ${loss.stderr.split('\n').slice(-3).join(' | ')}` : '';
+    this.#stderr.push(
+      `agy-sdk: the process supervisor (pid ${loss.pid}) exited unexpectedly (${how})${detail}; this agent process was killed so that it cannot outlive the host\n`,
+    );
+    this.#supervisorLost = true;
+    this.#lease = undefined;
+    if (this.#pid !== undefined)
+      signalQuietly(process.platform === 'win32' ? this.#pid : -this.#pid, 'SIGKILL');
+    this.#child?.kill('SIGKILL');
+  }
+
+  /** agy wrote its first output (or is gone): the start's spawn slot is freed. */
   #markBooted(): void {
     if (this.#booted) return;
     this.#booted = true;
     this.#stopSampling('start');
     this.#resolveBooted();
-    sparePool.refill();
   }
 
   /**
@@ -256,15 +316,20 @@ export class AgyProcess {
    */
   #sampleWhile(reason: 'start' | 'turn'): void {
     this.#sampleReasons.add(reason);
-    if (this.#stopSample || this.#pid === undefined || this.#exitInfo) return;
-    const control = this.#control;
-    this.#stopSample = hostScan.sample({
-      root: this.#pid,
-      onFound: (found) => {
-        if (control && !control.destroyed && control.writable)
-          control.write(controlLine({ cmd: 'adopt', found }));
+    if (this.#stopSample || this.#pid === undefined || this.#exited) return;
+    // A just-spawned agy has no descendants yet: a start's first sample is the next regular one (most starts
+    // are over by then); a turn's comes at once.
+    this.#stopSample = hostScan.sample(
+      {
+        root: this.#pid,
+        onFound: (found) => {
+          if (this.#exited) return;
+          for (const [pid, start] of found) this.#adopted.set(pid, start);
+          this.#lease?.adopt(found);
+        },
       },
-    });
+      reason === 'turn',
+    );
   }
 
   #stopSampling(reason: 'start' | 'turn' | 'all'): void {
@@ -297,6 +362,14 @@ export class AgyProcess {
     return this.#mark;
   }
 
+  /**
+   * True when the host's supervisor died while this process ran, and the process was killed for it (fail
+   * closed: without a supervisor it could outlive the host). The stderr tail says so too.
+   */
+  get supervisorLost(): boolean {
+    return this.#supervisorLost;
+  }
+
   /** Set once agy has exited. */
   get exitInfo(): ExitInfo | undefined {
     return this.#exitInfo;
@@ -309,7 +382,7 @@ export class AgyProcess {
 
   /** Writes to agy's stdin, waiting for the pipe to drain (backpressure). Rejects if stdin is closed. */
   write(data: string): Promise<void> {
-    if (this.#stdinEnded || this.#exitInfo || !this.#stdin || this.#stdin.destroyed) {
+    if (this.#stdinEnded || this.#exited || !this.#stdin || this.#stdin.destroyed) {
       return Promise.reject(new Error('agy stdin is closed'));
     }
     const stdin = this.#stdin;
@@ -329,23 +402,15 @@ export class AgyProcess {
 
   /** Sends a signal to agy alone (SIGINT interrupts the turn; agy handles its own children). */
   signal(signal: NodeJS.Signals): void {
-    if (this.#pid === undefined || this.#exitInfo) return;
-    try {
-      process.kill(this.#pid, signal);
-    } catch {
-      // Already gone.
-    }
+    if (this.#pid === undefined || this.#exited) return;
+    signalQuietly(this.#pid, signal);
   }
 
   /** Sends a signal to agy's whole process group. */
   signalGroup(signal: NodeJS.Signals): void {
     // After agy exited its group id may be reused; the supervisor has already killed what was left in it.
-    if (this.#pid === undefined || this.#exitInfo) return;
-    try {
-      process.kill(process.platform === 'win32' ? this.#pid : -this.#pid, signal);
-    } catch {
-      // Already gone.
-    }
+    if (this.#pid === undefined || this.#exited) return;
+    signalQuietly(process.platform === 'win32' ? this.#pid : -this.#pid, signal);
   }
 
   /** Kills agy's whole tree at once (group, descendants and every process holding the marker), through the supervisor. */
@@ -355,7 +420,7 @@ export class AgyProcess {
       return;
     }
     this.signalGroup('SIGKILL');
-    if (this.#control && !this.#control.destroyed) this.#control.write('kill-tree\n');
+    if (!this.#exited) this.#lease?.killTree();
   }
 
   /**
@@ -374,8 +439,8 @@ export class AgyProcess {
     if (await settlesWithin(this.exited, t.termGraceMs)) return this.exited;
     this.killTree();
     if (await settlesWithin(this.exited, 5000)) return this.exited;
-    // The supervisor itself is stuck: take it down; agy's group was already SIGKILLed.
-    this.#supervisor?.kill('SIGKILL');
+    // Still no exit (a process in uninterruptible sleep): the tree was SIGKILLed; kill agy once more.
+    this.#child?.kill('SIGKILL');
     return this.exited;
   }
 }

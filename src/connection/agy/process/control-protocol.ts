@@ -1,7 +1,8 @@
 /**
- * The control channel between the host and a supervisor (fd 3, newline-delimited JSON), in one place so both
- * ends agree. A supervisor may be booted before anyone knows what it will run (a spare, see `spare.ts`): it
- * then waits for its spawn command as its first control line.
+ * The control channel between the host and its supervisor (fd 3, newline-delimited JSON), in one place so both
+ * ends agree. One supervisor serves every agent process of the host; each command names its session by `id`.
+ * The host writes `watch` before it spawns agy and `pid` right after, both synchronously into the pipe, so a host
+ * SIGKILLed at any moment of a start leaves the supervisor knowing at least the session's marker.
  */
 
 /** A process found in /proc, as `[pid, start time]` (the start time tells a reused pid apart). */
@@ -9,25 +10,28 @@ export type FoundPair = [pid: number, start: string];
 
 /** host → supervisor. */
 export type HostCommand =
-  /** What to run: the first line a supervisor booted without arguments waits for. */
-  | { cmd: 'spawn'; binary: string; args: string[]; env: Record<string, string | undefined>; cwd: string }
+  /**
+   * A session is about to spawn agy with `mark` in its environment. `graceMs`: how long agy gets between the
+   * SIGTERM and the SIGKILL when the host is gone.
+   */
+  | { cmd: 'watch'; id: number; mark: string; graceMs: number }
+  /** agy started as `pid`, leader of its own process group. */
+  | { cmd: 'pid'; id: number; pid: number }
   /** Descendants the host's scan found while agy ran: killed with it later, even if they left its tree. */
-  | { cmd: 'adopt'; found: FoundPair[] }
-  /** After agy exited: SIGKILL these marked processes now, then answer `killed`. */
-  | { cmd: 'kill'; found: FoundPair[] }
-  /** After agy exited: the host's scan finds nothing marked any more; the supervisor may exit. */
-  | { cmd: 'swept' };
+  | { cmd: 'adopt'; id: number; found: FoundPair[] }
+  /** agy exited (the host reaped it): its pid and group id are no longer its own; the host sweeps now. */
+  | { cmd: 'exited'; id: number }
+  /** Kill the session's whole tree now (group, descendants, adopted, marked), scanning /proc. */
+  | { cmd: 'kill-tree'; id: number }
+  /** The host's sweep found nothing left for the session: the supervisor forgets it. */
+  | { cmd: 'forget'; id: number };
 
 /** supervisor → host. */
 export type SupervisorReport =
-  /** Booted and waiting for `spawn` (spares only). */
-  | { type: 'ready' }
-  | { type: 'spawned'; pid: number; mark: string }
-  /** agy exited; the supervisor now waits for the host's sweep (`kill`… then `swept`). */
-  | { type: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  /** A `kill` command was carried out. */
-  | { type: 'killed' }
-  | { type: 'error'; message: string };
+  /** Booted and reading commands. */
+  | { type: 'ready'; pid: number }
+  /** A `kill-tree` was carried out. */
+  | { type: 'killed'; id: number };
 
 /** One line on the control channel. */
 export function controlLine(msg: HostCommand | SupervisorReport): string {

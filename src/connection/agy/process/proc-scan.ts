@@ -3,7 +3,7 @@
  * the supervisor at kill time (and by tests to prove nothing survived). Elsewhere every function finds nothing,
  * and the process group is the whole story.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 /** The environment variable carrying the per-session marker. */
 export const MARK_VAR = 'AGY_SDK_SESSION_MARK';
@@ -25,6 +25,96 @@ export function readStat(pid: number): { ppid: number; start: string; zombie: bo
   } catch {
     return undefined;
   }
+}
+
+/** One process as a scan saw it. */
+export interface ProcEntry {
+  ppid: number;
+  start: string;
+  /** The value of `AGY_SDK_SESSION_MARK` in its environment, if any. */
+  mark: string | undefined;
+}
+
+const NEEDLE = Buffer.from(`${MARK_VAR}=`);
+
+/** The marker value in a raw environment block (NUL-separated), if any. */
+export function markIn(environ: Buffer): string | undefined {
+  for (let at = environ.indexOf(NEEDLE); at !== -1; at = environ.indexOf(NEEDLE, at + 1)) {
+    // Only a whole entry counts (the very first one has no leading NUL).
+    if (at > 0 && environ[at - 1] !== 0) continue;
+    const from = at + NEEDLE.length;
+    const end = environ.indexOf(0, from);
+    return environ.toString('latin1', from, end === -1 ? environ.length : end);
+  }
+  return undefined;
+}
+
+/** Reused read buffers: /proc files are read with open/read/close only (no stat, no fresh buffer per file). */
+let statBuf = Buffer.allocUnsafe(1024);
+let environBuf = Buffer.allocUnsafe(64 * 1024);
+
+/** A /proc file's whole content, as a view of a reused buffer (valid until the next read); undefined if gone or EACCES. */
+function readProcFile(path: string, which: 'stat' | 'environ'): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    let buf = which === 'stat' ? statBuf : environBuf;
+    let size = 0;
+    for (;;) {
+      const n = readSync(fd, buf, size, buf.length - size, null);
+      if (n === 0) break;
+      size += n;
+      if (size === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, size);
+        buf = bigger;
+        if (which === 'stat') statBuf = buf;
+        else environBuf = buf;
+      }
+    }
+    return buf.subarray(0, size);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * One process's entry (parent, start time, and with `withMark` its marker), read with the cheap readers above;
+ * undefined when it is gone or a zombie.
+ */
+export function readEntrySync(pid: number, withMark: boolean): ProcEntry | undefined {
+  const raw = readProcFile(`/proc/${pid}/stat`, 'stat');
+  if (!raw) return undefined;
+  const stat = raw.toString('latin1');
+  // Fields after the parenthesised command name (which may itself contain spaces or parens).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z') return undefined;
+  let mark: string | undefined;
+  if (withMark) {
+    // Another user's process (EACCES) or gone: no marker we could act on.
+    const environ = readProcFile(`/proc/${pid}/environ`, 'environ');
+    if (environ) mark = markIn(environ);
+  }
+  return { ppid: Number(fields[1]), start: fields[19] ?? '', mark };
+}
+
+/**
+ * Every live, non-zombie process but init and this one, with its parent, start time and marker, in one
+ * synchronous pass (the supervisor's: one pass serves all the sessions it holds). Empty where there is no /proc.
+ */
+export function scanAllSync(): Map<number, ProcEntry> {
+  const out = new Map<number, ProcEntry>();
+  for (const pid of procPids()) {
+    const entry = readEntrySync(pid, true);
+    if (entry) out.set(pid, entry);
+  }
+  return out;
 }
 
 /** Every pid in /proc except init and this process. */

@@ -1,35 +1,39 @@
 #!/usr/bin/env node
 /**
- * The process supervisor: the guarantee that no agy process, nor any descendant of it, outlives the host.
+ * The host's process supervisor: the guarantee that no agent process (agy or an ACP agent), nor any descendant
+ * of it, outlives the host. One per host process, started lazily by `host-supervisor.ts`, serving every session.
  *
- * The host starts this script instead of agy. It starts agy in a new process group (its own session), with
- * agy's stdin/stdout/stderr being the host's pipes directly (no copying). A fourth pipe (fd 3) is the control
- * channel (`control-protocol.ts`). agy's environment carries a random per-session marker
- * (`AGY_SDK_SESSION_MARK`) that every descendant inherits, even after setsid, a double fork or re-parenting to
- * init. When the control pipe closes (the host exited, crashed or was SIGKILLed), when the host asks, when the
- * supervisor is signalled, or when agy exits on its own, everything is killed: agy's group, agy's current tree,
- * the descendants the host's scan told us about (`adopt`), and (on Linux) every same-uid process whose
- * `/proc/<pid>/environ` holds the marker.
+ * The host spawns each agent itself, straight onto its own pipes, in a new process group (its own session) with
+ * a random per-session marker (`AGY_SDK_SESSION_MARK`) in its environment that every descendant inherits, even
+ * after setsid, a double fork or re-parenting to init. Around each spawn it tells this process, on the control
+ * pipe (fd 3, `control-protocol.ts`), the session's marker (`watch`, written before the spawn) and agy's pid
+ * (`pid`, right after), and later the descendants its sampling saw (`adopt`). This process only holds that
+ * knowledge and waits: no timers, no sampling, so an idle supervisor costs no CPU however many sessions it holds.
  *
- * Who scans /proc: while the host lives, the host does, once for all its sessions (`host-scan.ts`): after agy
- * exits, the host's shared scan finds the marked leftovers and sends them here (`kill`) until it finds none
- * (`swept`). Only when the host is gone (or does not answer) does this process scan by itself, until a pass
- * finds nothing (bounded). Between those moments nothing runs here: no timers, no sampling, so an idle
- * supervisor costs no CPU.
- *
- * Started with `<binary> [args…]` it runs that at once (environment and cwd its own) and, after agy's exit,
- * scans by itself. Started with no arguments (as `AgyProcess` does, and the spare in `spare.ts`) it reports
- * `ready` and waits for its `spawn` command, which carries the binary, arguments, environment and cwd; such a
- * host also sweeps after agy's exit.
+ * When the control pipe closes (the host exited, crashed or was SIGKILLed) or this process gets SIGTERM, every
+ * session it holds is killed: SIGTERM to agy's group, agy's current tree, the adopted pids and (on Linux) every
+ * same-uid process whose `/proc/<pid>/environ` holds a held marker; after the sessions' grace, SIGKILL, then again
+ * until a pass finds nothing (bounded). One /proc pass serves all sessions. While the host lives, it sweeps after
+ * each agy exit itself and then `forget`s the session here. SIGINT and SIGHUP are ignored: a terminal's Ctrl-C or
+ * hang-up is the host's to handle (if it dies of it, the pipe closes).
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
 import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
-import { descendants, type Found, MARK_VAR, marked, readStat } from './proc-scan.js';
+import { Snapshot } from './host-scan.js';
+import { type Found, readStat, scanAllSync } from './proc-scan.js';
 
-/** How long, after agy exited, the host gets to sweep before this process scans by itself. */
-const SWEEP_WAIT_MS = 10_000;
+/** What this process holds for one session. */
+interface Held {
+  mark: string;
+  graceMs: number;
+  pid: number | undefined;
+  /** agy's start time, read when the host named its pid (tells a reused pid apart). */
+  pidStart: string | undefined;
+  /** The host saw agy exit: its pid and group id are not its own any more. */
+  exited: boolean;
+  /** Descendants the host's scan saw while agy ran (`adopt`), by pid. */
+  known: Map<number, Found>;
+}
 
 function signal(target: number, sig: NodeJS.Signals): boolean {
   try {
@@ -48,13 +52,6 @@ function signalFound(found: Found, sig: NodeJS.Signals): boolean {
   return signal(found.pid, sig);
 }
 
-interface SpawnCommand {
-  binary: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
 function main(): void {
   const control = new Socket({ fd: 3, readable: true, writable: true });
   control.on('error', () => {
@@ -63,163 +60,119 @@ function main(): void {
   const report = (msg: SupervisorReport): void => {
     if (!control.destroyed && control.writable) control.write(controlLine(msg));
   };
+  const held = new Map<number, Held>();
 
-  const mark = randomBytes(16).toString('hex');
-  /** Descendants the host's scan saw while agy ran (`adopt`), by `pid:start`. */
-  const known = new Map<string, Found>();
-  const remember = (found: [number, string][]): Found[] => {
-    const out: Found[] = [];
-    for (const [pid, start] of found) {
-      if (!Number.isInteger(pid) || pid <= 1 || typeof start !== 'string') continue;
-      const f = { pid, start };
-      known.set(`${pid}:${start}`, f);
-      out.push(f);
-    }
-    return out;
-  };
-
-  let graceMs = 2000;
   /**
-   * Whether the host sweeps after agy's exit (it does when it sent a `spawn` command, as `AgyProcess` does). A
-   * host that started this script with argv keeps the old contract: the supervisor scans by itself and exits.
+   * One pass over `sessions`: each one's group and agy (while agy runs), and, with `scan`, one /proc pass for
+   * all of them: agy's current descendants and every marked process; the adopted pids always. True if anything
+   * was signalled.
    */
-  let hostSweeps = false;
-  let childPid: number | undefined;
-  let childExited = false;
-  /** After agy exited: resolves the wait for the host's sweep (true: swept by the host). */
-  let endSweep: ((byHost: boolean) => void) | undefined;
-
-  /** One pass: the group, agy's current tree, what the host told us, and (if `scan`) every marked process. */
-  const signalAll = (sig: NodeJS.Signals, scan: boolean): boolean => {
-    const pid = childPid;
-    if (pid === undefined) return false;
+  const signalPass = (sessions: Held[], sig: NodeJS.Signals, scan: boolean): boolean => {
+    const snap = scan ? new Snapshot(scanAllSync()) : undefined;
     let hit = false;
-    // After agy exited, its group id may only be reused once no member is left, so this stays safe.
-    if (signal(-pid, sig)) hit = true;
-    if (!childExited && signal(pid, sig)) hit = true;
-    const targets = new Map<number, Found>();
-    for (const f of known.values()) targets.set(f.pid, f);
-    if (scan && !childExited) for (const f of descendants(pid)) targets.set(f.pid, f);
-    if (scan) for (const f of marked(mark)) targets.set(f.pid, f);
-    for (const f of targets.values()) if (signalFound(f, sig)) hit = true;
+    for (const s of sessions) {
+      const targets = new Map<number, Found>();
+      if (s.pid !== undefined && !s.exited) {
+        const now = readStat(s.pid);
+        // agy's group id is safe to signal while agy is the same process, or while no process holds its pid
+        // (a group id is only ever taken by a process with that pid).
+        if ((!now || now.start === s.pidStart) && signal(-s.pid, sig)) hit = true;
+        if (now && !now.zombie && now.start === s.pidStart && signal(s.pid, sig)) hit = true;
+        if (snap) for (const [pid, start] of snap.descendants(s.pid)) targets.set(pid, { pid, start });
+      }
+      for (const f of s.known.values()) targets.set(f.pid, f);
+      if (snap) for (const [pid, start] of snap.marked(s.mark)) targets.set(pid, { pid, start });
+      for (const f of targets.values()) if (signalFound(f, sig)) hit = true;
+    }
     return hit;
   };
 
   /**
-   * SIGKILLs everything, scanning by itself, then again until a pass finds nothing (a process may fork between
-   * the scan and the kill; its child inherits the marker and is found next time). Bounded: a fork bomb cannot
-   * keep us here.
+   * SIGKILLs everything, scanning, then again until a pass finds nothing (a process may fork between the scan and
+   * the kill; its child inherits the marker and is found next time). Bounded: a fork bomb cannot keep us here.
    */
-  const killAll = (): void => {
-    for (let pass = 0; pass < 50; pass++) if (!signalAll('SIGKILL', true)) return;
+  const killAll = (sessions: Held[]): void => {
+    for (let pass = 0; pass < 50; pass++) if (!signalPass(sessions, 'SIGKILL', true)) return;
   };
 
   let shuttingDown = false;
   const shutdown = (): void => {
     if (shuttingDown) return;
     shuttingDown = true;
-    // A spare that never got its command has nothing to kill.
-    if (childPid === undefined) process.exit(0);
-    if (endSweep) {
-      // agy already exited and the host was sweeping: finish alone.
-      endSweep(false);
-      return;
-    }
-    if (childExited) {
-      killAll();
+    const sessions = [...held.values()];
+    // Holding nothing: nothing to kill.
+    if (sessions.length === 0) process.exit(0);
+    signalPass(sessions, 'SIGTERM', true);
+    const graceMs = Math.max(...sessions.map((s) => s.graceMs));
+    const finish = (): void => {
+      killAll(sessions);
       process.exit(0);
-    }
-    signalAll('SIGTERM', true);
-    setTimeout(() => {
-      killAll();
-      process.exit(0);
-    }, graceMs).unref();
+    };
+    if (graceMs <= 0) finish();
+    // Not unref'd: nothing else keeps this process up now.
+    else setTimeout(finish, graceMs);
   };
 
-  const start = (command: SpawnCommand): void => {
-    const fromEnv = Number(command.env.AGY_SDK_SUPERVISOR_GRACE_MS);
-    if (Number.isFinite(fromEnv) && fromEnv >= 0) graceMs = fromEnv;
-    let child: ReturnType<typeof spawn>;
-    try {
-      // Only agy gets the marker, not this process: the scan must never find (and kill) the supervisor itself.
-      child = spawn(command.binary, command.args, {
-        stdio: [0, 1, 2],
-        detached: true,
-        cwd: command.cwd,
-        env: { ...command.env, [MARK_VAR]: mark },
+  const onCommand = (msg: HostCommand): void => {
+    if (typeof msg.id !== 'number') return;
+    if (msg.cmd === 'watch') {
+      if (typeof msg.mark !== 'string' || msg.mark === '') return;
+      const graceMs = Number.isFinite(msg.graceMs) && msg.graceMs >= 0 ? msg.graceMs : 2000;
+      held.set(msg.id, {
+        mark: msg.mark,
+        graceMs,
+        pid: undefined,
+        pidStart: undefined,
+        exited: false,
+        known: new Map(),
       });
-    } catch (err) {
-      report({ type: 'error', message: (err as Error).message });
-      process.exitCode = 1;
-      control.end(() => process.exit(1));
       return;
     }
-    childPid = child.pid;
-    child.on('error', (err) => {
-      report({ type: 'error', message: err.message });
-      process.exitCode = 1;
-      control.end();
-      // No 'exit' follows a failed spawn: nothing ran, nothing to kill.
-      if (child.pid === undefined) setTimeout(() => process.exit(1), 1000).unref();
-    });
-    child.on('spawn', () => {
-      childPid = child.pid;
-      report({ type: 'spawned', pid: child.pid!, mark });
-    });
-    child.on('exit', (code, sig) => {
-      childExited = true;
-      // Whatever agy left in its group or that the host saw in its tree dies with it at once.
-      signalAll('SIGKILL', false);
-      report({ type: 'exit', code, signal: sig });
-      const done = (byHost: boolean): void => {
-        endSweep = undefined;
-        clearTimeout(timer);
-        // No host sweep (the host is gone or silent): scan by ourselves.
-        if (!byHost) killAll();
-        if (control.destroyed) process.exit(0);
-        control.end(() => process.exit(0));
-        setTimeout(() => process.exit(0), 1000).unref();
-      };
-      endSweep = done;
-      const timer = setTimeout(() => done(false), SWEEP_WAIT_MS);
-      if (!hostSweeps || control.destroyed || !control.writable) done(false);
-    });
+    const s = held.get(msg.id);
+    if (!s) return;
+    if (msg.cmd === 'pid') {
+      if (!Number.isInteger(msg.pid) || msg.pid <= 1) return;
+      s.pid = msg.pid;
+      s.pidStart = readStat(msg.pid)?.start;
+    } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
+      for (const [pid, start] of msg.found) {
+        if (Number.isInteger(pid) && pid > 1 && typeof start === 'string') s.known.set(pid, { pid, start });
+      }
+    } else if (msg.cmd === 'exited') {
+      s.exited = true;
+    } else if (msg.cmd === 'kill-tree') {
+      killAll([s]);
+      report({ type: 'killed', id: msg.id });
+    } else if (msg.cmd === 'forget') {
+      held.delete(msg.id);
+    }
   };
 
   control.setEncoding('utf8');
   control.on(
     'data',
     lineReader((line) => {
-      if (line === 'kill-tree') {
-        killAll();
-        return;
-      }
       let msg: HostCommand;
       try {
         msg = JSON.parse(line) as HostCommand;
       } catch {
         return;
       }
-      if (msg.cmd === 'spawn') {
-        if (childPid !== undefined || shuttingDown || !Array.isArray(msg.args)) return;
-        hostSweeps = true;
-        start({ binary: msg.binary, args: msg.args, env: msg.env, cwd: msg.cwd });
-      } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
-        remember(msg.found);
-      } else if (msg.cmd === 'kill' && Array.isArray(msg.found)) {
-        for (const f of remember(msg.found)) signalFound(f, 'SIGKILL');
-        report({ type: 'killed' });
-      } else if (msg.cmd === 'swept') {
-        endSweep?.(true);
-      }
+      if (msg && typeof msg === 'object') onCommand(msg);
     }),
   );
   control.on('close', shutdown);
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, shutdown);
-
-  const [binary, ...args] = process.argv.slice(2);
-  if (binary) start({ binary, args, env: process.env, cwd: process.cwd() });
-  else report({ type: 'ready' });
+  process.on('SIGTERM', shutdown);
+  for (const sig of ['SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
+  // A bug here must not leave what we hold unguarded: kill it all, then exit (the host fails those sessions).
+  process.on('uncaughtException', () => {
+    try {
+      killAll([...held.values()]);
+    } finally {
+      process.exit(70);
+    }
+  });
+  report({ type: 'ready', pid: process.pid });
 }
 
 main();

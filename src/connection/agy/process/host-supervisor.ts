@@ -1,0 +1,229 @@
+/**
+ * The host's one supervisor (`supervisor.ts`): started lazily when the first agent process of the host is
+ * created, shared by every agent process (agy and ACP) after it, and stopped when the last one has ended and been
+ * swept, so `close()` of the last agent leaves no child process behind when it returns.
+ *
+ * Its boot is never on a start's path: the control pipe exists as soon as the spawn returns, and what the host
+ * writes into it (`watch`, `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
+ * The supervisor and its pipes are unref'd (it never keeps the host alive) except while it is being stopped.
+ *
+ * If it dies while it holds sessions (a crash, a SIGKILL), the guarantee is gone for them, so they fail closed:
+ * each one's agent process is killed (`onLost`), its turn fails with the usual typed exit error whose stderr
+ * tail says why, and the next start gets a new supervisor.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { scriptPath } from '../../../internal/script-path.js';
+import { controlLine, type FoundPair, type HostCommand } from './control-protocol.js';
+import { spawnQueue } from './spawn-queue.js';
+
+/** The supervisor script. */
+export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
+
+/**
+ * V8's memory reducer runs a garbage collection some seconds after a process went quiet: for a supervisor that
+ * is the only CPU it would ever use while its sessions idle. Its heap is a few MB; there is nothing to reduce.
+ */
+const SUPERVISOR_FLAGS = ['--no-memory-reducer'];
+
+/** How long a stopped supervisor (holding nothing) gets to exit before it is SIGKILLed. */
+const STOP_TIMEOUT_MS = 5000;
+
+/** The variables passed on to the supervisor: only what a Node binary may need to load (no NODE_OPTIONS). */
+const SUPERVISOR_ENV = [
+  'PATH',
+  'LD_LIBRARY_PATH',
+  'DYLD_LIBRARY_PATH',
+  'SYSTEMROOT',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+];
+
+/** How a supervisor ended while it still held sessions. */
+export interface SupervisorLoss {
+  pid: number | undefined;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The end of what it wrote to stderr, if anything. */
+  stderr: string;
+}
+
+/** One running supervisor. */
+interface Running {
+  child: ChildProcess;
+  control: Socket;
+  /** The sessions it holds, with what to do if it dies. */
+  sessions: Map<number, (loss: SupervisorLoss) => void>;
+  stopping: boolean;
+  exited: Promise<void>;
+}
+
+/** A session's handle on the supervisor that holds it; every call is a no-op once that supervisor is gone. */
+export interface SupervisorLease {
+  /** agy started as `pid`. */
+  pid(pid: number): void;
+  /** Descendants found by the host's sampling. */
+  adopt(found: FoundPair[]): void;
+  /** agy exited (reaped by the host). */
+  exited(): void;
+  /** Kill the session's whole tree, scanning /proc. */
+  killTree(): void;
+  /** The host's sweep is done: the supervisor forgets the session. */
+  forget(): void;
+  /** The supervisor's pid. */
+  readonly supervisorPid: number | undefined;
+}
+
+function supervisorEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of SUPERVISOR_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
+/** The host's supervisor and the count of agent processes that keeps it. */
+export class HostSupervisor {
+  #running: Running | undefined;
+  #users = 0;
+  #queued = false;
+  #nextId = 1;
+  /** Supervisors started so far (for tests and benches). */
+  started = 0;
+
+  /**
+   * An agent process is being created: from now until its `release()` the supervisor stays. The first one
+   * queues the supervisor's spawn ahead of its own (each spawn in its own macrotask, see `spawn-queue.ts`).
+   */
+  acquire(): void {
+    this.#users++;
+    if (this.#running || this.#queued) return;
+    this.#queued = true;
+    spawnQueue.enqueue(() => {
+      this.#queued = false;
+      if (this.#users > 0 && !this.#running) this.#spawn();
+      return Promise.resolve();
+    });
+  }
+
+  /**
+   * A session (an agent's connection) is being prepared: the supervisor boots now, while the session's files
+   * and listener are prepared (its spawn off the start's path), and stays until the returned release, so an
+   * agent's restarts of agy never boot another one. The release is idempotent; it resolves once the supervisor
+   * has exited if that was the last hold.
+   */
+  hold(): () => Promise<void> {
+    this.acquire();
+    let released = false;
+    return () => {
+      if (released) return Promise.resolve();
+      released = true;
+      return this.release();
+    };
+  }
+
+  /**
+   * An agent process has ended and been swept. The last one stops the supervisor (it holds nothing by then);
+   * resolves once it has exited.
+   */
+  release(): Promise<void> {
+    this.#users = Math.max(0, this.#users - 1);
+    const running = this.#running;
+    if (this.#users > 0 || !running) return Promise.resolve();
+    return this.#stop(running);
+  }
+
+  /**
+   * Registers a session about to spawn agy with `mark` (written into the control pipe before the spawn).
+   * `onLost` runs if the supervisor dies while it holds the session.
+   */
+  watch(mark: string, graceMs: number, onLost: (loss: SupervisorLoss) => void): SupervisorLease {
+    const running = this.#running ?? this.#spawn();
+    const id = this.#nextId++;
+    const send = (cmd: HostCommand): void => {
+      const { control } = running;
+      if (!control.destroyed && control.writable) control.write(controlLine(cmd));
+    };
+    running.sessions.set(id, onLost);
+    send({ cmd: 'watch', id, mark, graceMs });
+    return {
+      pid: (pid) => send({ cmd: 'pid', id, pid }),
+      adopt: (found) => send({ cmd: 'adopt', id, found }),
+      exited: () => send({ cmd: 'exited', id }),
+      killTree: () => send({ cmd: 'kill-tree', id }),
+      forget: () => {
+        if (!running.sessions.delete(id)) return;
+        send({ cmd: 'forget', id });
+      },
+      supervisorPid: running.child.pid,
+    };
+  }
+
+  /** The running supervisor's pid, if one is up (for tests and benches). */
+  get pid(): number | undefined {
+    return this.#running?.child.pid;
+  }
+
+  #spawn(): Running {
+    this.started++;
+    const child = spawn(process.execPath, [...SUPERVISOR_FLAGS, SUPERVISOR], {
+      cwd: '/',
+      env: supervisorEnv(),
+      // stderr: a crash's last words, kept for the sessions' error.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
+      detached: true,
+      windowsHide: true,
+    });
+    const control = child.stdio[3] as Socket;
+    const stderr = child.stderr as Socket;
+    let lastWords = '';
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      lastWords = (lastWords + chunk).slice(-2000);
+    });
+    // EPIPE on a dead supervisor is expected; its exit is what counts.
+    for (const pipe of [control, stderr]) pipe.on('error', () => {});
+    // Reports ('ready', 'killed') need no answer; reading keeps the pipe from filling.
+    control.on('data', () => {});
+    const running: Running = {
+      child,
+      control,
+      sessions: new Map(),
+      stopping: false,
+      exited: new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.once('error', () => resolve());
+      }),
+    };
+    const onGone = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (this.#running === running) this.#running = undefined;
+      if (running.stopping) return;
+      const lost = [...running.sessions.values()];
+      running.sessions.clear();
+      const loss: SupervisorLoss = { pid: child.pid, code, signal, stderr: lastWords.trim() };
+      for (const onLost of lost) onLost(loss);
+    };
+    child.once('exit', onGone);
+    // A failed spawn (no 'exit' follows): the sessions it was to hold have no guard.
+    child.once('error', () => onGone(null, null));
+    child.unref();
+    control.unref();
+    stderr.unref();
+    this.#running = running;
+    return running;
+  }
+
+  #stop(running: Running): Promise<void> {
+    if (this.#running === running) this.#running = undefined;
+    running.stopping = true;
+    // Until it has exited the host stays up (an `await close()` at the end of a script must not be cut short).
+    running.child.ref();
+    running.control.ref();
+    running.control.end();
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    return running.exited.then(() => clearTimeout(timer));
+  }
+}
+
+/** The host-wide supervisor every agent process shares. */
+export const hostSupervisor = new HostSupervisor();
