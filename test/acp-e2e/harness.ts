@@ -150,6 +150,19 @@ export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<nu
   }
 }
 
+/**
+ * Whether `pid` is a live process. A zombie is not: it is dead, and only waits for its parent (for a grandchild
+ * orphaned by the launcher's death, the machine's init, which may reap it late on a loaded machine).
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** The first option of `kind` (throws when the request has none: a shape change the tests must see). */
 export function optionOf(req: RequestPermissionRequest, kind: string): string {
   const option = req.options.find((o) => o.kind === kind);
