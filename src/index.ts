@@ -67,6 +67,7 @@ export {
   ConfigError,
   ContentError,
   LineTooLongError,
+  MissingPeerError,
   type ProcessDiagnostics,
   ProcessExitError,
   QueuedWorkAbortedError,
