@@ -19,5 +19,7 @@ export default defineConfig({
     // 7 s initialize, resume tests waiting for the wall-clock minute to turn). Measured on an idle 2-core box,
     // same commit: 2 workers 208 s, 3 workers 181 s, 4 workers 151 s, all green.
     maxWorkers: 4,
+    // The default output, plus one line naming `../shared` and how many tests it skips when it is missing.
+    reporters: ['default', './test/helpers/shared-notice-reporter.ts'],
   },
 });

@@ -9,12 +9,22 @@ try {
   const response = await agent.chat('List the files here, then describe them in one sentence.');
 
   // Two consumers at once: tool calls as they start, and text deltas as they arrive.
+  // `agent: ` opens the answer's line with its first words, so a tool line never lands after an empty label.
+  let midLine = false;
   const tools = (async () => {
-    for await (const call of response.toolCalls()) console.log(`\n  → tool ${call.name}`);
+    for await (const call of response.toolCalls()) {
+      console.log(`${midLine ? '\n' : ''}  → tool ${call.name}`);
+      midLine = false;
+    }
   })();
-  process.stdout.write('agent: ');
-  for await (const delta of response) process.stdout.write(delta);
-  process.stdout.write('\n');
+  let answering = false;
+  for await (const delta of response) {
+    if (!midLine) process.stdout.write(answering ? '' : 'agent: ');
+    answering = true;
+    process.stdout.write(delta);
+    midLine = !delta.endsWith('\n');
+  }
+  if (midLine) process.stdout.write('\n');
   await tools;
 
   // A late cursor still replays every step of the turn.

@@ -42,7 +42,9 @@ try {
   await writeFile(join(dir, 'order-42.json'), '{"id":42}');
   await bothDone;
   console.log(`trigger turns: ${[...new Set(seen)].sort().join(', ')}`);
-  console.log('status: triggered');
+  // The conversation goes on after trigger turns: a prompt of our own, and its turn status.
+  const result = await (await agent.chat('What did the triggers report?')).result();
+  console.log(`status: ${result.status}`);
 } finally {
   await agent.close(); // stops the timer and the watcher
   await rm(dir, { recursive: true, force: true });

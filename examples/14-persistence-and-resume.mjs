@@ -34,7 +34,8 @@ try {
     console.log(`session 2: ${result.status}, conversation ${second.conversationId}`);
     console.log(`same conversation: ${second.conversationId === saved}`);
     console.log(`conversation usage so far: ${result.totalUsage?.totalTokens ?? 'unknown'} tokens`);
-    console.log(`status: ${second.conversationId === saved ? 'resumed' : 'not resumed'}`);
+    console.log(`resumed: ${second.conversationId === saved ? 'yes' : 'no'}`);
+    console.log(`status: ${result.status}`);
   } finally {
     await second.close();
   }

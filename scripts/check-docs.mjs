@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Fails when a public symbol has no TSDoc: every export of the package's entry points (`.`, `./wire`,
-// `./testing`) and every member of the classes and interfaces among them. The equivalent of typedoc's
+// Fails when a public symbol has no TSDoc: every export of the package's entry points (every `exports` entry of
+// package.json) and every member of the classes and interfaces among them. The equivalent of typedoc's
 // notDocumented validation, without the dependency.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const entries = ['src/index.ts', 'src/wire.ts', 'src/testing/index.ts', 'src/fleet/index.ts'].map((e) =>
-  path.join(root, e),
-);
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const entries = Object.entries(pkg.exports)
+  .filter(([key]) => key !== './package.json')
+  .map(([, value]) => path.join(root, value.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
 const program = ts.createProgram(entries, {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,

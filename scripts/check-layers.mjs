@@ -53,10 +53,13 @@ function walk(dir) {
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 const graph = new Map();
+const bareZod = [];
 for (const file of walk(src)) {
   const rel = path.relative(src, file);
   const text = fs.readFileSync(file, 'utf8');
   const deps = new Set();
+  // zod is imported as `zod/v4` only: that path is zod 4 both in zod 4 and in zod 3.25 (the peer range).
+  if (/from\s*['"]zod['"]/.test(text)) bareZod.push(rel);
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2];
     const target = path.relative(src, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts');
@@ -65,7 +68,7 @@ for (const file of walk(src)) {
   graph.set(rel, deps);
 }
 
-const problems = [];
+const problems = bareZod.map((f) => `${f} imports 'zod': import 'zod/v4' (the peer range includes zod 3.25)`);
 for (const [from, deps] of graph) {
   for (const rule of RULES) {
     if (!(from === rule.from || from.startsWith(rule.from))) continue;

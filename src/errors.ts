@@ -36,6 +36,7 @@ export type AgySdkErrorCode =
   | 'cassette_invalid'
   | 'cassette_mismatch'
   | 'redis_unavailable'
+  | 'peer_missing'
   | TurnErrorCode;
 
 /** Base class of every error agy-sdk raises. */
@@ -77,9 +78,31 @@ export class AgyNotFoundError extends AgySdkError {
     super(
       'agy_not_found',
       `agy binary not found. Tried (in order): ${tried.length ? tried.join(', ') : '(nothing)'}. ` +
-        'Set the agyPath option or the AGY_PATH environment variable, or put agy on PATH.',
+        'Set the agyPath option or the AGY_PATH environment variable, or put agy on PATH. ' +
+        'To try the SDK without agy, use the bundled simulator: AGY_PATH=node_modules/.bin/agy-sim ' +
+        "(or agyPath: simulatorPath() from 'agy-sdk/testing').",
     );
     this.tried = tried;
+  }
+}
+
+/**
+ * An optional peer dependency a feature needs is not installed (e.g. `bullmq` and `ioredis` for
+ * `agy-sdk/fleet`). `install` is the command that adds it.
+ */
+export class MissingPeerError extends AgySdkError {
+  /** The package that could not be loaded, e.g. `bullmq`. */
+  readonly packageName: string;
+  /** The command that installs what the feature needs, e.g. `npm install bullmq ioredis`. */
+  readonly install: string;
+  constructor(packageName: string, feature: string, install: string, options?: { cause?: unknown }) {
+    super(
+      'peer_missing',
+      `${feature} needs the optional peer "${packageName}", which is not installed: run \`${install}\``,
+      options,
+    );
+    this.packageName = packageName;
+    this.install = install;
   }
 }
 

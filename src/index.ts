@@ -72,6 +72,7 @@ export {
   ConfigError,
   ContentError,
   LineTooLongError,
+  MissingPeerError,
   type ProcessDiagnostics,
   ProcessExitError,
   QueuedWorkAbortedError,

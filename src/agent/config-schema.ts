@@ -4,7 +4,7 @@
  * system or several fields at once (paths that exist, hidden segments, isolation-only options, the write
  * guard) is checked after it, in `validate-config.ts`.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';

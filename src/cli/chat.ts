@@ -6,10 +6,11 @@
  * interrupt) exits. Lines typed while a turn runs are queued (so piped input works), except while an approval
  * question is open: then the line is the answer.
  */
-import { createInterface, type Interface } from 'node:readline';
+import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { Agent, type AskUserHandler, type PolicyList, policy, terminalApproval } from '../index.js';
 import { type AgentFlags, setupAgent } from './agent-setup.js';
+import { cliLogger, type LogSink } from './cli-logger.js';
 import { reportFailure } from './failure.js';
 import { formatUsage, oneLine } from './render/format.js';
 import { pickRenderer } from './render/pick.js';
@@ -68,10 +69,12 @@ export async function chatCommand(
       openQuestions -= 1;
     }
   };
+  // Log lines go to whoever owns the screen: the running turn's renderer, else above the REPL's prompt.
+  const sink: LogSink = { line: (text) => streams.err.write(`${text}\n`) };
   let setup: Awaited<ReturnType<typeof setupAgent>>;
   let agent: Agent;
   try {
-    setup = await setupAgent(flags, { policies: makePolicies(ask) });
+    setup = await setupAgent(flags, { policies: makePolicies(ask), logger: cliLogger(sink) });
   } catch (error) {
     return reportFailure(error, streams.err);
   }
@@ -85,6 +88,7 @@ export async function chatCommand(
   const terminal = input.isTTY === true && (streams.out as NodeJS.WriteStream).isTTY === true;
   const rl = createInterface({ input, output: streams.out, terminal, prompt: 'you › ' });
   const repl = new Repl(agent, rl, streams, flags, () => openQuestions > 0, answers, live);
+  sink.line = (text) => repl.log(text);
   try {
     return await repl.run();
   } finally {
@@ -140,6 +144,23 @@ class Repl {
     this.streams.out.write(`${text}\n`);
   }
 
+  /** A line from the SDK's log: through the turn's renderer, or above the prompt (reprinted under it). */
+  log(text: string): void {
+    const renderer = this.live.renderer;
+    if (renderer) {
+      renderer.note(text);
+      return;
+    }
+    if (!this.rl.terminal) {
+      this.streams.err.write(`${text}\n`);
+      return;
+    }
+    clearLine(this.streams.out, 0);
+    cursorTo(this.streams.out, 0);
+    this.streams.err.write(`${text}\n`);
+    this.rl.prompt(true);
+  }
+
   #onLine(line: string): void {
     this.#armed = false;
     if (this.#running) {
@@ -154,7 +175,11 @@ class Repl {
     if (this.#running) {
       this.#armed = true;
       this.#queue.length = 0;
-      this.#say('\n(interrupting…)');
+      const notice = '(Ctrl-C: interrupting the turn)';
+      // At an open `Allow? [y/N]` the cursor sits after the question: end that line first.
+      if (this.asking()) this.streams.out.write('\n');
+      if (this.live.renderer) this.live.renderer.note(notice);
+      else this.#say(`\n${notice}`);
       this.agent.interrupt().catch((error: unknown) => this.#say(`interrupt failed: ${String(error)}`));
       return;
     }
@@ -214,7 +239,8 @@ class Repl {
       case '/usage': {
         const conv = this.agent.conversation;
         this.#say(`last turn: ${formatUsage(conv.lastTurnUsage)}`);
-        this.#say(`conversation (${conv.turnCount} turns): ${formatUsage(conv.totalUsage)}`);
+        const turns = `${conv.turnCount} turn${conv.turnCount === 1 ? '' : 's'}`;
+        this.#say(`conversation (${turns}): ${formatUsage(conv.totalUsage)}`);
         return false;
       }
       case '/history':
@@ -241,6 +267,9 @@ class Repl {
       });
     } finally {
       delete this.live.renderer;
+      // A question still open belongs to a turn that ended (interrupted): its hook is gone. Answer it "no",
+      // so it neither blocks the next approval nor takes the next line typed at the prompt.
+      if (this.asking()) this.answers.write('\n');
     }
     this.#transcript.push({ prompt, text: result.text, status: result.status });
   }

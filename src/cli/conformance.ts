@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { Agent, type AgentConfig, policy, tool } from '../index.js';
 import {
   type Cassette,

@@ -1,6 +1,7 @@
 /** `agy-sdk run "<prompt>"`: one streamed turn; the exit code says how it ended (see `exit-codes.ts`). */
 import { Agent } from '../index.js';
 import { type AgentFlags, setupAgent } from './agent-setup.js';
+import { cliLogger } from './cli-logger.js';
 import { exitCodeFor, TURN_EXIT_CODES } from './exit-codes.js';
 import { reportFailure } from './failure.js';
 import { guardInterrupts } from './interrupts.js';
@@ -26,7 +27,8 @@ export async function runCommand(
   );
   let setup: Awaited<ReturnType<typeof setupAgent>>;
   try {
-    setup = await setupAgent(flags);
+    // The SDK's warnings go through the renderer, so they never land inside its spinner line.
+    setup = await setupAgent(flags, { logger: cliLogger({ line: (text) => renderer.note(text) }) });
   } catch (error) {
     return reportFailure(error, streams.err);
   }

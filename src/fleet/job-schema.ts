@@ -3,7 +3,7 @@
  * takes with it again (a job can be added straight through BullMQ), failing a bad one once, unretried.
  */
 
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from '../errors.js';
 import { durationSchema } from '../internal/duration.js';
 import { ResponseSchema } from '../structured/response-schema.js';

@@ -6,7 +6,7 @@
  * dropped system prompts. Free-form payloads (`functionCall.args`, `functionResponse.response`, schemas) keep
  * their keys untouched.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { invalidArgument } from './errors.js';
 
 const blob = z.looseObject({ mimeType: z.string(), data: z.string() });

@@ -4,6 +4,8 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { HookToolCall } from '../hooks/types.js';
+import { terminalSafe } from '../internal/terminal-text.js';
+import { describeToolCall } from './describe-call.js';
 import type { AskUserAnswer, AskUserContext, AskUserHandler } from './types.js';
 
 /** Options for {@link terminalApproval}. */
@@ -12,12 +14,15 @@ export interface TerminalApprovalOptions {
   input?: NodeJS.ReadableStream;
   /** Where the prompt is written; defaults to `process.stdout`. */
   output?: NodeJS.WritableStream;
-  /** Longest rendering of the args before it is cut (default 2000 characters). */
+  /** Longest rendering of one detail (the command line, the args) before it is cut (default 2000 characters). */
   maxArgsLength?: number;
 }
 
 /**
- * Returns an {@link AskUserHandler} that prints the tool and its args and asks `Allow? [y/N]`.
+ * Returns an {@link AskUserHandler} that prints what the call will do and asks `Allow? [y/N]`: the command
+ * line (and its directory) for `run_command`, the file and a change summary for file writes, otherwise the
+ * model's arguments, never agy's own bookkeeping keys; all of it with terminal control sequences removed.
+ * The answer is echoed once: by the terminal when `input` is one, not again by this prompt.
  * `y`/`yes` (any case) allows; anything else, end of input, or the ask expiring denies.
  * Concurrent asks are queued so prompts never interleave.
  */
@@ -43,14 +48,17 @@ async function ask(
   // Queued behind a slow ask, this one may already have expired: do not prompt for it.
   if (ctx.signal.aborted)
     return { allow: false, message: 'the approval request expired before it was shown' };
-  const tool = call.server ? `${call.server}/${call.name}` : call.name;
-  let args = JSON.stringify(call.args) ?? '{}';
-  if (args.length > maxArgsLength) args = `${args.slice(0, maxArgsLength)}… (${args.length} chars)`;
-  const lines = [`\nApproval needed (policy '${ctx.policy}')`, `  tool: ${tool}`, `  args: ${args}`];
-  if (ctx.reason) lines.push(`  why:  ${ctx.reason}`);
+  const tool = terminalSafe(call.server ? `${call.server}/${call.name}` : call.name);
+  const lines = [`\nApproval needed (policy '${terminalSafe(ctx.policy)}')`, `  tool:    ${tool}`];
+  for (const d of describeToolCall(call, maxArgsLength))
+    lines.push(`  ${`${d.label}:`.padEnd(8)} ${d.value}`);
+  if (ctx.reason) lines.push(`  why:     ${terminalSafe(ctx.reason)}`);
   output.write(`${lines.join('\n')}\n`);
 
-  const rl = createInterface({ input, output });
+  // Only a terminal input is echoed: a piped or relayed one (a REPL feeding its own lines) was echoed already.
+  const terminal =
+    (input as { isTTY?: boolean }).isTTY === true && (output as { isTTY?: boolean }).isTTY === true;
+  const rl = createInterface({ input, output, terminal });
   // readline never settles a pending question at end of input; treat EOF as "no".
   const closed = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
   try {

@@ -5,7 +5,7 @@
  * silently shortened.
  */
 
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from '../errors.js';
 
 /** The longest delay Node's `setTimeout` honours, in ms (2^31−1, about 24.8 days); longer ones fire after 1 ms. */

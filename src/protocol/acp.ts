@@ -4,7 +4,7 @@
  * agent-specific extension the SDK reads: Gemini CLI's token counts in `_meta.quota` of a prompt result
  * (docs/reference/acp.md#usage). `connection/acp/normalize.ts` is the one place these become model types.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 export type {
   AgentCapabilities as AcpAgentCapabilities,

@@ -6,7 +6,7 @@
  * Sources: plugin.json, rules frontmatter, custom agents: docs/reference/plugins-and-config.md#plugin-manifest, docs/reference/plugins-and-config.md#rules, docs/reference/plugins-and-config.md#custom-agents. mcp_config.json: docs/reference/mcp.md#mcp-config-file.
  * hooks.json (bundle schema): docs/reference/hooks.md#hooks-file-shape.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** agy's plugin name pattern (docs/reference/plugins-and-config.md#plugin-manifest). */
 export const PLUGIN_NAME_PATTERN = /^[a-zA-Z0-9-_]+$/;

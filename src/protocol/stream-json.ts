@@ -6,7 +6,7 @@
  * The schemas are used by tests and the simulator to check that captures and our own output stay true to the
  * wire; the hot parse path does not run them (see `parse-line.ts`).
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** Token usage as agy reports it on DONE `agent_response` steps and on `result` (docs/reference/stream-json.md#usage-fields). */
 export const WireUsageSchema = z.looseObject({
@@ -152,28 +152,44 @@ export const WireCommandSchema = z.looseObject({
 /** A `command_result` payload as agy sends it. */
 export type WireCommand = z.infer<typeof WireCommandSchema>;
 
-/** The nested envelope: `{"event":"<name>","<name>":{…}}`; `conversation_id` may sit at the top level. */
-export const WireEnvelopeSchema = z.discriminatedUnion('event', [
-  z.looseObject({ event: z.literal('init'), conversation_id: z.string().optional(), init: WireInitSchema }),
-  z.looseObject({
-    event: z.literal('step_update'),
-    conversation_id: z.string().optional(),
-    step_update: WireStepUpdateSchema,
-  }),
-  z.looseObject({
-    event: z.literal('result'),
-    conversation_id: z.string().optional(),
-    result: WireResultSchema,
-  }),
-  // The payload sits under `command`, not `command_result` (agy-real/jdiazromeral-agy-plugin-cc/command_result-*).
-  z.looseObject({
-    event: z.literal('command_result'),
-    conversation_id: z.string().optional(),
-    command: WireCommandSchema,
-  }),
-]);
+const InitEnvelopeSchema = z.looseObject({
+  event: z.literal('init'),
+  conversation_id: z.string().optional(),
+  init: WireInitSchema,
+});
+const StepUpdateEnvelopeSchema = z.looseObject({
+  event: z.literal('step_update'),
+  conversation_id: z.string().optional(),
+  step_update: WireStepUpdateSchema,
+});
+const ResultEnvelopeSchema = z.looseObject({
+  event: z.literal('result'),
+  conversation_id: z.string().optional(),
+  result: WireResultSchema,
+});
+// The payload sits under `command`, not `command_result` (agy-real/jdiazromeral-agy-plugin-cc/command_result-*).
+const CommandEnvelopeSchema = z.looseObject({
+  event: z.literal('command_result'),
+  conversation_id: z.string().optional(),
+  command: WireCommandSchema,
+});
 /** One stdout line agy writes, parsed: the envelopes this SDK understands. */
-export type WireEnvelope = z.infer<typeof WireEnvelopeSchema>;
+export type WireEnvelope =
+  | z.infer<typeof InitEnvelopeSchema>
+  | z.infer<typeof StepUpdateEnvelopeSchema>
+  | z.infer<typeof ResultEnvelopeSchema>
+  | z.infer<typeof CommandEnvelopeSchema>;
+/**
+ * The nested envelope: `{"event":"<name>","<name>":{…}}`; `conversation_id` may sit at the top level. Typed
+ * as a plain `ZodType` so the declarations name no zod generic whose arity differs between zod 4 and the
+ * `zod/v4` of zod 3.25.
+ */
+export const WireEnvelopeSchema: z.ZodType<WireEnvelope> = z.discriminatedUnion('event', [
+  InitEnvelopeSchema,
+  StepUpdateEnvelopeSchema,
+  ResultEnvelopeSchema,
+  CommandEnvelopeSchema,
+]);
 
 /** The event names this SDK understands. Anything else is passed through as unknown. */
 export const KNOWN_EVENTS = ['init', 'step_update', 'result', 'command_result'] as const;

@@ -4,7 +4,7 @@
  * value or a mismatch is a typed failure, never `success` with nothing (docs/reference/design-sources.md#typed-structured-output).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError, StructuredOutputError } from '../errors.js';
 
 /** A JSON Schema object. */

@@ -1,6 +1,6 @@
 /**
  * An in-memory `Connection`: scripted steps and results, no process. Plug it into an Agent with
- * `new Agent({ connection: () => conn })` to test a Conversation, ChatResponse cursors, budgets, steering or
+ * `new Agent({ connection: conn.connect })` (the factory that takes the Agent's host) to test a Conversation, ChatResponse cursors, budgets, steering or
  * pre/post-turn hooks in milliseconds. What needs agy itself (its hooks through the relay, MCP over HTTP,
  * process signals) still needs the simulator.
  */

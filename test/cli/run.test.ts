@@ -23,6 +23,35 @@ async function scenario(s: Scenario): Promise<NodeJS.ProcessEnv> {
 // Concurrent: every case is its own CLI process with its own scenario file and marker; most of a run is
 // process start-up and waiting, not CPU.
 describe.skipIf(!BUILT)('agy-sdk run (offline)', { concurrent: true }, () => {
+  it('neutralises control sequences from the model and tools off a TTY too (text, tool lines, --json)', async () => {
+    const ESC = '\u001b';
+    const env = await scenario({
+      turns: [
+        {
+          actions: [
+            {
+              tool: {
+                name: 'run_command',
+                parameters: { CommandLine: `echo ${ESC}]0;TITLE${ESC}\\hi` },
+                output: `out${ESC}]52;c;ZXZpbA==\u0007put`,
+              },
+            },
+            { text: `Plain ${ESC}]52;c;ZXZpbA==\u0007text ${ESC}[8mshown${ESC}[0m\rend`, chunks: 4 },
+          ],
+        },
+      ],
+    });
+    const run = await runCli(['run', '--offline', 'go'], env);
+    expect(run.stdout + run.stderr).not.toContain(ESC);
+    expect(run.stdout + run.stderr).not.toContain('\r');
+    expect(run.stdout).toContain('Plain text shownend');
+    const json = await runCli(['run', '--offline', '--json', 'go'], env);
+    expect(json.stdout).not.toContain(ESC);
+    expect(json.stdout).not.toContain('\u009b');
+    // JSON keeps the text (escaped), so a script still sees what the model sent.
+    expect(json.stdout).toContain('\\u001b]52');
+  });
+
   it('streams the answer on stdout and tool lines on stderr off a TTY, exit 0', async () => {
     const env = await scenario({
       turns: [

@@ -1,6 +1,6 @@
 // The `agy-sdk` command on a real terminal: tmux runs it, `send-keys` types, `capture-pane` reads the screen.
 // Skipped (with the reason) only where tmux is absent.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,10 @@ import { type Scenario, writeScenario } from '../../src/testing/index.js';
 import { BUILT, CLI, killPids, MARK_VAR, ROOT, survivors } from './helpers.js';
 
 const ESC = String.fromCharCode(27);
+const BEL = String.fromCharCode(7);
+const SPIN = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 if (!HAS_TMUX) console.warn('test/cli/tmux.test.ts skipped: tmux is not installed (apt-get install -y tmux)');
 
 /** One private tmux server (its own socket) with one pane running a command. */
@@ -34,6 +37,11 @@ class Pane {
   type(text: string): void {
     this.#tmux('send-keys', '-t', 'cli', '-l', text);
     this.keys('Enter');
+  }
+
+  /** The pane's title (a program sets it with OSC 0/2). */
+  title(): string {
+    return this.#tmux('display-message', '-p', '-t', 'cli', '#{pane_title}').trim();
   }
 
   screen(escapes = false): string {
@@ -194,3 +202,148 @@ describe.skipIf(!BUILT || !HAS_TMUX)('agy-sdk on a terminal (tmux)', () => {
     expect(await survivors(pane.mark)).toEqual([]);
   });
 });
+
+describe.skipIf(!BUILT || !HAS_TMUX)(
+  'agy-sdk on a terminal: what the model and tools print, and every ending',
+  () => {
+    it('chat: working spinner before the first words and after a tool, one echo at Allow?, the command line shown, control sequences neutralised, Ctrl-C at Allow? ends cleanly', async () => {
+      // The run_command parameters carry what agy adds to the hook payload (docs/reference/hooks.md#pretooluse-payload).
+      const env = await scenarioEnv({
+        turns: [
+          {
+            actions: [
+              { sleep: 3000 },
+              {
+                text: `Hello ${ESC}]52;c;ZXZpbA==${BEL}there ${ESC}]2;PWNED${BEL}you ${ESC}[8msee${ESC}[0m me\n`,
+                chunks: 3,
+              },
+              {
+                tool: {
+                  name: 'run_command',
+                  parameters: {
+                    CommandLine: 'echo approved',
+                    Cwd: '/tmp',
+                    WaitMsBeforeAsync: 5000,
+                    toolAction: 'Running echo approved',
+                    toolSummary: 'Run echo approved',
+                  },
+                  output: `approved${ESC}]2;PWNED2${BEL}`,
+                },
+              },
+              { sleep: 3000 },
+              { text: 'Ran it.' },
+            ],
+          },
+          {
+            actions: [
+              {
+                tool: {
+                  name: 'run_command',
+                  parameters: { CommandLine: 'sleep 100', Cwd: '/tmp' },
+                  hang: true,
+                },
+              },
+            ],
+          },
+          { actions: [{ text: 'third answer' }] },
+        ],
+      });
+      pane.start(['chat', '--offline'], { ...env, TERM: 'xterm-256color' });
+      await pane.waitFor('you ›');
+      const title = pane.title();
+
+      pane.type('first');
+      // The model is working (3 s before its first words): a spinner with the elapsed time.
+      await pane.waitFor(new RegExp(`you › first\\n${SPIN} working… \\d+\\.\\ds`));
+      await pane.waitFor('Allow? [y/N]');
+      let screen = pane.screen();
+      expect(screen).toContain('Hello there you see me');
+      expect(screen).toMatch(/command: +echo approved\n +in: +\/tmp\n/);
+      expect(screen).not.toMatch(/WaitMsBeforeAsync|toolAction|"Cwd"/);
+      pane.type('y');
+      // Between the tool's end and the next words the spinner is back.
+      await pane.waitFor(new RegExp(`✓ run_command echo approved — approved\\n${SPIN} working… \\d+\\.\\ds`));
+      screen = await pane.waitFor(/Ran it\.\nsuccess · /);
+      // The answer is echoed once, on the question's line.
+      expect(screen).toContain('Allow? [y/N] y\n✓ run_command');
+      expect(pane.title()).toBe(title);
+      expect(pane.screen(true)).not.toMatch(new RegExp(`${ESC}\\[(?:[0-9;]*;)?8m`));
+
+      pane.type('/usage');
+      await pane.waitFor(/conversation \(1 turn\): in \d+/);
+
+      // Ctrl-C at the approval question: the turn ends with its status line, the prompt comes back, no warning.
+      pane.type('second');
+      await pane.waitFor(/sleep 100[\s\S]*Allow\? \[y\/N\]\s*$/);
+      pane.keys('C-c');
+      screen = await pane.waitFor(/interrupted · .*\n+you ›\s*$/);
+      expect(after(screen, 'you › second')).not.toMatch(/hook failed|\[agy-sdk\]/);
+
+      // The question that turn left open neither blocks nor swallows the next prompt.
+      pane.type('third');
+      screen = await pane.waitFor(/third answer\nsuccess · /);
+      pane.type('/exit');
+      await pane.waitFor('[exit 0]');
+      expect(await survivors(pane.mark)).toEqual([]);
+    });
+
+    it('run: Ctrl-C while a tool runs still prints the closing status line, exit 130', async () => {
+      const env = await scenarioEnv({
+        turns: [
+          { actions: [{ tool: { name: 'view_file', parameters: { AbsolutePath: '/tmp/x' }, hang: true } }] },
+        ],
+      });
+      pane.start(['run', '--offline', 'read'], env);
+      await pane.waitFor(new RegExp(`${SPIN} view_file /tmp/x \\d+\\.\\ds`));
+      pane.keys('C-c');
+      const screen = await pane.waitFor('[exit 130]');
+      expect(screen).toMatch(
+        /interrupting the turn[\s\S]*interrupted · .* — the turn was interrupted\n\[exit 130\]/,
+      );
+      expect(await survivors(pane.mark)).toEqual([]);
+    });
+  },
+);
+
+describe.skipIf(!BUILT || !HAS_SCRIPT)(
+  'agy-sdk on a pty that reports 0 columns (script, stty cols 0)',
+  () => {
+    it('run draws no runaway spinner: a few hundred bytes, the ✓ line and the status line, exit 0', async () => {
+      const mark = randomUUID();
+      const scenario = await writeScenario(
+        {
+          turns: [
+            {
+              actions: [
+                { sleep: 1500 },
+                { tool: { name: 'view_file', parameters: { AbsolutePath: '/tmp/a' }, output: 'alpha' } },
+                { sleep: 1000 },
+                { text: 'done' },
+              ],
+            },
+          ],
+        },
+        dir,
+      );
+      const inner = `stty cols 0 rows 0 && exec ${quote(process.execPath)} ${quote(CLI)} run --offline go`;
+      const child = spawn('script', ['-qec', inner, '/dev/null'], {
+        cwd: ROOT,
+        env: { ...process.env, AGY_SIM_SCENARIO: scenario, [MARK_VAR]: mark, TERM: 'xterm-256color' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        // nanospinner wrote megabytes of escape codes here; stop early rather than fill memory.
+        if (out.length > 1_000_000) child.kill('SIGKILL');
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect(out.length).toBeLessThan(4000);
+      expect(out).toContain('✓');
+      expect(out).toContain('view_file /tmp/a');
+      expect(out).toMatch(/success · /);
+      expect(code).toBe(0);
+      expect(await survivors(mark)).toEqual([]);
+    });
+  },
+);

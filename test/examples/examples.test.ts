@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { TurnStatus } from '../../src/index.js';
 import { envSurvivors } from '../helpers/env-marker.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -19,7 +20,13 @@ const built =
 /** The line each example prints when it did what it shows (its final status, or the test summary). */
 const MARKERS: Record<string, RegExp[]> = {
   '01-hello-world.mjs': [/^agent: .+/m, /^status: success$/m],
-  '02-streaming.mjs': [/→ tool list_dir/, /^model steps: [1-9]\d*$/m, /^status: success$/m],
+  // The tool line is not left after an empty `agent: ` label.
+  '02-streaming.mjs': [
+    /^ {2}→ tool list_dir\n(?!agent: \n)/m,
+    /^agent: \S/m,
+    /^model steps: [1-9]\d*$/m,
+    /^status: success$/m,
+  ],
   '03-custom-tools.mjs': [/✓ lookup_order → .*shipped/, /^status: success$/m],
   '04-hooks.mjs': [
     /preToolCall: run_command curl/,
@@ -38,7 +45,7 @@ const MARKERS: Record<string, RegExp[]> = {
     /attached: document \(text\/csv\)/,
     /^status: success$/m,
   ],
-  '09-triggers.mjs': [/^trigger turns: files, timer$/m, /^status: triggered$/m],
+  '09-triggers.mjs': [/^trigger turns: files, timer$/m, /^status: success$/m],
   '10-mcp-tools.mjs': [/add_note ✓ added note 3/, /list_notes ✓ .*write the changelog/, /^status: success$/m],
   '11-subagents.mjs': [/delegating to: researcher/, /\[researcher\] tool find_by_name/, /^status: success$/m],
   '12-budget-limits.mjs': [
@@ -51,7 +58,7 @@ const MARKERS: Record<string, RegExp[]> = {
     /^second turn: canceled; queued turn: canceled$/m,
     /^status: success$/m,
   ],
-  '14-persistence-and-resume.mjs': [/^same conversation: true$/m, /^status: resumed$/m],
+  '14-persistence-and-resume.mjs': [/^same conversation: true$/m, /^resumed: yes$/m, /^status: success$/m],
   '15-provider-openai-compatible.mjs': [
     /^agent: Hello from an OpenAI-compatible model\.$/m,
     /^upstream tokens: 56$/m,
@@ -67,6 +74,20 @@ const MARKERS: Record<string, RegExp[]> = {
   'demo.mjs': [/running offline against the agy simulator/, /^turn: success/m],
   'offline-provider-chain.mjs': [/→ tool list_dir/, /^turn: success/m],
 };
+
+/** Every `TurnStatus` (src/model/turn-result.ts). */
+const TURN_STATUSES: readonly TurnStatus[] = [
+  'success',
+  'denied',
+  'timeout',
+  'quota_exhausted',
+  'rate_limited',
+  'auth_failed',
+  'interrupted',
+  'canceled',
+  'budget_exceeded',
+  'error',
+];
 
 const examples = readdirSync(examplesDir)
   .filter((f) => f.endsWith('.mjs'))
@@ -144,6 +165,8 @@ describe.skipIf(!built)('examples (offline, after npm run build)', () => {
       const report = `exit ${run.code} ${run.signal ?? ''}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
       expect(run.code, report).toBe(0);
       for (const pattern of MARKERS[file] ?? []) expect(run.stdout, report).toMatch(pattern);
+      // examples/README.md promises a `status:` line: it is always a turn status.
+      for (const m of run.stdout.matchAll(/^status: (.*)$/gm)) expect(TURN_STATUSES, report).toContain(m[1]);
       // Processes reparented away from the example (agy under its supervisor, MCP servers) must be gone too.
       expect(await envSurvivors('AGY_SDK_EXAMPLE_RUN', marker, 10_000), report).toEqual([]);
     },

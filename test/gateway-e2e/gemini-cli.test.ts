@@ -17,7 +17,7 @@ import {
   replayedCalls,
   turns,
 } from './fake-gemini.js';
-import { GEMINI_CLI_ENTRY, retryLines, runGeminiCli } from './gemini-cli.js';
+import { GEMINI_CLI_ENTRY, GEMINI_CLI_TEST_TIMEOUT_MS, retryLines, runGeminiCli } from './gemini-cli.js';
 
 const HAVE_CLI = existsSync(GEMINI_CLI_ENTRY);
 
@@ -42,6 +42,8 @@ describeCli(
   HAVE_CLI
     ? 'Gemini CLI 0.61.0 against a fake Gemini endpoint'
     : `Gemini CLI (skipped: ${GEMINI_CLI_ENTRY} missing)`,
+  // Each test launches Gemini CLI: a timeout that fits a loaded machine, not the suite's 60 s.
+  { timeout: GEMINI_CLI_TEST_TIMEOUT_MS },
   () => {
     let fake: FakeGemini;
     let work: string;

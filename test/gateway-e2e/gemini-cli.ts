@@ -12,6 +12,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+/**
+ * Per-test timeout for tests that launch the real Gemini CLI: one run is 7–15 s alone, and on a loaded 2-core
+ * machine running the whole suite it passed 60 s (the suite default), so these tests get four minutes.
+ */
+export const GEMINI_CLI_TEST_TIMEOUT_MS = 240_000;
+
 /** The CLI's entry point in node_modules. */
 export const GEMINI_CLI_ENTRY = resolve(
   import.meta.dirname,

@@ -49,7 +49,7 @@ describe('terminalApproval', () => {
     expect(typeof result === 'object' ? result.allow : result).toBe(allow);
   });
 
-  it('prints the tool name, args and the policy', async () => {
+  it('prints the tool, what will run and the policy', async () => {
     const io = streams();
     const ask = terminalApproval({ input: io.input, output: io.output });
     const pending = ask(call('rm -rf build'), { ...ctx(), reason: 'shell access' });
@@ -57,9 +57,84 @@ describe('terminalApproval', () => {
     io.input.write('y\n');
     await pending;
     expect(io.text()).toContain("policy 'confirm'");
-    expect(io.text()).toContain('tool: run_command');
-    expect(io.text()).toContain('args: {"CommandLine":"rm -rf build"}');
-    expect(io.text()).toContain('why:  shell access');
+    expect(io.text()).toMatch(/tool: +run_command/);
+    expect(io.text()).toMatch(/command: +rm -rf build/);
+    expect(io.text()).toMatch(/why: +shell access/);
+  });
+
+  // docs/reference/hooks.md#pretooluse-payload: agy adds toolAction, toolSummary, Cwd and WaitMsBeforeAsync.
+  it("shows run_command's command line and directory, never agy's own keys", async () => {
+    const io = streams();
+    const ask = terminalApproval({ input: io.input, output: io.output });
+    const pending = ask(
+      createHookToolCall({
+        id: '1',
+        name: 'run_command',
+        args: {
+          CommandLine: 'npm test',
+          Cwd: '/work/proj',
+          WaitMsBeforeAsync: 5000,
+          toolAction: 'Running npm test',
+          toolSummary: 'Run npm test',
+        },
+      }),
+      ctx(),
+    );
+    await io.printed('Allow? [y/N] ');
+    io.input.write('n\n');
+    await pending;
+    expect(io.text()).toMatch(/command: +npm test\n +in: +\/work\/proj\n/);
+    expect(io.text()).not.toMatch(/WaitMsBeforeAsync|toolAction|toolSummary|args:/);
+  });
+
+  // docs/reference/hooks.md#pretooluse-payload (agy-real/hooks-anti-samcheonpo-agy-1.3.0/PreToolUse-write_to_file.json).
+  it('shows the file and a change summary for write_to_file', async () => {
+    const io = streams();
+    const ask = terminalApproval({ input: io.input, output: io.output });
+    const pending = ask(
+      createHookToolCall({
+        id: '1',
+        name: 'write_to_file',
+        args: {
+          CodeContent: 'a\nb\nc\n',
+          Description: 'Create b.txt',
+          Overwrite: true,
+          TargetFile: '/work/proj/b.txt',
+          toolAction: 'Writing b.txt',
+          toolSummary: 'Create b.txt',
+        },
+      }),
+      ctx(),
+    );
+    await io.printed('Allow? [y/N] ');
+    io.input.write('n\n');
+    await pending;
+    expect(io.text()).toMatch(/file: +\/work\/proj\/b\.txt/);
+    expect(io.text()).toMatch(/change: +overwrite with 3 lines/);
+    expect(io.text()).toMatch(/args: +\{"Description":"Create b.txt"\}/);
+    expect(io.text()).not.toContain('CodeContent');
+  });
+
+  it('prints the answer once: a relayed (non-terminal) input is not echoed again', async () => {
+    const io = streams();
+    Object.assign(io.output, { isTTY: true, columns: 80 });
+    const ask = terminalApproval({ input: io.input, output: io.output });
+    const pending = ask(call('ls'), ctx());
+    await io.printed('Allow? [y/N] ');
+    io.input.write('yes\n');
+    expect(await pending).toEqual({ allow: true });
+    expect(io.text()).not.toContain('yes');
+  });
+
+  it('neutralises control sequences in what it shows', async () => {
+    const io = streams();
+    const ask = terminalApproval({ input: io.input, output: io.output });
+    const pending = ask(call('echo \u001b]52;c;ZXZpbA==\u0007hi\u001b[8m'), ctx());
+    await io.printed('Allow? [y/N] ');
+    io.input.write('n\n');
+    await pending;
+    expect(io.text()).toMatch(/command: +echo hi\n/);
+    expect(io.text()).not.toContain('\u001b');
   });
 
   it('serializes concurrent asks: the second prompt appears only after the first answer', async () => {

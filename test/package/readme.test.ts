@@ -84,6 +84,9 @@ describe.skipIf(!built)('README snippets', () => {
       const { code, stdout, stderr } = await run(file, env);
       const lines = stdout.trim().split('\n');
       expect({ code, last: lines.at(-1), stderr }).toMatchObject({ code: 0, last: expected });
+      // A block with a postTurn hook sends one prompt: one turn (a steer before any turn would add one).
+      if (block.includes("console.log('turn done:'"))
+        expect(lines.filter((l) => l.startsWith('turn done:'))).toHaveLength(1);
     },
     120_000,
   );

@@ -47,7 +47,7 @@ function versions() {
 
 const CONSUMER = `import { Agent, type ChatResponse, hooks, policy, tool, type TurnResult } from 'agy-sdk';
 import { type Scenario, simulatorPath } from 'agy-sdk/testing';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 const scenario: Scenario = { turns: [{ actions: [{ text: 'hi' }] }] };
 const Order = z.object({ id: z.string(), qty: z.number().int().default(1) });
@@ -72,7 +72,7 @@ export { result, scenario, served };
 // Plain JS, so it runs on Node 20 without a TypeScript loader: a tool called by a scripted scenario.
 const RUNTIME = `import { Agent, policy, tool } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 const seen = [];
 const echo = tool({ name: 'echo', description: 'echo', input: z.object({ text: z.string() }) }, ({ text }) => {
   seen.push(text);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionListener, type SessionListenerOptions } from '../../src/connection/agy/session/listener.js';
 import type { HookHandler } from '../../src/connection/agy/session/listener-hook.js';
 import { defaultHookFallback } from '../../src/connection/agy/session/listener-hook.js';
@@ -163,6 +163,33 @@ describe('SessionListener hook route', () => {
     await listener.close();
     expect(((await aborted.promise) as Error).message).toBe('listener closed');
     expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('a caller that goes away (agy interrupted) is an expected ending: logged at debug, never as a warning', async () => {
+    const inside = deferred();
+    const aborted = deferred<unknown>();
+    const { listener, logger } = await start((_event, _input, { signal }) => {
+      signal.addEventListener('abort', () => aborted.resolve(signal.reason));
+      inside.resolve();
+      return new Promise(() => {});
+    });
+    const caller = new AbortController();
+    const pending = fetch(listener.hookUrl('PreToolUse'), {
+      method: 'POST',
+      body: JSON.stringify(preToolUse),
+      signal: caller.signal,
+    }).catch((error: unknown) => error);
+    await inside.promise;
+    caller.abort();
+    expect(((await aborted.promise) as Error).message).toBe('hook caller went away');
+    expect(await pending).toBeInstanceOf(Error);
+    await vi.waitFor(() =>
+      expect(
+        logger.entries.some((e) => e.level === 'debug' && /ended before its answer/.test(e.message)),
+      ).toBe(true),
+    );
+    expect(logger.entries.filter((e) => e.level === 'warn' || e.level === 'error')).toEqual([]);
+    await listener.close();
   });
 
   it('defaultHookFallback denies only PreToolUse', () => {

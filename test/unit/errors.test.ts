@@ -1,10 +1,12 @@
 /** One error hierarchy: every error the SDK raises is an AgySdkError with a code from one literal union. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  AgyNotFoundError,
   AgySdkError,
   type AgySdkErrorCode,
   ClosedError,
   ConfigError,
+  MissingPeerError,
   PolicyConfigError,
   UsageError,
 } from '../../src/index.js';
@@ -20,6 +22,7 @@ function describeCode(code: AgySdkErrorCode): string {
     case 'policy_config_invalid':
     case 'misuse':
     case 'unsupported':
+    case 'peer_missing':
       return 'caller';
     case 'agy_not_found':
     case 'start_failed':
@@ -70,6 +73,24 @@ describe('error hierarchy', () => {
     expect(error).toBeInstanceOf(PolicyConfigError);
     expect(error).toMatchObject({ code: 'policy_config_invalid', policyName: 'confirm_shell' });
     expect(describeCode((error as AgySdkError).code)).toBe('caller');
+  });
+
+  it('AgyNotFoundError names the way out: AGY_PATH, agyPath, PATH, and the bundled simulator', () => {
+    const error = new AgyNotFoundError(['/usr/local/bin/agy']);
+    expect(error.message).toContain('AGY_PATH=node_modules/.bin/agy-sim');
+    expect(error.message).toContain('simulatorPath()');
+    expect(error.message).toContain('/usr/local/bin/agy');
+  });
+
+  it('MissingPeerError names the package and the install command', () => {
+    const error = new MissingPeerError('bullmq', 'agy-sdk/fleet', 'npm install bullmq ioredis');
+    expect(error).toMatchObject({
+      code: 'peer_missing',
+      packageName: 'bullmq',
+      install: 'npm install bullmq ioredis',
+    });
+    expect(error.message).toContain('`npm install bullmq ioredis`');
+    expect(describeCode(error.code)).toBe('caller');
   });
 
   it('code is typed as the literal union, not string', () => {

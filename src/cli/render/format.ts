@@ -1,12 +1,20 @@
 /** Short, one-line renderings shared by the TTY and plain renderers. */
 import type { ToolCall, TurnResult, Usage } from '../../index.js';
+import { terminalSafe } from '../../internal/terminal-text.js';
 
 const MAX_SUMMARY = 80;
 
-/** Cuts `text` to one line of at most `max` characters. */
+/**
+ * `text` (terminal-safe) on one line of at most `max` characters, cut at a word boundary when one is near, so
+ * a reason never ends mid-word.
+ */
 export function oneLine(text: string, max = MAX_SUMMARY): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const flat = terminalSafe(text).replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  if (chars.length <= max) return flat;
+  const cut = chars.slice(0, max - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${space >= max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
 /** `run_command ls -la`: the tool and its most telling argument. */
@@ -57,9 +65,17 @@ export function summaryLine(result: TurnResult): string {
   return `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(result.usage)}${why}`;
 }
 
+/** `JSON.stringify(value)` with C1 controls escaped too (the C0 ones always are), so it is terminal-safe. */
+export function jsonLine(value: unknown, indent?: number): string {
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(
+    /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** The structured output as the CLI prints it. */
 export function formatStructured(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${jsonLine(value, 2)}\n`;
 }
 
 /** True for a step whose text belongs to the turn's own answer (not a subagent's). */

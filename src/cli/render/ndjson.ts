@@ -2,9 +2,11 @@
  * `--json`: one JSON object per line on `out`, for scripts. `{"event":"step",…}` for each normalized step (the
  * public camelCase `Step`, without the wire copy `raw`), then `{"event":"result",…}` with the `TurnResult`
  * (its typed error reduced to `{code, message}`); `{"event":"note",…}` for the CLI's own notices (e.g. Ctrl-C).
- * Nothing else is written to `out`.
+ * Nothing else is written to `out`; `JSON.stringify` escapes C0 controls and `jsonLine` the C1 ones, so a
+ * line is terminal-safe.
  */
 import type { Step, TurnResult } from '../../index.js';
+import { jsonLine } from './format.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
 
 /** The NDJSON renderer. */
@@ -33,9 +35,11 @@ export class NdjsonRenderer implements TurnRenderer {
     this.#write({ event: 'note', message });
   }
 
+  start(): void {}
+
   dispose(): void {}
 
   #write(value: Record<string, unknown>): void {
-    this.#streams.out.write(`${JSON.stringify(value)}\n`);
+    this.#streams.out.write(`${jsonLine(value)}\n`);
   }
 }

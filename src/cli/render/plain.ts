@@ -1,8 +1,10 @@
 /**
  * Off a TTY: no spinner, no colour, no cursor movement. The answer streams to `out` as it arrives; each tool
- * call gives one line on `err` when it starts and one when it ends, so a log reads in order.
+ * call gives one line on `err` when it starts and one when it ends, so a log reads in order. What came from the
+ * model or a tool is printed terminal-safe (a log is read on a terminal later).
  */
 import type { Step, TurnResult } from '../../index.js';
+import { TerminalTextFilter } from '../../internal/terminal-text.js';
 import { answerDelta, describeCall, describeOutcome, formatStructured, summaryLine } from './format.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
 
@@ -12,6 +14,7 @@ export class PlainRenderer implements TurnRenderer {
   readonly #streamText: boolean;
   readonly #started = new Set<string>();
   readonly #ended = new Set<string>();
+  readonly #text = new TerminalTextFilter();
   #midLine = false;
 
   /** `streamText: false` (with `--schema`) prints only the structured output, not the raw JSON text. */
@@ -22,9 +25,10 @@ export class PlainRenderer implements TurnRenderer {
 
   step(step: Step): void {
     const delta = answerDelta(step);
-    if (delta && this.#streamText) {
-      this.#streams.out.write(delta);
-      this.#midLine = !delta.endsWith('\n');
+    const text = delta && this.#streamText ? this.#text.push(delta) : '';
+    if (text) {
+      this.#streams.out.write(text);
+      this.#midLine = !text.endsWith('\n');
     }
     const call = step.tool;
     if (!call || step.subagent) return;
@@ -38,7 +42,10 @@ export class PlainRenderer implements TurnRenderer {
     }
   }
 
+  start(): void {}
+
   end(result: TurnResult, options: { showStructured: boolean }): void {
+    this.#text.end();
     this.#breakLine();
     if (options.showStructured && result.status === 'success')
       this.#streams.out.write(formatStructured(result.structuredOutput));

@@ -6,6 +6,8 @@ import type { Step, TurnResult } from '../../index.js';
 
 /** One output mode. */
 export interface TurnRenderer {
+  /** The prompt was sent: show that the model is working (the TTY renderer's spinner). */
+  start(): void;
   /** A normalized step, in arrival order. */
   step(step: Step): void;
   /** The turn ended; `structured` is the validated structured output when `--schema` was given. */

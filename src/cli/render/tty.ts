@@ -1,19 +1,30 @@
 /**
- * On a terminal: the answer streams as it arrives; each tool call is a live status line with a spinner that
- * ends as ✓ or ✗ with a short result; the turn ends with a dim status · duration · usage line. Colour is off
- * under `NO_COLOR` (checked by `useColor`).
+ * On a terminal: a spinner with the elapsed time shows the model is working, from the prompt to the first
+ * words and again after each tool call; the answer streams as it arrives; each tool call is a live status line
+ * with its own spinner that ends as ✓ or ✗ with a short result; the turn ends with a dim status · duration ·
+ * usage line, however it ended. Colour is off under `NO_COLOR` (checked by `useColor`). Everything that came
+ * from the model or a tool is printed terminal-safe (`terminalSafe`).
  */
-import { createSpinner, type Spinner } from 'nanospinner';
 import { createColors } from 'picocolors';
 import type { Step, TurnResult } from '../../index.js';
+import { TerminalTextFilter } from '../../internal/terminal-text.js';
 import { answerDelta, describeCall, describeOutcome, formatStructured, summaryLine } from './format.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
+import { Spinner } from './spinner.js';
 
 /** True when colour should be used on `stream`: a TTY and no `NO_COLOR` (any value, per no-color.org). */
 export function useColor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return (stream as NodeJS.WriteStream).isTTY === true;
 }
+
+/** What the one live line shows: the model working, or a tool call running. */
+type Live =
+  | { kind: 'work'; spinner: Spinner }
+  | { kind: 'tool'; id: string; label: string; spinner: Spinner };
+
+/** The label of the spinner shown while the model works. */
+export const WORKING_LABEL = 'working…';
 
 /** The terminal renderer. */
 export class TtyRenderer implements TurnRenderer {
@@ -22,9 +33,11 @@ export class TtyRenderer implements TurnRenderer {
   readonly #c: ReturnType<typeof createColors>;
   readonly #seen = new Set<string>();
   readonly #ended = new Set<string>();
-  /** The one live spinner (agy runs tools one after another); a call started meanwhile gets a static line. */
-  #spinner: { id: string; spinner: Spinner } | undefined;
+  readonly #text = new TerminalTextFilter();
+  /** The one live line (agy runs tools one after another); a call started meanwhile gets a static line. */
+  #live: Live | undefined;
   #midLine = false;
+  #since = Date.now();
 
   constructor(streams: RenderStreams, options: { streamText: boolean; color: boolean }) {
     this.#streams = streams;
@@ -32,37 +45,46 @@ export class TtyRenderer implements TurnRenderer {
     this.#c = createColors(options.color);
   }
 
+  start(): void {
+    this.#since = Date.now();
+    this.#working();
+  }
+
   step(step: Step): void {
     const delta = answerDelta(step);
     if (delta && this.#streamText) {
-      this.#pauseSpinner();
-      this.#streams.out.write(delta);
-      this.#midLine = !delta.endsWith('\n');
+      const text = this.#text.push(delta);
+      if (text) {
+        this.#pause();
+        this.#streams.out.write(text);
+        this.#midLine = !text.endsWith('\n');
+      }
     }
     const call = step.tool;
     if (!call || step.subagent) return;
     const finished = call.state === 'DONE' || call.state === 'ERROR';
     if (!this.#seen.has(call.id)) {
       this.#seen.add(call.id);
-      if (!finished) this.#startSpinner(call.id, describeCall(call));
+      if (!finished) this.#startTool(call.id, describeCall(call));
     }
     if (!finished || this.#ended.has(call.id)) return;
     this.#ended.add(call.id);
     const ok = call.state !== 'ERROR';
-    const text = `${describeCall(call)} ${this.#c.dim(`— ${describeOutcome(call)}`)}`;
     const mark = ok ? this.#c.green('✓') : this.#c.red('✗');
-    if (this.#spinner?.id === call.id) {
-      const { spinner } = this.#spinner;
-      this.#spinner = undefined;
-      if (ok) spinner.success({ text, mark });
-      else spinner.error({ text, mark });
+    const line = `${mark} ${describeCall(call)} ${this.#c.dim(`— ${describeOutcome(call)}`)}`;
+    if (this.#live?.kind === 'tool' && this.#live.id === call.id) {
+      this.#live.spinner.stop(line);
+      this.#live = undefined;
     } else {
-      this.#line(`${mark} ${text}`);
+      this.#line(line);
     }
+    // The call is answered: the model works on it until its next words or call.
+    this.#working();
   }
 
   end(result: TurnResult, options: { showStructured: boolean }): void {
     this.dispose();
+    this.#text.end();
     if (options.showStructured && result.status === 'success')
       this.#streams.out.write(formatStructured(result.structuredOutput));
     const colour = result.status === 'success' ? this.#c.dim : this.#c.yellow;
@@ -70,30 +92,48 @@ export class TtyRenderer implements TurnRenderer {
   }
 
   note(message: string): void {
-    this.#pauseSpinner();
+    this.#pause();
     this.#line(this.#c.dim(message));
   }
 
   dispose(): void {
-    this.#pauseSpinner();
+    this.#pause();
     this.#breakLine();
   }
 
-  #startSpinner(id: string, label: string): void {
+  /** The working spinner, unless something is live or the answer's line is open. */
+  #working(): void {
+    if (this.#live || this.#midLine) return;
+    const spinner = new Spinner(this.#streams.err, WORKING_LABEL, {
+      paint: this.#c.cyan,
+      dim: this.#c.dim,
+      since: this.#since,
+    });
+    this.#live = { kind: 'work', spinner };
+  }
+
+  #startTool(id: string, label: string): void {
     this.#breakLine();
-    if (this.#spinner) {
+    if (this.#live?.kind === 'tool') {
       this.#line(`${this.#c.cyan('•')} ${label}`);
       return;
     }
-    const spinner = createSpinner(label, { stream: this.#streams.err as NodeJS.WriteStream }).start();
-    this.#spinner = { id, spinner };
+    this.#live?.spinner.stop();
+    const spinner = new Spinner(this.#streams.err, label, {
+      paint: this.#c.yellow,
+      dim: this.#c.dim,
+      since: Date.now(),
+    });
+    this.#live = { kind: 'tool', id, label, spinner };
   }
 
-  // Text (or a notice) arrived while a tool spun: freeze its line so the text does not land inside it.
-  #pauseSpinner(): void {
-    if (!this.#spinner) return;
-    this.#spinner.spinner.stop({ mark: this.#c.cyan('•') });
-    this.#spinner = undefined;
+  // Text, a notice or a question arrived: the working line goes; a tool's line is frozen so nothing lands in it.
+  #pause(): void {
+    const live = this.#live;
+    if (!live) return;
+    this.#live = undefined;
+    if (live.kind === 'work') live.spinner.stop();
+    else live.spinner.stop(`${this.#c.cyan('•')} ${live.label}`);
   }
 
   #line(text: string): void {

@@ -8,7 +8,7 @@
  * name the exact path when something is off) and a tolerant one, where a wrong-typed field becomes `undefined`
  * and a bad array element is left out.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 type Mode = 'strict' | 'tolerant';
 

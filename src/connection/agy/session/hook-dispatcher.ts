@@ -11,7 +11,7 @@
  * A handler that throws propagates, so the listener answers its fail-closed fallback (deny for PreToolUse).
  */
 
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { describeError, type Logger } from '../../../logger.js';
 import {
   type AgyHookEvent,

@@ -64,6 +64,11 @@ function report(options: HookRouteOptions, event: string, input: unknown, answer
   }
 }
 
+/** A hook request that ended because its caller or the listener went away: not a failure of the hook. */
+class HookEnded extends Error {
+  override name = 'HookEnded';
+}
+
 /** Serves one hook request. */
 export async function handleHookRequest(
   event: string,
@@ -106,7 +111,14 @@ export async function handleHookRequest(
     report(options, event, input, output ?? {});
   } catch (error) {
     const failure = toError(error);
-    options.logger.warn('hook failed; answering the fallback', { event, error: failure.message });
+    // The caller went away (agy interrupted or stopped) or the session is closing: an expected ending, and the
+    // fallback reaches no one; only a real failure is a warning.
+    if (failure instanceof HookEnded)
+      options.logger.debug('hook ended before its answer; answering the fallback', {
+        event,
+        reason: failure.message,
+      });
+    else options.logger.warn('hook failed; answering the fallback', { event, error: failure.message });
     const answer = fallback(event, failure, options);
     report(options, event, input, answer);
     sendJson(res, 200, answer);
@@ -124,9 +136,9 @@ async function runWithTimeout(
     () => controller.abort(new Error(`hook ${event} timed out after ${options.hookTimeoutMs} ms`)),
     options.hookTimeoutMs,
   );
-  const onListenerClose = () => controller.abort(new Error('listener closed'));
+  const onListenerClose = () => controller.abort(new HookEnded('listener closed'));
   const onGone = () => {
-    if (!res.writableEnded) controller.abort(new Error('hook caller went away'));
+    if (!res.writableEnded) controller.abort(new HookEnded('hook caller went away'));
   };
   options.signal.addEventListener('abort', onListenerClose, { once: true });
   res.on('close', onGone);

@@ -2,7 +2,7 @@
  * The tools of one MCP server, prepared once per session: provider-safe names and JSON Schemas are computed
  * at start, not per request (the listener builds a fresh MCP server for every stateless request).
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { describeError } from '../../../logger.js';
 import type { McpToolListing as Tool } from '../../../tools/mcp-types.js';
 import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../../../tools/names.js';

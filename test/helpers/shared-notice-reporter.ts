@@ -1,0 +1,56 @@
+/**
+ * A vitest reporter (next to the default one) that says, in one line at the end of a run, how many tests were
+ * skipped because `../shared` (the agy-real captures, the upstream cassettes and the reference documents next to
+ * the repository) is missing. A test counts when it was skipped and its file, or a local module the file
+ * imports, reads from `../shared`. Silent when `../shared` exists or nothing was skipped for it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Where the shared fixtures are expected. */
+export const SHARED_DIR = resolve(ROOT, '../shared');
+const USES_SHARED = /\.\.\/shared\b|['"]shared['"]/;
+
+/** True when `file`, or a local module it imports (one level), reads from `../shared`. */
+export function usesShared(file: string, read: (f: string) => string | undefined = readText): boolean {
+  const text = read(file);
+  if (text === undefined) return false;
+  if (USES_SHARED.test(text)) return true;
+  for (const m of text.matchAll(/from\s+'(\.[^']+)'/g)) {
+    const spec = m[1]!.replace(/\.js$/, '.ts');
+    const imported = read(join(dirname(file), spec));
+    if (imported !== undefined && USES_SHARED.test(imported)) return true;
+  }
+  return false;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The notice for `skipped` tests, or undefined. */
+export function sharedNotice(skipped: number, sharedExists: boolean): string | undefined {
+  if (sharedExists || skipped === 0) return undefined;
+  return `${skipped} test${skipped === 1 ? '' : 's'} skipped: ${SHARED_DIR} (agy-real captures, upstream cassettes, references) is missing; put the shared folder next to the repository to run them.`;
+}
+
+/** The reporter. */
+export default class SharedNoticeReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const sharedExists = existsSync(SHARED_DIR);
+    if (sharedExists) return;
+    let skipped = 0;
+    for (const module of testModules) {
+      if (!usesShared(module.moduleId)) continue;
+      for (const test of module.children.allTests()) if (test.result().state === 'skipped') skipped += 1;
+    }
+    const notice = sharedNotice(skipped, sharedExists);
+    if (notice) process.stdout.write(`\n${notice}\n`);
+  }
+}
