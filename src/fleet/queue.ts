@@ -233,8 +233,13 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
           if (state === 'completed') {
             const done = await queue.getJob(jobId);
             finish({ value: done?.returnvalue as FleetResult });
-          } else if (state === 'failed')
-            finish({ error: new Error(`fleet job ${jobId} failed: ${job.failedReason}`) });
+          } else if (state === 'failed') {
+            // Read again: `job` may have been fetched before it failed, without its reason.
+            const failed = await queue.getJob(jobId);
+            finish({
+              error: new Error(`fleet job ${jobId} failed: ${failed?.failedReason ?? 'no reason recorded'}`),
+            });
+          }
         })
         .catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
     });
