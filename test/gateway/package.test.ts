@@ -11,11 +11,13 @@ const dist = join(projectRoot, 'dist/gateway/index.js');
 describe.skipIf(!existsSync(dist))('agy-sdk/gateway subpath (needs npm run build)', () => {
   it('is declared in package.json exports', () => {
     const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
-      exports: Record<string, { types: string; import: string }>;
+      exports: Record<string, { types: string; import: string; default: string }>;
     };
+    // `default` too, so require() (Node >= 20.19) resolves it.
     expect(pkg.exports['./gateway']).toEqual({
       types: './dist/gateway/index.d.ts',
       import: './dist/gateway/index.js',
+      default: './dist/gateway/index.js',
     });
   });
 
