@@ -9,45 +9,17 @@
 // `--self-test` checks that the parser catches a missing name, a stale name and a wrong count.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { entryExports, entryFiles, root } from './entry-exports.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export { entryFiles };
+
 const read = (rel) => readFileSync(path.join(root, rel), 'utf8');
 
-/** The package's entry points as source files, from package.json `exports` (dist/x.js → src/x.ts). */
-export function entryFiles() {
-  const pkg = JSON.parse(read('package.json'));
-  return Object.entries(pkg.exports)
-    .filter(([key]) => key !== './package.json')
-    .map(([, value]) => value.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
-}
-
-/** Every exported name of each entry, and the value exports among them. */
+/** Every exported name of each entry, and how many of them are values. */
 function exportsOf(files) {
-  const program = ts.createProgram(
-    files.map((f) => path.join(root, f)),
-    {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-    },
-  );
-  const checker = program.getTypeChecker();
   const out = new Map();
-  for (const file of files) {
-    const symbol = checker.getSymbolAtLocation(program.getSourceFile(path.join(root, file)));
-    const all = checker.getExportsOfModule(symbol);
-    const values = all.filter((s) => {
-      const decl = s.declarations?.[0];
-      if (decl && ts.isTypeOnlyImportOrExportDeclaration?.(decl)) return false;
-      const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
-      return (target.flags & ts.SymbolFlags.Value) !== 0;
-    });
-    out.set(file, { names: new Set(all.map((s) => s.getName())), values: values.length });
-  }
+  for (const [file, { names, values }] of entryExports(files))
+    out.set(file, { names, values: values.length });
   return out;
 }
 

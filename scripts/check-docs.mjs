@@ -2,23 +2,12 @@
 // Fails when a public symbol has no TSDoc: every export of the package's entry points (every `exports` entry of
 // package.json) and every member of the classes and interfaces among them. The equivalent of typedoc's
 // notDocumented validation, without the dependency.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { entryFiles, entryProgram, root } from './entry-exports.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const entries = Object.entries(pkg.exports)
-  .filter(([key]) => key !== './package.json')
-  .map(([, value]) => path.join(root, value.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
-const program = ts.createProgram(entries, {
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
-  strict: true,
-  skipLibCheck: true,
-  noEmit: true,
-});
+const entries = entryFiles().map((f) => path.join(root, f));
+const program = entryProgram(entries);
 const checker = program.getTypeChecker();
 const missing = new Set();
 
