@@ -66,6 +66,7 @@ export {
   ClosedError,
   ConfigError,
   ContentError,
+  ConversationNotFoundError,
   LineTooLongError,
   type ProcessDiagnostics,
   ProcessExitError,

@@ -70,6 +70,7 @@ export const AgentConfigSchema = z.looseObject({
   model: nonEmpty.optional(),
   effort: z.enum(['low', 'medium', 'high'], { error: 'must be one of low, medium, high' }).optional(),
   conversationId: nonEmpty.optional(),
+  resume: z.enum(['allow', 'require'], { error: "must be 'allow' or 'require'" }).optional(),
   dangerouslySkipPermissions: z.boolean().optional(),
   extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
   dataDir: nonEmpty.optional(),

@@ -50,6 +50,12 @@ export interface AgentConfig {
   effort?: 'low' | 'medium' | 'high' | undefined;
   /** Resume this conversation (`--conversation`). */
   conversationId?: string | undefined;
+  /**
+   * When agy does not know `conversationId` (it warns `conversation "<id>" not found` and starts a new one):
+   * `'allow'` (default) goes on in the new conversation (`TurnResult.resumed: false`, a notice, a logger warning,
+   * `agent.conversationId` the new id); `'require'` fails the start with a `ConversationNotFoundError`.
+   */
+  resume?: 'allow' | 'require' | undefined;
   /** System instructions, appended to agy's defaults as an always-on rule. At most 24,000 bytes. */
   systemInstructions?: SystemInstructions | undefined;
   /** Structured output: a zod schema or a JSON Schema. Passed as `--json-schema`; results are validated. */

@@ -24,6 +24,8 @@ export type StepType =
   | 'system_message'
   | 'checkpoint'
   | 'subagent'
+  /** The last step of a `--json-schema` turn (1.3.1): its DONE update ends the `finish` tool call. */
+  | 'finish'
   | 'error_message'
   | 'unknown'
   | 'command'

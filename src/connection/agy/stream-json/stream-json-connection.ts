@@ -12,6 +12,7 @@
 import {
   type AgySdkError,
   ClosedError,
+  ConversationNotFoundError,
   LineTooLongError,
   ProcessExitError,
   StartError,
@@ -29,7 +30,7 @@ import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
-import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
+import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
 import { TurnTracker } from './turn-tracker.js';
 
@@ -77,6 +78,12 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
    * process. Without it, a turn that carries a schema is refused.
    */
   writeJsonSchema?: ((schema: Record<string, unknown>) => Promise<string>) | undefined;
+  /**
+   * When agy does not know `conversationId` (it warns and starts a new conversation): `allow` (default) goes on
+   * in the new one (`TurnResult.resumed: false`, a notice, a logger warning); `require` fails the start with a
+   * `ConversationNotFoundError`.
+   */
+  resume?: 'allow' | 'require' | undefined;
   /** Called with the pid of each agy process started (restarts included). */
   onSpawn?: ((pid: number) => void) | undefined;
   /** Where contained failures are reported. Default: `consoleLogger`. */
@@ -94,6 +101,20 @@ export interface ConnectionStats {
   /** agy processes started. */
   processesStarted: number;
 }
+
+/** What a launch asked to resume and what agy opened (docs/reference/stream-json.md#unknown-conversation). */
+interface ResumeCheck {
+  asked: string;
+  opened: string;
+  /** agy's own stderr warning, when it wrote one before `init`. */
+  warning: string | undefined;
+  /** Reported on a turn already (`TurnResult.resumed`). */
+  reported: boolean;
+  /** Warned about and, under `resume: 'require'`, refused already. */
+  checked: boolean;
+}
+
+const NOT_FOUND_WARNING = /^warning: conversation "[^"]*" not found/;
 
 interface ActiveTurn {
   tracker: TurnTracker;
@@ -128,6 +149,8 @@ export class StreamJsonConnection implements Connection {
   /** A restart in progress (after an interrupt, timeout, crash or model switch). */
   #restarting: Promise<void> | undefined;
   #turn: ActiveTurn | undefined;
+  /** Per launch that asked for `--conversation`: what agy opened. */
+  readonly #resumeChecks = new WeakMap<AgyLaunch, ResumeCheck>();
   #closed = false;
   /** Stops waiting for the version probe on close (the probe is killed once no connection waits for it). */
   readonly #probeAbort = new AbortController();
@@ -185,7 +208,9 @@ export class StreamJsonConnection implements Connection {
     }
     this.#env = buildAgyEnv(this.#opts.env);
     this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
-    await this.#spawn().ready;
+    const launch = this.#spawn();
+    await launch.ready;
+    await this.#checkResumed(launch);
     // The version probe runs after `init`, never on the start's critical path: a known answer (every start but
     // the first per binary) is there at once; otherwise `info.version` is null until the probe answers.
     const known = cachedAgyVersion(this.#binary);
@@ -332,7 +357,33 @@ export class StreamJsonConnection implements Connection {
       }
       this.#spawn();
     }
-    await this.#launch!.ready;
+    const launch = this.#launch!;
+    await launch.ready;
+    await this.#checkResumed(launch);
+  }
+
+  /**
+   * agy 1.3.1 answers `--conversation X` for an id it does not know with `warning: conversation "X" not found`
+   * on stderr and a new conversation in `init` (agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script):
+   * warned about once per launch; under `resume: 'require'` the process is stopped and the start fails.
+   */
+  async #checkResumed(launch: AgyLaunch): Promise<void> {
+    const check = this.#resumeChecks.get(launch);
+    if (!check || check.asked === check.opened || check.checked) return;
+    check.checked = true;
+    this.#logger.warn(
+      `agy did not resume conversation "${check.asked}"${check.warning ? ` (${check.warning})` : ''}; it started a new conversation "${check.opened}"`,
+    );
+    if (this.#opts.resume !== 'require') return;
+    if (this.#launch === launch) this.#launch = undefined;
+    this.#conversationId = check.asked;
+    this.#info = { ...this.#info, conversationId: check.asked };
+    await launch.proc.close(this.#closeTimings());
+    throw new ConversationNotFoundError(check.asked, check.opened, {
+      exitCode: null,
+      signal: null,
+      stderrTail: launch.proc.stderrTail,
+    });
   }
 
   #restartLater(old: AgyLaunch): void {
@@ -371,6 +422,7 @@ export class StreamJsonConnection implements Connection {
       extraArgs: o.extraArgs,
     });
     this.#launchSchemaFile = this.#schemaFile;
+    const asked = this.#conversationId;
     /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
     const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
     const launch: AgyLaunch = new AgyLaunch(
@@ -466,6 +518,16 @@ export class StreamJsonConnection implements Connection {
     // A start failure is handled by whoever awaits `ready`; this only records what init said.
     launch.ready.then(
       (init) => {
+        if (asked !== undefined && init.conversationId !== undefined) {
+          const warning = launch.preInitStderr.map((l) => l.trim()).find((l) => NOT_FOUND_WARNING.test(l));
+          this.#resumeChecks.set(launch, {
+            asked,
+            opened: init.conversationId,
+            warning,
+            reported: false,
+            checked: false,
+          });
+        }
         if (init.conversationId) this.#conversationId = init.conversationId;
         this.#info = {
           ...this.#info,
@@ -545,8 +607,9 @@ export class StreamJsonConnection implements Connection {
   #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
     const { tracker } = turn;
     const result = tracker.result;
-    const deniedActions = result ? deniedFromWire(result) : [];
-    tracker.applyDeniedActions(deniedActions);
+    const wireDenied = result ? deniedFromWire(result) : [];
+    tracker.applyDeniedActions(wireDenied);
+    const deniedActions = [...wireDenied, ...tracker.hookDenials];
     const command = tracker.command ?? (result ? commandFromWire(result.command) : undefined);
     const outcome = classifyTurn({
       result,
@@ -562,7 +625,12 @@ export class StreamJsonConnection implements Connection {
       finishedModelStep: tracker.finishedModelStep,
       sawStepUsage: tracker.sawStepUsage,
       notices: tracker.notices,
+      silentToolCalls: tracker.silentToolCalls.length,
     });
+    if (outcome.status === 'denied' && result?.status === 'CANCELED') {
+      const line = softDenialLine(tracker.stderrLines);
+      tracker.applySoftDenial(line === undefined ? undefined : softDenialPermission(line));
+    }
     const totalUsage = result ? usageFromWire(result.usage) : null;
     const facts = resultFacts(result);
     let usage = tracker.stepUsage;
@@ -586,6 +654,17 @@ export class StreamJsonConnection implements Connection {
       durationMs: Date.now() - tracker.startedAt,
       errorMessage: outcome.message,
     };
+    const check = turn.launch ? this.#resumeChecks.get(turn.launch) : undefined;
+    if (check && !check.reported && turn.sent) {
+      check.reported = true;
+      if (check.asked !== check.opened) {
+        turnResult.resumed = false;
+        turnResult.notices = [
+          ...(turnResult.notices ?? []),
+          `agy did not know conversation "${check.asked}" and started a new conversation "${check.opened}"`,
+        ];
+      } else turnResult.resumed = true;
+    }
     const subagentUsage = tracker.subagentUsage;
     if (subagentUsage) turnResult.subagentUsage = subagentUsage;
     if (facts.durationSeconds !== undefined) turnResult.agyDurationSeconds = facts.durationSeconds;
