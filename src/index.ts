@@ -54,6 +54,12 @@ export {
   type MediaContent,
   Video,
 } from './content/content.js';
+export {
+  isSlashCommand,
+  PRINT_MODE_COMMANDS,
+  type PrintModeCommand,
+  SlashCommand,
+} from './content/slash-command.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig } from './conversation/budget.js';
 export type { ChatResponse } from './conversation/chat-response.js';

@@ -15,11 +15,12 @@ import {
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
+import { isSlashCommand } from '../content/slash-command.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
-import { ClosedError, ConfigError, ContentError } from '../errors.js';
+import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import { consoleLogger, type Logger } from '../logger.js';
@@ -410,6 +411,12 @@ export class Agent implements AsyncDisposable {
       // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
       prepare: async (prompt) => {
         const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+        // A slash command is not a model turn: no prepare stages, agy answers it in a print-mode run.
+        const command = parts.length === 1 && isSlashCommand(parts[0]) ? parts[0] : undefined;
+        if (command) {
+          this.#turnSchema = undefined;
+          return { text: [], command: { name: command.name, args: command.args } };
+        }
         const own = TURN_SCHEMA.get(parts);
         // Set before any await: finalize, which reads it, runs only after this turn's prepare succeeded.
         this.#turnSchema = own ?? this.#schema;
@@ -513,6 +520,8 @@ export class Agent implements AsyncDisposable {
     options: ChatOptions & { responseSchema?: S } = {},
   ): Promise<ChatResponse<InferResponseSchema<S>>> {
     const parts = contentParts(prompt);
+    if (this.#config.backend?.kind === 'acp' && parts.some(isSlashCommand))
+      throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
     PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
     if (schema) TURN_SCHEMA.set(parts, schema);

@@ -60,6 +60,12 @@ export interface TurnRequest {
    * runs such a turn in a process relaunched on the same conversation.
    */
   jsonSchema?: Record<string, unknown> | undefined;
+  /**
+   * A slash command to run instead of a model turn (`text` is then empty): agy answers it in a print-mode run
+   * on the same conversation, and the answer is `TurnResult.command`. Backends without slash commands refuse it
+   * with `UnsupportedError`.
+   */
+  command?: { name: string; args: string } | undefined;
 }
 
 /** Receives a turn's steps as they arrive. */

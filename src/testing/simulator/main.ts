@@ -96,7 +96,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (printMode && !args.disableSlashCommands && args.print?.trimStart().startsWith('/')) {
     // Slash commands answer before any init (agy-real/jdiazromeral-agy-plugin-cc/command_result-…ndjson).
     try {
-      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model);
+      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model, args.effort);
       for (const line of lines) await emitter.raw(`${line}\n`);
       return exit(0);
     } catch (err) {

@@ -32,6 +32,7 @@ import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
+import { runPrintCommand } from './print-command.js';
 import { TurnTracker } from './turn-tracker.js';
 
 /** Default line limit: 64 MiB. */
@@ -128,6 +129,20 @@ interface ActiveTurn {
   finish: (exit: ExitInfo | null) => void;
   timers: NodeJS.Timeout[];
   idleTimer: NodeJS.Timeout | undefined;
+  /** Stops a slash command's print-mode run (set only for those). */
+  stopCommand?: (() => void) | undefined;
+}
+
+/**
+ * Prompt text is never a command: agy refuses text starting with `/` on stdin (1.3.1: `result` ERROR "… is
+ * answered by the CLI itself …", exit 2; agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script), so
+ * such a first block is sent behind a zero-width space (U+200B, which neither agy's trimming nor the model
+ * reads as anything). docs/reference/stream-json.md#slash-commands.
+ */
+export function literalText(text: readonly string[]): string[] {
+  const first = text.findIndex((t) => t.trim() !== '');
+  if (first < 0 || !text[first]!.trimStart().startsWith('/')) return [...text];
+  return text.map((t, i) => (i === first ? `\u200b${t}` : t));
 }
 
 export class StreamJsonConnection implements Connection {
@@ -233,6 +248,7 @@ export class StreamJsonConnection implements Connection {
     if (request.jsonSchema !== undefined && !this.#opts.writeJsonSchema)
       throw new UsageError('runTurn: a per-turn jsonSchema needs the writeJsonSchema option');
     const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
+    if (request.command) return this.#runCommand(request.command, sink, tracker, request.timeoutMs);
     // Claim the turn slot before any await, so a concurrent misuse is caught.
     const placeholder: ActiveTurn = {
       tracker,
@@ -293,7 +309,10 @@ export class StreamJsonConnection implements Connection {
     this.#armWatchdog(turn, request.timeoutMs);
     const line: WireUserLine = {
       event: 'user',
-      message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
+      message: {
+        role: 'user',
+        content: literalText(request.text).map((text) => ({ type: 'text' as const, text })),
+      },
     };
     launch.proc.write(`${JSON.stringify(line)}\n`).catch(() => {
       // agy died before reading the message; the exit path ends the turn.
@@ -307,11 +326,115 @@ export class StreamJsonConnection implements Connection {
     return exit;
   }
 
+  /**
+   * A slash command (`TurnRequest.command`) in a print-mode run on the same conversation
+   * (see `print-command.ts`): its `command_result` is delivered as a `command` step and is `TurnResult.command`.
+   */
+  async #runCommand(
+    cmd: { name: string; args: string },
+    sink: TurnSink,
+    tracker: TurnTracker,
+    timeoutMs: number | undefined,
+  ): Promise<TurnResult> {
+    const abort = new AbortController();
+    const placeholder: ActiveTurn = {
+      tracker,
+      sink,
+      requested: null,
+      sent: true,
+      error: undefined,
+      finish: () => {},
+      timers: [],
+      idleTimer: undefined,
+      stopCommand: () => abort.abort(),
+    };
+    this.#turn = placeholder;
+    try {
+      this.#env ??= buildAgyEnv(this.#opts.env);
+      this.#binary ??= resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
+      const run = await runPrintCommand({
+        binary: this.#binary,
+        env: this.#env,
+        cwd: this.#opts.cwd,
+        command: cmd.args ? `/${cmd.name} ${cmd.args}` : `/${cmd.name}`,
+        conversationId: this.#conversationId,
+        model: this.#model,
+        effort: this.#opts.effort,
+        maxLineBytes: this.#maxLineBytes,
+        timeoutMs: timeoutMs ?? this.#opts.turnTimeoutMs ?? this.#opts.startTimeoutMs ?? 60_000,
+        signal: abort.signal,
+        onStderrLine: (line) => {
+          tracker.stderrLines.push(line);
+          callContained(this.#logger, 'onStderr', this.#opts.onStderr, line);
+        },
+        onSpawn: (pid) => {
+          this.stats.processesStarted++;
+          callContained(this.#logger, 'onSpawn', this.#opts.onSpawn, pid);
+        },
+      });
+      if (run.timedOut && !placeholder.requested) placeholder.requested = 'timeout';
+      tracker.result = run.result;
+      if (run.command) {
+        tracker.command = run.command;
+        this.#deliver(sink, {
+          conversationId: this.#conversationId,
+          stepIndex: -1,
+          state: 'DONE',
+          type: 'command',
+          command: run.command,
+          raw: { step_index: -1, state: 'DONE', step_type: 'command', command: run.payload },
+        });
+        callContained(this.#logger, 'onCommandResult', this.#opts.onCommandResult, run.payload ?? {});
+      }
+      const outcome = classifyTurn({
+        result: run.result,
+        exit: run.exit,
+        stderrLines: tracker.stderrLines,
+        deniedActions: [],
+        agentResponseError: undefined,
+        requested: placeholder.requested,
+        lineTooLong: false,
+        command: run.command !== undefined,
+      });
+      const commandResult = run.command ?? (run.result ? commandFromWire(run.result.command) : undefined);
+      const turnResult: TurnResult = {
+        status: outcome.status,
+        text: resultFacts(run.result).response ?? '',
+        usage: null,
+        totalUsage: null,
+        deniedActions: [],
+        toolCalls: [],
+        exitCode: run.exit.code,
+        signal: run.exit.signal,
+        stderrTail: run.stderrTail,
+        result: run.result,
+        structuredOutput: undefined,
+        conversationId: this.#conversationId,
+        durationMs: Date.now() - tracker.startedAt,
+        errorMessage: outcome.message,
+      };
+      if (commandResult) turnResult.command = commandResult;
+      if (outcome.status !== 'success') {
+        turnResult.error = new ProcessExitError(outcome.message || 'the slash command failed', {
+          exitCode: run.exit.code,
+          signal: run.exit.signal,
+          stderrTail: run.stderrTail,
+        });
+      }
+      return turnResult;
+    } catch (err) {
+      return this.#startFailureResult(err, tracker);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
   async interrupt(reason: 'interrupted' | 'canceled' = 'interrupted'): Promise<void> {
     const turn = this.#turn;
     if (!turn || turn.requested) return;
     turn.requested = reason;
-    this.#stopTurnProcess(turn);
+    if (turn.stopCommand) turn.stopCommand();
+    else this.#stopTurnProcess(turn);
   }
 
   async setModel(model: string): Promise<void> {
@@ -330,6 +453,7 @@ export class StreamJsonConnection implements Connection {
     this.#closed = true;
     this.#probeAbort.abort();
     if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
+    this.#turn?.stopCommand?.();
     // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
     // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.
     const launch = this.#launch;
