@@ -37,6 +37,7 @@ export type {
   Connection,
   ConnectionFactory,
   ConnectionInfo,
+  TurnCommand,
   TurnMedia,
   TurnRequest,
   TurnSink,

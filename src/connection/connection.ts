@@ -65,7 +65,15 @@ export interface TurnRequest {
    * on the same conversation, and the answer is `TurnResult.command`. Backends without slash commands refuse it
    * with `UnsupportedError`.
    */
-  command?: { name: string; args: string } | undefined;
+  command?: TurnCommand | undefined;
+}
+
+/** A slash command a turn runs instead of a model turn. */
+export interface TurnCommand {
+  /** The command's name, without the slash (`effort`). */
+  name: string;
+  /** What followed the name (`''` when nothing). */
+  args: string;
 }
 
 /** Receives a turn's steps as they arrive. */

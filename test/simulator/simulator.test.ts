@@ -510,8 +510,21 @@ describe('resume with --conversation', () => {
     expect(resumed.results[0]?.num_turns).toBe(2);
   });
 
-  it('starts an unknown conversation id fresh, without a resume notice', async () => {
+  it('1.3.x: an unknown conversation id warns and opens a fresh id', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script
     const sim = await harness.start({ args: ['--conversation', 'my-new-conversation-id'] });
+    await runPrompts(sim, ['x']);
+    expect(sim.stderr).toContain('warning: conversation "my-new-conversation-id" not found');
+    expect(conversationId(sim)).not.toBe('my-new-conversation-id');
+    expect(sim.steps.map((s) => s.step_type)).not.toContain('unknown');
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', num_turns: 1 });
+  });
+
+  it('1.1.9: an unknown conversation id starts fresh under that id, without a resume notice', async () => {
+    const sim = await harness.start({
+      args: ['--conversation', 'my-new-conversation-id'],
+      env: { AGY_SIM_VERSION: '1.1.9' },
+    });
     await runPrompts(sim, ['x']);
     expect(conversationId(sim)).toBe('my-new-conversation-id');
     expect(sim.steps[0]).toMatchObject({ step_index: 0, step_type: 'user_input' });
@@ -851,7 +864,8 @@ describe('endings', () => {
 });
 
 describe('signals', () => {
-  it('interrupts a turn on SIGINT: stderr, INTERRUPTED result, no tool DONE, exit 0', async () => {
+  it('interrupts a turn on SIGINT as 1.3.1 does: ERROR "interrupted", stderr, no tool DONE, exit 1', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script
     const scenario: Scenario = {
       turns: [
         {
@@ -872,20 +886,25 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'tool',
     );
     sim.child.kill('SIGINT');
-    expect(await sim.exited).toEqual({ code: 0, signal: null });
+    expect(await sim.exited).toEqual({ code: 1, signal: null });
     expectWireValid(sim);
     expect(sim.stderr).toContain('error: interrupted');
     const toolIndex = (tool.step_update as { step_index: number }).step_index;
     expect(sim.steps.filter((s) => s.step_index === toolIndex).map((s) => s.state)).toEqual(['ACTIVE']);
     expect(sim.results).toEqual([
-      expect.objectContaining({ status: 'INTERRUPTED', response: 'working on it', num_turns: 1 }),
+      expect.objectContaining({
+        status: 'ERROR',
+        error: 'interrupted',
+        response: 'working on it',
+        num_turns: 1,
+      }),
     ]);
     expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 8 });
   });
 
-  it('reports ERROR "interrupted" and the scenario exit code when asked', async () => {
+  it('reports INTERRUPTED and the scenario exit code when asked', async () => {
     const scenario: Scenario = {
-      interrupt: { status: 'ERROR', exitCode: 1 },
+      interrupt: { status: 'INTERRUPTED', exitCode: 0 },
       turns: [{ actions: [{ stall: true }] }],
     };
     const sim = await harness.start({ scenario });
@@ -895,11 +914,29 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     sim.child.kill('SIGINT');
-    expect((await sim.exited).code).toBe(1);
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'interrupted' });
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.results[0]).toMatchObject({ status: 'INTERRUPTED' });
   });
 
-  it('exits 130 on SIGINT while idle and 143 on SIGTERM', async () => {
+  it('1.1.x: ERROR "context canceled" on SIGINT', async () => {
+    // Shape: test/fixtures/agy-shapes/1.1.18-sigint-stdin.script (docs/reference/stream-json.md#interrupt-answers)
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ stall: true }] }] },
+      env: { AGY_SIM_VERSION: '1.1.18' },
+    });
+    sim.prompt('x');
+    await sim.waitForEvent(
+      'user_input',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
+    );
+    sim.child.kill('SIGINT');
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'context canceled' });
+    expect(sim.stderr).toContain('error: context canceled');
+  });
+
+  it('exits 130 on SIGINT and 143 on SIGTERM while idle; SIGTERM during a turn ends it as SIGINT does', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script
     const idle = await harness.start();
     await idle.waitForEvent('init', (e) => e.event === 'init');
     idle.child.kill('SIGINT');
@@ -913,7 +950,13 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     busy.child.kill('SIGTERM');
-    expect((await busy.exited).code).toBe(143);
+    expect((await busy.exited).code).toBe(1);
+    expect(busy.results[0]).toMatchObject({ status: 'ERROR', error: 'interrupted' });
+
+    const idleTerm = await harness.start();
+    await idleTerm.waitForEvent('init', (e) => e.event === 'init');
+    idleTerm.child.kill('SIGTERM');
+    expect((await idleTerm.exited).code).toBe(143);
   });
 
   it('a stall outlives stdin EOF until a signal', async () => {
@@ -925,8 +968,8 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     sim.child.kill('SIGINT');
-    expect((await sim.exited).code).toBe(0);
-    expect(sim.results[0]?.status).toBe('INTERRUPTED');
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results[0]?.error).toBe('interrupted');
   });
 });
 

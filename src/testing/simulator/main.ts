@@ -132,7 +132,9 @@ async function main(argv: readonly string[]): Promise<void> {
     conversation?.save();
     process.exit(130);
   });
+  // SIGTERM during a turn ends it as SIGINT does (1.3.1: agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script).
   process.on('SIGTERM', () => {
+    if (runner?.interrupt()) return;
     conversation?.save();
     process.exit(143);
   });
@@ -190,10 +192,12 @@ async function main(argv: readonly string[]): Promise<void> {
     return fail(1, (err as Error).message);
   }
 
-  let opened: { conv: Conversation; known: boolean };
+  let opened: { conv: Conversation; known: boolean; notFound?: string };
   try {
-    opened = openConversation(args);
+    opened = openConversation(args, profile.unknownConversation);
     conversation = opened.conv;
+    if (opened.notFound !== undefined)
+      await emitter.stderr(`warning: conversation "${opened.notFound}" not found`);
   } catch (err) {
     if (err instanceof StateError) return fail(1, err.message);
     throw err;
@@ -250,12 +254,22 @@ async function main(argv: readonly string[]): Promise<void> {
 /**
  * Resumes `--conversation <id>` (or, with `--continue`, the latest one) from the state directory. An unknown id
  * starts a fresh conversation under that id (`known` false: agy 1.1.9 then writes an `unknown` fallback step);
- * only a real resume writes the `system_message` notice.
+ * only a real resume writes the `system_message` notice. 1.3.x instead warns `conversation "<id>" not found` and
+ * opens a new conversation under a fresh id (`notFound`; agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script).
  */
-function openConversation(args: SimArgs): { conv: Conversation; known: boolean } {
+function openConversation(
+  args: SimArgs,
+  unknown: 'fallback' | 'new',
+): { conv: Conversation; known: boolean; notFound?: string } {
   const dir = stateDirFromEnv(process.env);
   const store = StateStore.open(dir, !process.env.AGY_SIM_STATE_DIR);
-  const id = args.conversation ?? (args.continueLatest ? store.latest() : undefined) ?? randomUUID();
+  const asked = args.conversation ?? (args.continueLatest ? store.latest() : undefined);
+  if (args.conversation !== undefined && unknown === 'new' && store.load(args.conversation) === undefined) {
+    const conv = new Conversation(store, fresh(randomUUID()), false);
+    conv.save();
+    return { conv, known: true, notFound: args.conversation };
+  }
+  const id = asked ?? randomUUID();
   const saved = store.load(id);
   const conv = new Conversation(store, saved ?? fresh(id), saved !== undefined);
   conv.save();

@@ -26,6 +26,22 @@ export interface AgyProfile {
   readonly denial: 'done' | 'error';
   /** How a print timeout ends the turn: `success` (1.2.17+) or `error` (1.1.x, exit 1). */
   readonly printTimeout: 'success' | 'error';
+  /**
+   * An unknown `--conversation`: `fallback` (1.1.9: the asked id, an `unknown` fallback step) or `new` (1.3.x: a
+   * stderr warning and a fresh id; agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script).
+   */
+  readonly unknownConversation: 'fallback' | 'new';
+  /**
+   * How a turn cut by SIGINT/SIGTERM ends: `interrupted` (1.3.x: ERROR "interrupted", stderr `error: interrupted`,
+   * exit 1; agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script) or `canceled` (1.1.x: ERROR
+   * "context canceled", test/fixtures/agy-shapes/1.1.18-sigint-stdin.script).
+   */
+  readonly interrupt: 'interrupted' | 'canceled';
+  /**
+   * How a PreToolUse hook denial ends the turn: `success` (1.3.1) or `error` (1.1.x: ERROR with the step's
+   * text; docs/reference/hooks.md#hook-denials-on-stdout). The step is `TOOL_ERROR` either way.
+   */
+  readonly hookDenialResult: 'success' | 'error';
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -61,5 +77,8 @@ export function profileFor(version: string): AgyProfile {
     checkpoints: !v1_2,
     denial: v1_2_17 ? 'done' : 'error',
     printTimeout: v1_2 ? 'success' : 'error',
+    unknownConversation: olderThan(version, '1.3.0') ? 'fallback' : 'new',
+    interrupt: v1_2 ? 'interrupted' : 'canceled',
+    hookDenialResult: v1_2 ? 'success' : 'error',
   };
 }

@@ -74,7 +74,7 @@ export type ModelStepOption =
 /**
  * Run a tool step: a text-less model step (see {@link ModelStepOption}), then the tool step ACTIVE, then DONE
  * (or ERROR) with `duration_seconds`. PreToolUse hooks matching `name` run between the two (a denial ends the
- * step in ERROR with `HOOK_DENIED` and the tool never "runs"; an `overwrite` changes the parameters the final
+ * step in ERROR with `TOOL_ERROR` "tool call denied by pre-tool hook: …" and the tool never "runs"; an `overwrite` changes the parameters the final
  * update shows), and PostToolUse hooks after it.
  */
 export interface ToolAction {
@@ -408,9 +408,12 @@ export interface ScenarioStartup {
 
 /** How SIGINT during a turn is reported. */
 export interface ScenarioInterrupt {
-  /** `INTERRUPTED` (default) or `ERROR` with error `interrupted`; both are seen in the wild. */
+  /**
+   * `ERROR` (default: error `interrupted` on 1.2+, `context canceled` on 1.1.x, as the captures show) or the
+   * reference's `INTERRUPTED`.
+   */
   status?: 'INTERRUPTED' | 'ERROR';
-  /** Exit code after the interrupted `result`. Default 0. */
+  /** Exit code after the interrupted `result`. Default 1 (agy 1.3.1). */
   exitCode?: number;
   /** Ignore SIGINT entirely (a wedged agy), so only SIGTERM/SIGKILL end it. */
   ignore?: boolean;

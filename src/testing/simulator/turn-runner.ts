@@ -329,15 +329,20 @@ export class TurnRunner {
       const option = this.currentEnd?.printTimeout;
       return this.printTimeout(ctx, duration, typeof option === 'object' ? option : {});
     }
-    // Both shapes are seen in the wild: INTERRUPTED, or ERROR with error "interrupted" (docs/reference/process.md#interrupt-with-sigint).
-    const status = scenario?.interrupt?.status ?? 'INTERRUPTED';
-    await emitter.stderr('error: interrupted');
+    // 1.3.x: ERROR "interrupted", then stderr `error: interrupted`, exit 1, for SIGINT and SIGTERM alike
+    // (agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script, interrupted_sigterm.script); 1.1.x:
+    // ERROR "context canceled" (docs/reference/stream-json.md#interrupt-answers). A scenario may still ask for the
+    // reference's INTERRUPTED.
+    const words = ctx.profile.interrupt === 'canceled' ? 'context canceled' : 'interrupted';
+    const status = scenario?.interrupt?.status ?? 'ERROR';
     const result = this.baseResult(ctx, duration);
     result.status = status;
-    if (status === 'ERROR') result.error = 'interrupted';
+    if (status === 'ERROR') result.error = words;
     result.deniedActions = ctx.denied;
     await emitter.line(resultEnvelope(result));
-    return exit(scenario?.interrupt?.exitCode ?? 0);
+    await emitter.flush();
+    await emitter.stderr(`error: ${words}`);
+    return exit(scenario?.interrupt?.exitCode ?? 1);
   }
 }
 
