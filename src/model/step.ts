@@ -174,6 +174,11 @@ export interface ToolCall {
    */
   args: Record<string, unknown>;
   /**
+   * The agent's display text for the call, when it gives one that is not the tool's name (agy_acp_server's
+   * ACP `title`, e.g. "Run client_create_file?", which changes between updates). Never used for matching.
+   */
+  title?: string;
+  /**
    * For MCP tools: the server the tool belongs to, as the backend names it (on agy e.g. `agy-sdk_tools` for the
    * agent's own tools). Backend-neutral: each backend fills it where it converts its wire steps (for agy,
    * `connection/agy/stream-json/normalize.ts`), and the SDK reads only this, never a backend's arguments.

@@ -225,6 +225,7 @@ function toolCallFromWire(
     error: toolErrorFromWire(info?.error),
     durationSeconds,
     denied: undefined,
+    title: undefined,
   };
 }
 
