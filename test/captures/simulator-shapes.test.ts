@@ -566,3 +566,37 @@ describe('agy 1.3.1 (untether stdin runs)', () => {
     expect(init?.conversation_id).not.toBe(asked);
   });
 });
+
+describe('agy 1.3.1 --json-schema (untether)', () => {
+  const schema = {
+    type: 'object',
+    properties: { answer: { type: 'string' }, count: { type: 'integer' } },
+    required: ['answer', 'count'],
+  };
+
+  it('the finish pair, json_schema in init and result', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script
+    const real = script(ctx, `${UNTETHER}/json_schema_finish.script`);
+    const { sim, code } = await runTurn(
+      { turns: [{ actions: [{ text: '{"answer":"Hello!","count":3}\n', chunks: 1 }] }] },
+      ['--json-schema', JSON.stringify(schema)],
+    );
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    const result = sim.events.find((e) => e.event === 'result')?.result as Record<string, unknown>;
+    expect(result.json_schema).toEqual(schema);
+    expect(result.structured_output).toEqual({ answer: 'Hello!', count: 3 });
+  });
+
+  it('the default script answers the schema with a value generated from it', async () => {
+    const { sim, code } = await runTurn({ turns: [] }, ['--json-schema', JSON.stringify(schema)]);
+    expect(code).toBe(0);
+    const result = sim.events.find((e) => e.event === 'result')?.result as Record<string, unknown>;
+    expect(result.status).toBe('SUCCESS');
+    expect(result.structured_output).toEqual({ answer: 'simulated', count: 0 });
+    const finish = sim.events.filter(
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'finish',
+    );
+    expect(finish).toHaveLength(1);
+  });
+});

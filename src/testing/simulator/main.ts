@@ -22,7 +22,7 @@ import { McpConfigError } from './mcp-config.js';
 import { ModelEndpointSession } from './model-endpoint.js';
 import { modelEndpointConfig } from './model-endpoint-config.js';
 import { modelSelectionError } from './models.js';
-import { DEFAULT_AGY_VERSION, profileFor } from './profile.js';
+import { DEFAULT_AGY_VERSION, olderThan, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { loadScenario, ScenarioError } from './scenario-file.js';
@@ -113,9 +113,10 @@ async function main(argv: readonly string[]): Promise<void> {
       'the agy simulator supports only --input-format stream-json --output-format stream-json, or -p <prompt> --output-format stream-json',
     );
   }
+  let jsonSchema: object | undefined;
   if (args.jsonSchema !== undefined) {
     try {
-      loadJsonSchema(args.jsonSchema);
+      jsonSchema = loadJsonSchema(args.jsonSchema);
     } catch (err) {
       if (err instanceof JsonSchemaError) return fail(1, err.message);
       throw err;
@@ -210,6 +211,7 @@ async function main(argv: readonly string[]): Promise<void> {
         agent: args.agent,
         tools: profile.tools,
         permissionMode: loaded.permissionMode,
+        jsonSchema: olderThan(version, '1.3.0') ? undefined : jsonSchema,
       }),
     );
   }
@@ -225,6 +227,7 @@ async function main(argv: readonly string[]): Promise<void> {
     scenario,
     printTimeoutMs: args.printTimeoutMs,
     structured: args.jsonSchema !== undefined,
+    jsonSchema,
     workspace: workspaces[0],
     exit,
     runtime: loaded,

@@ -13,7 +13,9 @@ import {
   errorMessages,
   MODEL_ERROR_MESSAGE,
   ModelCallFailed,
+  nextIndex,
   runAction,
+  step,
   systemMessage,
   type TurnContext,
   unknownStep,
@@ -24,8 +26,9 @@ import { formatGoDuration } from './duration.js';
 import type { Emitter } from './emitter.js';
 import { type ResultFields, resultEnvelope, stepEnvelope } from './envelopes.js';
 import { MAX_STOP_CONTINUATIONS, stopHooks } from './hook-events.js';
+import { valueFromSchema } from './json-schema.js';
 import type { ModelEndpointSession } from './model-endpoint.js';
-import type { AgyProfile } from './profile.js';
+import { type AgyProfile, olderThan } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnEnd } from './scenario.js';
 import { ExpectationFailed } from './tool-steps.js';
@@ -40,6 +43,8 @@ export interface TurnRunnerOptions {
   printTimeoutMs: number;
   /** Whether `--json-schema` was given. */
   structured: boolean;
+  /** The `--json-schema` schema, when given. */
+  jsonSchema?: object | undefined;
   /** The first usable `--add-dir`, for the default script's `list_dir`. */
   workspace: string | undefined;
   /** Flushes output, saves state and exits the process. */
@@ -285,7 +290,22 @@ export class TurnRunner {
     result.response = end.response ?? (ctx.denied.length > 0 ? '' : ctx.lastText);
     result.deniedActions = ctx.denied;
     if (this.opts.structured || end.forceStructured)
-      result.structured = structuredOutput(end, result.response);
+      result.structured = structuredOutput(end, result.response, this.opts.jsonSchema);
+    if (this.opts.jsonSchema !== undefined && !olderThan(ctx.profile.version, '1.3.0')) {
+      result.jsonSchema = this.opts.jsonSchema;
+      // 1.3.1 ends a --json-schema turn with the `finish` pair: ACTIVE as tool `finish` with the value, then DONE
+      // as step_type `finish` with no tool_info (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script).
+      if (result.status === 'SUCCESS' && result.structured !== undefined) {
+        const index = nextIndex(ctx);
+        await step(ctx, index, {
+          state: 'ACTIVE',
+          step_type: 'tool',
+          tool_name: 'finish',
+          tool_info: { name: 'finish', parameters: result.structured.value },
+        });
+        await step(ctx, index, { state: 'DONE', step_type: 'finish', duration_seconds: 0.027 });
+      }
+    }
     const firstDenied = ctx.denied[0];
     if (firstDenied !== undefined && result.response === '') {
       // From docs/reference/stream-json.md#denied-actions (the captured denied-command.stderr was not kept): the notice names the permission.
@@ -346,13 +366,20 @@ export class TurnRunner {
   }
 }
 
-/** The scenario's structured output, else the response parsed as JSON, else nothing. */
-function structuredOutput(end: ScenarioTurnEnd, response: string): { value: unknown } | undefined {
+/**
+ * The scenario's structured output, else the response parsed as JSON, else a value generated from the schema
+ * (so the default script answers a schema), else nothing.
+ */
+function structuredOutput(
+  end: ScenarioTurnEnd,
+  response: string,
+  schema: object | undefined,
+): { value: unknown } | undefined {
   if (end.structuredOutput !== undefined) return { value: end.structuredOutput };
   try {
     return { value: JSON.parse(response) };
   } catch {
-    return undefined;
+    return schema === undefined ? undefined : { value: valueFromSchema(schema) };
   }
 }
 
