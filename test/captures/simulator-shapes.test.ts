@@ -600,3 +600,14 @@ describe('agy 1.3.1 --json-schema (untether)', () => {
     expect(finish).toHaveLength(1);
   });
 });
+
+describe('agy 1.3.1 slash text on stdin (untether)', () => {
+  it("a result ERROR in agy's words, the same on stderr, exit 2", async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script
+    const real = script(ctx, `${UNTETHER}/stream_slash_fatal.script`);
+    const { sim, code } = await runTurn({ turns: [] }, [], '/model');
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+  });
+});

@@ -580,7 +580,14 @@ describe('input rules', () => {
     const slash = await harness.start();
     slash.prompt('/usage');
     expect((await slash.exited).code).toBe(2);
-    expect(slash.stderr).toMatch(/^error: .*slash/m);
+    // agy 1.3.1's words, on a result ERROR and stderr (agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script).
+    expect(slash.stderr).toMatch(/^error: \/usage is answered by the CLI itself/m);
+    expect(slash.results[0]).toMatchObject({ status: 'ERROR', num_turns: 0 });
+
+    // 1.3.2 answers other slash text as a prompt (…/slash_prompt_literal.script).
+    const literal = await harness.start({ env: { AGY_SIM_VERSION: '1.3.2' } });
+    await runPrompts(literal, ['/tmp/notes.txt: reply OK']);
+    expect(literal.results[0]?.status).toBe('SUCCESS');
   });
 
   it('treats a slash prompt as text with --disable-slash-commands', async () => {

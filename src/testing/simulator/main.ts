@@ -248,7 +248,7 @@ async function main(argv: readonly string[]): Promise<void> {
     conv: conversation,
     emitter,
     runner,
-    slashCommands: !args.disableSlashCommands,
+    slashCommands: args.disableSlashCommands ? 'none' : olderThan(version, '1.3.2') ? 'all' : 'known',
     exit,
     crash,
   }).start();
