@@ -169,6 +169,19 @@ describe('flags and startup', () => {
       /^error: invalid simulator scenario .*turns\[0\]\.actions\[0\]: unknown action/,
     );
   });
+
+  it('names an unknown key in a turn, its end, or the top level (a typo never passes silently)', async () => {
+    for (const [scenario, message] of [
+      [{ turns: [{ actions: [], ennd: {} }] }, /unknown key "ennd" in turns\[0\]/],
+      [{ turns: [{ actions: [], end: { statuss: 'ERROR' } }] }, /unknown key "statuss" in turns\[0\]\.end/],
+      [{ turnz: [] }, /unknown key "turnz"/],
+      [{ interrupt: { exitcode: 1 } }, /unknown key "exitcode" in interrupt/],
+    ] as const) {
+      const sim = await harness.start({ scenario: scenario as unknown as Scenario });
+      expect((await sim.exited).code).toBe(1);
+      expect(sim.stderr).toMatch(message);
+    }
+  });
 });
 
 describe('the default script', () => {
