@@ -170,6 +170,14 @@ describe('flags and startup', () => {
     );
   });
 
+  it("reads usage in the SDK's camelCase as agy's snake_case", async () => {
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ text: 'hi', usage: { inputTokens: 7, outputTokens: 3 } }] }] },
+    });
+    await runPrompts(sim, ['x']);
+    expect(sim.results[0]?.usage).toMatchObject({ input_tokens: 7, output_tokens: 3, total_tokens: 10 });
+  });
+
   it('names an unknown key in a turn, its end, or the top level (a typo never passes silently)', async () => {
     for (const [scenario, message] of [
       [{ turns: [{ actions: [], ennd: {} }] }, /unknown key "ennd" in turns\[0\]/],

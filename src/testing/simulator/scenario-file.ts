@@ -37,7 +37,29 @@ export function loadScenario(file: string | undefined): Scenario | undefined {
   }
   const problem = checkScenario(value);
   if (problem !== undefined) throw new ScenarioError(`invalid simulator scenario ${file}: ${problem}`);
-  return value as Scenario;
+  return snakeUsage(value) as Scenario;
+}
+
+const CAMEL_USAGE: Record<string, string> = {
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+  thinkingTokens: 'thinking_tokens',
+  cacheReadTokens: 'cache_read_tokens',
+  totalTokens: 'total_tokens',
+};
+
+/** Every `usage` object with the SDK's camelCase keys rewritten to agy's snake_case (snake_case wins). */
+function snakeUsage(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => snakeUsage(v));
+  if (!isObj(value)) return value;
+  if (key === 'usage') {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(value)) if (!(k in CAMEL_USAGE)) out[k] = v;
+    for (const [camel, snake] of Object.entries(CAMEL_USAGE))
+      if (value[camel] !== undefined && out[snake] === undefined) out[snake] = value[camel];
+    return out;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snakeUsage(v, k)]));
 }
 
 type Obj = Record<string, unknown>;

@@ -26,7 +26,10 @@
  *   custom agents' names) and `mcp:<server>/<tool> {json args}` (calls that MCP tool and reports its output).
  */
 
-/** Token usage in wire form (snake_case), as a scenario gives it for one model step. */
+/**
+ * Token usage as a scenario gives it for one model step: in agy's wire form (snake_case) or in the SDK's own
+ * camelCase (`outputTokens`), which the simulator reads as the same (snake_case wins when both are given).
+ */
 export interface ScenarioUsage {
   /** Prompt tokens. */
   input_tokens?: number;
@@ -36,6 +39,14 @@ export interface ScenarioUsage {
   thinking_tokens?: number;
   /** Prompt tokens read from the cache. */
   cache_read_tokens?: number;
+  /** `input_tokens`, as the SDK spells it. */
+  inputTokens?: number;
+  /** `output_tokens`, as the SDK spells it. */
+  outputTokens?: number;
+  /** `thinking_tokens`, as the SDK spells it. */
+  thinkingTokens?: number;
+  /** `cache_read_tokens`, as the SDK spells it. */
+  cacheReadTokens?: number;
 }
 
 /** Stream a model text response as one `agent_response` step (a model call: invocation hooks run around it). */
