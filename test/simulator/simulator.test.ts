@@ -170,6 +170,23 @@ describe('flags and startup', () => {
     );
   });
 
+  it('escapes < > & as Go does; 1.3.2 names its default model in init without --model', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script (\u003e),
+    // …/slash_prompt_literal.script (1.3.2 init.model)
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ text: 'a <b> & c', chunks: 1 }] }] },
+      env: { AGY_SIM_VERSION: '1.3.2' },
+    });
+    await runPrompts(sim, ['x']);
+    const raw = sim.lines.map((l) => l.raw).join('\n');
+    expect(raw).toContain('a \\u003cb\\u003e \\u0026 c');
+    expect(raw).not.toContain('<b>');
+    expect(sim.results[0]?.response).toBe('a <b> & c');
+    expect((sim.events.find((e) => e.event === 'init')?.init as { model?: string }).model).toBe(
+      'gemini-3.8-flash',
+    );
+  });
+
   it("reads usage in the SDK's camelCase as agy's snake_case", async () => {
     const sim = await harness.start({
       scenario: { turns: [{ actions: [{ text: 'hi', usage: { inputTokens: 7, outputTokens: 3 } }] }] },

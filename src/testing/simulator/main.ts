@@ -207,7 +207,9 @@ async function main(argv: readonly string[]): Promise<void> {
     await emitter.line(
       initEnvelope(conversation.id, {
         cwd: process.cwd(),
-        model: args.model,
+        // 1.3.2 names the account's default model without --model
+        // (agy-real/littlebearapps-untether-agy-1.3.1/slash_prompt_literal.script).
+        model: args.model ?? (olderThan(version, '1.3.2') ? undefined : 'gemini-3.8-flash'),
         agent: args.agent,
         tools: profile.tools,
         permissionMode: loaded.permissionMode,
