@@ -9,7 +9,7 @@ import { Agent } from '../../src/agent/agent.js';
 import type { AgentConfig } from '../../src/agent/config.js';
 import { ConfigError, ConversationNotFoundError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
-import { collect } from '../helpers/agents.js';
+import { collect, useSandboxAgents } from '../helpers/agents.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 import { AGY_REAL, HAVE_CAPTURES, LB, NO_CAPTURES_REASON, PL } from './captures.js';
 import { REPLAY_SCRIPT_AGY, replayConfig } from './replay.js';
@@ -271,5 +271,23 @@ describe('resume config', () => {
   it('an unknown resume mode is a ConfigError naming the field', () => {
     expect(() => new Agent({ resume: 'maybe' as never })).toThrow(ConfigError);
     expect(() => new Agent({ resume: 'maybe' as never })).toThrow(/resume/);
+  });
+});
+
+describe('the simulator imitating agy 1.1.18', () => {
+  const agents = useSandboxAgents();
+
+  it('soft-denies as 1.1.18 does (CANCELED, silent DONE step, jetski line), read as denied', async () => {
+    // Shape: test/fixtures/agy-shapes/1.1.18-soft-denial.script (docs/reference/stream-json.md#canceled-soft-denial)
+    const agent = await agents.agentWith({
+      version: '1.1.18',
+      turns: [{ actions: [{ deny: { action: 'command', tool: 'run_command' } }] }],
+    });
+    const result = await (await agent.chat('run it')).result();
+    expect(result.result).toMatchObject({ status: 'CANCELED' });
+    expect(result.result).not.toHaveProperty('denied_actions');
+    expect(result.status).toBe('denied');
+    expect(result.errorMessage).toMatch(/^jetski: no output produced .*"command" permission.*auto-denied/);
+    expect(result.toolCalls).toMatchObject([{ name: 'run_command', state: 'DONE', denied: true }]);
   });
 });

@@ -289,6 +289,10 @@ export class TurnRunner {
     // Headless agy soft-denies: the turn "succeeds" with an empty response and the denials listed.
     result.response = end.response ?? (ctx.denied.length > 0 ? '' : ctx.lastText);
     result.deniedActions = ctx.denied;
+    if (ctx.denied.length > 0 && ctx.profile.softDenialResult === 'canceled' && end.status === undefined) {
+      result.status = 'CANCELED';
+      result.deniedActions = undefined;
+    }
     if (this.opts.structured || end.forceStructured)
       result.structured = structuredOutput(end, result.response, this.opts.jsonSchema);
     if (this.opts.jsonSchema !== undefined && !olderThan(ctx.profile.version, '1.3.0')) {
@@ -308,9 +312,9 @@ export class TurnRunner {
     }
     const firstDenied = ctx.denied[0];
     if (firstDenied !== undefined && result.response === '') {
-      // From docs/reference/stream-json.md#denied-actions (the captured denied-command.stderr was not kept): the notice names the permission.
+      // agy's own line (agy-real/littlebearapps-untether-agy-1.3.1/tools_denied.script): it names the permission.
       await emitter.stderr(
-        `jetski: no output produced — a tool required the "${firstDenied.action}" permission`,
+        `jetski: no output produced — a tool required the "${firstDenied.action}" permission that headless mode cannot prompt for, so it was auto-denied. Add an allow-rule under permissions.allow in settings.json (e.g. ${firstDenied.action}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.`,
       );
     }
     await emitter.line(resultEnvelope(result));
