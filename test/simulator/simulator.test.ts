@@ -182,9 +182,7 @@ describe('flags and startup', () => {
     expect(raw).toContain('a \\u003cb\\u003e \\u0026 c');
     expect(raw).not.toContain('<b>');
     expect(sim.results[0]?.response).toBe('a <b> & c');
-    expect((sim.events.find((e) => e.event === 'init')?.init as { model?: string }).model).toBe(
-      'gemini-3.8-flash',
-    );
+    expect(sim.events.find((e) => e.event === 'init')?.init).toMatchObject({ model: 'gemini-3.8-flash' });
   });
 
   it("reads usage in the SDK's camelCase as agy's snake_case", async () => {
