@@ -142,6 +142,25 @@ export class StartError extends AgySdkError implements ProcessDiagnostics {
   }
 }
 
+/**
+ * `resume: 'require'` and agy did not know `conversationId`: it said `warning: conversation "<id>" not found` and
+ * started a new conversation (docs/reference/stream-json.md#unknown-conversation). The new process is stopped.
+ */
+export class ConversationNotFoundError extends StartError {
+  /** The conversation the agent asked agy to resume. */
+  readonly requestedConversationId: string;
+  /** The new conversation agy started instead (not kept). */
+  readonly startedConversationId: string;
+  constructor(requested: string, started: string, diag: ProcessDiagnostics) {
+    super(
+      `agy does not know conversation "${requested}" (it started a new conversation "${started}"); resume: 'require' refuses it`,
+      diag,
+    );
+    this.requestedConversationId = requested;
+    this.startedConversationId = started;
+  }
+}
+
 /** agy exited when it was not asked to, failing the turn in flight. */
 export class ProcessExitError extends AgySdkError implements ProcessDiagnostics {
   readonly exitCode: number | null;

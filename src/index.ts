@@ -40,6 +40,7 @@ export type {
   Connection,
   ConnectionFactory,
   ConnectionInfo,
+  TurnCommand,
   TurnMedia,
   TurnRequest,
   TurnSink,
@@ -57,6 +58,12 @@ export {
   type MediaContent,
   Video,
 } from './content/content.js';
+export {
+  isSlashCommand,
+  PRINT_MODE_COMMANDS,
+  type PrintModeCommand,
+  SlashCommand,
+} from './content/slash-command.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig } from './conversation/budget.js';
 export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
@@ -71,6 +78,7 @@ export {
   ClosedError,
   ConfigError,
   ContentError,
+  ConversationNotFoundError,
   LineTooLongError,
   MissingPeerError,
   type ProcessDiagnostics,

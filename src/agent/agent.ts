@@ -16,6 +16,7 @@ import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
+import { isSlashCommand } from '../content/slash-command.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
@@ -544,6 +545,12 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
       prepare: async (prompt) => {
         const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+        // A slash command is not a model turn: no prepare stages, agy answers it in a print-mode run.
+        const command = parts.length === 1 && isSlashCommand(parts[0]) ? parts[0] : undefined;
+        if (command) {
+          this.#turnSchema = undefined;
+          return { text: [], command: { name: command.name, args: command.args } };
+        }
         const own = TURN_SCHEMA.get(parts);
         // Set before any await: finalize, which reads it, runs only after this turn's prepare succeeded.
         this.#turnSchema = own ?? this.#schema;
@@ -648,6 +655,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     options: ChatOptions & { responseSchema?: T } = {},
   ): Promise<ChatResponse<TurnOutput<S, T>>> {
     const parts = contentParts(prompt);
+    if (this.#config.backend?.kind === 'acp' && parts.some(isSlashCommand))
+      throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
     PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
     if (schema) TURN_SCHEMA.set(parts, schema);

@@ -148,6 +148,7 @@ export const AgentConfigSchema = z.strictObject({
     .optional(),
   allowOutsideWorkspaces: z.boolean().optional(),
   conversationId: nonEmpty.optional(),
+  resume: z.enum(['allow', 'require'], { error: "must be 'allow' or 'require'" }).optional(),
   dangerouslySkipPermissions: z.boolean().optional(),
   extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
   dataDir: nonEmpty.optional(),

@@ -85,6 +85,12 @@ export interface AgentConfig {
   /** Resume this conversation (`--conversation`). */
   conversationId?: string | undefined;
   /**
+   * When agy does not know `conversationId` (it warns `conversation "<id>" not found` and starts a new one):
+   * `'allow'` (default) goes on in the new conversation (`TurnResult.resumed: false`, a notice, a logger warning,
+   * `agent.conversationId` the new id); `'require'` fails the start with a `ConversationNotFoundError`.
+   */
+  resume?: 'allow' | 'require' | undefined;
+  /**
    * System instructions. A string or `{ identity?, sections? }` (Python `TemplatedSystemInstructions`) is
    * appended to agy's defaults as an always-on rule (at most 24,000 bytes). `{ mode: 'replace', text }` (Python
    * `CustomSystemInstructions`) replaces the backend's system prompt where it can: Gemini CLI over ACP

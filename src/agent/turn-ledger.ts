@@ -98,7 +98,14 @@ export function recordDenial(
 /** Folds a turn's SDK denials into its result: they join `deniedActions`, and `success` becomes `denied`. */
 export function foldDenials(result: TurnResult, denials: readonly DeniedAction[]): TurnResult {
   if (denials.length === 0) return result;
-  const out: TurnResult = { ...result, deniedActions: [...result.deniedActions, ...denials] };
+  // agy reports the SDK's own PreToolUse denial on the tool step too ("tool call denied by pre-tool hook: <reason>"):
+  // one denial, recorded once, as the SDK's.
+  const echoed = (d: DeniedAction) =>
+    d.source === 'agy' && d.reason !== undefined && denials.some((s) => s.reason === d.reason);
+  const out: TurnResult = {
+    ...result,
+    deniedActions: [...result.deniedActions.filter((d) => !echoed(d)), ...denials],
+  };
   if (out.status === 'success') {
     out.status = 'denied';
     out.errorMessage = `denied: ${denials.map((d) => `${d.action} (${d.reason ?? 'no reason'})`).join(', ')}`;

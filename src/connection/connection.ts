@@ -60,6 +60,20 @@ export interface TurnRequest {
    * runs such a turn in a process relaunched on the same conversation.
    */
   jsonSchema?: Record<string, unknown> | undefined;
+  /**
+   * A slash command to run instead of a model turn (`text` is then empty): agy answers it in a print-mode run
+   * on the same conversation, and the answer is `TurnResult.command`. Backends without slash commands refuse it
+   * with `UnsupportedError`.
+   */
+  command?: TurnCommand | undefined;
+}
+
+/** A slash command a turn runs instead of a model turn. */
+export interface TurnCommand {
+  /** The command's name, without the slash (`effort`). */
+  name: string;
+  /** What followed the name (`''` when nothing). */
+  args: string;
 }
 
 /** Receives a turn's steps as they arrive. */

@@ -3,10 +3,12 @@
  * `from_file`). agy accepts text only, so media parts are written to private files and named in a text block
  * (see `materialize.ts`).
  */
+
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import mime from 'mime-types';
 import { ContentError } from '../errors.js';
+import { isSlashCommand, type SlashCommand } from './slash-command.js';
 
 /** Image MIME types accepted (as in the Python SDK). */
 export const SUPPORTED_IMAGE_MIMES: ReadonlySet<string> = new Set([
@@ -121,8 +123,8 @@ export class Video extends MediaPart {
 
 /** A media part. */
 export type MediaContent = Image | Document | Audio | Video;
-/** One prompt part: text or media. */
-export type ContentPart = string | MediaContent;
+/** One prompt part: text, media, or a slash command (alone). */
+export type ContentPart = string | MediaContent | SlashCommand;
 /** A prompt: a string, one media part, or a list of parts. */
 export type Content = ContentPart | readonly ContentPart[];
 
@@ -212,19 +214,28 @@ export function isMediaContent(v: unknown): v is MediaContent {
 /** Normalizes a prompt to a list of parts and rejects empty or malformed prompts. */
 export function contentParts(content: Content): ContentPart[] {
   const parts: ContentPart[] =
-    typeof content === 'string' || isMediaContent(content)
+    typeof content === 'string' || isMediaContent(content) || isSlashCommand(content)
       ? [content]
       : Array.isArray(content)
         ? [...content]
         : [];
-  if (!Array.isArray(content) && typeof content !== 'string' && !isMediaContent(content)) {
+  if (
+    !Array.isArray(content) &&
+    typeof content !== 'string' &&
+    !isMediaContent(content) &&
+    !isSlashCommand(content)
+  ) {
     throw new ContentError('prompt must be a string, a media part, or a list of them');
   }
   parts.forEach((p, i) => {
-    if (typeof p !== 'string' && !isMediaContent(p))
-      throw new ContentError(`prompt part ${i} is neither text nor a media part`);
+    if (typeof p !== 'string' && !isMediaContent(p) && !isSlashCommand(p))
+      throw new ContentError(`prompt part ${i} is neither text, a media part nor a slash command`);
   });
-  const hasContent = parts.some((p) => (typeof p === 'string' ? p.trim().length > 0 : p.data.length > 0));
+  if (parts.some(isSlashCommand) && parts.length > 1)
+    throw new ContentError('a slash command is a prompt of its own: send it alone');
+  const hasContent = parts.some((p) =>
+    typeof p === 'string' ? p.trim().length > 0 : isSlashCommand(p) || p.data.length > 0,
+  );
   if (!hasContent) throw new ContentError('prompt is empty');
   return parts;
 }

@@ -24,6 +24,8 @@ export type StepType =
   | 'system_message'
   | 'checkpoint'
   | 'subagent'
+  /** The last step of a `--json-schema` turn (1.3.1): its DONE update ends the `finish` tool call. */
+  | 'finish'
   | 'error_message'
   | 'unknown'
   | 'command'
@@ -171,6 +173,11 @@ export interface ToolCall {
    * model's arguments to the tool (agy's `Arguments`).
    */
   args: Record<string, unknown>;
+  /**
+   * The agent's display text for the call, when it gives one that is not the tool's name (agy_acp_server's
+   * ACP `title`, e.g. "Run client_create_file?", which changes between updates). Never used for matching.
+   */
+  title?: string;
   /**
    * For MCP tools: the server the tool belongs to, as the backend names it (on agy e.g. `agy-sdk_tools` for the
    * agent's own tools). Backend-neutral: each backend fills it where it converts its wire steps (for agy,

@@ -117,6 +117,12 @@ export interface TurnResult {
    * When the turn fails they also feed `errorMessage`.
    */
   notices?: string[];
+  /**
+   * Set on the first turn after a start (or restart) that asked agy to resume a conversation: `true` when agy
+   * resumed it, `false` when agy did not know it and started a new one (`conversationId` is then the new id and a
+   * notice says so). Absent when no resume was asked for.
+   */
+  resumed?: boolean;
   /** Why the turn did not succeed, in one line (empty on success). */
   errorMessage: string;
   /** The typed error behind a non-success status, when there is one. */

@@ -72,6 +72,11 @@ export const KNOWN_STEP_TYPES = [
   'system_message',
   'checkpoint',
   'subagent',
+  /**
+   * The end of a `--json-schema` turn on 1.3.1: ACTIVE as `step_type:"tool"`, `tool_name:"finish"`, then DONE as
+   * `step_type:"finish"` with no `tool_info` (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script).
+   */
+  'finish',
   /** A failed API call, a retry notice or a model error (agy-real/joiomi-playbook-plugin-agy-1.2.17/quota-exhausted.stdout). */
   'error_message',
   /** agy's own catch-all, e.g. a resume or agent fallback notice (agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-*). */

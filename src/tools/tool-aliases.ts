@@ -19,18 +19,40 @@ export const GEMINI_CLI_TOOL_NAMES: Readonly<Record<string, string>> = Object.fr
   search_web: 'google_web_search',
 });
 
-/** Gemini CLI's name → agy's names (one Gemini tool can stand for several agy tools). */
+/**
+ * agy's built-in tool name → the names agy_acp_server uses for it: its `client_*` tool (named inside the ACP
+ * `title`) and the ACP `kind` a call falls back to when its title names no tool
+ * (agy-real/mluigi-htui-agy-acp-server-1.1.1/agy_acp_turn.jsonl: `client_view_file` kind `read`,
+ * `client_create_file` kind `edit`; docs/reference/acp.md#agy-acp-server).
+ */
+export const AGY_ACP_SERVER_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  view_file: ['client_view_file', 'read'],
+  write_to_file: ['client_create_file', 'edit'],
+  replace_file_content: ['edit'],
+  multi_replace_file_content: ['edit'],
+  run_command: ['execute'],
+});
+
+/** Another backend's name → agy's names (one name can stand for several agy tools). */
 const AGY_NAMES_OF = new Map<string, string[]>();
-for (const [agy, gemini] of Object.entries(GEMINI_CLI_TOOL_NAMES)) {
-  AGY_NAMES_OF.set(gemini, [...(AGY_NAMES_OF.get(gemini) ?? []), agy]);
-}
+const addOther = (agy: string, other: string) =>
+  AGY_NAMES_OF.set(other, [...(AGY_NAMES_OF.get(other) ?? []), agy]);
+for (const [agy, gemini] of Object.entries(GEMINI_CLI_TOOL_NAMES)) addOther(agy, gemini);
+for (const [agy, others] of Object.entries(AGY_ACP_SERVER_TOOL_NAMES))
+  for (const o of others) addOther(agy, o);
 
 /** Every name a built-in tool goes by across backends, `name` first (an unknown name is only itself). */
 export function builtinToolAliases(name: string): readonly string[] {
   const out = new Set([name]);
   const gemini = Object.hasOwn(GEMINI_CLI_TOOL_NAMES, name) ? GEMINI_CLI_TOOL_NAMES[name] : undefined;
   if (gemini !== undefined) out.add(gemini);
-  for (const agy of AGY_NAMES_OF.get(name) ?? []) out.add(agy);
+  if (Object.hasOwn(AGY_ACP_SERVER_TOOL_NAMES, name))
+    for (const o of AGY_ACP_SERVER_TOOL_NAMES[name] ?? []) out.add(o);
+  for (const agy of AGY_NAMES_OF.get(name) ?? []) {
+    out.add(agy);
+    // agy_acp_server's `client_*` name and its `kind` name the same tool.
+    for (const o of AGY_ACP_SERVER_TOOL_NAMES[agy] ?? []) out.add(o);
+  }
   return [...out];
 }
 

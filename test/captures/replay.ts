@@ -8,10 +8,12 @@ import type { Step, ToolCall } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import { collect } from '../helpers/agents.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
-import { AGY_REAL, type Capture } from './captures.js';
+import { AGY_REAL, type Capture, isScript } from './captures.js';
 
 /** The replaying fake agy. */
 export const REPLAY_AGY = resolve(import.meta.dirname, '../fixtures/replay-agy.mjs');
+/** The replaying fake agy for `.script` captures. */
+export const REPLAY_SCRIPT_AGY = resolve(import.meta.dirname, '../fixtures/replay-script-agy.mjs');
 
 export interface Replayed {
   result: TurnResult;
@@ -61,17 +63,7 @@ async function replayOnce(
   open: { agent: Agent; box: Sandbox }[],
 ): Promise<Replayed> {
   const box = await sandbox();
-  const agent = new Agent(
-    await box.agentConfig(undefined, {
-      agyPath: REPLAY_AGY,
-      env: {
-        REPLAY_STDOUT: join(AGY_REAL, capture.stdout),
-        ...(capture.stderr && { REPLAY_STDERR: join(AGY_REAL, capture.stderr) }),
-        ...(capture.exit !== undefined && { REPLAY_EXIT: String(capture.exit) }),
-        ...env,
-      },
-    }),
-  );
+  const agent = new Agent(await box.agentConfig(undefined, replayConfig(capture, env)));
   open.push({ agent, box });
   const response = await agent.chat('replay');
   const [result, steps, toolResults] = await Promise.all([
@@ -80,4 +72,23 @@ async function replayOnce(
     collect(response.toolResults()),
   ]);
   return { result, steps, toolResults, agent };
+}
+
+/** The Agent config fields that make `capture` the agy the Agent runs. */
+export function replayConfig(
+  capture: Pick<Capture, 'stdout' | 'stderr' | 'exit'>,
+  env: Record<string, string> = {},
+): { agyPath: string; env: Record<string, string> } {
+  if (isScript(capture.stdout)) {
+    return { agyPath: REPLAY_SCRIPT_AGY, env: { REPLAY_SCRIPT: join(AGY_REAL, capture.stdout), ...env } };
+  }
+  return {
+    agyPath: REPLAY_AGY,
+    env: {
+      REPLAY_STDOUT: join(AGY_REAL, capture.stdout),
+      ...(capture.stderr && { REPLAY_STDERR: join(AGY_REAL, capture.stderr) }),
+      ...(capture.exit !== undefined && { REPLAY_EXIT: String(capture.exit) }),
+      ...env,
+    },
+  };
 }

@@ -497,3 +497,117 @@ describe('agy 1.1.8–1.2.7 (-p runs with checkpoints)', () => {
     );
   });
 });
+
+const UNTETHER = 'littlebearapps-untether-agy-1.3.1';
+
+/** A `.script` capture (agy-real/littlebearapps-untether-agy-1.3.1/SOURCE.txt): its stdout lines, stderr, exit code. */
+function script(ctx: TestContext, file: string) {
+  const entries = capture(ctx, file)
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => ({ kind: l.slice(0, l.indexOf(':')), text: l.slice(l.indexOf(':') + 1) }));
+  return {
+    out: entries.filter((e) => e.kind === 'out').map((e) => JSON.parse(e.text) as Record<string, unknown>),
+    err: entries.filter((e) => e.kind === 'err').map((e) => e.text),
+    rc: Number(entries.find((e) => e.kind === 'rc')?.text),
+  };
+}
+
+const TOOL_ACTIVE = (e: Record<string, unknown>) =>
+  (e.step_update as { step_type?: string; state?: string } | undefined)?.step_type === 'tool';
+
+describe('agy 1.3.1 (untether stdin runs)', () => {
+  it('ok', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/ok.script
+    const real = script(ctx, `${UNTETHER}/ok.script`);
+    const { sim, code } = await runTurn({ turns: [{ actions: [{ text: 'OK\n', chunks: 2 }] }] }, []);
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+  });
+
+  it.for([
+    ['SIGINT', 'interrupted_sigint.script'],
+    ['SIGTERM', 'interrupted_sigterm.script'],
+  ] as const)(
+    '%s during a tool: ERROR "interrupted", `error: interrupted`, exit 1',
+    async ([signal, file], ctx) => {
+      // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script, interrupted_sigterm.script
+      const real = script(ctx, `${UNTETHER}/${file}`);
+      const scenario: Scenario = {
+        turns: [
+          {
+            actions: [{ tool: { name: 'run_command', parameters: { CommandLine: 'sleep 30' }, hang: true } }],
+          },
+        ],
+      };
+      const sim = await harness.start({ scenario, args: SKIP });
+      sim.prompt('go');
+      await sim.waitForEvent('tool ACTIVE', TOOL_ACTIVE);
+      sim.child.kill(signal);
+      const { code } = await sim.exited;
+      expect(code).toBe(real.rc);
+      expectSameShapes(sim.events, real.out);
+      expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+    },
+  );
+
+  it('an unknown --conversation: the warning, a fresh id', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script
+    const real = script(ctx, `${UNTETHER}/unknown_conversation.script`);
+    const asked = '00000000-1111-2222-3333-444444444444';
+    const { sim, code } = await runTurn({ turns: [{ actions: [{ text: 'OK\n', chunks: 2 }] }] }, [
+      '--conversation',
+      asked,
+    ]);
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+    const init = sim.events.find((e) => e.event === 'init');
+    expect(init?.conversation_id).not.toBe(asked);
+  });
+});
+
+describe('agy 1.3.1 --json-schema (untether)', () => {
+  const schema = {
+    type: 'object',
+    properties: { answer: { type: 'string' }, count: { type: 'integer' } },
+    required: ['answer', 'count'],
+  };
+
+  it('the finish pair, json_schema in init and result', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script
+    const real = script(ctx, `${UNTETHER}/json_schema_finish.script`);
+    const { sim, code } = await runTurn(
+      { turns: [{ actions: [{ text: '{"answer":"Hello!","count":3}\n', chunks: 1 }] }] },
+      ['--json-schema', JSON.stringify(schema)],
+    );
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    const result = sim.events.find((e) => e.event === 'result')?.result as Record<string, unknown>;
+    expect(result.json_schema).toEqual(schema);
+    expect(result.structured_output).toEqual({ answer: 'Hello!', count: 3 });
+  });
+
+  it('the default script answers the schema with a value generated from it', async () => {
+    const { sim, code } = await runTurn({ turns: [] }, ['--json-schema', JSON.stringify(schema)]);
+    expect(code).toBe(0);
+    const result = sim.events.find((e) => e.event === 'result')?.result as Record<string, unknown>;
+    expect(result.status).toBe('SUCCESS');
+    expect(result.structured_output).toEqual({ answer: 'simulated', count: 0 });
+    const finish = sim.events.filter(
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'finish',
+    );
+    expect(finish).toHaveLength(1);
+  });
+});
+
+describe('agy 1.3.1 slash text on stdin (untether)', () => {
+  it("a result ERROR in agy's words, the same on stderr, exit 2", async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script
+    const real = script(ctx, `${UNTETHER}/stream_slash_fatal.script`);
+    const { sim, code } = await runTurn({ turns: [] }, [], '/model');
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+  });
+});

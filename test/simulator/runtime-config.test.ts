@@ -339,18 +339,19 @@ describe('hooks', () => {
       expect(info).not.toHaveProperty('output');
       expect(info.error, name).toMatchObject({ type });
       const message = (info.error as { message: string }).message;
-      expect(message.startsWith('Tool call denied with reason: '), message).toBe(true);
-      if (typeof reason === 'string') expect(message).toBe(`Tool call denied with reason: ${reason}`);
+      // agy's own words (agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script, step 11).
+      expect(message.startsWith('tool call denied by pre-tool hook: '), message).toBe(true);
+      if (typeof reason === 'string') expect(message).toBe(`tool call denied by pre-tool hook: ${reason}`);
       else expect(message).toMatch(reason);
     };
     ran('t_empty');
-    denied('t_emptyobj', 'HOOK_DENIED', /no decision/);
-    denied('t_blank', 'HOOK_DENIED', /unknown decision ""/);
+    denied('t_emptyobj', 'TOOL_ERROR', /no decision/);
+    denied('t_blank', 'TOOL_ERROR', /unknown decision ""/);
     ran('t_allow');
-    denied('t_deny', 'HOOK_DENIED', 'nope');
-    denied('t_nonjson', 'HOOK_DENIED', /not valid JSON/);
-    denied('t_exit1', 'HOOK_DENIED', /exited with code 1/);
-    denied('t_timeout', 'HOOK_DENIED', /timed out after 0.3s/);
+    denied('t_deny', 'TOOL_ERROR', 'nope');
+    denied('t_nonjson', 'TOOL_ERROR', /not valid JSON/);
+    denied('t_exit1', 'TOOL_ERROR', /exited with code 1/);
+    denied('t_timeout', 'TOOL_ERROR', /timed out after 0.3s/);
     ran('t_overwrite');
     expect(toolInfo(byName.get('t_overwrite')).parameters).toEqual({ CommandLine: 'echo safe', Extra: 1 });
     // The ACTIVE update showed the model's own arguments.
@@ -877,7 +878,7 @@ describe('MCP servers', () => {
     await runPrompts(denied, ['go']);
     expect(mcpStep(toolSteps(denied)[0])).toMatchObject({
       state: 'ERROR',
-      error: { type: 'HOOK_DENIED', message: 'Tool call denied with reason: no network today' },
+      error: { type: 'TOOL_ERROR', message: 'tool call denied by pre-tool hook: no network today' },
     });
     expect(mcpStep(toolSteps(denied)[0])).not.toHaveProperty('output');
     expect(denied.results[0]).toMatchObject({ status: 'SUCCESS', response: 'went on' });

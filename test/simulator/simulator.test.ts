@@ -169,6 +169,42 @@ describe('flags and startup', () => {
       /^error: invalid simulator scenario .*turns\[0\]\.actions\[0\]: unknown action/,
     );
   });
+
+  it('escapes < > & as Go does; 1.3.2 names its default model in init without --model', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script (\u003e),
+    // …/slash_prompt_literal.script (1.3.2 init.model)
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ text: 'a <b> & c', chunks: 1 }] }] },
+      env: { AGY_SIM_VERSION: '1.3.2' },
+    });
+    await runPrompts(sim, ['x']);
+    const raw = sim.lines.map((l) => l.raw).join('\n');
+    expect(raw).toContain('a \\u003cb\\u003e \\u0026 c');
+    expect(raw).not.toContain('<b>');
+    expect(sim.results[0]?.response).toBe('a <b> & c');
+    expect(sim.events.find((e) => e.event === 'init')?.init).toMatchObject({ model: 'gemini-3.8-flash' });
+  });
+
+  it("reads usage in the SDK's camelCase as agy's snake_case", async () => {
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ text: 'hi', usage: { inputTokens: 7, outputTokens: 3 } }] }] },
+    });
+    await runPrompts(sim, ['x']);
+    expect(sim.results[0]?.usage).toMatchObject({ input_tokens: 7, output_tokens: 3, total_tokens: 10 });
+  });
+
+  it('names an unknown key in a turn, its end, or the top level (a typo never passes silently)', async () => {
+    for (const [scenario, message] of [
+      [{ turns: [{ actions: [], ennd: {} }] }, /unknown key "ennd" in turns\[0\]/],
+      [{ turns: [{ actions: [], end: { statuss: 'ERROR' } }] }, /unknown key "statuss" in turns\[0\]\.end/],
+      [{ turnz: [] }, /unknown key "turnz"/],
+      [{ interrupt: { exitcode: 1 } }, /unknown key "exitcode" in interrupt/],
+    ] as const) {
+      const sim = await harness.start({ scenario: scenario as unknown as Scenario });
+      expect((await sim.exited).code).toBe(1);
+      expect(sim.stderr).toMatch(message);
+    }
+  });
 });
 
 describe('the default script', () => {
@@ -414,7 +450,7 @@ describe('turns', () => {
     expect(sim.results[1]?.response).toContain('You said: "after"');
   });
 
-  it('writes structured_output with --json-schema from the scenario or the JSON text', async () => {
+  it('writes structured_output with --json-schema from the scenario, the JSON text, or the schema', async () => {
     const scenario: Scenario = {
       turns: [
         { actions: [{ text: '{"answer": 42}' }] },
@@ -426,7 +462,8 @@ describe('turns', () => {
     await runPrompts(sim, ['a', 'b', 'c']);
     expectWireValid(sim);
     expect(sim.results[0]?.structured_output).toEqual({ answer: 42 });
-    expect(sim.results[1]).not.toHaveProperty('structured_output');
+    // Not JSON: a value generated from the schema, as agy's `finish` tool always gives one.
+    expect(sim.results[1]?.structured_output).toEqual({});
     expect(sim.results[2]?.structured_output).toEqual({ ok: true });
 
     const without = await harness.start({ scenario });
@@ -510,8 +547,21 @@ describe('resume with --conversation', () => {
     expect(resumed.results[0]?.num_turns).toBe(2);
   });
 
-  it('starts an unknown conversation id fresh, without a resume notice', async () => {
+  it('1.3.x: an unknown conversation id warns and opens a fresh id', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script
     const sim = await harness.start({ args: ['--conversation', 'my-new-conversation-id'] });
+    await runPrompts(sim, ['x']);
+    expect(sim.stderr).toContain('warning: conversation "my-new-conversation-id" not found');
+    expect(conversationId(sim)).not.toBe('my-new-conversation-id');
+    expect(sim.steps.map((s) => s.step_type)).not.toContain('unknown');
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', num_turns: 1 });
+  });
+
+  it('1.1.9: an unknown conversation id starts fresh under that id, without a resume notice', async () => {
+    const sim = await harness.start({
+      args: ['--conversation', 'my-new-conversation-id'],
+      env: { AGY_SIM_VERSION: '1.1.9' },
+    });
     await runPrompts(sim, ['x']);
     expect(conversationId(sim)).toBe('my-new-conversation-id');
     expect(sim.steps[0]).toMatchObject({ step_index: 0, step_type: 'user_input' });
@@ -566,7 +616,14 @@ describe('input rules', () => {
     const slash = await harness.start();
     slash.prompt('/usage');
     expect((await slash.exited).code).toBe(2);
-    expect(slash.stderr).toMatch(/^error: .*slash/m);
+    // agy 1.3.1's words, on a result ERROR and stderr (agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script).
+    expect(slash.stderr).toMatch(/^error: \/usage is answered by the CLI itself/m);
+    expect(slash.results[0]).toMatchObject({ status: 'ERROR', num_turns: 0 });
+
+    // 1.3.2 answers other slash text as a prompt (…/slash_prompt_literal.script).
+    const literal = await harness.start({ env: { AGY_SIM_VERSION: '1.3.2' } });
+    await runPrompts(literal, ['/tmp/notes.txt: reply OK']);
+    expect(literal.results[0]?.status).toBe('SUCCESS');
   });
 
   it('treats a slash prompt as text with --disable-slash-commands', async () => {
@@ -851,7 +908,8 @@ describe('endings', () => {
 });
 
 describe('signals', () => {
-  it('interrupts a turn on SIGINT: stderr, INTERRUPTED result, no tool DONE, exit 0', async () => {
+  it('interrupts a turn on SIGINT as 1.3.1 does: ERROR "interrupted", stderr, no tool DONE, exit 1', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script
     const scenario: Scenario = {
       turns: [
         {
@@ -872,20 +930,25 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'tool',
     );
     sim.child.kill('SIGINT');
-    expect(await sim.exited).toEqual({ code: 0, signal: null });
+    expect(await sim.exited).toEqual({ code: 1, signal: null });
     expectWireValid(sim);
     expect(sim.stderr).toContain('error: interrupted');
     const toolIndex = (tool.step_update as { step_index: number }).step_index;
     expect(sim.steps.filter((s) => s.step_index === toolIndex).map((s) => s.state)).toEqual(['ACTIVE']);
     expect(sim.results).toEqual([
-      expect.objectContaining({ status: 'INTERRUPTED', response: 'working on it', num_turns: 1 }),
+      expect.objectContaining({
+        status: 'ERROR',
+        error: 'interrupted',
+        response: 'working on it',
+        num_turns: 1,
+      }),
     ]);
     expect(sim.results[0]?.usage).toMatchObject({ total_tokens: 8 });
   });
 
-  it('reports ERROR "interrupted" and the scenario exit code when asked', async () => {
+  it('reports INTERRUPTED and the scenario exit code when asked', async () => {
     const scenario: Scenario = {
-      interrupt: { status: 'ERROR', exitCode: 1 },
+      interrupt: { status: 'INTERRUPTED', exitCode: 0 },
       turns: [{ actions: [{ stall: true }] }],
     };
     const sim = await harness.start({ scenario });
@@ -895,11 +958,29 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     sim.child.kill('SIGINT');
-    expect((await sim.exited).code).toBe(1);
-    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'interrupted' });
+    expect((await sim.exited).code).toBe(0);
+    expect(sim.results[0]).toMatchObject({ status: 'INTERRUPTED' });
   });
 
-  it('exits 130 on SIGINT while idle and 143 on SIGTERM', async () => {
+  it('1.1.x: ERROR "context canceled" on SIGINT', async () => {
+    // Shape: test/fixtures/agy-shapes/1.1.18-sigint-stdin.script (docs/reference/stream-json.md#interrupt-answers)
+    const sim = await harness.start({
+      scenario: { turns: [{ actions: [{ stall: true }] }] },
+      env: { AGY_SIM_VERSION: '1.1.18' },
+    });
+    sim.prompt('x');
+    await sim.waitForEvent(
+      'user_input',
+      (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
+    );
+    sim.child.kill('SIGINT');
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results[0]).toMatchObject({ status: 'ERROR', error: 'context canceled' });
+    expect(sim.stderr).toContain('error: context canceled');
+  });
+
+  it('exits 130 on SIGINT and 143 on SIGTERM while idle; SIGTERM during a turn ends it as SIGINT does', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script
     const idle = await harness.start();
     await idle.waitForEvent('init', (e) => e.event === 'init');
     idle.child.kill('SIGINT');
@@ -913,7 +994,13 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     busy.child.kill('SIGTERM');
-    expect((await busy.exited).code).toBe(143);
+    expect((await busy.exited).code).toBe(1);
+    expect(busy.results[0]).toMatchObject({ status: 'ERROR', error: 'interrupted' });
+
+    const idleTerm = await harness.start();
+    await idleTerm.waitForEvent('init', (e) => e.event === 'init');
+    idleTerm.child.kill('SIGTERM');
+    expect((await idleTerm.exited).code).toBe(143);
   });
 
   it('a stall outlives stdin EOF until a signal', async () => {
@@ -925,8 +1012,8 @@ describe('signals', () => {
       (e) => (e.step_update as { step_type?: string })?.step_type === 'user_input',
     );
     sim.child.kill('SIGINT');
-    expect((await sim.exited).code).toBe(0);
-    expect(sim.results[0]?.status).toBe('INTERRUPTED');
+    expect((await sim.exited).code).toBe(1);
+    expect(sim.results[0]?.error).toBe('interrupted');
   });
 });
 

@@ -128,6 +128,7 @@ export class AcpTurn {
           text: this.steps.text,
           denials: this.denials,
           stopAsked: this.stopAsked,
+          completedTools: this.steps.toolCalls.filter((c) => c.state === 'DONE').length,
         });
         return this.result(
           ctx,

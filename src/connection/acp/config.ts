@@ -61,6 +61,9 @@ export const ACP_FIELD_SUPPORT = {
   workspaces: same,
   model: same,
   conversationId: same,
+  resume: rejected(
+    "agy's unknown-conversation fallback is not an ACP behaviour: `session/load` of an unknown session fails",
+  ),
   startTimeoutMs: same,
   idleTimeoutMs: same,
   turnTimeoutMs: same,

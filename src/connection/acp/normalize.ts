@@ -30,6 +30,15 @@ export type ToolResolver = (wireName: string | undefined, title: string | undefi
  * Gemini CLI's tool call ids are `<tool name>__<call id>` (docs/reference/acp.md#always-options):
  * the name is the part before the last `__` (tool names may contain `__` themselves only as a prefix).
  */
+/**
+ * The tool name inside a UI title: agy_acp_server titles a call "Run client_create_file?" then "Running
+ * client_create_file" (agy-real/mluigi-htui-agy-acp-server-1.1.1/agy_acp_turn.jsonl). The first snake_case word
+ * is the name; a title without one gives none.
+ */
+export function toolNameFromTitle(title: string | null | undefined): string | undefined {
+  return title ? /\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/.exec(title)?.[1] : undefined;
+}
+
 export function toolNameFromCallId(toolCallId: string): string | undefined {
   const at = toolCallId.lastIndexOf('__');
   return at > 0 ? toolCallId.slice(0, at) : undefined;
@@ -210,6 +219,7 @@ export class AcpTurnSteps {
     update: {
       title?: string | null;
       name?: string | null;
+      kind?: string | null;
       status?: string | null;
       content?: AcpToolCallContent[] | null;
       rawInput?: unknown;
@@ -219,10 +229,15 @@ export class AcpTurnSteps {
   ): Step {
     let call = this.#tools.get(toolCallId);
     if (!call) {
-      const resolved = this.#resolve(
-        update.name ?? toolNameFromCallId(toolCallId),
-        update.title ?? undefined,
-      );
+      // A stable name: the agent's own, else the tool named in the call id or the title, else the ACP `kind`;
+      // the title (UI text that changes between updates) is kept for display only.
+      const stable =
+        update.name ??
+        toolNameFromCallId(toolCallId) ??
+        toolNameFromTitle(update.title) ??
+        update.kind ??
+        undefined;
+      const resolved = this.#resolve(stable, update.title ?? undefined);
       const stepIndex = this.#next++;
       const rawInput = update.rawInput;
       const args =
@@ -238,8 +253,10 @@ export class AcpTurnSteps {
         stepIndex,
         state: 'ACTIVE',
       };
+      if (update.title && update.title !== resolved.name) call.title = update.title;
       this.#tools.set(toolCallId, call);
     }
+    if (update.title && update.title !== call.name) call.title = update.title;
     call.state = toolState(update.status, call.state);
     if (call.state === 'DONE') {
       const output = toolOutput(update);
@@ -306,14 +323,21 @@ export interface PromptVerdict {
  */
 export function classifyStop(
   stopReason: AcpStopReason | string,
-  o: { text: string; denials: number; stopAsked: 'interrupted' | 'canceled' | undefined },
+  o: {
+    text: string;
+    denials: number;
+    stopAsked: 'interrupted' | 'canceled' | undefined;
+    /** Tool calls of the turn that completed: a turn whose only content is one (a write) is an answer. */
+    completedTools?: number;
+  },
 ): PromptVerdict {
   if (o.stopAsked) return { status: o.stopAsked, message: `the turn was ${o.stopAsked}` };
   if (o.denials > 0)
     return { status: 'denied', message: `${o.denials} tool call(s) denied by the SDK's policies or askUser` };
   switch (stopReason) {
     case 'end_turn':
-      return o.text.trim() === ''
+      // agy_acp_server ends a write with no reply text `end_turn` (agy-real/mluigi-htui-agy-acp-server-1.1.1/agy_acp_turn.jsonl).
+      return o.text.trim() === '' && (o.completedTools ?? 0) === 0
         ? { status: 'error', message: 'the agent ended the turn without an answer (empty reply)' }
         : { status: 'success', message: '' };
     case 'cancelled':

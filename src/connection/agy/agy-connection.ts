@@ -55,6 +55,7 @@ export const AGY_LAUNCH_FIELDS = [
   'model',
   'effort',
   'conversationId',
+  'resume',
   'extraArgs',
   'maxLineBytes',
   'onBadLine',

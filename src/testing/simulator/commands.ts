@@ -105,14 +105,33 @@ function modelCommand(model: string | undefined): CommandPayload {
 }
 
 /**
+ * `/effort`: `{adjustable, current, available}` (agy-real/littlebearapps-untether-agy-1.3.1/effort.script);
+ * `current` is `--effort`, else the model's own effort.
+ */
+function effortCommand(model: string | undefined, effort: string | undefined): CommandPayload {
+  const current = effort ?? modelEffort(model ?? DEFAULT_MODEL) ?? 'medium';
+  return {
+    name: 'effort',
+    data: { adjustable: true, current, available: ['low', 'medium', 'high'] },
+    response: `${current}\n`,
+  };
+}
+
+/**
  * The output lines for a slash command prompt.
  *
  * @throws SlashCommandError for an unknown command.
  */
-export function runSlashCommand(prompt: string, outputFormat: string, model: string | undefined): string[] {
+export function runSlashCommand(
+  prompt: string,
+  outputFormat: string,
+  model: string | undefined,
+  effort?: string,
+): string[] {
   const name = prompt.trim().split(/\s+/, 1)[0] ?? '';
   let payload: CommandPayload;
   if (name === '/model') payload = modelCommand(model);
+  else if (name === '/effort') payload = effortCommand(model, effort);
   else if (name === '/quota' || name === '/usage') payload = usageCommand();
   else throw new SlashCommandError(`unknown command ${JSON.stringify(name)}`, 2);
   const command = { name: payload.name, data: payload.data };

@@ -17,9 +17,13 @@ export class Emitter {
     private readonly err: NodeJS.WritableStream = process.stderr,
   ) {}
 
-  /** Writes one JSON object as one line. `JSON.stringify` leaves U+2028/U+0085 raw, as agy's encoder does. */
+  /**
+   * Writes one JSON object as one line. `JSON.stringify` leaves U+2028/U+0085 raw, as agy's encoder does; `<`,
+   * `>` and `&` are escaped as Go's encoder escapes them (`\u003e` in
+   * agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script).
+   */
   line(value: object): Promise<void> {
-    return this.raw(`${JSON.stringify(value)}\n`);
+    return this.raw(`${goEscape(JSON.stringify(value))}\n`);
   }
 
   /** Writes text or bytes to stdout verbatim. */
@@ -55,4 +59,9 @@ function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): 
   return new Promise((resolve, reject) => {
     stream.write(chunk, (error?: Error | null) => (error ? reject(error) : resolve()));
   });
+}
+
+/** Go's HTML-safe JSON escaping of `<`, `>`, `&` (only ever inside strings in JSON text). */
+export function goEscape(json: string): string {
+  return json.replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
 }

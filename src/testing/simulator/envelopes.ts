@@ -16,6 +16,8 @@ export function initEnvelope(
     agent: string | undefined;
     tools: readonly string[];
     permissionMode: string;
+    /** The `--json-schema` schema (1.3.1 echoes it in `init` and `result`). */
+    jsonSchema?: object | undefined;
   },
 ): object {
   const payload: Record<string, unknown> = {};
@@ -24,6 +26,7 @@ export function initEnvelope(
   if (init.agent !== undefined) payload.agent = init.agent;
   payload.tools = init.tools;
   payload.permission_mode = init.permissionMode;
+  if (init.jsonSchema !== undefined) payload.json_schema = init.jsonSchema;
   return { event: 'init', conversation_id: conversationId, init: payload };
 }
 
@@ -57,6 +60,8 @@ export interface ResultFields {
   deniedActions?: DeniedAction[] | undefined;
   /** Present (even holding `null`) only when `structured_output` is to be written. */
   structured?: { value: unknown } | undefined;
+  /** The `--json-schema` schema, echoed (1.3.1; agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script). */
+  jsonSchema?: object | undefined;
   /** A slash command's payload (`{name, data}`), written as `command` last. */
   command?: object | undefined;
 }
@@ -71,11 +76,12 @@ export function resultEnvelope(fields: ResultFields): object {
   if (fields.error !== undefined) result.error = fields.error;
   result.duration_seconds = roundSeconds(fields.durationSeconds);
   result.num_turns = fields.numTurns;
+  if (fields.structured !== undefined) result.structured_output = fields.structured.value;
+  if (fields.jsonSchema !== undefined) result.json_schema = fields.jsonSchema;
   result.usage = { ...fields.usage };
   if (fields.deniedActions !== undefined && fields.deniedActions.length > 0) {
     result.denied_actions = fields.deniedActions;
   }
-  if (fields.structured !== undefined) result.structured_output = fields.structured.value;
   if (fields.command !== undefined) result.command = fields.command;
   return { event: 'result', result };
 }

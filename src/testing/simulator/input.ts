@@ -10,8 +10,11 @@ export type InputLine =
   | { kind: 'user'; prompt: string }
   /** Bad input: a `result` ERROR with this error, then exit 1. */
   | { kind: 'fatal'; error: string }
-  /** Unsupported input (control messages, slash commands): this stderr error, then exit 2. */
-  | { kind: 'unsupported'; error: string }
+  /**
+   * Unsupported input (control messages, slash commands): this stderr error, then exit 2; `result` set when agy
+   * also writes a `result` ERROR with it first (slash text, 1.3.1).
+   */
+  | { kind: 'unsupported'; error: string; result?: boolean }
   /** An unknown event: a stderr warning, and the line is skipped. */
   | { kind: 'skip'; warning: string }
   /** An empty line: ignored silently. */
@@ -42,16 +45,33 @@ function stripCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
+/** agy's print-mode commands (docs/reference/stream-json.md#slash-commands). */
+const KNOWN_COMMANDS = new Set([
+  'agents',
+  'changelog',
+  'config',
+  'credits',
+  'effort',
+  'help',
+  'hooks',
+  'model',
+  'permissions',
+  'quota',
+  'skills',
+  'usage',
+]);
+
 /** Events agy refuses on stdin with exit 2 (Claude-style control messages have no equivalent). */
 const CONTROL_EVENTS = new Set(['control_request', 'control_response']);
 
 /**
  * Classifies one stdin line.
  *
- * @param slashCommands whether a prompt starting with `/` is a (refused) slash command; false with
- *   `--disable-slash-commands`, which makes such a prompt plain text.
+ * @param slashCommands which prompts starting with `/` are (refused) slash commands: `all` (up to 1.3.1), `known`
+ *   (1.3.2: only agy's own commands; other slash text is a prompt, agy-real/littlebearapps-untether-agy-1.3.1/
+ *   slash_prompt_literal.script), `none` (`--disable-slash-commands`).
  */
-export function classifyLine(line: string, slashCommands: boolean): InputLine {
+export function classifyLine(line: string, slashCommands: 'all' | 'known' | 'none'): InputLine {
   if (line.trim() === '') return { kind: 'blank' };
   let value: unknown;
   try {
@@ -74,9 +94,16 @@ export function classifyLine(line: string, slashCommands: boolean): InputLine {
   if (!isObj(message)) return { kind: 'fatal', error: 'stream input "user" event has no "message"' };
   const prompt = promptOf(message.content);
   if (typeof prompt !== 'string') return prompt;
-  if (slashCommands && prompt.trimStart().startsWith('/')) {
-    const command = prompt.trimStart().split(/\s/, 1)[0];
-    return { kind: 'unsupported', error: `slash commands are not supported in stream input: ${command}` };
+  if (slashCommands !== 'none' && prompt.trimStart().startsWith('/')) {
+    const command = prompt.trimStart().split(/\s/, 1)[0] ?? '/';
+    // agy 1.3.1's words (agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script).
+    if (slashCommands === 'all' || KNOWN_COMMANDS.has(command.slice(1))) {
+      return {
+        kind: 'unsupported',
+        error: `${command} is answered by the CLI itself and is unavailable with --input-format stream-json; run it as its own --print ${command} invocation`,
+        result: true,
+      };
+    }
   }
   return { kind: 'user', prompt };
 }

@@ -1,6 +1,7 @@
 /**
- * `--json-schema` takes inline JSON or a file path. The simulator only needs to know the flag was valid:
- * structured output comes from the scenario or from the turn's text (see `turn-runner.ts`).
+ * `--json-schema` takes inline JSON or a file path. Structured output comes from the scenario, from the turn's
+ * text when it is JSON, or else is generated from the schema ({@link valueFromSchema}), so the default script
+ * answers a schema too.
  */
 import { readFileSync } from 'node:fs';
 
@@ -32,4 +33,55 @@ export function loadJsonSchema(value: string): object {
     throw new JsonSchemaError('invalid --json-schema: the schema must be a JSON object');
   }
   return schema;
+}
+
+/**
+ * A value that matches a JSON Schema (the common keywords: `const`, `enum`, `type`, `properties`/`required`,
+ * `items`/`minItems`, `anyOf`/`oneOf`/`allOf`, string and number bounds); `null` when nothing is said.
+ */
+export function valueFromSchema(schema: unknown, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 16) return null;
+  const s = schema as Record<string, unknown>;
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if ('default' in s) return s.default;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = s[key];
+    if (Array.isArray(list) && list.length > 0) return valueFromSchema(list[0], depth + 1);
+  }
+  if (Array.isArray(s.allOf)) {
+    return Object.assign({}, ...s.allOf.map((part) => valueFromSchema(part, depth + 1) ?? {}));
+  }
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
+    case 'object': {
+      const props = (typeof s.properties === 'object' && s.properties) || {};
+      const out: Record<string, unknown> = {};
+      for (const [key, sub] of Object.entries(props)) out[key] = valueFromSchema(sub, depth + 1);
+      return out;
+    }
+    case 'array': {
+      const n = typeof s.minItems === 'number' ? s.minItems : 1;
+      return Array.from({ length: n }, () => valueFromSchema(s.items, depth + 1));
+    }
+    case 'string': {
+      const min = typeof s.minLength === 'number' ? s.minLength : 0;
+      const text = 'simulated';
+      return text.length >= min ? text : text.padEnd(min, '.');
+    }
+    case 'integer':
+    case 'number': {
+      const min =
+        typeof s.minimum === 'number'
+          ? s.minimum
+          : typeof s.exclusiveMinimum === 'number'
+            ? s.exclusiveMinimum + 1
+            : 0;
+      return type === 'integer' ? Math.ceil(min) : min;
+    }
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
 }

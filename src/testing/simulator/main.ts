@@ -22,7 +22,7 @@ import { McpConfigError } from './mcp-config.js';
 import { ModelEndpointSession } from './model-endpoint.js';
 import { modelEndpointConfig } from './model-endpoint-config.js';
 import { modelSelectionError } from './models.js';
-import { DEFAULT_AGY_VERSION, profileFor } from './profile.js';
+import { DEFAULT_AGY_VERSION, olderThan, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { loadScenario, ScenarioError } from './scenario-file.js';
@@ -103,7 +103,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (printMode && !args.disableSlashCommands && args.print?.trimStart().startsWith('/')) {
     // Slash commands answer before any init (agy-real/jdiazromeral-agy-plugin-cc/command_result-…ndjson).
     try {
-      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model);
+      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model, args.effort);
       for (const line of lines) await emitter.raw(`${line}\n`);
       return exit(0);
     } catch (err) {
@@ -120,9 +120,10 @@ async function main(argv: readonly string[]): Promise<void> {
       'the agy simulator supports only --input-format stream-json --output-format stream-json, or -p <prompt> --output-format stream-json',
     );
   }
+  let jsonSchema: object | undefined;
   if (args.jsonSchema !== undefined) {
     try {
-      loadJsonSchema(args.jsonSchema);
+      jsonSchema = loadJsonSchema(args.jsonSchema);
     } catch (err) {
       if (err instanceof JsonSchemaError) return fail(1, err.message);
       throw err;
@@ -139,7 +140,9 @@ async function main(argv: readonly string[]): Promise<void> {
     conversation?.save();
     process.exit(130);
   });
+  // SIGTERM during a turn ends it as SIGINT does (1.3.1: agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script).
   process.on('SIGTERM', () => {
+    if (runner?.interrupt()) return;
     conversation?.save();
     process.exit(143);
   });
@@ -197,10 +200,12 @@ async function main(argv: readonly string[]): Promise<void> {
     return fail(1, (err as Error).message);
   }
 
-  let opened: { conv: Conversation; known: boolean };
+  let opened: { conv: Conversation; known: boolean; notFound?: string };
   try {
-    opened = openConversation(args);
+    opened = openConversation(args, profile.unknownConversation);
     conversation = opened.conv;
+    if (opened.notFound !== undefined)
+      await emitter.stderr(`warning: conversation "${opened.notFound}" not found`);
   } catch (err) {
     if (err instanceof StateError) return fail(1, err.message);
     throw err;
@@ -209,10 +214,13 @@ async function main(argv: readonly string[]): Promise<void> {
     await emitter.line(
       initEnvelope(conversation.id, {
         cwd: process.cwd(),
-        model: args.model,
+        // 1.3.2 names the account's default model without --model
+        // (agy-real/littlebearapps-untether-agy-1.3.1/slash_prompt_literal.script).
+        model: args.model ?? (olderThan(version, '1.3.2') ? undefined : 'gemini-3.8-flash'),
         agent: args.agent,
         tools: profile.tools,
         permissionMode: loaded.permissionMode,
+        jsonSchema: olderThan(version, '1.3.0') ? undefined : jsonSchema,
       }),
     );
   }
@@ -228,6 +236,7 @@ async function main(argv: readonly string[]): Promise<void> {
     scenario,
     printTimeoutMs: args.printTimeoutMs,
     structured: args.jsonSchema !== undefined,
+    jsonSchema,
     workspace: workspaces[0],
     exit,
     runtime: loaded,
@@ -248,7 +257,7 @@ async function main(argv: readonly string[]): Promise<void> {
     conv: conversation,
     emitter,
     runner,
-    slashCommands: !args.disableSlashCommands,
+    slashCommands: args.disableSlashCommands ? 'none' : olderThan(version, '1.3.2') ? 'all' : 'known',
     exit,
     crash,
   }).start();
@@ -257,12 +266,22 @@ async function main(argv: readonly string[]): Promise<void> {
 /**
  * Resumes `--conversation <id>` (or, with `--continue`, the latest one) from the state directory. An unknown id
  * starts a fresh conversation under that id (`known` false: agy 1.1.9 then writes an `unknown` fallback step);
- * only a real resume writes the `system_message` notice.
+ * only a real resume writes the `system_message` notice. 1.3.x instead warns `conversation "<id>" not found` and
+ * opens a new conversation under a fresh id (`notFound`; agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script).
  */
-function openConversation(args: SimArgs): { conv: Conversation; known: boolean } {
+function openConversation(
+  args: SimArgs,
+  unknown: 'fallback' | 'new',
+): { conv: Conversation; known: boolean; notFound?: string } {
   const dir = stateDirFromEnv(process.env);
   const store = StateStore.open(dir, !process.env.AGY_SIM_STATE_DIR);
-  const id = args.conversation ?? (args.continueLatest ? store.latest() : undefined) ?? randomUUID();
+  const asked = args.conversation ?? (args.continueLatest ? store.latest() : undefined);
+  if (args.conversation !== undefined && unknown === 'new' && store.load(args.conversation) === undefined) {
+    const conv = new Conversation(store, fresh(randomUUID()), false);
+    conv.save();
+    return { conv, known: true, notFound: args.conversation };
+  }
+  const id = asked ?? randomUUID();
   const saved = store.load(id);
   const conv = new Conversation(store, saved ?? fresh(id), saved !== undefined);
   conv.save();

@@ -24,8 +24,29 @@ export interface AgyProfile {
   readonly checkpoints: boolean;
   /** How a soft-denied tool step ends: `done` (1.2.17+, no output) or `error` (1.2.7, `TOOL_ERROR`). */
   readonly denial: 'done' | 'error';
+  /**
+   * How a soft-denied turn ends: `success` with `denied_actions`, or `canceled` (1.1.18: `result` CANCELED, no
+   * `denied_actions`; docs/reference/stream-json.md#canceled-soft-denial).
+   */
+  readonly softDenialResult: 'success' | 'canceled';
   /** How a print timeout ends the turn: `success` (1.2.17+) or `error` (1.1.x, exit 1). */
   readonly printTimeout: 'success' | 'error';
+  /**
+   * An unknown `--conversation`: `fallback` (1.1.9: the asked id, an `unknown` fallback step) or `new` (1.3.x: a
+   * stderr warning and a fresh id; agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script).
+   */
+  readonly unknownConversation: 'fallback' | 'new';
+  /**
+   * How a turn cut by SIGINT/SIGTERM ends: `interrupted` (1.3.x: ERROR "interrupted", stderr `error: interrupted`,
+   * exit 1; agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script) or `canceled` (1.1.x: ERROR
+   * "context canceled", test/fixtures/agy-shapes/1.1.18-sigint-stdin.script).
+   */
+  readonly interrupt: 'interrupted' | 'canceled';
+  /**
+   * How a PreToolUse hook denial ends the turn: `success` (1.3.1) or `error` (1.1.x: ERROR with the step's
+   * text; docs/reference/hooks.md#hook-denials-on-stdout). The step is `TOOL_ERROR` either way.
+   */
+  readonly hookDenialResult: 'success' | 'error';
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -59,7 +80,12 @@ export function profileFor(version: string): AgyProfile {
           ? TOOLS_1_1_8
           : TOOLS_1_1_9,
     checkpoints: !v1_2,
-    denial: v1_2_17 ? 'done' : 'error',
+    // 1.1.18 ends a soft-denied step DONE without output (test/fixtures/agy-shapes/1.1.18-soft-denial.script).
+    denial: v1_2_17 || (!v1_2 && !olderThan(version, '1.1.18')) ? 'done' : 'error',
+    softDenialResult: !v1_2 && !olderThan(version, '1.1.18') ? 'canceled' : 'success',
     printTimeout: v1_2 ? 'success' : 'error',
+    unknownConversation: olderThan(version, '1.3.0') ? 'fallback' : 'new',
+    interrupt: v1_2 ? 'interrupted' : 'canceled',
+    hookDenialResult: v1_2 ? 'success' : 'error',
   };
 }

@@ -3,7 +3,14 @@
  * simulator starts fast; they catch typos in hand-written scenarios with a path to the bad field.
  */
 import { readFileSync } from 'node:fs';
-import type { Scenario, ScenarioAction } from './scenario.js';
+import type {
+  Scenario,
+  ScenarioAction,
+  ScenarioInterrupt,
+  ScenarioStartup,
+  ScenarioTurn,
+  ScenarioTurnEnd,
+} from './scenario.js';
 
 /** A scenario that cannot be read or does not fit the format: the simulator reports it and exits 1. */
 export class ScenarioError extends Error {}
@@ -30,7 +37,29 @@ export function loadScenario(file: string | undefined): Scenario | undefined {
   }
   const problem = checkScenario(value);
   if (problem !== undefined) throw new ScenarioError(`invalid simulator scenario ${file}: ${problem}`);
-  return value as Scenario;
+  return snakeUsage(value) as Scenario;
+}
+
+const CAMEL_USAGE: Record<string, string> = {
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+  thinkingTokens: 'thinking_tokens',
+  cacheReadTokens: 'cache_read_tokens',
+  totalTokens: 'total_tokens',
+};
+
+/** Every `usage` object with the SDK's camelCase keys rewritten to agy's snake_case (snake_case wins). */
+function snakeUsage(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => snakeUsage(v));
+  if (!isObj(value)) return value;
+  if (key === 'usage') {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(value)) if (!(k in CAMEL_USAGE)) out[k] = v;
+    for (const [camel, snake] of Object.entries(CAMEL_USAGE))
+      if (value[camel] !== undefined && out[snake] === undefined) out[snake] = value[camel];
+    return out;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snakeUsage(v, k)]));
 }
 
 type Obj = Record<string, unknown>;
@@ -43,9 +72,56 @@ function isNonNegInt(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
+/** Every key of `T`, so a key added to the type must be added here (checked by the compiler). */
+const keysOf = <T>(keys: Record<keyof T, true>): ReadonlySet<string> => new Set(Object.keys(keys));
+const SCENARIO_KEYS = keysOf<Scenario>({
+  version: true,
+  startup: true,
+  interrupt: true,
+  turns: true,
+  afterTurns: true,
+});
+const STARTUP_KEYS = keysOf<ScenarioStartup>({
+  delayMs: true,
+  authFail: true,
+  exitBeforeInit: true,
+  noInit: true,
+});
+const INTERRUPT_KEYS = keysOf<ScenarioInterrupt>({ status: true, exitCode: true, ignore: true });
+const TURN_KEYS = keysOf<ScenarioTurn>({ expectPrompt: true, actions: true, end: true });
+const END_KEYS = keysOf<ScenarioTurnEnd>({
+  status: true,
+  error: true,
+  response: true,
+  structuredOutput: true,
+  forceStructured: true,
+  quota: true,
+  printTimeout: true,
+  exitAfter: true,
+  noResult: true,
+});
+
+/** The first key of `obj` that `allowed` does not know, as an error naming it. */
+function unknownKey(obj: Obj, allowed: ReadonlySet<string>, where: string): string | undefined {
+  const bad = Object.keys(obj).find((k) => !allowed.has(k));
+  return bad === undefined
+    ? undefined
+    : `unknown key ${JSON.stringify(bad)}${where ? ` in ${where}` : ''} (expected one of ${[...allowed].join(', ')})`;
+}
+
 /** Returns a description of the first problem, or `undefined` when the scenario is valid. */
 export function checkScenario(value: unknown): string | undefined {
   if (!isObj(value)) return 'the top level must be an object';
+  const topKey = unknownKey(value, SCENARIO_KEYS, '');
+  if (topKey !== undefined) return topKey;
+  if (isObj(value.startup)) {
+    const k = unknownKey(value.startup, STARTUP_KEYS, 'startup');
+    if (k !== undefined) return k;
+  }
+  if (isObj(value.interrupt)) {
+    const k = unknownKey(value.interrupt, INTERRUPT_KEYS, 'interrupt');
+    if (k !== undefined) return k;
+  }
   if (value.version !== undefined && typeof value.version !== 'string') return 'version must be a string';
   if (value.afterTurns !== undefined && value.afterTurns !== 'echo' && value.afterTurns !== 'error') {
     return 'afterTurns must be "echo" or "error"';
@@ -81,6 +157,12 @@ export function checkScenario(value: unknown): string | undefined {
   for (const [t, turn] of value.turns.entries()) {
     const where = `turns[${t}]`;
     if (!isObj(turn)) return `${where} must be an object`;
+    const turnKey = unknownKey(turn, TURN_KEYS, where);
+    if (turnKey !== undefined) return turnKey;
+    if (isObj(turn.end)) {
+      const k = unknownKey(turn.end, END_KEYS, `${where}.end`);
+      if (k !== undefined) return k;
+    }
     if (!Array.isArray(turn.actions)) return `${where}.actions must be an array`;
     if (turn.expectPrompt !== undefined && typeof turn.expectPrompt !== 'string') {
       return `${where}.expectPrompt must be a string`;

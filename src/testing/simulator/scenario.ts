@@ -26,7 +26,10 @@
  *   custom agents' names) and `mcp:<server>/<tool> {json args}` (calls that MCP tool and reports its output).
  */
 
-/** Token usage in wire form (snake_case), as a scenario gives it for one model step. */
+/**
+ * Token usage as a scenario gives it for one model step: in agy's wire form (snake_case) or in the SDK's own
+ * camelCase (`outputTokens`), which the simulator reads as the same (snake_case wins when both are given).
+ */
 export interface ScenarioUsage {
   /** Prompt tokens. */
   input_tokens?: number;
@@ -36,6 +39,14 @@ export interface ScenarioUsage {
   thinking_tokens?: number;
   /** Prompt tokens read from the cache. */
   cache_read_tokens?: number;
+  /** `input_tokens`, as the SDK spells it. */
+  inputTokens?: number;
+  /** `output_tokens`, as the SDK spells it. */
+  outputTokens?: number;
+  /** `thinking_tokens`, as the SDK spells it. */
+  thinkingTokens?: number;
+  /** `cache_read_tokens`, as the SDK spells it. */
+  cacheReadTokens?: number;
 }
 
 /** Stream a model text response as one `agent_response` step (a model call: invocation hooks run around it). */
@@ -74,7 +85,7 @@ export type ModelStepOption =
 /**
  * Run a tool step: a text-less model step (see {@link ModelStepOption}), then the tool step ACTIVE, then DONE
  * (or ERROR) with `duration_seconds`. PreToolUse hooks matching `name` run between the two (a denial ends the
- * step in ERROR with `HOOK_DENIED` and the tool never "runs"; an `overwrite` changes the parameters the final
+ * step in ERROR with `TOOL_ERROR` "tool call denied by pre-tool hook: …" and the tool never "runs"; an `overwrite` changes the parameters the final
  * update shows), and PostToolUse hooks after it.
  */
 export interface ToolAction {
@@ -408,9 +419,12 @@ export interface ScenarioStartup {
 
 /** How SIGINT during a turn is reported. */
 export interface ScenarioInterrupt {
-  /** `INTERRUPTED` (default) or `ERROR` with error `interrupted`; both are seen in the wild. */
+  /**
+   * `ERROR` (default: error `interrupted` on 1.2+, `context canceled` on 1.1.x, as the captures show) or the
+   * reference's `INTERRUPTED`.
+   */
   status?: 'INTERRUPTED' | 'ERROR';
-  /** Exit code after the interrupted `result`. Default 0. */
+  /** Exit code after the interrupted `result`. Default 1 (agy 1.3.1). */
   exitCode?: number;
   /** Ignore SIGINT entirely (a wedged agy), so only SIGTERM/SIGKILL end it. */
   ignore?: boolean;

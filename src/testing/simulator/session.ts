@@ -8,6 +8,7 @@ import type { Emitter } from './emitter.js';
 import { resultEnvelope } from './envelopes.js';
 import { classifyLine, LineSplitter } from './input.js';
 import type { TurnRunner } from './turn-runner.js';
+import { zeroUsage } from './usage.js';
 
 /** What the session needs from the process around it. */
 export interface SessionOptions {
@@ -15,7 +16,7 @@ export interface SessionOptions {
   emitter: Emitter;
   runner: TurnRunner;
   /** False with `--disable-slash-commands`: a prompt starting with `/` is then plain text. */
-  slashCommands: boolean;
+  slashCommands: 'all' | 'known' | 'none';
   exit: (code: number) => Promise<never>;
   /** Reports an unexpected failure (a simulator bug) and exits. */
   crash: (err: unknown) => void;
@@ -69,6 +70,20 @@ export class Session {
         await emitter.stderr(input.warning);
         return;
       case 'unsupported':
+        if (input.result) {
+          await emitter.line(
+            resultEnvelope({
+              conversationId: conv.id,
+              status: 'ERROR',
+              response: '',
+              error: input.error,
+              durationSeconds: 0,
+              numTurns: 0,
+              usage: zeroUsage(),
+            }),
+          );
+          await emitter.flush();
+        }
         await emitter.stderr(`error: ${input.error}`);
         await exit(2);
         return;

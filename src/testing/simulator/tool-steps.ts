@@ -2,8 +2,8 @@
  * Tool steps with hooks around them: a built-in tool (`tool` action) and `call_mcp_tool` (`mcpTool` action).
  *
  * A step goes ACTIVE with the model's arguments; the PreToolUse hooks matching the tool name then decide:
- * - denied: the step ends ERROR, `tool_info.error` `{type: "HOOK_DENIED", message: "Tool call denied with
- *   reason: <R>"}`, no output; the turn goes on;
+ * - denied: the step ends ERROR, `tool_info.error` `{type: "TOOL_ERROR", message: "tool call denied by
+ *   pre-tool hook: <R>"}`, no output; the turn goes on (1.1.x: the turn ends ERROR with that text);
  * - `ask`/`force_ask` ("normal policy"): runs in `always-proceed` mode; otherwise it is soft-denied the way
  *   the imitated build soft-denies (`deny` action: DONE without output on 1.2.17+, ERROR `TOOL_ERROR` on
  *   1.2.7 — no real agy writes `PERMISSION_DENIED`), the tool's name joins `result.denied_actions` and the
@@ -60,8 +60,9 @@ export async function toolStep(
     return ctx.lastTool;
   }
   if (gate.verdict === 'deny') {
-    // No capture shows a hook denial on stdout; this keeps the reference's form (docs/reference/hooks.md#hook-denials-on-stdout).
-    const denial = { type: 'HOOK_DENIED', message: `Tool call denied with reason: ${gate.reason}` };
+    // agy's own form (agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script, step 11); 1.1.x then
+    // ends the turn ERROR with the same text (docs/reference/hooks.md#hook-denials-on-stdout).
+    const denial = { type: 'TOOL_ERROR', message: `tool call denied by pre-tool hook: ${gate.reason}` };
     await step(ctx, index, {
       state: 'ERROR',
       ...base,
@@ -69,6 +70,7 @@ export async function toolStep(
       tool_info: { name, parameters: gate.args, error: denial },
     });
     ctx.lastTool = { error: denial };
+    if (ctx.profile.hookDenialResult === 'error') throw new ExpectationFailed(denial.message);
     return ctx.lastTool;
   }
   const args = gate.args;

@@ -13,7 +13,9 @@ import {
   errorMessages,
   MODEL_ERROR_MESSAGE,
   ModelCallFailed,
+  nextIndex,
   runAction,
+  step,
   systemMessage,
   type TurnContext,
   unknownStep,
@@ -24,8 +26,9 @@ import { formatGoDuration } from './duration.js';
 import type { Emitter } from './emitter.js';
 import { type ResultFields, resultEnvelope, stepEnvelope } from './envelopes.js';
 import { MAX_STOP_CONTINUATIONS, stopHooks } from './hook-events.js';
+import { valueFromSchema } from './json-schema.js';
 import type { ModelEndpointSession } from './model-endpoint.js';
-import type { AgyProfile } from './profile.js';
+import { type AgyProfile, olderThan } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnEnd } from './scenario.js';
 import { ExpectationFailed } from './tool-steps.js';
@@ -40,6 +43,8 @@ export interface TurnRunnerOptions {
   printTimeoutMs: number;
   /** Whether `--json-schema` was given. */
   structured: boolean;
+  /** The `--json-schema` schema, when given. */
+  jsonSchema?: object | undefined;
   /** The first usable `--add-dir`, for the default script's `list_dir`. */
   workspace: string | undefined;
   /** Flushes output, saves state and exits the process. */
@@ -284,13 +289,32 @@ export class TurnRunner {
     // Headless agy soft-denies: the turn "succeeds" with an empty response and the denials listed.
     result.response = end.response ?? (ctx.denied.length > 0 ? '' : ctx.lastText);
     result.deniedActions = ctx.denied;
+    if (ctx.denied.length > 0 && ctx.profile.softDenialResult === 'canceled' && end.status === undefined) {
+      result.status = 'CANCELED';
+      result.deniedActions = undefined;
+    }
     if (this.opts.structured || end.forceStructured)
-      result.structured = structuredOutput(end, result.response);
+      result.structured = structuredOutput(end, result.response, this.opts.jsonSchema);
+    if (this.opts.jsonSchema !== undefined && !olderThan(ctx.profile.version, '1.3.0')) {
+      result.jsonSchema = this.opts.jsonSchema;
+      // 1.3.1 ends a --json-schema turn with the `finish` pair: ACTIVE as tool `finish` with the value, then DONE
+      // as step_type `finish` with no tool_info (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script).
+      if (result.status === 'SUCCESS' && result.structured !== undefined) {
+        const index = nextIndex(ctx);
+        await step(ctx, index, {
+          state: 'ACTIVE',
+          step_type: 'tool',
+          tool_name: 'finish',
+          tool_info: { name: 'finish', parameters: result.structured.value },
+        });
+        await step(ctx, index, { state: 'DONE', step_type: 'finish', duration_seconds: 0.027 });
+      }
+    }
     const firstDenied = ctx.denied[0];
     if (firstDenied !== undefined && result.response === '') {
-      // From docs/reference/stream-json.md#denied-actions (the captured denied-command.stderr was not kept): the notice names the permission.
+      // agy's own line (agy-real/littlebearapps-untether-agy-1.3.1/tools_denied.script): it names the permission.
       await emitter.stderr(
-        `jetski: no output produced — a tool required the "${firstDenied.action}" permission`,
+        `jetski: no output produced — a tool required the "${firstDenied.action}" permission that headless mode cannot prompt for, so it was auto-denied. Add an allow-rule under permissions.allow in settings.json (e.g. ${firstDenied.action}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.`,
       );
     }
     await emitter.line(resultEnvelope(result));
@@ -329,25 +353,37 @@ export class TurnRunner {
       const option = this.currentEnd?.printTimeout;
       return this.printTimeout(ctx, duration, typeof option === 'object' ? option : {});
     }
-    // Both shapes are seen in the wild: INTERRUPTED, or ERROR with error "interrupted" (docs/reference/process.md#interrupt-with-sigint).
-    const status = scenario?.interrupt?.status ?? 'INTERRUPTED';
-    await emitter.stderr('error: interrupted');
+    // 1.3.x: ERROR "interrupted", then stderr `error: interrupted`, exit 1, for SIGINT and SIGTERM alike
+    // (agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script, interrupted_sigterm.script); 1.1.x:
+    // ERROR "context canceled" (docs/reference/stream-json.md#interrupt-answers). A scenario may still ask for the
+    // reference's INTERRUPTED.
+    const words = ctx.profile.interrupt === 'canceled' ? 'context canceled' : 'interrupted';
+    const status = scenario?.interrupt?.status ?? 'ERROR';
     const result = this.baseResult(ctx, duration);
     result.status = status;
-    if (status === 'ERROR') result.error = 'interrupted';
+    if (status === 'ERROR') result.error = words;
     result.deniedActions = ctx.denied;
     await emitter.line(resultEnvelope(result));
-    return exit(scenario?.interrupt?.exitCode ?? 0);
+    await emitter.flush();
+    await emitter.stderr(`error: ${words}`);
+    return exit(scenario?.interrupt?.exitCode ?? 1);
   }
 }
 
-/** The scenario's structured output, else the response parsed as JSON, else nothing. */
-function structuredOutput(end: ScenarioTurnEnd, response: string): { value: unknown } | undefined {
+/**
+ * The scenario's structured output, else the response parsed as JSON, else a value generated from the schema
+ * (so the default script answers a schema), else nothing.
+ */
+function structuredOutput(
+  end: ScenarioTurnEnd,
+  response: string,
+  schema: object | undefined,
+): { value: unknown } | undefined {
   if (end.structuredOutput !== undefined) return { value: end.structuredOutput };
   try {
     return { value: JSON.parse(response) };
   } catch {
-    return undefined;
+    return schema === undefined ? undefined : { value: valueFromSchema(schema) };
   }
 }
 

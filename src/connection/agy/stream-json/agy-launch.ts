@@ -47,6 +47,8 @@ export class AgyLaunch {
   readonly proc: AgyProcess;
   /** Resolves with agy's `init`; rejects with a `StartError` naming the cause. */
   readonly ready: Promise<InitInfo>;
+  /** stderr lines agy wrote before `init` (e.g. 1.3.1's `warning: conversation "X" not found`). */
+  readonly preInitStderr: string[] = [];
   #initialized = false;
 
   constructor(o: LaunchOptions, events: LaunchEvents) {
@@ -58,7 +60,7 @@ export class AgyLaunch {
     });
     this.ready.catch(() => {});
     let preInitReason: string | undefined;
-    const preInitStderr: string[] = [];
+    const preInitStderr = this.preInitStderr;
     let droppedBeforeInit = 0;
 
     const handle = (event: AgyEvent, raw: string): void => {

@@ -189,8 +189,9 @@ export function stepFromWire(
     thoughtDelta: undefined,
     durationSeconds,
     usage,
+    // `finish` (1.3.1 with --json-schema): the DONE update of a call that went ACTIVE as tool `finish`.
     tool:
-      type === 'tool' || info !== undefined || w.tool_name !== undefined
+      type === 'tool' || type === 'finish' || info !== undefined || w.tool_name !== undefined
         ? (toolCallFromWire(w, info, conversationId, stepIndex as number, state, durationSeconds) as ToolCall)
         : undefined,
     subagents: subagentInfo !== undefined ? subagentsFromWire(subagentInfo) : undefined,
@@ -215,7 +216,7 @@ function toolCallFromWire(
   state: string,
   durationSeconds: number | undefined,
 ): FixedShape<ToolCall> {
-  const wireName = str(info?.name) ?? str(w.tool_name) ?? 'unknown';
+  const wireName = str(info?.name) ?? str(w.tool_name) ?? (w.step_type === 'finish' ? 'finish' : 'unknown');
   const wireArgs = isRecord(info?.parameters) ? info.parameters : {};
   const mcp = unwrapMcpCall(wireName, wireArgs);
   return {
@@ -230,6 +231,7 @@ function toolCallFromWire(
     error: toolErrorFromWire(info?.error),
     durationSeconds,
     denied: undefined,
+    title: undefined,
   };
 }
 

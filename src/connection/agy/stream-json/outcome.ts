@@ -51,6 +51,8 @@ export interface OutcomeInput {
   sawStepUsage?: boolean;
   /** Texts of the turn's `error_message` / `unknown` steps. */
   notices?: readonly string[];
+  /** Tool calls that ended DONE with neither output nor error (how agy ends a soft-denied step). */
+  silentToolCalls?: number;
 }
 
 /** The classifier's verdict. */
@@ -76,6 +78,13 @@ const RESETS_IN = /\bResets in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/i;
 const AUTH =
   /^(?:authentication failed|not (?:signed|logged) in|(?:sign|log) ?in required|unauthenticated\b|invalid (?:api key|credentials))/i;
 const INTERRUPTED = /^interrupted$/i;
+// A PreToolUse hook's denial, as agy words it on the tool step (and on 1.1.18 also on the `result`):
+// agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script.
+export const HOOK_DENIAL = /^tool call denied by pre-tool hook: /i;
+// agy's headless auto-denial notice (agy-real/littlebearapps-untether-agy-1.3.1/tools_denied.script):
+//   jetski: no output produced — a tool required the "command" permission that headless mode cannot prompt for, so it was auto-denied. …
+const SOFT_DENIAL_LINE = /^jetski: no output produced\b.*\bauto-denied\b/;
+const SOFT_DENIAL_PERMISSION = /required the "([^"]+)" permission/;
 // Older agy's print timeout (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson).
 const OLD_PRINT_TIMEOUT = /^timeout waiting for response$/i;
 // 1.2.17+'s stderr line; used for the message only, never to decide (agy-real/joiomi-*/print-timeout.stderr).
@@ -112,6 +121,16 @@ export function parseGoDuration(text: string): number | undefined {
     matched += m[0];
   }
   return matched === text && Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+/** agy's `jetski: no output produced … auto-denied …` stderr line, trimmed, if any. */
+export function softDenialLine(lines: readonly string[]): string | undefined {
+  return lines.map((l) => l.trim()).find((l) => SOFT_DENIAL_LINE.test(l));
+}
+
+/** The permission agy's auto-denial line names (`command`, `write_file`, …), if any. */
+export function softDenialPermission(line: string): string | undefined {
+  return SOFT_DENIAL_PERMISSION.exec(line)?.[1];
 }
 
 /** The delay in "Resets in 34m13s", searched in `texts` in order. */
@@ -155,14 +174,13 @@ export function classifyTurn(i: OutcomeInput): Outcome {
   const status = i.result?.status;
   const errorText = i.result ? resultErrorText(i.result) : '';
   const stoppedByUs = requested === 'interrupted' || requested === 'canceled';
-  if (
-    stoppedByUs &&
-    (status === undefined || status === 'INTERRUPTED' || status === 'CANCELED' || INTERRUPTED.test(errorText))
-  ) {
-    return {
-      status: requested,
-      message: requested === 'canceled' ? 'the turn was canceled' : 'the turn was interrupted',
-    };
+  // The SDK sent the interrupt: whatever non-success shape agy answers with (1.3.1 ERROR "interrupted", 1.1.18
+  // ERROR "context canceled" or "timeout waiting for response", an exit without a result) is what the user
+  // asked for; agy's own words stay in the message (docs/reference/stream-json.md#interrupt-answers).
+  if (stoppedByUs && status !== 'SUCCESS') {
+    const ours = requested === 'canceled' ? 'the turn was canceled' : 'the turn was interrupted';
+    const words = errorText && !INTERRUPTED.test(errorText) ? errorText : '';
+    return { status: requested, message: words ? `${ours} (agy: ${words})` : ours };
   }
 
   const notices = i.notices ?? [];
@@ -225,10 +243,23 @@ export function classifyTurn(i: OutcomeInput): Outcome {
       return { status: 'success', message: '' };
     case 'INTERRUPTED':
       return { status: 'interrupted', message: errorText || 'agy reported INTERRUPTED' };
-    case 'CANCELED':
+    case 'CANCELED': {
+      // Not the SDK's cancel (that returned above): agy 1.1.x ends a soft-denied turn CANCELED, with the
+      // tool step DONE and no output, and no `denied_actions` (docs/reference/stream-json.md#canceled-soft-denial).
+      const jetski = softDenialLine(i.stderrLines);
+      if (jetski !== undefined || (i.silentToolCalls ?? 0) > 0) {
+        return {
+          status: 'denied',
+          message: jetski ?? 'agy canceled the turn after a silent tool step (auto-denied)',
+        };
+      }
       return { status: 'canceled', message: errorText || 'agy reported CANCELED' };
+    }
     case 'ERROR': {
       const message = errorText || notices.at(-1) || 'agy reported ERROR';
+      // agy 1.1.18 ends a turn whose tool a PreToolUse hook denied with ERROR and the step's own text; 1.3.1 with
+      // SUCCESS (docs/reference/hooks.md#hook-denials-on-stdout): the same event, the same status.
+      if (i.deniedToolSteps && HOOK_DENIAL.test(errorText)) return { status: 'denied', message };
       if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message };
       if (AUTH.test(errorText)) return { status: 'auth_failed', message };
       if (OLD_PRINT_TIMEOUT.test(errorText)) return { status: 'timeout', message };

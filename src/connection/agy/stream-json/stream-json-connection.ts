@@ -12,6 +12,7 @@
 import {
   type AgySdkError,
   ClosedError,
+  ConversationNotFoundError,
   LineTooLongError,
   ProcessExitError,
   StartError,
@@ -32,8 +33,9 @@ import { mismatchFromStderr } from './cassette-mismatch.js';
 import { type DriftEntry, DriftTracker } from './drift.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
-import { classifyTurn, type TurnRequestedEnd } from './outcome.js';
+import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
+import { runPrintCommand } from './print-command.js';
 import { TurnTracker } from './turn-tracker.js';
 
 /** Default line limit: 64 MiB. */
@@ -80,6 +82,12 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
    * process. Without it, a turn that carries a schema is refused.
    */
   writeJsonSchema?: ((schema: Record<string, unknown>) => Promise<string>) | undefined;
+  /**
+   * When agy does not know `conversationId` (it warns and starts a new conversation): `allow` (default) goes on
+   * in the new one (`TurnResult.resumed: false`, a notice, a logger warning); `require` fails the start with a
+   * `ConversationNotFoundError`.
+   */
+  resume?: 'allow' | 'require' | undefined;
   /** Called with the pid of each agy process started (restarts included). */
   onSpawn?: ((pid: number) => void) | undefined;
   /** Where contained failures are reported. Default: `consoleLogger`. */
@@ -105,6 +113,20 @@ export interface ConnectionStats {
   drift: readonly DriftEntry[];
 }
 
+/** What a launch asked to resume and what agy opened (docs/reference/stream-json.md#unknown-conversation). */
+interface ResumeCheck {
+  asked: string;
+  opened: string;
+  /** agy's own stderr warning, when it wrote one before `init`. */
+  warning: string | undefined;
+  /** Reported on a turn already (`TurnResult.resumed`). */
+  reported: boolean;
+  /** Warned about and, under `resume: 'require'`, refused already. */
+  checked: boolean;
+}
+
+const NOT_FOUND_WARNING = /^warning: conversation "[^"]*" not found/;
+
 interface ActiveTurn {
   tracker: TurnTracker;
   sink: TurnSink;
@@ -117,6 +139,20 @@ interface ActiveTurn {
   finish: (exit: ExitInfo | null) => void;
   timers: NodeJS.Timeout[];
   idleTimer: NodeJS.Timeout | undefined;
+  /** Stops a slash command's print-mode run (set only for those). */
+  stopCommand?: (() => void) | undefined;
+}
+
+/**
+ * Prompt text is never a command: agy refuses text starting with `/` on stdin (1.3.1: `result` ERROR "… is
+ * answered by the CLI itself …", exit 2; agy-real/littlebearapps-untether-agy-1.3.1/stream_slash_fatal.script), so
+ * such a first block is sent behind a zero-width space (U+200B, which neither agy's trimming nor the model
+ * reads as anything). docs/reference/stream-json.md#slash-commands.
+ */
+export function literalText(text: readonly string[]): string[] {
+  const first = text.findIndex((t) => t.trim() !== '');
+  if (first < 0 || !text[first]!.trimStart().startsWith('/')) return [...text];
+  return text.map((t, i) => (i === first ? `\u200b${t}` : t));
 }
 
 export class StreamJsonConnection implements Connection {
@@ -138,6 +174,8 @@ export class StreamJsonConnection implements Connection {
   /** A restart in progress (after an interrupt, timeout, crash or model switch). */
   #restarting: Promise<void> | undefined;
   #turn: ActiveTurn | undefined;
+  /** Per launch that asked for `--conversation`: what agy opened. */
+  readonly #resumeChecks = new WeakMap<AgyLaunch, ResumeCheck>();
   #closed = false;
   /** Stops waiting for the version probe on close (the probe is killed once no connection waits for it). */
   readonly #probeAbort = new AbortController();
@@ -198,7 +236,9 @@ export class StreamJsonConnection implements Connection {
     }
     this.#env = buildAgyEnv(this.#opts.env);
     this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
-    await this.#spawn().ready;
+    const launch = this.#spawn();
+    await launch.ready;
+    await this.#checkResumed(launch);
     // The version probe runs after `init`, never on the start's critical path: a known answer (every start but
     // the first per binary) is there at once; otherwise `info.version` is null until the probe answers.
     const known = cachedAgyVersion(this.#binary);
@@ -223,6 +263,7 @@ export class StreamJsonConnection implements Connection {
     if (request.jsonSchema !== undefined && !this.#opts.writeJsonSchema)
       throw new UsageError('runTurn: a per-turn jsonSchema needs the writeJsonSchema option');
     const tracker = new TurnTracker(this.#countedSteps, () => this.#conversationId);
+    if (request.command) return this.#runCommand(request.command, sink, tracker, request.timeoutMs);
     // Claim the turn slot before any await, so a concurrent misuse is caught.
     const placeholder: ActiveTurn = {
       tracker,
@@ -284,7 +325,10 @@ export class StreamJsonConnection implements Connection {
     this.#armWatchdog(turn, request.timeoutMs);
     const line: WireUserLine = {
       event: 'user',
-      message: { role: 'user', content: request.text.map((text) => ({ type: 'text' as const, text })) },
+      message: {
+        role: 'user',
+        content: literalText(request.text).map((text) => ({ type: 'text' as const, text })),
+      },
     };
     const text = JSON.stringify(line);
     this.#opts.tap?.stdin(text);
@@ -300,11 +344,115 @@ export class StreamJsonConnection implements Connection {
     return exit;
   }
 
+  /**
+   * A slash command (`TurnRequest.command`) in a print-mode run on the same conversation
+   * (see `print-command.ts`): its `command_result` is delivered as a `command` step and is `TurnResult.command`.
+   */
+  async #runCommand(
+    cmd: { name: string; args: string },
+    sink: TurnSink,
+    tracker: TurnTracker,
+    timeoutMs: number | undefined,
+  ): Promise<TurnResult> {
+    const abort = new AbortController();
+    const placeholder: ActiveTurn = {
+      tracker,
+      sink,
+      requested: null,
+      sent: true,
+      error: undefined,
+      finish: () => {},
+      timers: [],
+      idleTimer: undefined,
+      stopCommand: () => abort.abort(),
+    };
+    this.#turn = placeholder;
+    try {
+      this.#env ??= buildAgyEnv(this.#opts.env);
+      this.#binary ??= resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
+      const run = await runPrintCommand({
+        binary: this.#binary,
+        env: this.#env,
+        cwd: this.#opts.cwd,
+        command: cmd.args ? `/${cmd.name} ${cmd.args}` : `/${cmd.name}`,
+        conversationId: this.#conversationId,
+        model: this.#model,
+        effort: this.#opts.effort,
+        maxLineBytes: this.#maxLineBytes,
+        timeoutMs: timeoutMs ?? this.#opts.turnTimeoutMs ?? this.#opts.startTimeoutMs ?? 60_000,
+        signal: abort.signal,
+        onStderrLine: (line) => {
+          tracker.stderrLines.push(line);
+          callContained(this.#logger, 'onStderr', this.#opts.onStderr, line);
+        },
+        onSpawn: (pid) => {
+          this.stats.processesStarted++;
+          callContained(this.#logger, 'onSpawn', this.#opts.onSpawn, pid);
+        },
+      });
+      if (run.timedOut && !placeholder.requested) placeholder.requested = 'timeout';
+      tracker.result = run.result;
+      if (run.command) {
+        tracker.command = run.command;
+        this.#deliver(sink, {
+          conversationId: this.#conversationId,
+          stepIndex: -1,
+          state: 'DONE',
+          type: 'command',
+          command: run.command,
+          raw: { step_index: -1, state: 'DONE', step_type: 'command', command: run.payload },
+        });
+        callContained(this.#logger, 'onCommandResult', this.#opts.onCommandResult, run.payload ?? {});
+      }
+      const outcome = classifyTurn({
+        result: run.result,
+        exit: run.exit,
+        stderrLines: tracker.stderrLines,
+        deniedActions: [],
+        agentResponseError: undefined,
+        requested: placeholder.requested,
+        lineTooLong: false,
+        command: run.command !== undefined,
+      });
+      const commandResult = run.command ?? (run.result ? commandFromWire(run.result.command) : undefined);
+      const turnResult: TurnResult = {
+        status: outcome.status,
+        text: resultFacts(run.result).response ?? '',
+        usage: null,
+        totalUsage: null,
+        deniedActions: [],
+        toolCalls: [],
+        exitCode: run.exit.code,
+        signal: run.exit.signal,
+        stderrTail: run.stderrTail,
+        result: run.result,
+        structuredOutput: undefined,
+        conversationId: this.#conversationId,
+        durationMs: Date.now() - tracker.startedAt,
+        errorMessage: outcome.message,
+      };
+      if (commandResult) turnResult.command = commandResult;
+      if (outcome.status !== 'success') {
+        turnResult.error = new ProcessExitError(outcome.message || 'the slash command failed', {
+          exitCode: run.exit.code,
+          signal: run.exit.signal,
+          stderrTail: run.stderrTail,
+        });
+      }
+      return turnResult;
+    } catch (err) {
+      return this.#startFailureResult(err, tracker);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
   async interrupt(reason: 'interrupted' | 'canceled' = 'interrupted'): Promise<void> {
     const turn = this.#turn;
     if (!turn || turn.requested) return;
     turn.requested = reason;
-    this.#stopTurnProcess(turn);
+    if (turn.stopCommand) turn.stopCommand();
+    else this.#stopTurnProcess(turn);
   }
 
   async setModel(model: string): Promise<void> {
@@ -323,6 +471,7 @@ export class StreamJsonConnection implements Connection {
     this.#closed = true;
     this.#probeAbort.abort();
     if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
+    this.#turn?.stopCommand?.();
     // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
     // close() for up to startTimeoutMs, and #replace never spawns once #closed is set.
     const launch = this.#launch;
@@ -356,7 +505,33 @@ export class StreamJsonConnection implements Connection {
       }
       this.#spawn();
     }
-    await this.#launch!.ready;
+    const launch = this.#launch!;
+    await launch.ready;
+    await this.#checkResumed(launch);
+  }
+
+  /**
+   * agy 1.3.1 answers `--conversation X` for an id it does not know with `warning: conversation "X" not found`
+   * on stderr and a new conversation in `init` (agy-real/littlebearapps-untether-agy-1.3.1/unknown_conversation.script):
+   * warned about once per launch; under `resume: 'require'` the process is stopped and the start fails.
+   */
+  async #checkResumed(launch: AgyLaunch): Promise<void> {
+    const check = this.#resumeChecks.get(launch);
+    if (!check || check.asked === check.opened || check.checked) return;
+    check.checked = true;
+    this.#logger.warn(
+      `agy did not resume conversation "${check.asked}"${check.warning ? ` (${check.warning})` : ''}; it started a new conversation "${check.opened}"`,
+    );
+    if (this.#opts.resume !== 'require') return;
+    if (this.#launch === launch) this.#launch = undefined;
+    this.#conversationId = check.asked;
+    this.#info = { ...this.#info, conversationId: check.asked };
+    await launch.proc.close(this.#closeTimings());
+    throw new ConversationNotFoundError(check.asked, check.opened, {
+      exitCode: null,
+      signal: null,
+      stderrTail: launch.proc.stderrTail,
+    });
   }
 
   #restartLater(old: AgyLaunch): void {
@@ -398,6 +573,7 @@ export class StreamJsonConnection implements Connection {
     this.#launchSchemaFile = this.#schemaFile;
     const tap = o.tap;
     tap?.spawn(args, this.#binary!);
+    const asked = this.#conversationId;
     /** The running turn, if it runs in this process (an old process shutting down must not touch it). */
     const turnHere = (): ActiveTurn | undefined => (this.#turn?.launch === launch ? this.#turn : undefined);
     const launch: AgyLaunch = new AgyLaunch(
@@ -517,6 +693,16 @@ export class StreamJsonConnection implements Connection {
     // A start failure is handled by whoever awaits `ready`; this only records what init said.
     launch.ready.then(
       (init) => {
+        if (asked !== undefined && init.conversationId !== undefined) {
+          const warning = launch.preInitStderr.map((l) => l.trim()).find((l) => NOT_FOUND_WARNING.test(l));
+          this.#resumeChecks.set(launch, {
+            asked,
+            opened: init.conversationId,
+            warning,
+            reported: false,
+            checked: false,
+          });
+        }
         if (init.conversationId) this.#conversationId = init.conversationId;
         this.#info = {
           ...this.#info,
@@ -597,8 +783,9 @@ export class StreamJsonConnection implements Connection {
   #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
     const { tracker } = turn;
     const result = tracker.result;
-    const deniedActions = result ? deniedFromWire(result) : [];
-    tracker.applyDeniedActions(deniedActions);
+    const wireDenied = result ? deniedFromWire(result) : [];
+    tracker.applyDeniedActions(wireDenied);
+    const deniedActions = [...wireDenied, ...tracker.hookDenials];
     const command = tracker.command ?? (result ? commandFromWire(result.command) : undefined);
     const outcome = classifyTurn({
       result,
@@ -615,7 +802,12 @@ export class StreamJsonConnection implements Connection {
       finishedModelStep: tracker.finishedModelStep,
       sawStepUsage: tracker.sawStepUsage,
       notices: tracker.notices,
+      silentToolCalls: tracker.silentToolCalls.length,
     });
+    if (outcome.status === 'denied' && result?.status === 'CANCELED') {
+      const line = softDenialLine(tracker.stderrLines);
+      tracker.applySoftDenial(line === undefined ? undefined : softDenialPermission(line));
+    }
     const totalUsage = result ? usageFromWire(result.usage) : null;
     const facts = resultFacts(result);
     let usage = tracker.stepUsage;
@@ -639,6 +831,17 @@ export class StreamJsonConnection implements Connection {
       durationMs: Date.now() - tracker.startedAt,
       errorMessage: outcome.message,
     };
+    const check = turn.launch ? this.#resumeChecks.get(turn.launch) : undefined;
+    if (check && !check.reported && turn.sent) {
+      check.reported = true;
+      if (check.asked !== check.opened) {
+        turnResult.resumed = false;
+        turnResult.notices = [
+          ...(turnResult.notices ?? []),
+          `agy did not know conversation "${check.asked}" and started a new conversation "${check.opened}"`,
+        ];
+      } else turnResult.resumed = true;
+    }
     const subagentUsage = tracker.subagentUsage;
     if (subagentUsage) turnResult.subagentUsage = subagentUsage;
     if (facts.durationSeconds !== undefined) turnResult.agyDurationSeconds = facts.durationSeconds;

@@ -14,6 +14,8 @@ import { addUsage, knownUsage, zeroUsage } from '../../../model/usage.js';
 import type { WireResult } from '../../../protocol/stream-json.js';
 
 const DENIAL_TYPES = new Set(['HOOK_DENIED', 'PERMISSION_DENIED']);
+// agy's words for a PreToolUse hook's denial (agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script).
+const HOOK_DENIAL_PREFIX = /^tool call denied by pre-tool hook: /i;
 // 1.2.7 soft denial: TOOL_ERROR "permission check failed for write_file …: user denied permission for …"
 // (agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson).
 const DENIED_MESSAGE = /^Tool call denied|\buser denied permission\b/i;
@@ -63,6 +65,11 @@ export class TurnTracker {
   malformedSteps: { count: number; first: string } | undefined;
   /** Tool steps that failed because a hook or permission check denied them. */
   readonly deniedToolSteps = new Set<string>();
+  /**
+   * Calls a PreToolUse hook denied, as agy reported them on the tool step ("tool call denied by pre-tool hook:
+   * <reason>"), with the hook's reason: they join `TurnResult.deniedActions`.
+   */
+  readonly hookDenials: DeniedAction[] = [];
   /** stdout lines received since the user line was written. */
   lines = 0;
   /** The last stdout line (raw), for watchdog diagnostics. */
@@ -121,7 +128,21 @@ export class TurnTracker {
     }
     if (step.message !== undefined && !step.repeat) this.notices.push(step.message);
     if (step.tool) {
-      const call = step.tool;
+      let call = step.tool;
+      const before = this.#toolCalls.get(call.id);
+      // agy 1.3.1's `finish` step turns DONE as `step_type:"finish"` with no `tool_info`
+      // (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script): the call keeps the arguments
+      // its ACTIVE update showed.
+      if (before && step.raw.tool_info === undefined) {
+        call = {
+          ...call,
+          name: before.name,
+          args: before.args,
+          mcpServer: before.mcpServer,
+          wire: before.wire,
+        } as ToolCall;
+        step = { ...step, tool: call };
+      }
       this.#toolCalls.set(call.id, call);
       const views = this.#toolCallViews.get(call.id);
       if (views) views.push(call);
@@ -130,6 +151,14 @@ export class TurnTracker {
       // A call a hook or agy's permission check denied shows up only as a failed tool step (docs/reference/hooks.md#hook-denials-on-stdout).
       if (err && (DENIAL_TYPES.has(err.type ?? '') || DENIED_MESSAGE.test(err.message))) {
         this.#markDenied(call.id);
+        if (!this.deniedToolSteps.has(call.id) && HOOK_DENIAL_PREFIX.test(err.message)) {
+          this.hookDenials.push({
+            action: call.mcpServer ? `${call.mcpServer}/${call.name}` : call.name,
+            source: 'agy',
+            reason: err.message.replace(HOOK_DENIAL_PREFIX, ''),
+            args: call.args,
+          });
+        }
         this.deniedToolSteps.add(call.id);
       }
     }
@@ -147,6 +176,31 @@ export class TurnTracker {
       const silent = call.state === 'DONE' && call.output === undefined && call.error === undefined;
       if (silent && denied.some((d) => deniedActionMatches(call, d))) this.#markDenied(call.id);
     }
+  }
+
+  /**
+   * agy 1.1.x ends a soft-denied turn `CANCELED` with the tool step DONE and no output, no `denied_actions`,
+   * and a stderr line naming the permission (docs/reference/stream-json.md#canceled-soft-denial): marks the silent
+   * calls the permission covers (all silent calls when it names none this table knows), or, without the line,
+   * the last silent call.
+   */
+  applySoftDenial(permission: string | undefined): void {
+    const silent = this.silentToolCalls;
+    if (silent.length === 0) return;
+    if (permission === undefined) {
+      this.#markDenied(silent.at(-1)!.id);
+      return;
+    }
+    const d: DeniedAction = { action: permission };
+    const matching = silent.filter((c) => deniedActionMatches(c, d));
+    for (const call of matching.length > 0 ? matching : silent) this.#markDenied(call.id);
+  }
+
+  /** Tool calls that ended DONE with neither output nor error, not yet marked denied. */
+  get silentToolCalls(): ToolCall[] {
+    return [...this.#toolCalls.values()].filter(
+      (c) => !c.denied && c.state === 'DONE' && c.output === undefined && c.error === undefined,
+    );
   }
 
   #markDenied(id: string): void {
