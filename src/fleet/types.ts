@@ -35,7 +35,8 @@ export type FleetConversationState =
   | 'resumed'
   /**
    * The key had a recorded conversation, but this worker's agy could not find it (its conversation store is
-   * not shared with the worker that ran it before): the conversation restarted empty under the same id.
+   * not shared with the worker that ran it before): the conversation restarted empty (agy 1.3.x under a fresh
+   * id, the result's `conversationId`, which the key follows from then on).
    */
   | 'restarted';
 

@@ -3,7 +3,7 @@
  * here is also matched under its Gemini CLI alias (the one alias table, `tool-aliases.ts`), in `capabilities`
  * and in policies alike.
  */
-import { builtinToolAliases, GEMINI_CLI_TOOL_NAMES } from './tool-aliases.js';
+import { ACP_TOOL_KINDS, builtinToolAliases, GEMINI_CLI_TOOL_NAMES } from './tool-aliases.js';
 
 /** The Python SDK's `ThinkingLevel` names (`AgentConfig.effort`). */
 export type ThinkingLevel = 'minimal' | 'low' | 'medium' | 'high';
@@ -147,7 +147,8 @@ export function toolFamily(name: string): string[] {
     for (const alias of builtinToolAliases(next)) {
       if (out.has(alias)) continue;
       out.add(alias);
-      todo.push(alias);
+      // An ACP kind (`edit`) is shared by several tools: the family goes on through names only.
+      if (!ACP_TOOL_KINDS.has(alias)) todo.push(alias);
     }
   }
   return [...out];

@@ -33,6 +33,16 @@ export const AGY_ACP_SERVER_TOOL_NAMES: Readonly<Record<string, readonly string[
   run_command: ['execute'],
 });
 
+/**
+ * The ACP `kind`s among those names (`read`, `edit`, `execute`): categories, not tools, so several tools share
+ * one. A name reached through a kind is not an alias of the others that share it.
+ */
+export const ACP_TOOL_KINDS: ReadonlySet<string> = new Set(
+  Object.values(AGY_ACP_SERVER_TOOL_NAMES)
+    .flat()
+    .filter((n) => !n.startsWith('client_')),
+);
+
 /** Another backend's name → agy's names (one name can stand for several agy tools). */
 const AGY_NAMES_OF = new Map<string, string[]>();
 const addOther = (agy: string, other: string) =>

@@ -26,6 +26,7 @@ import { type Logger, RedisUnavailableError, silentLogger } from '../../src/inde
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
+import { until } from '../helpers/fake-agy.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 import { eventsUntil } from './events.js';
 import { freePort, type OwnRedis, ownRedis, testRedis } from './redis.js';
@@ -252,6 +253,9 @@ describe.skipIf(!own)('fleet under a Redis outage (own redis-server, SIGKILLed a
       clearInterval(statsTurn);
     }
     // The outage was reported once lost and once regained by each side, and nothing raw reached the console.
+    // A side's reconnection may be logged just after the result arrived through the other: wait for it (bounded).
+    for (const l of [logger, queueLogger])
+      await until(() => l.lines.some((x) => /regained/.test(x.message)), 30_000);
     for (const l of [logger, queueLogger]) {
       expect(l.lines.filter((x) => /lost the connection to Redis/.test(x.message))).toHaveLength(1);
       expect(l.lines.filter((x) => /regained/.test(x.message))).toHaveLength(1);
