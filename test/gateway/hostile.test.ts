@@ -3,6 +3,7 @@
 // mid-stream, an upstream that echoes its key or a configured header value in an in-stream error, a request
 // nested 5,000 levels deep, slow and idle client sockets, more connections than the cap, and a port in use.
 // Sized to the limits each test sets, so nothing here sends hundreds of megabytes.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -132,6 +133,51 @@ describe('gateway: upstream timeouts', () => {
     const sse = await ask(g, SSE);
     expect(sse.status).toBe(504);
   });
+
+  it('an upstream that never accepts: a 504 naming the connect phase after upstreamConnectTimeoutMs', async () => {
+    // A child listens on 127.0.0.1 with backlog 1 and then blocks its event loop forever, so it never accepts;
+    // once its accept queue is full the kernel drops further SYNs and a connect hangs.
+    const script = `const s = require('node:net').createServer();
+      s.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => {
+        process.stdout.write(String(s.address().port) + '\\n', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0));
+      });`;
+    const child: ChildProcess = spawn(process.execPath, ['-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.once('error', reject);
+        child.stdout?.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+      });
+      const connects = (): Promise<boolean> =>
+        new Promise((resolve) => {
+          const s = connect({ host: '127.0.0.1', port });
+          sockets.push(s);
+          const timer = setTimeout(() => resolve(false), 300);
+          s.once('connect', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+          s.once('error', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+      let filled = false;
+      for (let i = 0; i < 16 && !filled; i++) filled = !(await connects());
+      expect(filled).toBe(true);
+      gateway = await createGateway({
+        logger: silentLogger,
+        upstreamConnectTimeoutMs: 500,
+        upstream: { kind: 'openai-chat', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'k' },
+      });
+      const r = await ask(gateway, UNARY);
+      expect(r.status).toBe(504);
+      expect(JSON.parse(r.text).error.message).toContain('upstream did not connect within 500 ms');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 
   it('a stall mid-stream ends the SSE with a 504 error event, although keep-alives were flowing', async () => {
     const g = await setup(
