@@ -3,6 +3,7 @@
  * then classified by the rules of agy's headless doc (docs/reference/stream-json.md#input-errors).
  */
 import { StringDecoder } from 'node:string_decoder';
+import { PRINT_MODE_COMMANDS } from '../../content/slash-command.js';
 
 /** What one stdin line asks for. */
 export type InputLine =
@@ -45,21 +46,8 @@ function stripCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
-/** agy's print-mode commands (docs/reference/stream-json.md#slash-commands). */
-const KNOWN_COMMANDS = new Set([
-  'agents',
-  'changelog',
-  'config',
-  'credits',
-  'effort',
-  'help',
-  'hooks',
-  'model',
-  'permissions',
-  'quota',
-  'skills',
-  'usage',
-]);
+/** agy's print-mode commands (docs/reference/stream-json.md#slash-commands): the SDK's one list. */
+const KNOWN_COMMANDS: ReadonlySet<string> = new Set(PRINT_MODE_COMMANDS);
 
 /** Events agy refuses on stdin with exit 2 (Claude-style control messages have no equivalent). */
 const CONTROL_EVENTS = new Set(['control_request', 'control_response']);
