@@ -5,7 +5,6 @@
 // killed, the turn ends with a typed ProcessExitError saying why) and the next start gets a new one. Real
 // processes through the real spawn path (the simulator). Protocol and design: docs/architecture.md "No orphans".
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -14,6 +13,7 @@ import type { AgentConfig } from '../../src/agent/config.js';
 import { hostSupervisor } from '../../src/connection/agy/process/host-supervisor.js';
 import { ProcessExitError, StartError } from '../../src/errors.js';
 import { killAll } from '../helpers/fake-agy.js';
+import { statFields, supervisors } from '../helpers/proc.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
 const linux = process.platform === 'linux';
@@ -24,31 +24,6 @@ beforeEach(async () => {
   box = await sandbox();
 });
 afterEach(() => box.cleanup());
-
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** This process's children running the supervisor script (zombies included: they are not gone yet). */
-function supervisors(): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (Number(statFields(pid)?.[1]) !== process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('supervisor.js')) out.push(pid);
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
 
 /** Runs supervisor-host.mjs; resolves with what it reported and the host process. */
 async function host(config: AgentConfig, mode: 'idle' | 'exit') {

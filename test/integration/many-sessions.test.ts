@@ -3,7 +3,7 @@
 // lose or reorder nothing; while they idle the supervisor uses no CPU and the host does not sample /proc; close()
 // leaves nothing that carried a session marker, and no supervisor. Figures for 1/200/500 sessions are in
 // bench/many-agents.mjs.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
@@ -11,6 +11,7 @@ import { hostScan } from '../../src/connection/agy/process/host-scan.js';
 import { MARK_VAR } from '../../src/connection/agy/process/proc-scan.js';
 import { tool } from '../../src/tools/tool.js';
 import { markedSurvivors } from '../helpers/fake-agy.js';
+import { statFields, supervisors } from '../helpers/proc.js';
 import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';
 
 const SESSIONS = 30;
@@ -23,36 +24,10 @@ beforeEach(async () => {
 });
 afterEach(() => box.cleanup());
 
-/** Fields after the command name of /proc/<pid>/stat (index 0 is field 3, the state). */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
 /** utime + stime of a process, in clock ticks (fields 14 and 15); undefined once it is gone. */
 function cpuTicks(pid: number): number | undefined {
   const f = statFields(pid);
   return f ? Number(f[11]) + Number(f[12]) : undefined;
-}
-
-/** This process's children running the supervisor script (one for all sessions). */
-function supervisors(): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (Number(statFields(pid)?.[1]) !== process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('supervisor.js')) out.push(pid);
-    } catch {
-      // gone
-    }
-  }
-  return out;
 }
 
 /** The session marker agy inherited. */
