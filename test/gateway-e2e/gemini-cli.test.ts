@@ -140,6 +140,8 @@ describeCli(
         apiKey: 'cli-test-key',
         prompt: 'hi',
         model: 'gemini-2.5-flash',
+        // The CLI boots for tens of seconds on a loaded 2-core CI box: within the test's own 240 s.
+        timeoutMs: 200_000,
       });
       expect(run.timedOut).toBe(false);
       expect(run.exitCode).not.toBe(0);
