@@ -35,6 +35,8 @@ export interface FakeTurn {
   delayMs?: number;
   /** Awaited before the last chunk is sent: lets a test see the earlier chunks arrive first. */
   gate?: Promise<void>;
+  /** Called once the chunks before the gate are written (the client has the partial stream). */
+  onGate?: () => void;
 }
 
 /** An HTTP error in Google's shape (`{"error":{code,message,status}}`). */
@@ -161,6 +163,11 @@ export class FakeGemini {
     return this;
   }
 
+  /** How many queued replies no request has taken yet. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
   /** The recorded model calls (stream and unary), in order. */
   get modelCalls(): FakeGeminiRequest[] {
     return this.requests.filter(
@@ -257,7 +264,10 @@ export class FakeGemini {
     const usage = this.usage(reply);
     for (const [i, parts] of reply.chunks.entries()) {
       const last = i === reply.chunks.length - 1;
-      if (last && reply.gate !== undefined) await reply.gate;
+      if (last && reply.gate !== undefined) {
+        reply.onGate?.();
+        await reply.gate;
+      }
       const candidate: Record<string, unknown> = { content: { role: 'model', parts }, index: 0 };
       if (last && reply.finishReason !== null) candidate.finishReason = reply.finishReason ?? 'STOP';
       const chunk: Record<string, unknown> = {

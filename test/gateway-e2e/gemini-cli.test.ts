@@ -116,17 +116,24 @@ describeCli(
       expect(fake.requests.every((r) => r.headers['x-goog-api-key'] === 'cli-test-key')).toBe(true);
     });
 
-    it('kills the whole process group at the deadline when the endpoint hangs', async () => {
+    it('kills the whole process group when the endpoint hangs mid-stream', async () => {
       const hang = new Promise<void>(() => {});
-      fake.enqueue({ chunks: [[{ text: 'partial' }], [{ text: ' never' }]], gate: hang });
+      let served!: () => void;
+      const partialSent = new Promise<void>((ok) => (served = ok));
+      fake.enqueue({ chunks: [[{ text: 'partial' }], [{ text: ' never' }]], gate: hang, onGate: served });
+      // Killed once the endpoint hangs, not at a fixed time: a CLI still booting on a loaded box would leave the
+      // hanging reply queued for the next test.
       const run = await runGeminiCli({
         baseUrl: fake.url,
         apiKey: 'cli-test-key',
         prompt: 'hi',
         model: 'gemini-2.5-flash',
-        timeoutMs: 8_000,
+        timeoutMs: 200_000,
+        killWhen: partialSent,
       });
-      expect(run.timedOut).toBe(true);
+      expect(fake.pending).toBe(0);
+      expect(run.timedOut).toBe(false);
+      expect(run.killedOnRequest).toBe(true);
       expect(run.signal).toBe('SIGKILL');
       // Nothing of the CLI's group is left alive (its relaunched child included); zombies are dead already.
       expect(await waitGone(groupMembers(run.pid as number))).toEqual([]);
@@ -134,6 +141,7 @@ describeCli(
 
     it('reports an HTTP 400 from the endpoint as an error result, without retrying', async () => {
       const before = fake.requests.length;
+      expect(fake.pending).toBe(0);
       fake.enqueue(turns.error(400, 'INVALID_ARGUMENT', 'bad request from the fake'));
       const run = await runGeminiCli({
         baseUrl: fake.url,

@@ -43,6 +43,11 @@ export interface GeminiCliOptions {
   timeoutMs?: number;
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /**
+   * Kills the group when it settles (a test's own deadline tied to an event, e.g. the endpoint having served the
+   * request), so a slow boot on a loaded box is never mistaken for the state under test.
+   */
+  killWhen?: Promise<unknown>;
 }
 
 /** What one run produced. */
@@ -55,6 +60,8 @@ export interface GeminiCliRun {
   signal: NodeJS.Signals | null;
   /** Whether the deadline killed it. */
   timedOut: boolean;
+  /** Whether `killWhen` killed it. */
+  killedOnRequest: boolean;
   /** The CLI's pid, which is also its process group id. */
   pid: number | undefined;
 }
@@ -113,6 +120,12 @@ export async function runGeminiCli(opts: GeminiCliOptions): Promise<GeminiCliRun
       timedOut = true;
       killGroup(child.pid, 'SIGKILL');
     }, opts.timeoutMs ?? 90_000);
+    let killedOnRequest = false;
+    void opts.killWhen?.then(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      killedOnRequest = true;
+      killGroup(child.pid, 'SIGKILL');
+    });
     const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((ok) => {
       child.on('error', (err) => {
         stderr += `spawn error: ${err.message}\n`;
@@ -140,7 +153,7 @@ export async function runGeminiCli(opts: GeminiCliOptions): Promise<GeminiCliRun
         // Left for the test to report.
       }
     }
-    return { events, stdout, stderr, exitCode, signal, timedOut, pid: child.pid };
+    return { events, stdout, stderr, exitCode, signal, timedOut, killedOnRequest, pid: child.pid };
   } finally {
     rmSync(home, { recursive: true, force: true });
     if (ownCwd !== undefined) rmSync(ownCwd, { recursive: true, force: true });
