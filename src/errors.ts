@@ -130,10 +130,12 @@ export class StartError extends AgySdkError implements ProcessDiagnostics {
     diag: ProcessDiagnostics & {
       reason?: string | undefined;
       status?: 'auth_failed' | 'quota_exhausted' | 'error';
+      /** Whose stderr `stderrTail` is, for the message (default `agy`). */
+      stderrOf?: string | undefined;
     },
     options?: { cause?: unknown },
   ) {
-    super('start_failed', withStderr(message, diag.stderrTail), options);
+    super('start_failed', withStderr(message, diag.stderrTail, diag.stderrOf), options);
     this.exitCode = diag.exitCode;
     this.signal = diag.signal;
     this.stderrTail = diag.stderrTail;
@@ -158,6 +160,27 @@ export class ConversationNotFoundError extends StartError {
     );
     this.requestedConversationId = requested;
     this.startedConversationId = started;
+  }
+}
+
+/**
+ * A user MCP server marked `required: true` failed the SDK's start check (it could not be started, exited, or
+ * did not answer `initialize` and `tools/list` in time), so `start()` fails; the agent is closed and nothing it
+ * started is left. `exitCode`, `signal` and `stderrTail` are the server's, not agy's.
+ */
+export class McpServerStartError extends StartError {
+  /** The server's key in `AgentConfig.mcpServers`. */
+  readonly server: string;
+  constructor(
+    server: string,
+    why: string,
+    diag: { exitCode: number | null; signal: NodeJS.Signals | null; stderrTail: string },
+  ) {
+    super(`required MCP server "${server}" failed to start: ${why}`, {
+      ...diag,
+      stderrOf: `MCP server "${server}"`,
+    });
+    this.server = server;
   }
 }
 
@@ -332,7 +355,7 @@ export class RedisUnavailableError extends AgySdkError {
   }
 }
 
-function withStderr(message: string, stderrTail: string): string {
+function withStderr(message: string, stderrTail: string, stderrOf = 'agy'): string {
   const tail = stderrTail.trim();
-  return tail ? `${message}\n--- agy stderr (tail) ---\n${tail}` : message;
+  return tail ? `${message}\n--- ${stderrOf} stderr (tail) ---\n${tail}` : message;
 }

@@ -80,6 +80,7 @@ export {
   ContentError,
   ConversationNotFoundError,
   LineTooLongError,
+  McpServerStartError,
   MissingPeerError,
   type ProcessDiagnostics,
   ProcessExitError,
@@ -141,6 +142,7 @@ export {
   type CapabilityRow,
   GEMINI_CLI_CAPABILITIES,
 } from './model/capabilities.js';
+export type { McpServerState, McpServerStatus } from './model/mcp-server-state.js';
 export type {
   CommandResult,
   PlanEntry,

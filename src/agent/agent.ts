@@ -14,6 +14,7 @@ import {
 } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
+import { DEFAULT_MCP_CHECK_TIMEOUT_MS } from '../connection/mcp-check/check-server.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { isSlashCommand } from '../content/slash-command.js';
@@ -28,6 +29,7 @@ import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
+import type { McpServerState } from '../model/mcp-server-state.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
@@ -46,6 +48,7 @@ import { TriggerRunner } from '../triggers/runner.js';
 import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
+import { McpServerMonitor } from './mcp-server-monitor.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import {
   budgetStartStage,
@@ -53,6 +56,7 @@ import {
   controlStepStage,
   finishStage,
   materializeStage,
+  mcpNoticeStage,
   pendingSteersStage,
   preTurnStage,
   providerUsageStage,
@@ -186,6 +190,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** Models this agent's turns were priced at (a cumulative total over several has no single price). */
   readonly #pricedModels = new Set<string>();
   #cassetteFile: string | undefined;
+  /** The user's MCP servers' start checks and states; none without servers or on a custom connection. */
+  #mcp: McpServerMonitor | undefined;
 
   /**
    * Validates the config (throws `ConfigError` naming the field); nothing starts until `start()`. A zod
@@ -293,6 +299,9 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
+    this.#mcp = this.#mcpMonitor(provider);
+    // The checks run beside the backend's own start; close() stops them.
+    this.#mcp?.start();
     this.#startNeeds = this.#control.needs();
     const connection = config.connection
       ? await config.connection(host)
@@ -311,7 +320,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       pipeline: this.#pipeline(connection),
       observer: tracing,
     });
-    await connection.start();
+    // A required server's failed check fails the start without waiting for the backend.
+    await Promise.all([connection.start(), this.#mcp?.requireReady()]);
     this.#checkNotClosing();
     tracing?.sessionStarted(connection.conversationId);
     await this.#control.sessionStart(connection.conversationId);
@@ -326,6 +336,32 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       entry.runner = this.#startLate(entry.trigger);
     }
     if (this.#state === 'starting') this.#state = 'started';
+  }
+
+  /**
+   * The start checks of the user's MCP servers, on the agy and ACP backends (a custom connection does not use
+   * `mcpServers`). They see the environment and working directory the backend gives its servers.
+   */
+  #mcpMonitor(provider: ProviderBridge | undefined): McpServerMonitor | undefined {
+    const config = this.#config;
+    const servers = config.mcpServers ?? {};
+    if (config.connection || Object.keys(servers).length === 0) return undefined;
+    const backendEnv = config.backend?.kind === 'acp' ? config.backend.env : undefined;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({
+      ...process.env,
+      ...config.env,
+      ...this.#groups.additions.env,
+      ...backendEnv,
+      ...provider?.env,
+    }))
+      if (v !== undefined) env[k] = v;
+    return new McpServerMonitor(servers, {
+      env,
+      cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
+      timeoutMs: config.startTimeoutMs ?? DEFAULT_MCP_CHECK_TIMEOUT_MS,
+      logger: this.#logger,
+    });
   }
 
   /** The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. */
@@ -353,6 +389,26 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   #acpTap(): WireTap | undefined {
     const recorder = this.#recorder('acp');
     return recorder && containedTap(recorder, (what, error) => this.#logger.error(`${what} threw`, error));
+  }
+
+  /**
+   * The user's MCP servers (`AgentConfig.mcpServers`) by name, each with its status (`checking`, `ready`,
+   * `failed`, `disabled`), why it failed, the tail of its stderr and its tools: the SDK's own start check of
+   * each server, run at `start()` (neither backend reports its MCP clients; see {@link McpServerState}). Empty
+   * before `start()`, without servers, and on a custom `connection`. A snapshot: read it again for news.
+   */
+  get mcpServers(): ReadonlyMap<string, McpServerState> {
+    return this.#mcp?.states ?? new Map();
+  }
+
+  /**
+   * Starts the agent if needed and resolves once every MCP server's start check has finished, with
+   * {@link mcpServers} then: for a program that wants to know before its first prompt (the first turn's
+   * `notices` tell it otherwise).
+   */
+  async whenMcpServersChecked(): Promise<ReadonlyMap<string, McpServerState>> {
+    await this.start();
+    return (await this.#mcp?.settled()) ?? new Map();
   }
 
   /** The cassette this session is recorded into (`record`, `AGY_SDK_RECORD`), once started. */
@@ -567,6 +623,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         ...(budget ? [budgetStepStage(budget)] : []),
       ]),
       finalize: composeFinish([
+        ...(this.#mcp ? [mcpNoticeStage(() => this.#mcp?.takeNotices() ?? [])] : []),
         finishStage('structured-output', (result) => this.#finalize(result)),
         finishStage(
           'control-plane',
@@ -804,6 +861,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         await this.#startRun?.catch(() => {});
         await this.#triggers?.stop();
         await this.#connection?.close();
+        await this.#mcp?.close();
         // After agy is gone: nothing calls the gateway any more, and nothing is left listening.
         await this.#provider?.close();
         if (started) await this.#control.sessionEnd();

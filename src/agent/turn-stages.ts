@@ -4,7 +4,8 @@
  *
  *   prepare:  materialize → pending steers → preTurn → budget → reminder
  *   step:     control plane → tool transport warning → budget
- *   finish:   structured output → control plane (postTurn, denials) → provider usage → cost (agent.ts)
+ *   finish:   MCP server notices → structured output → control plane (postTurn, denials) → provider usage →
+ *             cost (agent.ts)
  */
 import type { ContentPart } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
@@ -115,6 +116,17 @@ export function budgetStepStage(budget: {
       if (!over) return undefined;
       const error = new BudgetExceededError(over.budget, over.limit, over.used);
       return { status: 'budget_exceeded', budget: over.budget, message: error.message, error };
+    },
+  };
+}
+
+/** The user's MCP servers that failed since the last turn are named in this turn's `notices`. */
+export function mcpNoticeStage(take: () => string[]): FinishStage {
+  return {
+    name: 'mcp-servers',
+    run(result) {
+      const notices = take();
+      return notices.length === 0 ? result : { ...result, notices: [...(result.notices ?? []), ...notices] };
     },
   };
 }

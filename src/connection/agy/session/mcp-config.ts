@@ -21,6 +21,12 @@ export interface McpStdioServer {
   disabledTools?: string[];
   /** Keep the entry but do not start it. */
   disabled?: boolean;
+  /**
+   * `start()` fails with `McpServerStartError` when the SDK's start check of this server fails (it could
+   * not be started, exited, or did not answer `initialize` and `tools/list` in time). Without it a failure is
+   * reported on the next turn's `notices` and in `agent.mcpServers`, and the agent starts without the server.
+   */
+  required?: boolean;
 }
 
 /** An MCP server agy reaches over Streamable HTTP. */
@@ -35,6 +41,12 @@ export interface McpHttpServer {
   disabledTools?: string[];
   /** Keep the entry but do not connect. */
   disabled?: boolean;
+  /**
+   * `start()` fails with `McpServerStartError` when the SDK's start check of this server fails (it could
+   * not be started, exited, or did not answer `initialize` and `tools/list` in time). Without it a failure is
+   * reported on the next turn's `notices` and in `agent.mcpServers`, and the agent starts without the server.
+   */
+  required?: boolean;
 }
 
 /** An MCP server for the agent. */
@@ -60,6 +72,13 @@ export function toAgyMcpEntry(name: string, server: McpServerConfig): McpConfigE
     if (value !== undefined && !isStringList(value))
       throw new ConfigError(`${field}.${key}`, 'must be an array of strings');
   }
+  for (const key of ['disabled', 'required'] as const) {
+    const value = (server as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new ConfigError(`${field}.${key}`, 'must be a boolean');
+  }
+  if (server.required === true && server.disabled === true)
+    throw new ConfigError(`${field}.required`, 'a disabled server cannot be required; drop one of the two');
   const headers = (server as unknown as Record<string, unknown>).headers;
   if (headers !== undefined && !isStringRecord(headers))
     throw new ConfigError(`${field}.headers`, 'values must be strings (agy requires it)');
