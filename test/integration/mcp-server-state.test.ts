@@ -5,7 +5,7 @@
 // mcp_config.json (docs/reference/mcp.md#mcp-config-file) and called as agy calls MCP tools
 // (docs/reference/mcp.md#calling-mcp-tools).
 import { writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { type AddressInfo, createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { Agent } from '../../src/agent/agent.js';
 import { checkMcpServer } from '../../src/connection/mcp-check/check-server.js';
 import { McpServerStartError, StartError } from '../../src/errors.js';
 import { policy } from '../../src/policy/index.js';
+import { acpSandbox, alive } from '../acp/helpers.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 import { envSurvivors } from '../helpers/env-marker.js';
 
@@ -53,6 +54,18 @@ function portRefuses(port: number): Promise<boolean> {
       resolve(false);
     });
     socket.once('error', () => resolve(true));
+  });
+}
+
+/** A loopback port nothing listens on (bound by the OS, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 
@@ -106,8 +119,8 @@ describe('a user MCP server that fails to start', () => {
     const agent = await sb.agentWith(undefined, {
       mcpServers: {
         off: { ...missingServer(), disabled: true },
-        // Port 1 on loopback: nothing listens there, so the connection is refused.
-        remote: { url: 'http://127.0.0.1:1/mcp' },
+        // A port that was just free on loopback: nothing listens there, so the connection is refused.
+        remote: { url: `http://127.0.0.1:${await closedPort()}/mcp` },
       },
       policies: [policy.allowAll()],
     });
@@ -207,5 +220,35 @@ process.exit(3);
     );
     expect(state.status).toBe('failed');
     expect(state.error).toMatch(/^could not be started: spawn .*no-such-binary ENOENT$/);
+  });
+});
+
+describe('on the ACP backend', () => {
+  // The scripted ACP agent (test/acp/fixtures/scripted-agent.mjs) spawns no MCP server and reports none, like
+  // Gemini CLI, whose session/new answer has no server state (docs/reference/acp.md#session-new): the
+  // SDK's own check is what sees the failure.
+  it('the same notice and state; required: true fails the start by name', async () => {
+    const b = acpSandbox();
+    try {
+      const agent = b.agent(
+        { turns: [{ actions: [{ type: 'text', text: 'ok' }] }] },
+        { mcpServers: { files: { command: 'node', args: [join(b.dir, 'missing.js')] } } },
+      );
+      try {
+        expect((await agent.whenMcpServersChecked()).get('files')).toMatchObject({ status: 'failed' });
+        const result = await (await agent.chat('hi')).result();
+        expect(result.notices?.some((n) => n.startsWith('MCP server "files" failed to start'))).toBe(true);
+      } finally {
+        await agent.close();
+      }
+      const strict = b.agent(
+        { turns: [] },
+        { mcpServers: { files: { command: 'node', args: [join(b.dir, 'missing.js')], required: true } } },
+      );
+      await expect(strict.start()).rejects.toBeInstanceOf(McpServerStartError);
+      expect(alive(strict.pid ?? -1)).toBe(false);
+    } finally {
+      b.cleanup();
+    }
   });
 });

@@ -129,10 +129,10 @@ function failure(
   return `${phase} failed: ${withCause(error)}`;
 }
 
-/** The message, with the cause's code (`fetch failed` alone does not say the connection was refused). */
+/** The message, with its cause's (`fetch failed` alone does not say the connection was refused). */
 function withCause(error: unknown): string {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  return code ? `${describeError(error)} (${code})` : describeError(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error)) return describeError(error);
+  const code = (cause as NodeJS.ErrnoException).code;
+  return `${describeError(error)} (${typeof code === 'string' ? `${code}: ` : ''}${cause.message})`;
 }
