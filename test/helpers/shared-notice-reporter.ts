@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Where the shared fixtures are expected. */
-export const SHARED_DIR = resolve(ROOT, '../shared');
+/** Where the shared fixtures are expected (`AGY_SDK_SHARED_DIR` moves it, for the reporter's own test). */
+export const SHARED_DIR = resolve(ROOT, process.env.AGY_SDK_SHARED_DIR ?? '../shared');
 const USES_SHARED = /\.\.\/shared\b|['"]shared['"]/;
 
 /** True when `file`, or a local module it imports (one level), reads from `../shared`. */
@@ -40,7 +40,7 @@ export function sharedNotice(skipped: number, sharedExists: boolean): string | u
   return `${skipped} test${skipped === 1 ? '' : 's'} skipped: ${SHARED_DIR} (agy-real captures, upstream cassettes, references) is missing; put the shared folder next to the repository to run them.`;
 }
 
-/** The reporter. */
+/** The reporter. Registered by {@link sharedNoticePlugin}, so reporters given on the command line keep it. */
 export default class SharedNoticeReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const sharedExists = existsSync(SHARED_DIR);
@@ -53,4 +53,29 @@ export default class SharedNoticeReporter implements Reporter {
     const notice = sharedNotice(skipped, sharedExists);
     if (notice) process.stdout.write(`\n${notice}\n`);
   }
+}
+
+/**
+ * A Vite plugin that adds the reporter to whatever reporters the run resolved: vitest's `--reporter` flags
+ * replace the config's `reporters` list (`.ci/run` passes `--reporter=default --reporter=json`), and the notice
+ * must not disappear with it. Vitest calls `configureVitest` after resolving the reporters and before creating
+ * them, so an instance pushed here joins the run's reporters.
+ */
+export function sharedNoticePlugin(): {
+  name: string;
+  configureVitest(context: { vitest: { config: { reporters: unknown[] } } }): void;
+} {
+  return {
+    name: 'agy-sdk:shared-notice',
+    configureVitest({ vitest }) {
+      const reporters = vitest.config.reporters;
+      // Also named on the command line (`--reporter=./test/helpers/shared-notice-reporter.ts`): once is enough.
+      const present = reporters.some(
+        (r) =>
+          r instanceof SharedNoticeReporter ||
+          (Array.isArray(r) && typeof r[0] === 'string' && r[0].endsWith('shared-notice-reporter.ts')),
+      );
+      if (!present) reporters.push(new SharedNoticeReporter());
+    },
+  };
 }
