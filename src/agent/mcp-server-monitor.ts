@@ -44,7 +44,7 @@ export class McpServerMonitor {
       this.#states.set(name, {
         name,
         transport: 'command' in server ? 'stdio' : 'http',
-        status: server.disabled ? 'disabled' : 'checking',
+        status: server.disabled ? 'disabled' : server.startCheck === false ? 'unchecked' : 'checking',
         required: server.required === true,
       });
     }
@@ -59,7 +59,7 @@ export class McpServerMonitor {
   start(): void {
     const { env, cwd, timeoutMs } = this.#options;
     for (const [name, server] of Object.entries(this.#servers)) {
-      if (server.disabled) continue;
+      if (server.disabled || server.startCheck === false) continue;
       const check = checkMcpServer(name, server, {
         env,
         cwd,

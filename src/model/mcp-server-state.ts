@@ -13,9 +13,10 @@
  * - `checking`: the start check is still running;
  * - `ready`: it answered `initialize` and `tools/list` (its tools are in {@link McpServerState.tools});
  * - `failed`: it could not be started, exited, or did not answer within the check's time limit;
- * - `disabled`: the config says `disabled: true`, so nothing starts it.
+ * - `disabled`: the config says `disabled: true`, so nothing starts it;
+ * - `unchecked`: the config says `startCheck: false`, so the SDK does not know (the backend still starts it).
  */
-export type McpServerStatus = 'checking' | 'ready' | 'failed' | 'disabled';
+export type McpServerStatus = 'checking' | 'ready' | 'failed' | 'disabled' | 'unchecked';
 
 /** One user MCP server's state. */
 export interface McpServerState {

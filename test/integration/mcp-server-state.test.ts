@@ -119,6 +119,8 @@ describe('a user MCP server that fails to start', () => {
     const agent = await sb.agentWith(undefined, {
       mcpServers: {
         off: { ...missingServer(), disabled: true },
+        // Not checked: nothing of the SDK starts it, and no notice is made about it.
+        skipped: { ...missingServer(), startCheck: false },
         // A port that was just free on loopback: nothing listens there, so the connection is refused.
         remote: { url: `http://127.0.0.1:${await closedPort()}/mcp` },
       },
@@ -126,6 +128,7 @@ describe('a user MCP server that fails to start', () => {
     });
     const states = await agent.whenMcpServersChecked();
     expect(states.get('off')).toMatchObject({ status: 'disabled', transport: 'stdio' });
+    expect(states.get('skipped')).toMatchObject({ status: 'unchecked', transport: 'stdio' });
     expect(states.get('remote')).toMatchObject({ status: 'failed', transport: 'http' });
     expect(states.get('remote')?.error).toMatch(/^initialize failed: .*ECONNREFUSED/);
   });
@@ -169,6 +172,13 @@ describe('required: true', () => {
     expect(agent.mcpServers.get('good')).toMatchObject({ status: 'ready', required: true, tools: ['echo'] });
     const [call] = await toolResults(await agent.chat('go'));
     expect(String(call?.output)).toBe('echo: hi');
+  });
+
+  it('is refused with startCheck: false, by name', () => {
+    expect(
+      () =>
+        new Agent({ mcpServers: { files: { command: 'node', required: true, startCheck: false } } } as never),
+    ).toThrow(/mcpServers\.files\.startCheck/);
   });
 
   it('is refused with a disabled server, by name', () => {

@@ -27,6 +27,12 @@ export interface McpStdioServer {
    * reported on the next turn's `notices` and in `agent.mcpServers`, and the agent starts without the server.
    */
   required?: boolean;
+  /**
+   * `false` skips the SDK's start check of this server (its state is then `unchecked`): for a server that must
+   * not be started twice (an exclusive lock or port, side effects at start) or is costly to start. Default
+   * `true`. Cannot be combined with `required`, which needs the check.
+   */
+  startCheck?: boolean;
 }
 
 /** An MCP server agy reaches over Streamable HTTP. */
@@ -47,6 +53,12 @@ export interface McpHttpServer {
    * reported on the next turn's `notices` and in `agent.mcpServers`, and the agent starts without the server.
    */
   required?: boolean;
+  /**
+   * `false` skips the SDK's start check of this server (its state is then `unchecked`): for a server that must
+   * not be started twice (an exclusive lock or port, side effects at start) or is costly to start. Default
+   * `true`. Cannot be combined with `required`, which needs the check.
+   */
+  startCheck?: boolean;
 }
 
 /** An MCP server for the agent. */
@@ -72,13 +84,15 @@ export function toAgyMcpEntry(name: string, server: McpServerConfig): McpConfigE
     if (value !== undefined && !isStringList(value))
       throw new ConfigError(`${field}.${key}`, 'must be an array of strings');
   }
-  for (const key of ['disabled', 'required'] as const) {
+  for (const key of ['disabled', 'required', 'startCheck'] as const) {
     const value = (server as unknown as Record<string, unknown>)[key];
     if (value !== undefined && typeof value !== 'boolean')
       throw new ConfigError(`${field}.${key}`, 'must be a boolean');
   }
   if (server.required === true && server.disabled === true)
     throw new ConfigError(`${field}.required`, 'a disabled server cannot be required; drop one of the two');
+  if (server.required === true && server.startCheck === false)
+    throw new ConfigError(`${field}.startCheck`, 'a required server needs its start check; drop one of the two');
   const headers = (server as unknown as Record<string, unknown>).headers;
   if (headers !== undefined && !isStringRecord(headers))
     throw new ConfigError(`${field}.headers`, 'values must be strings (agy requires it)');
