@@ -72,7 +72,9 @@ describe("the default script calls the agent's own tool", () => {
     const byDescription = await agent.chat('Ask the warehouse.');
     const [described] = await toolResults(byDescription);
     expect(described).toMatchObject({ name: 'stock_level', args: { sku: 'simulated', minimum: 3 } });
-    expect((await byDescription.result()).text).toContain('Your tool stock_level returned: simulated: 7 units');
+    expect((await byDescription.result()).text).toContain(
+      'Your tool stock_level returned: simulated: 7 units',
+    );
     // No word in common: the first tool listed.
     const first = await agent.chat('Hi there');
     const [called] = await toolResults(first);
