@@ -796,6 +796,17 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     return this.#connection?.info.version;
   }
 
+  /**
+   * The agy version once `agy --version` has answered: at once when {@link agyVersion} is known, else when the
+   * probe that follows a binary's first start finishes. Null when it could not be probed (or the agent closed
+   * first); on another backend, the version it reported at start; undefined before `start()`.
+   */
+  async probedAgyVersion(): Promise<string | null | undefined> {
+    const connection = this.#connection;
+    if (connection instanceof AgyConnection) return connection.probedVersion();
+    return connection?.info.version;
+  }
+
   /** The running backend process's pid (agy's, or the ACP agent's). */
   get pid(): number | undefined {
     return this.#agy?.pid ?? (this.#connection instanceof AcpConnection ? this.#connection.pid : undefined);

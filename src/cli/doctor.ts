@@ -49,7 +49,7 @@ export async function runChecks(flags: DoctorFlags, env: NodeJS.ProcessEnv): Pro
   checks.push(binary.check);
   const version = binary.path ? await checkVersion(binary.path, env) : skipped('version', 'agy version');
   checks.push(version);
-  checks.push(flags.offline ? simulatorAuth() : checkAuth(home, env));
+  checks.push(flags.offline ? simulatorAuth() : await checkAuth(binary.path, home, env));
   checks.push(...checkSettings(home, process.cwd()));
   checks.push(
     binary.path && version.status === 'ok'
@@ -169,7 +169,40 @@ function readJson(path: string): { value?: unknown; error?: string } {
   }
 }
 
-function checkAuth(home: string, env: NodeJS.ProcessEnv): DoctorCheck {
+/** What agy says when it is signed out (`agy models`: "Please sign in"; a turn: "authentication required …"). */
+const SIGNED_OUT = /sign in|log in|authenticat/i;
+
+/**
+ * `agy models`: a signed-in agy lists the models its login offers and a signed-out one fails saying so
+ * (docs/reference/process.md#sign-in-probe). Undefined when the answer says neither (an agy without the
+ * subcommand, a timeout): the state-file check decides then.
+ */
+async function modelsAuth(path: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck | undefined> {
+  const title = 'sign-in';
+  const run = await probe(path, ['models'], { ...env, AGY_CLI_DISABLE_AUTO_UPDATE: '1' });
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  if (run.code === 0 && lines.length > 0)
+    return { id: 'auth', title, status: 'ok', detail: `\`agy models\` lists ${lines.length} models` };
+  const said = `${run.stderr}\n${run.stdout}`.trim();
+  if (run.code !== 0 && run.error === undefined && SIGNED_OUT.test(said))
+    return {
+      id: 'auth',
+      title,
+      status: 'fail',
+      detail: `\`agy models\`: ${said
+        .split('\n')
+        .find((line) => SIGNED_OUT.test(line))
+        ?.trim()}`,
+      fix: 'run `agy` once and sign in, or use API-key mode: {"modelProvider":"gemini"} in settings.json plus GEMINI_API_KEY',
+    };
+  return undefined;
+}
+
+async function checkAuth(
+  path: string | undefined,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<DoctorCheck> {
   const title = 'sign-in';
   const cliDir = join(home, '.gemini', 'antigravity-cli');
   const settingsPath = join(cliDir, 'settings.json');
@@ -196,6 +229,8 @@ function checkAuth(home: string, env: NodeJS.ProcessEnv): DoctorCheck {
   }
   if (env.AGY_ADC_AUTH)
     return { id: 'auth', title, status: 'ok', detail: 'Application Default Credentials (AGY_ADC_AUTH)' };
+  const answer = path === undefined ? undefined : await modelsAuth(path, env);
+  if (answer !== undefined) return answer;
   // agy keeps its sign-in state beside settings.json (or in the OS keyring); its presence is the best offline sign.
   let entries: string[] = [];
   try {

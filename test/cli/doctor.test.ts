@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DoctorCheck, runChecks } from '../../src/cli/doctor.js';
-import { BUILT, runCli } from './helpers.js';
+import { BUILT, ROOT, runCli } from './helpers.js';
 
 let root: string;
 let home: string;
@@ -23,15 +23,31 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** A fake agy: `--version` prints `version`; `-p /hooks` prints `hooks` (a JSON line) when given. */
-async function fakeAgy(script: { version?: string; versionExit?: number; hooks?: unknown }): Promise<void> {
+/**
+ * A fake agy: `--version` prints `version`; `-p /hooks` prints `hooks` (a JSON line) when given; `models` lists
+ * models (`signed-in`), says "Please sign in" (`signed-out`, docs/reference/process.md#sign-in-probe), or, by
+ * default, is an unknown command (an agy doctor cannot ask, so the sign-in state files decide).
+ */
+async function fakeAgy(script: {
+  version?: string;
+  versionExit?: number;
+  hooks?: unknown;
+  models?: 'signed-in' | 'signed-out';
+}): Promise<void> {
   const hooks =
     script.hooks === undefined
       ? ''
       : `if [ "$2" = "/hooks" ]; then echo '${JSON.stringify(script.hooks)}'; exit 0; fi\n`;
+  const models =
+    script.models === 'signed-in'
+      ? 'printf "Gemini 3.8 Flash (High)\\nGemini 3.1 Pro (Low)\\n"; exit 0'
+      : script.models === 'signed-out'
+        ? 'echo "error: Please sign in" >&2; exit 1'
+        : 'echo "error: unknown command \\"models\\"" >&2; exit 2';
   const body =
     '#!/bin/sh\n' +
     `if [ "$1" = "--version" ]; then echo "${script.version ?? 'agy version 1.3.1'}"; echo "probe stderr" >&2; exit ${script.versionExit ?? 0}; fi\n` +
+    `if [ "$1" = "models" ]; then ${models}; fi\n` +
     hooks +
     'echo "{}"\n';
   await writeFile(join(bin, 'agy'), body);
@@ -134,6 +150,40 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
     const withKey = (await checks([], { PATH: bin, GEMINI_API_KEY: 'k' })).check('auth');
     expect(withKey?.status).toBe('ok');
     expect(withKey?.detail).toContain('API-key mode');
+  });
+
+  it('`agy models` decides sign-in when agy answers it: a listing passes without state files, "Please sign in" fails despite them', async () => {
+    await fakeAgy({ models: 'signed-in' });
+    expect((await checks([], { PATH: bin })).check('auth')).toMatchObject({
+      status: 'ok',
+      detail: '`agy models` lists 2 models',
+    });
+    await fakeAgy({ models: 'signed-out' });
+    await signedIn();
+    const out = (await checks([], { PATH: bin })).check('auth');
+    expect(out).toMatchObject({ status: 'fail', detail: '`agy models`: error: Please sign in' });
+    expect(out?.fix).toContain('sign in');
+  });
+
+  it('AGY_PATH at the built simulator: agy version and sign-in ok, as a signed-in agy answers (no --offline)', async () => {
+    const sim = join(ROOT, 'dist/testing/simulator/main.js');
+    const { run, check } = await doctor([], { PATH: systemPath, AGY_PATH: sim });
+    expect(check('binary')).toMatchObject({ status: 'ok', detail: sim });
+    // The simulator's default build (src/testing/simulator/README.md, "Which agy build").
+    expect(check('version')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^1\.3\.1 /) });
+    // The labels of agy's "Available models" list (agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-rejected.stderr).
+    expect(check('auth')).toMatchObject({ status: 'ok', detail: '`agy models` lists 18 models' });
+    expect(run.code).toBe(0);
+    // A scenario that signs the simulator out: agy's signed-out words
+    // (agy-real/littlebearapps-untether-agy-1.3.1/unauth.script) fail the check.
+    const scenario = join(root, 'signed-out.json');
+    await writeFile(scenario, JSON.stringify({ startup: { authFail: true } }));
+    const out = await doctor([], { PATH: systemPath, AGY_PATH: sim, AGY_SIM_SCENARIO: scenario });
+    expect(out.check('auth')).toMatchObject({
+      status: 'fail',
+      detail: "`agy models`: Error: authentication required. Run 'agy' to log in, then retry.",
+    });
+    expect(out.run.code).toBe(1);
   });
 
   it('a settings file that does not parse fails, naming the file', async () => {

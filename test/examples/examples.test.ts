@@ -71,7 +71,15 @@ const MARKERS: Record<string, RegExp[]> = {
     /^ {6}db\.orders\.find/m,
     /^status: denied$/m,
   ],
-  'demo.mjs': [/running offline against the agy simulator/, /^turn: success/m],
+  // The version line once `agy --version` answered (src/testing/simulator/README.md, "Which agy build"), and the
+  // demo's own tool called by the simulator's default script (docs/reference/mcp.md#calling-mcp-tools).
+  'demo.mjs': [
+    /running offline against the agy simulator/,
+    /^agy 1\.3\.1 · conversation \S+$/m,
+    /^ {2}→ tool count_files \{\} ✓$/m,
+    /Your tool count_files returned: \d+ entries in /,
+    /^turn: success/m,
+  ],
   'offline-provider-chain.mjs': [/→ tool list_dir/, /^turn: success/m],
 };
 

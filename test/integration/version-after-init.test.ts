@@ -52,4 +52,33 @@ describe('the version probe runs after init', () => {
       await Promise.all([first.close(), second.close()]);
     }
   });
+
+  it('probedAgyVersion() waits for the first start’s probe: the version without polling', async () => {
+    // A binary path no probe answered for yet, so the first start returns before `agy --version` does.
+    const agent = new Agent(await box.agentConfig(undefined, { agyPath: freshFakeAgy(box.root) }));
+    try {
+      expect(await agent.probedAgyVersion()).toBeUndefined(); // before start()
+      await agent.start();
+      expect(await agent.probedAgyVersion()).toBe('1.3.1');
+      expect(agent.agyVersion).toBe('1.3.1');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('probedAgyVersion() answers null once close() abandons a probe that never answers', async () => {
+    const pids = join(box.root, 'pids');
+    onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
+    const agent = new Agent(
+      await box.agentConfig(undefined, {
+        agyPath: freshFakeAgy(box.root),
+        env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
+      }),
+    );
+    await agent.start();
+    const version = agent.probedAgyVersion();
+    expect(await until(() => pidsOf(pids, 'probe').length > 0)).toBe(true);
+    await agent.close();
+    expect(await version).toBeNull();
+  });
 });

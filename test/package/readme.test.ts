@@ -2,7 +2,7 @@
 // `// prints: <text>` comment; the block is transpiled as is (imports of 'agy-sdk' and 'zod' resolve to this
 // package and its zod from a scratch consumer directory) and run in a child Node process whose last stdout
 // line must be <text>. Blocks written for the real agy get `AGY_PATH` pointed at the simulator (its built-in
-// echo script), as a user without agy would run the offline section.
+// script: it calls the agent's own tool, if any, and echoes), as a user without agy would run the offline section.
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -84,6 +84,13 @@ describe.skipIf(!built)('README snippets', () => {
       const { code, stdout, stderr } = await run(file, env);
       const lines = stdout.trim().split('\n');
       expect({ code, last: lines.at(-1), stderr }).toMatchObject({ code: 0, last: expected });
+      // The tour's own tool makes the round trip offline: the simulator's default script calls it
+      // (src/testing/simulator/default-script.ts, docs/reference/mcp.md#calling-mcp-tools) and echoes its answer.
+      if (block.includes("name: 'get_weather'")) {
+        expect(stderr).toContain('tool done: get_weather');
+        expect(stderr).toContain('called get_weather');
+        expect(stdout).toContain('Your tool get_weather returned: simulated: sunny, 21 °C');
+      }
       // A block with a postTurn hook sends one prompt: one turn (a steer before any turn would add one).
       if (block.includes("console.log('turn done:'"))
         expect(lines.filter((l) => l.startsWith('turn done:'))).toHaveLength(1);

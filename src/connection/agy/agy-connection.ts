@@ -209,6 +209,11 @@ export class AgyConnection implements Connection {
     return this.#stream.info;
   }
 
+  /** agy's version once the version probe answered (see `StreamJsonConnection.probedVersion`). */
+  probedVersion(): Promise<string | null> {
+    return this.#stream.probedVersion();
+  }
+
   get isIdle(): boolean {
     return this.#stream.isIdle;
   }

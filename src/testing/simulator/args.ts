@@ -197,6 +197,7 @@ export const HELP_TEXT = `agy (simulator) — an offline stand-in for Google's a
 
 Usage:
   agy --input-format stream-json --output-format stream-json [flags]
+  agy models                           list the models (signed out with a scenario's startup.authFail)
 
 Flags:
       --add-dir <dir>                  add a tool workspace directory (repeatable)

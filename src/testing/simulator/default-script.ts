@@ -3,6 +3,12 @@
  * an optional `list_dir` of the first workspace, then an echo of the prompt. It gives the offline demo something
  * real to show, and its usage is a pure function of lengths so tests can predict it.
  *
+ * When the agent has its own tools (the SDK's MCP server `agy-sdk_tools` is connected and lists some), the turn
+ * calls one of them instead of `list_dir`, through `call_mcp_tool` as agy calls every MCP tool
+ * (docs/reference/mcp.md#calling-mcp-tools), so hooks and the SDK's gate apply; the echo then reports the tool's
+ * answer. The tool is the first whose name shares a word with the prompt, else the first whose description
+ * does, else the first listed; its arguments are generated from its input schema ({@link valueFromSchema}).
+ *
  * A few prompts make it show what agy loaded instead (handy end-to-end checks for the SDK):
  * - `what are your rules?` is answered with the always-on rule bodies, joined by a blank line;
  * - `what agents?` lists the custom agents' names;
@@ -13,6 +19,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { dynamicText, type TurnContext } from './actions.js';
+import { valueFromSchema } from './json-schema.js';
+import type { ListedTool } from './mcp-hub.js';
 import type { SimRuntime } from './runtime.js';
 import type { ScenarioAction, ScenarioTurn, TextAction } from './scenario.js';
 
@@ -20,6 +28,13 @@ import type { ScenarioAction, ScenarioTurn, TextAction } from './scenario.js';
 const MAX_ENTRIES = 20;
 /** How much of the prompt the echo repeats, in characters (code points). */
 const ECHO_CHARS = 200;
+/**
+ * The server agy knows the SDK's own tools by: the SDK's plugin `agy-sdk`, server `tools` (its `OWN_TOOL_SERVER`;
+ * `test/simulator/default-own-tool.test.ts` keeps the two equal).
+ */
+export const OWN_TOOL_SERVER = 'agy-sdk_tools';
+/** Prompt words shorter than this never pick a tool (`the`, `for`, `is` match too much). */
+const MIN_MATCH_CHARS = 4;
 
 /** The reply text the default script gives to `prompt`. */
 export function echoText(prompt: string): string {
@@ -50,8 +65,11 @@ export function defaultTurn(
   runtime: SimRuntime,
 ): ScenarioTurn {
   const actions: ScenarioAction[] = [];
-  if (workspace !== undefined) actions.push(listDirAction(workspace));
   const question = prompt.trim().toLowerCase();
+  const explicit = runtime.config.mcpServers.length > 0 ? mcpCallIn(prompt) : undefined;
+  // The agent's own tool replaces the `list_dir`; a prompt naming an MCP tool (`mcp:…`) keeps the old script.
+  const own = explicit === undefined && !isQuestion(question) ? ownToolCall(prompt, runtime) : undefined;
+  if (workspace !== undefined && own === undefined) actions.push(listDirAction(workspace));
   if (question.includes('what are your rules?')) {
     actions.push({ text: rulesText(runtime), chunks: 3 });
     return { actions };
@@ -60,12 +78,52 @@ export function defaultTurn(
     actions.push({ text: agentsText(runtime), chunks: 3 });
     return { actions };
   }
-  const call = runtime.config.mcpServers.length > 0 ? mcpCallIn(prompt) : undefined;
-  if (call !== undefined) actions.push({ mcpTool: call });
+  const call = explicit ?? own;
+  if (call !== undefined)
+    actions.push({ mcpTool: { server: call.server, tool: call.tool, arguments: call.arguments } });
   const reply: TextAction = { text: echoText(prompt), chunks: 3 };
   dynamicText.set(reply, (ctx) => replyText(ctx, reply.text, call));
   actions.push(reply);
   return { actions };
+}
+
+/** The prompts the default script answers from what agy loaded, without a tool call of the agent's. */
+function isQuestion(question: string): boolean {
+  return question.includes('what are your rules?') || question.includes('what agents?');
+}
+
+/**
+ * The call of one of the agent's own tools for `prompt`, or `undefined` when the SDK's tool server lists none.
+ * Which tool: the first whose name has a word of the prompt (`get_weather` for "the weather in Lisbon"), else
+ * the first whose description has one, else the first listed.
+ */
+export function ownToolCall(prompt: string, runtime: SimRuntime): McpCall | undefined {
+  const tools = runtime.mcp?.listedTools(OWN_TOOL_SERVER) ?? [];
+  const first = tools[0];
+  if (first === undefined) return undefined;
+  const words = new Set(wordsOf(prompt).filter((word) => word.length >= MIN_MATCH_CHARS));
+  const shares = (text: string | undefined): boolean => wordsOf(text ?? '').some((word) => words.has(word));
+  const tool =
+    tools.find((t) => shares(t.name)) ?? tools.find((t) => shares(t.description)) ?? (first as ListedTool);
+  const args = valueFromSchema(tool.inputSchema);
+  return {
+    server: OWN_TOOL_SERVER,
+    tool: tool.name,
+    arguments:
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? (args as Record<string, unknown>)
+        : {},
+    own: true,
+  };
+}
+
+/** Lower-case words: `get_weather` → get, weather; `getWeather` → get, weather. */
+function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
 }
 
 /** The echo, plus the MCP call's outcome and what hooks injected. */
@@ -73,9 +131,9 @@ function replyText(ctx: TurnContext, echo: string, call: McpCall | undefined): s
   let text = echo;
   if (call !== undefined) {
     const outcome = ctx.lastTool;
-    const what = `MCP tool ${call.server}/${call.tool}`;
-    if (outcome !== undefined && 'error' in outcome) text += ` The ${what} failed: ${outcome.error.message}`;
-    else text += ` The ${what} returned: ${outcome === undefined ? '' : formatOutput(outcome.output)}`;
+    const what = call.own ? `Your tool ${call.tool}` : `The MCP tool ${call.server}/${call.tool}`;
+    if (outcome !== undefined && 'error' in outcome) text += ` ${what} failed: ${outcome.error.message}`;
+    else text += ` ${what} returned: ${outcome === undefined ? '' : formatOutput(outcome.output)}`;
   }
   for (const message of ctx.injected) text += ` A hook added: "${message}".`;
   return text;
@@ -89,6 +147,8 @@ interface McpCall {
   server: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /** One of the agent's own tools, picked by the script (not named in the prompt). */
+  own?: true;
 }
 
 /**

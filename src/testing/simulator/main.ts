@@ -21,7 +21,7 @@ import { JsonSchemaError, loadJsonSchema } from './json-schema.js';
 import { McpConfigError } from './mcp-config.js';
 import { ModelEndpointSession } from './model-endpoint.js';
 import { modelEndpointConfig } from './model-endpoint-config.js';
-import { modelSelectionError } from './models.js';
+import { modelSelectionError, modelsCommand } from './models.js';
 import { DEFAULT_AGY_VERSION, olderThan, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
 import type { Scenario } from './scenario.js';
@@ -71,9 +71,11 @@ async function main(argv: readonly string[]): Promise<void> {
     await replayCassette(file ?? process.env.AGY_SIM_CASSETTE!, rest);
   }
 
+  // `agy models` (docs/reference/process.md#sign-in-probe): the one subcommand; its flags parse like the rest.
+  const models = argv[0] === 'models';
   let args: SimArgs;
   try {
-    args = parseArgs(argv);
+    args = parseArgs(models ? argv.slice(1) : argv);
   } catch (err) {
     if (err instanceof FlagError) return fail(2, err.message);
     throw err;
@@ -94,6 +96,13 @@ async function main(argv: readonly string[]): Promise<void> {
   if (args.version) {
     await emitter.raw(`agy version ${version}\n`);
     return exit(0);
+  }
+  if (models) {
+    // Signed out exactly when the scenario's startup says so (`startup.authFail`).
+    const answer = modelsCommand(!scenario?.startup?.authFail);
+    if (answer.stdout !== '') await emitter.raw(answer.stdout);
+    if (answer.stderr !== undefined) await emitter.stderr(answer.stderr);
+    return exit(answer.exitCode);
   }
   if (args.inputFormat === 'stream-json' && args.outputFormat !== 'stream-json') {
     return fail(2, '--input-format stream-json requires --output-format stream-json');

@@ -19,6 +19,14 @@ export const MCP_CONNECT_TIMEOUT_MS =
     ? Number(process.env.AGY_SIM_MCP_CONNECT_TIMEOUT_MS)
     : 10_000;
 
+/** One listed tool of a connected server: what the default script picks a call from. */
+export interface ListedTool {
+  name: string;
+  description: string | undefined;
+  /** The tool's `inputSchema` as the server listed it. */
+  inputSchema: unknown;
+}
+
 /** What a tool call produced: its output, or the error a tool step reports. */
 export type ToolOutcome = { output?: unknown } | { error: { type: string; message: string } };
 
@@ -31,6 +39,8 @@ interface Connection {
   alive: boolean;
   /** The server's tools, minus `disabledTools`. */
   tools: Set<string>;
+  /** The same tools with their descriptions and input schemas, in listing order. */
+  listed: ListedTool[];
   stderrTail: string;
 }
 
@@ -96,6 +106,7 @@ export class McpHub {
       pid: undefined,
       alive: true,
       tools: new Set(),
+      listed: [],
       stderrTail: '',
     };
     this.connections.set(spec.name, conn);
@@ -136,7 +147,11 @@ export class McpHub {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
           timeout: MCP_CONNECT_TIMEOUT_MS,
         });
-        for (const tool of page.tools) if (!disabled.has(tool.name)) conn.tools.add(tool.name);
+        for (const tool of page.tools) {
+          if (disabled.has(tool.name)) continue;
+          conn.tools.add(tool.name);
+          conn.listed.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+        }
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (err) {
@@ -159,6 +174,12 @@ export class McpHub {
     return [...this.connections.values()]
       .filter((conn) => conn.alive && conn.tools.size > 0)
       .map((conn) => ({ server: conn.spec.name, tools: [...conn.tools] }));
+  }
+
+  /** The tools a connected server listed (minus `disabledTools`); empty when it is not connected. */
+  listedTools(server: string): readonly ListedTool[] {
+    const conn = this.connections.get(server);
+    return conn?.alive ? conn.listed : [];
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * Model selection checks agy makes before anything else, with its exact wording
- * (agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-rejected.stderr, error-model-effort-conflict.*).
+ * (agy-real/joiomi-playbook-plugin-agy-1.2.17/error-model-rejected.stderr, error-model-effort-conflict.*), and
+ * the `agy models` subcommand (docs/reference/process.md#sign-in-probe).
  */
 
 /** The models agy 1.2.17/1.3.1 offered in the captured rejection, as it lists them. */
@@ -62,4 +63,16 @@ export function modelLabel(id: string): string {
 /** The effort part of a model id (`medium` for `gemini-3.8-flash-medium`), if any. */
 export function modelEffort(id: string): string | undefined {
   return EFFORTS.find((level) => id.endsWith(`-${level}`));
+}
+
+/** What a signed-out agy writes on stderr (agy-real/littlebearapps-untether-agy-1.3.1/unauth.script). */
+export const SIGNED_OUT_STDERR = "Error: authentication required. Run 'agy' to log in, then retry.";
+
+/**
+ * `agy models`: signed in, the models the login offers, one label per line (the real listing is not captured;
+ * these are the labels of the captured "Available models" list); signed out, {@link SIGNED_OUT_STDERR} and exit 1.
+ */
+export function modelsCommand(signedIn: boolean): { stdout: string; stderr?: string; exitCode: number } {
+  if (!signedIn) return { stdout: '', stderr: SIGNED_OUT_STDERR, exitCode: 1 };
+  return { stdout: AVAILABLE_MODELS.map((label) => `${label}\n`).join(''), exitCode: 0 };
 }

@@ -179,6 +179,8 @@ export class StreamJsonConnection implements Connection {
   #closed = false;
   /** Stops waiting for the version probe on close (the probe is killed once no connection waits for it). */
   readonly #probeAbort = new AbortController();
+  /** The version once known: the cached answer, or the probe started after this connection's first `init`. */
+  #version: Promise<string | null> | undefined;
   #info: ConnectionInfo = {
     version: null,
     conversationId: undefined,
@@ -209,6 +211,14 @@ export class StreamJsonConnection implements Connection {
 
   get info(): ConnectionInfo {
     return this.#info;
+  }
+
+  /**
+   * agy's version once `agy --version` has answered (at once when it is already known); null when the probe
+   * failed, timed out or the connection closed first; `info.version` then holds the same. Before `start()`: null.
+   */
+  probedVersion(): Promise<string | null> {
+    return this.#version ?? Promise.resolve(null);
   }
 
   get isIdle(): boolean {
@@ -242,15 +252,18 @@ export class StreamJsonConnection implements Connection {
     // The version probe runs after `init`, never on the start's critical path: a known answer (every start but
     // the first per binary) is there at once; otherwise `info.version` is null until the probe answers.
     const known = cachedAgyVersion(this.#binary);
-    if (known !== undefined) this.#info = { ...this.#info, version: known };
-    else
-      void probeAgyVersion(this.#binary, this.#env, {
+    if (known !== undefined) {
+      this.#info = { ...this.#info, version: known };
+      this.#version = Promise.resolve(known);
+    } else
+      this.#version = probeAgyVersion(this.#binary, this.#env, {
         cwd: this.#opts.cwd,
         timeoutMs: this.#opts.versionProbeTimeoutMs,
         signal: this.#probeAbort.signal,
       }).then((version) => {
         this.#info = { ...this.#info, version };
         this.#opts.tap?.version(version);
+        return version;
       });
     if (known !== undefined) this.#opts.tap?.version(known);
     return this.#info;
