@@ -92,7 +92,10 @@ export function toAgyMcpEntry(name: string, server: McpServerConfig): McpConfigE
   if (server.required === true && server.disabled === true)
     throw new ConfigError(`${field}.required`, 'a disabled server cannot be required; drop one of the two');
   if (server.required === true && server.startCheck === false)
-    throw new ConfigError(`${field}.startCheck`, 'a required server needs its start check; drop one of the two');
+    throw new ConfigError(
+      `${field}.startCheck`,
+      'a required server needs its start check; drop one of the two',
+    );
   const headers = (server as unknown as Record<string, unknown>).headers;
   if (headers !== undefined && !isStringRecord(headers))
     throw new ConfigError(`${field}.headers`, 'values must be strings (agy requires it)');
