@@ -427,7 +427,11 @@ export interface ScenarioTurn {
 export interface ScenarioStartup {
   /** Delay before `init`, in ms. */
   delayMs?: number;
-  /** Fail sign-in: a lone `result` ERROR "authentication failed or timed out", then exit 1. */
+  /**
+   * Fail sign-in as agy 1.3.2 signed out does (agy-real/littlebearapps-untether-agy-1.3.1/unauth.script): stderr
+   * `Error: authentication required. Run 'agy' to log in, then retry.`, a lone `result` ERROR "authentication
+   * failed or timed out", stderr `error: authentication failed or timed out`, exit 1.
+   */
   authFail?: boolean;
   /** Exit before `init` with this code (and optional stderr). */
   exitBeforeInit?: {
