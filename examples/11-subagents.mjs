@@ -13,6 +13,9 @@ const scenario = await writeScenario({
       actions: [
         {
           subagent: {
+            // The reference's shape, where the subagent's steps stream on the parent's stdout (agy 1.3.1 itself
+            // writes only the subagent step and the parent's answer).
+            stream: true,
             name: 'researcher',
             prompt: 'Find where the CHANGELOG is.',
             actions: [

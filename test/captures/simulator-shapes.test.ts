@@ -5,12 +5,12 @@
  * step (recursively; ids, text, numbers and timestamps are ignored), the same step types and states, the same
  * `result.status`, exit code and stderr pattern. Skips (with the reason) when the fixtures are absent.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { Scenario } from '../../src/testing/simulator/scenario.js';
+import type { Scenario, ToolAction } from '../../src/testing/simulator/scenario.js';
 import { ensureSimulatorBuilt, SimHarness, type SimProcess } from '../helpers/sim-process.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -315,14 +315,24 @@ describe('agy 1.2.17 only captures', () => {
     expect(second.sim.stderr).toBe(conflictStderr);
   });
 
-  it('/quota as json: one bare result with the command payload', async (ctx) => {
-    // agy-real/joiomi-playbook-plugin-agy-1.3.1/quota.stdout (`agy -p /quota --output-format json`)
-    const real = parseLines(capture(ctx, `${V1_3_1}/quota.stdout`));
-    const sim = await harness.start({ raw: true, args: ['-p', '/quota', '--output-format', 'json'] });
-    expect((await sim.exited).code).toBe(0);
-    expectSameShapes(sim.events, real);
-    expect((sim.events[0]?.command as { name: string } | undefined)?.name).toBe('usage');
-  });
+  it.for([
+    ['1.2.17', V1_2_17],
+    ['1.3.1', V1_3_1],
+  ] as const)(
+    '/quota as json (%s): one bare result with the command payload',
+    async ([version, folder], ctx) => {
+      // agy-real/joiomi-playbook-plugin-agy-1.3.1/quota.stdout, …-1.2.17/quota.stdout (`agy -p /quota --output-format json`)
+      const real = parseLines(capture(ctx, `${folder}/quota.stdout`));
+      const sim = await harness.start({
+        raw: true,
+        args: ['-p', '/quota', '--output-format', 'json'],
+        env: { AGY_SIM_VERSION: version },
+      });
+      expect((await sim.exited).code).toBe(0);
+      expectSameShapes(sim.events, real);
+      expect((sim.events[0]?.command as { name: string } | undefined)?.name).toBe('usage');
+    },
+  );
 });
 
 describe('agy 1.1.8–1.2.7 (-p runs with checkpoints)', () => {
@@ -490,12 +500,6 @@ describe('agy 1.1.8–1.2.7 (-p runs with checkpoints)', () => {
     expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
     expect(lastResultUsage(real)).toEqual(sumOfDoneSteps(real));
   });
-
-  it('subagent runs: not captured', (ctx) => {
-    ctx.skip(
-      'no agy-real capture shows a subagent run; test/simulator/simulator.test.ts covers the reference shape',
-    );
-  });
 });
 
 const UNTETHER = 'littlebearapps-untether-agy-1.3.1';
@@ -609,5 +613,423 @@ describe('agy 1.3.1 slash text on stdin (untether)', () => {
     expect(code).toBe(real.rc);
     expectSameShapes(sim.events, real.out);
     expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+  });
+});
+
+/** How many updates of step `index` carry a `text_delta` in a capture: the `chunks` that reproduce it. */
+function chunksOf(lines: Record<string, unknown>[], index: number): number {
+  return lines.filter((l) => {
+    const s = l.step_update as { step_index?: number; text_delta?: unknown } | undefined;
+    return s?.step_index === index && s.text_delta !== undefined;
+  }).length;
+}
+
+/** The text step `index` of a capture streamed, joined. */
+function textOf(lines: Record<string, unknown>[], index: number): string {
+  return lines
+    .map((l) => l.step_update as { step_index?: number; text_delta?: string } | undefined)
+    .filter((s) => s?.step_index === index && s.text_delta !== undefined)
+    .map((s) => s?.text_delta)
+    .join('');
+}
+
+/** A private HOME (agy's settings and hooks live under it), so the developer's own never leak in. */
+async function homeWith(settings?: Record<string, unknown>): Promise<Record<string, string>> {
+  const home = await harness.tempDir();
+  if (settings !== undefined) {
+    await mkdir(join(home, '.gemini/antigravity-cli'), { recursive: true });
+    await writeFile(join(home, '.gemini/antigravity-cli/settings.json'), JSON.stringify(settings));
+  }
+  return { HOME: home };
+}
+
+const JETSKI_COMMAND = (real: { err: string[] }) => real.err;
+
+describe('agy 1.3.1 (untether stdin runs, the rest)', () => {
+  it('ask_question without a hook: an `unknown` step after the model step', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/ask_question_nohook.script
+    const real = script(ctx, `${UNTETHER}/ask_question_nohook.script`);
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { text: '' },
+            { unknownStep: true },
+            { text: 'You skipped.\n', chunks: chunksOf(real.out, 3) },
+          ],
+        },
+      ],
+    };
+    const { sim, code } = await runTurn(scenario, [], 'go', await homeWith());
+    expect(code).toBe(real.rc);
+    expect(sim.stderr).toBe('');
+    expectSameShapes(sim.events, real.out);
+    expectSameTools(sim.events, real.out);
+    expect(lastResultUsage(real.out)).toEqual(sumOfDoneSteps(real.out));
+    expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
+  });
+
+  it('a held background command: a tool without output, text, system_message, text', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/background_held.script
+    const real = script(ctx, `${UNTETHER}/background_held.script`);
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            { tool: { name: 'run_command', parameters: { CommandLine: 'sleep 20; echo done > bg.txt' } } },
+            { text: 'STARTED\n', chunks: chunksOf(real.out, 3) },
+            { systemMessage: 'the background command finished' },
+            { text: 'The background task has finished.\n', chunks: chunksOf(real.out, 5) },
+          ],
+        },
+      ],
+    };
+    const { sim, code } = await runTurn(scenario, SKIP, 'go', await homeWith());
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    expect(sim.lines.map((l) => l.raw).join('\n')).toContain('\\u003e bg.txt');
+    expect(lastResultUsage(real.out)).toEqual(sumOfDoneSteps(real.out));
+    expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
+  });
+
+  it('--continue with nothing to continue: a fresh conversation', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/continue_fresh.script
+    const real = script(ctx, `${UNTETHER}/continue_fresh.script`);
+    const scenario: Scenario = { turns: [{ actions: [{ text: 'NONE\n', chunks: chunksOf(real.out, 1) }] }] };
+    const { sim, code } = await runTurn(scenario, ['--continue'], 'go', await homeWith());
+    expect(code).toBe(real.rc);
+    expect(sim.stderr).toBe('');
+    expectSameShapes(sim.events, real.out);
+  });
+
+  it('--continue of the latest conversation: system_message with a duration, cumulative usage', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/continue_workspace.script
+    const real = script(ctx, `${UNTETHER}/continue_workspace.script`);
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'first' }] },
+        { actions: [{ text: 'again\n', chunks: chunksOf(real.out, 6) }] },
+      ],
+    };
+    const env = await homeWith();
+    const first = await runTurn(scenario, [], 'go', env);
+    const second = await runTurn(scenario, ['--continue'], 'go', env);
+    expect(second.code).toBe(real.rc);
+    expectSameShapes(second.sim.events, real.out);
+    expect(second.sim.events[0]?.conversation_id).toBe(first.sim.events[0]?.conversation_id);
+    expect(lastResultUsage(second.sim.events)).toEqual(
+      sumOfDoneSteps([...first.sim.events, ...second.sim.events]),
+    );
+  });
+
+  it('resume after an interrupt: system_message with a duration, then the answer', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/resume_after_interrupt.script (the resumed process)
+    const real = script(ctx, `${UNTETHER}/resume_after_interrupt.script`);
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ tool: { name: 'run_command', parameters: { CommandLine: 'sleep 30' }, hang: true } }] },
+        { actions: [{ text: 'RESUMED\n', chunks: chunksOf(real.out, 5) }] },
+      ],
+    };
+    const env = await homeWith();
+    const first = await harness.start({ scenario, args: SKIP, env });
+    first.prompt('go');
+    await first.waitForEvent('tool ACTIVE', TOOL_ACTIVE);
+    first.child.kill('SIGINT');
+    expect((await first.exited).code).toBe(1);
+    const id = first.events[0]?.conversation_id as string;
+    const { sim, code } = await runTurn(scenario, ['--conversation', id], 'go', env);
+    expect(code).toBe(real.rc);
+    expect(sim.stderr).toBe('');
+    expectSameShapes(sim.events, real.out);
+  });
+
+  it('hooks: allowed tools, a mid-turn user_input, a hook denial as TOOL_ERROR, the turn goes on', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script
+    const real = script(ctx, `${UNTETHER}/hook_deny_bypass.script`);
+    const workspace = await harness.tempDir();
+    await mkdir(join(workspace, '.agents'), { recursive: true });
+    const deny = `if grep -q denyme; then echo '{"decision":"deny","reason":"probe hook deny: the user refused this command"}'; fi`;
+    await writeFile(
+      join(workspace, '.agents/hooks.json'),
+      JSON.stringify({
+        probe: { PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: deny }] }] },
+      }),
+    );
+    const run = (line: string): ToolAction => ({
+      tool: { name: 'run_command', parameters: { CommandLine: line }, output: `${line.slice(5)}\r\n` },
+    });
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              tool: {
+                name: 'view_file',
+                parameters: { AbsolutePath: join(workspace, 'README.md') },
+                output: '2 lines',
+              },
+            },
+            // The capture's mid-turn user_input (a DONE step with only a duration; what wrote it is not recorded).
+            { step: { state: 'DONE', step_type: 'user_input', duration_seconds: 0.0001406 } },
+            {
+              tool: {
+                name: 'replace_file_content',
+                parameters: { TargetFile: join(workspace, 'README.md') },
+              },
+            },
+            run('echo allowme'),
+            run('echo askme'),
+            { tool: { name: 'run_command', parameters: { CommandLine: 'echo denyme' }, output: 'never' } },
+            { text: textOf(real.out, 12), chunks: chunksOf(real.out, 12) },
+          ],
+        },
+      ],
+    };
+    const { sim, code } = await runTurn(scenario, [...SKIP, '--add-dir', workspace], 'go', await homeWith());
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    const error = (lines: Record<string, unknown>[]) =>
+      lines
+        .map((l) => l.step_update as { state?: string; tool_info?: { error?: unknown } } | undefined)
+        .find((s) => s?.state === 'ERROR')?.tool_info?.error;
+    expect(error(sim.events)).toEqual(error(real.out));
+    expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
+  });
+
+  it.for([
+    ['tools_denied.script', 'view_file', { AbsolutePath: '/p/notes.txt' }, '2 lines, 20 bytes'],
+    ['write_ok_shell_denied.script', 'write_to_file', { TargetFile: '/p/out.txt' }, undefined],
+  ] as const)(
+    '%s: a tool runs, run_command is soft-denied (DONE, denied_actions, the jetski line)',
+    async ([file, name, parameters, output], ctx) => {
+      // agy-real/littlebearapps-untether-agy-1.3.1/tools_denied.script, write_ok_shell_denied.script
+      const real = script(ctx, `${UNTETHER}/${file}`);
+      const scenario: Scenario = {
+        turns: [
+          {
+            actions: [
+              { tool: { name, parameters: { ...parameters }, ...(output === undefined ? {} : { output }) } },
+              {
+                deny: {
+                  action: 'command',
+                  tool: 'run_command',
+                  parameters: { CommandLine: 'echo probe-shell' },
+                },
+              },
+            ],
+          },
+        ],
+      };
+      const { sim, code } = await runTurn(scenario, [], 'go', await homeWith());
+      expect(code).toBe(real.rc);
+      expectSameShapes(sim.events, real.out);
+      const denied = (lines: Record<string, unknown>[]) =>
+        (lines.at(-1)?.result as { denied_actions?: unknown } | undefined)?.denied_actions;
+      expect(denied(sim.events)).toEqual(denied(real.out));
+      expect(sim.stderr.trim().split('\n')).toEqual(JETSKI_COMMAND(real));
+    },
+  );
+
+  it('a subagent: the step without tool_info, initial_prompt, then waiting text, system_message, answer', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/subagent.script
+    const real = script(ctx, `${UNTETHER}/subagent.script`);
+    const workspace = await harness.tempDir();
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              subagent: {
+                name: 'research',
+                role: 'Secret Reader',
+                prompt: 'Read notes.txt and reply with the secret word only.',
+                actions: [{ text: 'banana' }],
+                waiting: {
+                  text: 'I have spawned the subagent. Waiting for its response.\n',
+                  chunks: chunksOf(real.out, 3),
+                },
+                answer: { text: 'SUB SAID banana\n', chunks: chunksOf(real.out, 5) },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const { sim, code } = await runTurn(scenario, [...SKIP, '--add-dir', workspace], 'go', await homeWith());
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    // agy's usage is the parent's steps only, and its response joins the parent's two texts.
+    expect(lastResultUsage(real.out)).toEqual(sumOfDoneSteps(real.out));
+    expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
+    expect((sim.events.at(-1)?.result as { response?: string } | undefined)?.response).toBe(
+      'I have spawned the subagent. Waiting for its response.\nSUB SAID banana\n',
+    );
+  });
+
+  it('1.3.2: slash text that is not an agy command is a prompt; init names the default model', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/slash_prompt_literal.script (agy 1.3.2)
+    const real = script(ctx, `${UNTETHER}/slash_prompt_literal.script`);
+    const scenario: Scenario = {
+      version: '1.3.2',
+      turns: [{ actions: [{ text: 'OK\n', chunks: chunksOf(real.out, 1) }] }],
+    };
+    const { sim, code } = await runTurn(scenario, [], '/tmp/notes.txt: reply OK', await homeWith());
+    expect(code).toBe(real.rc);
+    expect(sim.stderr).toBe('');
+    expectSameShapes(sim.events, real.out);
+    expectSameTools(sim.events, real.out);
+  });
+
+  it('signed out (1.3.2): the login hint, a lone result, the error line, exit 1', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/unauth.script
+    const real = script(ctx, `${UNTETHER}/unauth.script`);
+    const { sim, code } = await runTurn(
+      { version: '1.3.2', startup: { authFail: true } },
+      [],
+      undefined,
+      await homeWith(),
+    );
+    expect(code).toBe(real.rc);
+    expect(sim.events).toEqual(real.out);
+    expect(sim.stderr.trim().split('\n')).toEqual(real.err);
+  });
+
+  it('an invalid model (1.2.14, "unchanged on 1.3.1"): a lone result and stderr in agy\'s words', async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/invalid_model.script
+    const real = script(ctx, `${UNTETHER}/invalid_model.script`);
+    const { sim, code } = await runTurn({}, ['--model', 'nope-model'], undefined, await homeWith());
+    expect(code).toBe(real.rc);
+    expectSameShapes(sim.events, real.out);
+    // The list of models after "Available models:" is the build's own (1.2.14 here, 1.3.1 in the simulator:
+    // agy-real/joiomi-playbook-plugin-agy-1.3.1/error-model-rejected.stdout); the words before it must match.
+    const head = (text: string) =>
+      text.replaceAll('nope-model', 'does-not-exist-model').split('Available models:')[0];
+    const error = (lines: Record<string, unknown>[]) =>
+      (lines[0]?.result as { error?: string } | undefined)?.error ?? '';
+    expect(head(error(sim.events))).toBe(head(error(real.out)));
+    expect(head(sim.stderr)).toBe(head(`${real.err.join('\n')}\n`));
+  });
+
+  it.for([['model.script'], ['effort.script']] as const)(
+    '-p /%s: command_result under "command", then the result',
+    async ([file], ctx) => {
+      // agy-real/littlebearapps-untether-agy-1.3.1/model.script, effort.script (print mode, no init)
+      const real = script(ctx, `${UNTETHER}/${file}`);
+      const command = `/${file.replace('.script', '')}`;
+      const sim = await harness.start({
+        raw: true,
+        args: ['-p', command, '--output-format', 'stream-json', '--model', 'gemini-3.8-flash-high'],
+        env: await homeWith(),
+      });
+      expect((await sim.exited).code).toBe(real.rc);
+      expectSameShapes(sim.events, real.out);
+    },
+  );
+});
+
+const PLENIPO = 'unnamed-plenipo-agy-1.2.13';
+
+describe('agy 1.2.13 (plenipo stdin runs)', () => {
+  /** Lines of a capture whose author replaced `init.tools` by a placeholder: tools compared by shape only. */
+  const plenipo = (ctx: TestContext, file: string) => parseLines(capture(ctx, `${PLENIPO}/${file}`));
+
+  it('a plan + sandbox turn', async (ctx) => {
+    // agy-real/unnamed-plenipo-agy-1.2.13/e3-plan-sandbox-ok.ndjson
+    const real = plenipo(ctx, 'e3-plan-sandbox-ok.ndjson');
+    const scenario: Scenario = {
+      version: '1.2.13',
+      turns: [{ actions: [{ text: 'OK\n', chunks: chunksOf(real, 1) }] }],
+    };
+    const { sim, code } = await runTurn(scenario, ['--mode', 'plan', '--sandbox'], 'go', await homeWith());
+    expect(code).toBe(0);
+    expectSameShapes(sim.events, real);
+    expect(lastResultUsage(real)).toEqual(sumOfDoneSteps(real));
+    expect(lastResultUsage(sim.events)).toEqual(sumOfDoneSteps(sim.events));
+  });
+
+  it('the same conversation resumed: system_message with a duration, num_turns 2, cumulative usage', async (ctx) => {
+    // agy-real/unnamed-plenipo-agy-1.2.13/e3-resume-conversation.ndjson (the resumed process; the first one is
+    // e3-plan-sandbox-ok.ndjson's conversation)
+    const real = plenipo(ctx, 'e3-resume-conversation.ndjson');
+    const scenario: Scenario = {
+      version: '1.2.13',
+      turns: [{ actions: [{ text: 'OK\n' }] }, { actions: [{ text: 'OK\n', chunks: chunksOf(real, 4) }] }],
+    };
+    const env = await homeWith();
+    const first = await runTurn(scenario, ['--mode', 'plan'], 'go', env);
+    const id = first.sim.events[0]?.conversation_id as string;
+    const second = await runTurn(scenario, ['--mode', 'plan', '--conversation', id], 'go', env);
+    expect(second.code, second.sim.stderr).toBe(0);
+    expectSameShapes(second.sim.events, real);
+    expect(lastResultUsage(second.sim.events)).toEqual(
+      sumOfDoneSteps([...first.sim.events, ...second.sim.events]),
+    );
+    expect((second.sim.events.at(-1)?.result as { num_turns?: number } | undefined)?.num_turns).toBe(2);
+  });
+
+  it('toolPermission "strict": init says so, run_command ERROR "permission check failed", denied_actions', async (ctx) => {
+    // agy-real/unnamed-plenipo-agy-1.2.13/e9-strict-denied.excerpt.ndjson (the author left out the user_input and
+    // the model step: SOURCE.txt), so those two are left out of the simulator's lines too.
+    const real = plenipo(ctx, 'e9-strict-denied.excerpt.ndjson');
+    const scenario: Scenario = {
+      version: '1.2.13',
+      turns: [
+        {
+          actions: [
+            {
+              deny: { action: 'command', tool: 'run_command', parameters: { CommandLine: 'Get-ChildItem' } },
+            },
+          ],
+        },
+      ],
+    };
+    const { sim, code } = await runTurn(scenario, [], 'go', await homeWith({ toolPermission: 'strict' }));
+    expect(code).toBe(0);
+    const shown = sim.events.filter((l) => {
+      const s = l.step_update as { step_type?: string; text_delta?: unknown } | undefined;
+      return (
+        s === undefined ||
+        !(s.step_type === 'user_input' || (s.step_type === 'agent_response' && s.text_delta === undefined))
+      );
+    });
+    expectSameShapes(shown, real);
+    expect((sim.events[0]?.init as { permission_mode?: string } | undefined)?.permission_mode).toBe('strict');
+    const message = (lines: Record<string, unknown>[]) => {
+      const failed = lines.find((l) => (l.step_update as { state?: string } | undefined)?.state === 'ERROR');
+      const text =
+        (failed?.step_update as { tool_info?: { error?: { message?: string } } } | undefined)?.tool_info
+          ?.error?.message ?? '';
+      // The author cut the message after "user denied permission"; the wording up to there must match.
+      return text.slice(0, text.indexOf('user denied permission') + 'user denied permission'.length);
+    };
+    expect(message(sim.events)).toBe(message(real));
+  });
+});
+
+/** Folders of agy-real/ that hold no stream-json run, and why. */
+const NOT_STREAM_JSON: Record<string, string> = {
+  'hooks-anti-samcheonpo-agy-1.3.0':
+    'hook stdin payloads and a transcript (test/runtime/hook-real-payloads.test.ts)',
+  'mluigi-htui-agy-acp-server-1.1.1': 'ACP session/update lines (test/acp/agy-acp-server*.test.ts)',
+  'configs-hooks-json': 'hooks.json files users wrote (test/simulator/runtime-config.test.ts)',
+  'configs-mcp-config-json': 'mcp_config.json files users wrote (test/simulator/runtime-config.test.ts)',
+};
+
+describe('coverage', () => {
+  it('every stream-json capture in agy-real/ is compared here, by folder and file', (ctx) => {
+    if (!existsSync(AGY_REAL)) ctx.skip('../shared/fixtures/agy-real is absent');
+    const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+    const missing: string[] = [];
+    for (const folder of readdirSync(AGY_REAL, { withFileTypes: true })) {
+      if (!folder.isDirectory() || folder.name in NOT_STREAM_JSON) continue;
+      if (!source.includes(folder.name)) missing.push(`${folder.name}/`);
+      for (const file of readdirSync(join(AGY_REAL, folder.name))) {
+        // .stderr files go with the run of the same name; SOURCE.txt describes the folder.
+        if (!/\.(script|stdout|ndjson)$/.test(file)) continue;
+        if (!source.includes(file)) missing.push(`${folder.name}/${file}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

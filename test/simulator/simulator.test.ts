@@ -195,6 +195,50 @@ describe('flags and startup', () => {
 
   it('names an unknown key in a turn, its end, or the top level (a typo never passes silently)', async () => {
     for (const [scenario, message] of [
+      [
+        { turns: [{ actions: [{ text: 'hi', chunkz: 3 }] }] },
+        /unknown key "chunkz" in turns\[0\]\.actions\[0\] /,
+      ],
+      [
+        { turns: [{ actions: [{ text: 'a' }, { tool: { name: 'view_file', ennd: true } }] }] },
+        /unknown key "ennd" in turns\[0\]\.actions\[1\]\.tool /,
+      ],
+      [
+        { turns: [{ actions: [{ tool: { name: 'x', error: { mesage: 'm' } } }] }] },
+        /unknown key "mesage" in turns\[0\]\.actions\[0\]\.tool\.error /,
+      ],
+      [
+        { turns: [{ actions: [{ text: 'a', usage: { output_tokenz: 1 } }] }] },
+        /unknown key "output_tokenz" in turns\[0\]\.actions\[0\]\.usage /,
+      ],
+      [
+        { turns: [{ actions: [{ deny: { action: 'command' }, modelStep: { usage: {}, extra: 1 } }] }] },
+        /unknown key "extra" in turns\[0\]\.actions\[0\]\.modelStep /,
+      ],
+      [
+        { turns: [{ actions: [{ sleep: 5, modelStep: false }] }] },
+        /unknown key "modelStep" in turns\[0\]\.actions\[0\] /,
+      ],
+      [
+        { turns: [{ actions: [{ subagent: { prompt: 'p', actions: [{ text: 'a', chunk: 1 }] } }] }] },
+        /unknown key "chunk" in turns\[0\]\.actions\[0\]\.subagent\.actions\[0\] /,
+      ],
+      [
+        { turns: [{ actions: [{ subagent: { prompt: 'p', actions: [], rol: 'r' } }] }] },
+        /unknown key "rol" in turns\[0\]\.actions\[0\]\.subagent /,
+      ],
+      [
+        { turns: [{ actions: [{ timestampDeltas: { count: 1, interval: 2 } }] }] },
+        /unknown key "interval" in turns\[0\]\.actions\[0\]\.timestampDeltas /,
+      ],
+      [
+        { turns: [{ actions: [], end: { quota: { retry: 1 } } }] },
+        /unknown key "retry" in turns\[0\]\.end\.quota /,
+      ],
+      [
+        { startup: { exitBeforeInit: { code: 1, stdrr: 'x' } } },
+        /unknown key "stdrr" in startup\.exitBeforeInit /,
+      ],
       [{ turns: [{ actions: [], ennd: {} }] }, /unknown key "ennd" in turns\[0\]/],
       [{ turns: [{ actions: [], end: { statuss: 'ERROR' } }] }, /unknown key "statuss" in turns\[0\]\.end/],
       [{ turnz: [] }, /unknown key "turnz"/],
@@ -512,13 +556,15 @@ describe('resume with --conversation', () => {
     expectWireValid(second);
     expect(conversationId(second)).toBe(id);
     const steps = second.steps;
-    // The resume notice follows the user_input and has no text (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson).
+    // The resume notice follows the user_input and has no text (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson);
+    // 1.2+ give it a duration (agy-real/littlebearapps-untether-agy-1.3.1/resume_after_interrupt.script).
     expect(steps[0]).toMatchObject({ step_index: lastIndex + 1, step_type: 'user_input' });
     expect(steps[1]).toEqual({
       conversation_id: id,
       step_index: lastIndex + 2,
       state: 'DONE',
       step_type: 'system_message',
+      duration_seconds: expect.any(Number),
     });
     expect(second.results[0]).toMatchObject({
       conversation_id: id,
@@ -642,13 +688,100 @@ describe('input rules', () => {
 });
 
 describe('captured shapes beyond the captures', () => {
-  it('a subagent streams under its own conversation id, starting with initial_prompt (docs/reference/stream-json.md#subagents)', async () => {
+  it('a subagent as agy 1.3.1 writes it: no tool_info, initial_prompt, no subagent steps or usage, then waiting text, system_message, answer', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/subagent.script
+    const workspace = await harness.tempDir();
     const scenario: Scenario = {
       turns: [
         {
           actions: [
             {
               subagent: {
+                name: 'research',
+                role: 'Secret Reader',
+                prompt: 'Read notes.txt and reply with the secret word only.',
+                actions: [
+                  { tool: { name: 'view_file', parameters: { AbsolutePath: 'x' } } },
+                  { text: 'banana' },
+                ],
+                answer: { text: 'SUB SAID banana\n', chunks: 1 },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario, args: ['--add-dir', workspace] });
+    await runPrompts(sim, ['x']);
+    expectWireValid(sim);
+    const parent = conversationId(sim);
+    expect(sim.steps.every((s) => s.conversation_id === parent)).toBe(true);
+    expect(sim.steps.map((s) => `${s.step_type}/${s.state}`)).toEqual([
+      'user_input/DONE',
+      'agent_response/DONE',
+      'subagent/ACTIVE',
+      'subagent/DONE',
+      ...Array(4).fill('agent_response/ACTIVE'),
+      'agent_response/DONE',
+      'system_message/DONE',
+      'agent_response/DONE',
+    ]);
+    const [active, done] = sim.steps.filter((s) => s.step_type === 'subagent');
+    expect(active).not.toHaveProperty('tool_info');
+    expect(done).not.toHaveProperty('tool_info');
+    expect(active?.subagent_info).toEqual({
+      subagents: [
+        {
+          type_name: 'research',
+          role: 'Secret Reader',
+          initial_prompt: 'Read notes.txt and reply with the secret word only.',
+        },
+      ],
+    });
+    const entry = (done?.subagent_info as { subagents: Record<string, unknown>[] } | undefined)?.subagents[0];
+    expect(entry).toMatchObject({ type_name: 'research', workspace_uris: [`file://${workspace}`] });
+    expect(entry?.conversation_id).not.toBe(parent);
+    expect(entry?.log_uri).toMatch(/\/brain\/[0-9a-f-]{36}\/\.system_generated\/logs\/transcript\.jsonl$/);
+    expect(sim.steps.find((s) => s.step_type === 'system_message')).toHaveProperty('duration_seconds');
+    // The two parent texts joined, as agy's response; the usage is the parent's steps only.
+    expect(sim.results[0]?.response).toBe(
+      'I have spawned the subagent. Waiting for its response.\nSUB SAID banana\n',
+    );
+    const total = sim.steps
+      .filter((s) => s.state === 'DONE' && s.usage !== undefined)
+      .reduce((n, s) => n + (s.usage as { total_tokens: number }).total_tokens, 0);
+    expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
+  });
+
+  it('a subagent without an answer answers with its last text', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              subagent: {
+                prompt: 'p',
+                actions: [{ text: 'found it' }],
+                waiting: { text: 'wait. ', chunks: 1 },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const sim = await harness.start({ scenario });
+    await runPrompts(sim, ['x']);
+    expect(sim.results[0]?.response).toBe('wait. found it');
+  });
+
+  it('a subagent with stream: true streams under its own conversation id, starting with initial_prompt (docs/reference/stream-json.md#subagents)', async () => {
+    const scenario: Scenario = {
+      turns: [
+        {
+          actions: [
+            {
+              subagent: {
+                stream: true,
                 name: 'researcher',
                 prompt: 'look it up',
                 actions: [

@@ -141,7 +141,15 @@ describe('spans through the simulator', () => {
       turns: [
         {
           actions: [
-            { subagent: { name: 'research', prompt: 'look around', actions: [{ text: 'found it' }] } },
+            {
+              // The reference's streamed shape: the subagent's own steps are what its span is made of.
+              subagent: {
+                stream: true,
+                name: 'research',
+                prompt: 'look around',
+                actions: [{ text: 'found it' }],
+              },
+            },
             { text: 'done' },
           ],
         },

@@ -356,11 +356,16 @@ function firstString(parameters: Record<string, unknown>): string | undefined {
 
 /**
  * Emits a DONE `system_message` step. Real ones carry no text on the wire
- * (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson), so `_text` is not written.
+ * (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson), so `_text` is not written; 1.2+ add
+ * `duration_seconds` (agy-real/unnamed-plenipo-agy-1.2.13/e3-resume-conversation.ndjson).
  */
 export async function systemMessage(ctx: TurnContext, _text: string): Promise<void> {
   const index = nextIndex(ctx);
-  await step(ctx, index, { state: 'DONE', step_type: 'system_message' });
+  await step(ctx, index, {
+    state: 'DONE',
+    step_type: 'system_message',
+    ...(ctx.profile.systemMessageDuration && { duration_seconds: 0.000243 }),
+  });
 }
 
 async function runCustomStep(ctx: TurnContext, action: CustomStepAction): Promise<void> {
@@ -444,13 +449,62 @@ async function spawnChild(ctx: TurnContext, action: SpawnChildAction): Promise<v
   await ctx.emitter.stderr(`[agy-sim] child pid ${child.pid}`);
 }
 
+/** The parent's text while its subagent runs when the scenario gives none (agy-real/littlebearapps-untether-agy-1.3.1/subagent.script). */
+const SUBAGENT_WAITING: TextAction = {
+  text: 'I have spawned the subagent. Waiting for its response.\n',
+  chunks: 5,
+};
+
 /**
- * A subagent run: the parent's `subagent` step goes ACTIVE, the subagent's steps stream under its own
- * conversation id (from step 0, starting with a `user_input` carrying `initial_prompt`), then the parent's
- * step ends DONE with the subagent's last text as output. Usage counts into the parent conversation.
+ * A subagent run as agy 1.3.1 writes it (agy-real/littlebearapps-untether-agy-1.3.1/subagent.script): the
+ * `subagent` step ACTIVE with the entry's `initial_prompt` and no `tool_info`, DONE with the subagent's
+ * conversation, log and workspaces; none of the subagent's steps or usage; then the parent's waiting text, a
+ * DONE `system_message` (the reply arriving) and the parent's answer. `response` joins the two texts, as agy's.
+ * `stream: true` writes the reference's shape instead ({@link streamSubagent}).
  */
 async function runSubagent(ctx: TurnContext, action: SubagentAction): Promise<void> {
-  const { name = 'general', prompt, actions } = action.subagent;
+  if (action.subagent.stream === true) return streamSubagent(ctx, action);
+  const { name = 'general', role = 'subagent', prompt, actions, waiting, answer } = action.subagent;
+  const index = nextIndex(ctx);
+  const started = performance.now();
+  const child = randomUUID();
+  const entry = { type_name: name, role, initial_prompt: prompt };
+  const base = { step_type: 'subagent', tool_name: 'invoke_subagent' };
+  await step(ctx, index, { state: 'ACTIVE', ...base, subagent_info: { subagents: [entry] } });
+  throwIfAborted(ctx.signal);
+  await step(ctx, index, {
+    state: 'DONE',
+    ...base,
+    duration_seconds: roundSeconds((performance.now() - started) / 1000),
+    subagent_info: {
+      subagents: [
+        {
+          ...entry,
+          conversation_id: child,
+          // Where agy keeps the subagent's transcript; the simulator names the place but never writes there.
+          log_uri: `file://${join(homedir(), '.gemini/antigravity-cli/brain', child, '.system_generated/logs/transcript.jsonl')}`,
+          workspace_uris: ctx.runtime.config.workspaces.map((dir) => `file://${dir}`),
+        },
+      ],
+    },
+  });
+  throwIfAborted(ctx.signal);
+  const reply = [...actions].reverse().find((a): a is TextAction => 'text' in a)?.text ?? '';
+  await runAction(ctx, waiting ?? SUBAGENT_WAITING);
+  const said = ctx.lastText;
+  await systemMessage(ctx, 'the subagent replied');
+  await runAction(ctx, answer ?? { text: reply, chunks: 1 });
+  ctx.lastText = said + ctx.lastText;
+}
+
+/**
+ * The reference's subagent shape (docs/reference/stream-json.md#subagents; no captured build writes it): the
+ * parent's `subagent` step goes ACTIVE, the subagent's steps stream under its own conversation id (from step 0,
+ * starting with a `user_input` carrying `initial_prompt`), then the parent's step ends DONE with the subagent's
+ * last text as output. Usage counts into the parent conversation.
+ */
+async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise<void> {
+  const { name = 'general', role = 'subagent', prompt, actions } = action.subagent;
   const index = ctx.conv.nextStep();
   const started = performance.now();
   const child = randomUUID();
@@ -459,7 +513,7 @@ async function runSubagent(ctx: TurnContext, action: SubagentAction): Promise<vo
     subagents: [
       {
         type_name: name,
-        role: 'subagent',
+        role,
         conversation_id: child,
         // Where agy keeps a conversation's logs; the simulator names the place but never writes there.
         log_uri: `file://${join(homedir(), '.gemini/antigravity-cli/brain', child)}`,

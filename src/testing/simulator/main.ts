@@ -167,7 +167,12 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // Pre-turn failures write one lone `result` (empty conversation id) and exit 1 (docs/reference/stream-json.md#failure-before-the-turn).
   if (startup.authFail) {
+    // agy 1.3.2 signed out (agy-real/littlebearapps-untether-agy-1.3.1/unauth.script): the login hint, the lone
+    // result, then the error line.
+    await emitter.stderr("Error: authentication required. Run 'agy' to log in, then retry.");
     await emitter.line(preTurnFailure('authentication failed or timed out'));
+    await emitter.flush();
+    await emitter.stderr('error: authentication failed or timed out');
     return exit(1);
   }
   const modelError = modelSelectionError(args.model, args.effort);

@@ -47,6 +47,12 @@ export interface AgyProfile {
    * text; docs/reference/hooks.md#hook-denials-on-stdout). The step is `TOOL_ERROR` either way.
    */
   readonly hookDenialResult: 'success' | 'error';
+  /**
+   * Whether a DONE `system_message` carries `duration_seconds`: 1.2.13+ do (agy-real/unnamed-plenipo-agy-1.2.13/
+   * e3-resume-conversation.ndjson, agy-real/littlebearapps-untether-agy-1.3.1/resume_after_interrupt.script),
+   * 1.1.9 does not (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson).
+   */
+  readonly systemMessageDuration: boolean;
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -87,5 +93,6 @@ export function profileFor(version: string): AgyProfile {
     unknownConversation: olderThan(version, '1.3.0') ? 'fallback' : 'new',
     interrupt: v1_2 ? 'interrupted' : 'canceled',
     hookDenialResult: v1_2 ? 'success' : 'error',
+    systemMessageDuration: v1_2,
   };
 }

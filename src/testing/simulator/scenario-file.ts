@@ -1,15 +1,27 @@
 /**
  * Loads and checks the scenario named by `AGY_SIM_SCENARIO`. The checks are plain code (no zod) so the
- * simulator starts fast; they catch typos in hand-written scenarios with a path to the bad field.
+ * simulator starts fast; they catch typos in hand-written scenarios with a path to the bad field, an unknown
+ * key anywhere (`turns[0].actions[1]: unknown key "chunkz"`) included. A `step` action's object is written as
+ * given and is not checked.
  */
 import { readFileSync } from 'node:fs';
 import type {
+  CheckpointAction,
+  DenyAction,
+  McpToolAction,
+  RateLimitAction,
   Scenario,
   ScenarioAction,
   ScenarioInterrupt,
   ScenarioStartup,
   ScenarioTurn,
   ScenarioTurnEnd,
+  ScenarioUsage,
+  SpawnChildAction,
+  SubagentAction,
+  TextAction,
+  TimestampDeltasAction,
+  ToolAction,
 } from './scenario.js';
 
 /** A scenario that cannot be read or does not fit the format: the simulator reports it and exits 1. */
@@ -100,6 +112,70 @@ const END_KEYS = keysOf<ScenarioTurnEnd>({
   exitAfter: true,
   noResult: true,
 });
+const EXIT_BEFORE_INIT_KEYS = keysOf<NonNullable<ScenarioStartup['exitBeforeInit']>>({
+  code: true,
+  stderr: true,
+});
+const QUOTA_KEYS = keysOf<Exclude<NonNullable<ScenarioTurnEnd['quota']>, boolean>>({ retries: true });
+const PRINT_TIMEOUT_KEYS = keysOf<Exclude<NonNullable<ScenarioTurnEnd['printTimeout']>, boolean>>({
+  stderr: true,
+});
+const USAGE_KEYS = keysOf<ScenarioUsage>({
+  input_tokens: true,
+  output_tokens: true,
+  thinking_tokens: true,
+  cache_read_tokens: true,
+  inputTokens: true,
+  outputTokens: true,
+  thinkingTokens: true,
+  cacheReadTokens: true,
+});
+const TEXT_KEYS = keysOf<TextAction>({
+  text: true,
+  chunks: true,
+  usage: true,
+  duplicateDone: true,
+  error: true,
+  delayMs: true,
+});
+/** The keys beside the kind's own key in actions that take a model step. */
+const MODEL_STEP_ACTION = (kind: string): ReadonlySet<string> => new Set([kind, 'modelStep']);
+const MODEL_STEP_KEYS = keysOf<Exclude<NonNullable<ToolAction['modelStep']>, boolean>>({ usage: true });
+const TOOL_KEYS = keysOf<ToolAction['tool']>({
+  name: true,
+  parameters: true,
+  output: true,
+  error: true,
+  hang: true,
+});
+const TOOL_ERROR_KEYS = keysOf<NonNullable<ToolAction['tool']['error']>>({ type: true, message: true });
+const MCP_TOOL_KEYS = keysOf<McpToolAction['mcpTool']>({
+  server: true,
+  tool: true,
+  arguments: true,
+  expectError: true,
+});
+const DENY_KEYS = keysOf<DenyAction['deny']>({
+  action: true,
+  display_name: true,
+  tool: true,
+  parameters: true,
+  target: true,
+  form: true,
+});
+const CHECKPOINT_KEYS = keysOf<Exclude<CheckpointAction['checkpoint'], true>>({ usage: true });
+const RATE_LIMIT_KEYS = keysOf<RateLimitAction['rateLimit']>({ retries: true });
+const SUBAGENT_KEYS = keysOf<SubagentAction['subagent']>({
+  name: true,
+  role: true,
+  prompt: true,
+  actions: true,
+  stream: true,
+  waiting: true,
+  answer: true,
+});
+const TIMESTAMP_KEYS = keysOf<TimestampDeltasAction['timestampDeltas']>({ count: true, intervalMs: true });
+const SPAWN_CHILD_KEYS = keysOf<SpawnChildAction['spawnChild']>({ detached: true, inheritStdio: true });
 
 /** The first key of `obj` that `allowed` does not know, as an error naming it. */
 function unknownKey(obj: Obj, allowed: ReadonlySet<string>, where: string): string | undefined {
@@ -135,6 +211,10 @@ export function checkScenario(value: unknown): string | undefined {
     if (ebi !== undefined && (!isObj(ebi) || !isNonNegInt(ebi.code))) {
       return 'startup.exitBeforeInit must be {code: integer, stderr?: string}';
     }
+    if (isObj(ebi)) {
+      const k = unknownKey(ebi, EXIT_BEFORE_INIT_KEYS, 'startup.exitBeforeInit');
+      if (k !== undefined) return k;
+    }
   }
   const interrupt = value.interrupt;
   if (interrupt !== undefined) {
@@ -168,8 +248,8 @@ export function checkScenario(value: unknown): string | undefined {
       return `${where}.expectPrompt must be a string`;
     }
     for (const [a, action] of turn.actions.entries()) {
-      const problem = checkAction(action);
-      if (problem !== undefined) return `${where}.actions[${a}]: ${problem}`;
+      const problem = checkAction(action, `${where}.actions[${a}]`);
+      if (problem !== undefined) return problem;
     }
     if (turn.end !== undefined) {
       if (!isObj(turn.end)) return `${where}.end must be an object`;
@@ -189,6 +269,10 @@ export function checkScenario(value: unknown): string | undefined {
       ) {
         return `${where}.end.quota must be a boolean or {retries?: integer ≥ 0}`;
       }
+      if (isObj(quota)) {
+        const k = unknownKey(quota, QUOTA_KEYS, `${where}.end.quota`);
+        if (k !== undefined) return k;
+      }
       const pt = end.printTimeout;
       if (
         pt !== undefined &&
@@ -196,6 +280,10 @@ export function checkScenario(value: unknown): string | undefined {
         !(isObj(pt) && (pt.stderr === undefined || ['before', 'after', 'none'].includes(pt.stderr as string)))
       ) {
         return `${where}.end.printTimeout must be a boolean or {stderr?: "before" | "after" | "none"}`;
+      }
+      if (isObj(pt)) {
+        const k = unknownKey(pt, PRINT_TIMEOUT_KEYS, `${where}.end.printTimeout`);
+        if (k !== undefined) return k;
       }
     }
   }
@@ -236,21 +324,91 @@ export function actionKind(action: ScenarioAction): ActionKind {
   throw new ScenarioError(`unknown action ${JSON.stringify(action)}`);
 }
 
-function checkAction(action: unknown): string | undefined {
-  if (!isObj(action)) return 'an action must be an object';
+/** The allowed keys of an action object (beside its kind's key), by kind; `undefined` for a bare value. */
+const ACTION_OBJECT_KEYS: Partial<Record<ActionKind, ReadonlySet<string>>> = {
+  text: TEXT_KEYS,
+  tool: MODEL_STEP_ACTION('tool'),
+  mcpTool: MODEL_STEP_ACTION('mcpTool'),
+  deny: MODEL_STEP_ACTION('deny'),
+  subagent: MODEL_STEP_ACTION('subagent'),
+};
+
+/** The first unknown key of each object at `path` (the action's own value and what it nests). */
+function unknownNestedKey(kind: ActionKind, v: unknown, path: string): string | undefined {
+  const checks: [unknown, ReadonlySet<string>, string][] = [];
+  const at = `${path}.${kind}`;
+  switch (kind) {
+    case 'tool':
+      checks.push([v, TOOL_KEYS, at]);
+      if (isObj(v)) checks.push([v.error, TOOL_ERROR_KEYS, `${at}.error`]);
+      break;
+    case 'mcpTool':
+      checks.push([v, MCP_TOOL_KEYS, at]);
+      break;
+    case 'deny':
+      checks.push([v, DENY_KEYS, at]);
+      break;
+    case 'checkpoint':
+      checks.push([v, CHECKPOINT_KEYS, at]);
+      if (isObj(v)) checks.push([v.usage, USAGE_KEYS, `${at}.usage`]);
+      break;
+    case 'rateLimit':
+      checks.push([v, RATE_LIMIT_KEYS, at]);
+      break;
+    case 'subagent':
+      checks.push([v, SUBAGENT_KEYS, at]);
+      break;
+    case 'timestampDeltas':
+      checks.push([v, TIMESTAMP_KEYS, at]);
+      break;
+    case 'spawnChild':
+      checks.push([v, SPAWN_CHILD_KEYS, at]);
+      break;
+  }
+  for (const [obj, allowed, where] of checks) {
+    if (!isObj(obj)) continue;
+    const k = unknownKey(obj, allowed, where);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+/** Checks one action at `path` (e.g. `turns[0].actions[1]`); returns the first problem, prefixed by where. */
+function checkAction(action: unknown, path: string): string | undefined {
+  if (!isObj(action)) return `${path}: an action must be an object`;
   const kinds = ACTION_KEYS.filter((key) => key in action);
   if (kinds.length !== 1) {
     return kinds.length === 0
-      ? `unknown action ${JSON.stringify(action)} (expected one of ${ACTION_KEYS.join(', ')})`
-      : `ambiguous action with keys ${kinds.join(', ')}`;
+      ? `${path}: unknown action ${JSON.stringify(action)} (expected one of ${ACTION_KEYS.join(', ')})`
+      : `${path}: ambiguous action with keys ${kinds.join(', ')}`;
   }
   const kind = kinds[0] as ActionKind;
+  const own = unknownKey(action, ACTION_OBJECT_KEYS[kind] ?? new Set([kind]), path);
+  if (own !== undefined) return own;
+  const nested = unknownNestedKey(kind, action[kind], path);
+  if (nested !== undefined) return nested;
+  if (isObj(action.modelStep)) {
+    const k = unknownKey(action.modelStep, MODEL_STEP_KEYS, `${path}.modelStep`);
+    if (k !== undefined) return k;
+    if (isObj(action.modelStep.usage)) {
+      const u = unknownKey(action.modelStep.usage, USAGE_KEYS, `${path}.modelStep.usage`);
+      if (u !== undefined) return u;
+    }
+  }
+  if (kind === 'text' && isObj(action.usage)) {
+    const k = unknownKey(action.usage, USAGE_KEYS, `${path}.usage`);
+    if (k !== undefined) return k;
+  }
+  const problem = checkActionValues(action, kind, path);
+  return problem === undefined || problem.startsWith(path) ? problem : `${path}: ${problem}`;
+}
+
+/** The value checks of one action whose keys are known; a problem without a path is about this action. */
+function checkActionValues(action: Obj, kind: ActionKind, path: string): string | undefined {
   const v = action[kind];
   const modelStep = action.modelStep;
+  // Only tool, mcpTool, deny and subagent actions may have one (their allowed keys say so).
   if (modelStep !== undefined) {
-    if (kind !== 'tool' && kind !== 'mcpTool' && kind !== 'deny' && kind !== 'subagent') {
-      return `modelStep applies only to tool, mcpTool, deny and subagent actions`;
-    }
     if (
       typeof modelStep !== 'boolean' &&
       !(isObj(modelStep) && (modelStep.usage === undefined || isObj(modelStep.usage)))
@@ -308,15 +466,24 @@ function checkAction(action: unknown): string | undefined {
         : 'rateLimit must be {retries?: integer ≥ 0}';
     case 'subagent': {
       if (!isObj(v) || typeof v.prompt !== 'string' || !Array.isArray(v.actions)) {
-        return 'subagent must be {prompt: string, actions: array, name?: string}';
+        return 'subagent must be {prompt: string, actions: array, name?: string, …}';
       }
-      if (v.name !== undefined && typeof v.name !== 'string') return 'subagent.name must be a string';
+      for (const key of ['name', 'role'] as const) {
+        if (v[key] !== undefined && typeof v[key] !== 'string') return `subagent.${key} must be a string`;
+      }
+      if (v.stream !== undefined && typeof v.stream !== 'boolean') return 'subagent.stream must be a boolean';
       for (const [i, inner] of v.actions.entries()) {
         if (!isObj(inner) || !('text' in inner || 'tool' in inner)) {
           return `subagent.actions[${i}] must be a text or tool action`;
         }
-        const problem = checkAction(inner);
-        if (problem !== undefined) return `subagent.actions[${i}]: ${problem}`;
+        const problem = checkAction(inner, `${path}.subagent.actions[${i}]`);
+        if (problem !== undefined) return problem;
+      }
+      for (const key of ['waiting', 'answer'] as const) {
+        if (v[key] === undefined) continue;
+        if (!isObj(v[key]) || !('text' in v[key])) return `subagent.${key} must be a text action`;
+        const problem = checkAction(v[key], `${path}.subagent.${key}`);
+        if (problem !== undefined) return problem;
       }
       return undefined;
     }

@@ -5,8 +5,8 @@
  * runs a small default script (an echo reply plus a `list_dir` tool step), so the offline demo has something
  * to say. Every wire shape the simulator writes is one a real agy build wrote (`shared/fixtures/agy-real/`,
  * which wins over docs/reference/stream-json.md#); which build is imitated is `Scenario.version` (or the
- * `AGY_SIM_VERSION` environment variable), default 1.3.1. Where no real capture exists for a shape (subagents,
- * interrupts, structured output), the reference is followed and the TSDoc says so.
+ * `AGY_SIM_VERSION` environment variable), default 1.3.1. Where no real capture exists for a shape, the
+ * reference is followed and the TSDoc says so.
  *
  * Whatever the scenario, the simulator also does what agy does with the configuration it finds (README
  * "Plugins, hooks and MCP"): plugins, rules and custom agents under `<--add-dir>/.agents/` and `$HOME/.gemini/`,
@@ -215,24 +215,47 @@ export interface RateLimitAction {
 }
 
 /**
- * A subagent run (no real capture exists; shapes follow docs/reference/stream-json.md#subagents): a text-less model step,
- * then a `subagent` step (`tool_name: "invoke_subagent"`, `tool_info.parameters {Name, Prompt}`,
- * `subagent_info.subagents[{type_name, role, conversation_id, log_uri, workspace_uris}]`) going ACTIVE, then
- * the subagent's own steps under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt`,
- * then its `text` and `tool` actions), then the `subagent` step DONE with the subagent's last text as
- * `tool_info.output`. The subagent's model usage counts into the parent's `result.usage`.
+ * A subagent run, in the shape agy 1.3.1 writes it (agy-real/littlebearapps-untether-agy-1.3.1/subagent.script):
+ * a text-less model step, then a `subagent` step (`tool_name: "invoke_subagent"`, no `tool_info`) going ACTIVE
+ * with `subagent_info.subagents[{type_name, role, initial_prompt}]` and DONE with `duration_seconds` and the
+ * same entry plus `conversation_id`, `log_uri`, `workspace_uris`. The subagent's own steps are not written (they
+ * live in its own transcript) and its usage is not in the parent's `result.usage`. The parent then writes its
+ * `waiting` text step, a DONE `system_message` with `duration_seconds` (the subagent's reply arriving) and its
+ * `answer` step; the turn's `response` is the two texts joined, as agy joins them.
+ *
+ * `stream: true` writes the reference's shape instead (docs/reference/stream-json.md#subagents; no captured
+ * build writes it): the `subagent` step with `tool_info.parameters {Name, Prompt}`, the subagent's `actions`
+ * streamed under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt` first), then the step
+ * DONE with the subagent's last text as `tool_info.output`; the subagent's usage counts into `result.usage`.
  */
 export interface SubagentAction {
   /** The model step before the call. Default `true`. */
   modelStep?: ModelStepOption;
   /** The subagent run. */
   subagent: {
-    /** The subagent type. Default `general`. */
+    /** The subagent type (`type_name`). Default `general`. */
     name?: string;
-    /** The prompt the parent gives it. */
+    /** The subagent's `role`. Default `subagent`. */
+    role?: string;
+    /** The prompt the parent gives it (`initial_prompt`). */
     prompt: string;
-    /** What the subagent does: `text` and `tool` actions only. */
+    /**
+     * What the subagent does: `text` and `tool` actions only. Written only with `stream: true`; otherwise the
+     * last text is the subagent's reply (the default `answer`).
+     */
     actions: (TextAction | ToolAction)[];
+    /** Write the reference's streamed shape instead of agy 1.3.1's. Default `false`. */
+    stream?: boolean;
+    /**
+     * The parent's text step while the subagent runs. Default `I have spawned the subagent. Waiting for its
+     * response.` (5 deltas, as captured). Not written with `stream: true`.
+     */
+    waiting?: TextAction;
+    /**
+     * The parent's answer once the reply arrived. Default: the subagent's reply in one DONE update (as
+     * captured). Not written with `stream: true`.
+     */
+    answer?: TextAction;
   };
 }
 
@@ -404,7 +427,11 @@ export interface ScenarioTurn {
 export interface ScenarioStartup {
   /** Delay before `init`, in ms. */
   delayMs?: number;
-  /** Fail sign-in: a lone `result` ERROR "authentication failed or timed out", then exit 1. */
+  /**
+   * Fail sign-in as agy 1.3.2 signed out does (agy-real/littlebearapps-untether-agy-1.3.1/unauth.script): stderr
+   * `Error: authentication required. Run 'agy' to log in, then retry.`, a lone `result` ERROR "authentication
+   * failed or timed out", stderr `error: authentication failed or timed out`, exit 1.
+   */
   authFail?: boolean;
   /** Exit before `init` with this code (and optional stderr). */
   exitBeforeInit?: {
