@@ -484,7 +484,8 @@ describe('hooks', () => {
       ['agent_response', undefined],
     ]);
     expect(steps[1]).toMatchObject({ state: 'DONE', step_index: 1 });
-    expect(sim.results[0]).toMatchObject({ response: 'second' });
+    // 1.3.x joins the turn's texts (agy-real/littlebearapps-untether-agy-1.3.1/background_held.script).
+    expect(sim.results[0]).toMatchObject({ response: 'firstsecond' });
     // Default script: user_input, injected, the model step choosing list_dir, list_dir, injected, the echo.
     expect(steps.slice(5).map((s) => s.step_type)).toEqual([
       'user_input',
@@ -531,7 +532,8 @@ describe('hooks', () => {
       'Continuing: keep going',
       'Continuing: keep going',
     ]);
-    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: 'Continuing: keep going' });
+    // 1.3.x joins the turn's texts (agy-real/littlebearapps-untether-agy-1.3.1/background_held.script).
+    expect(sim.results[0]).toMatchObject({ status: 'SUCCESS', response: responses.join('') });
     const stops = hookLog(fx);
     expect(stops).toHaveLength(4);
     // The fields of agy-real/hooks-anti-samcheonpo-agy-1.3.0/Stop.json: no stepIdx, no response text.

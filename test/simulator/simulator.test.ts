@@ -826,6 +826,17 @@ describe('captured shapes beyond the captures', () => {
     expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
   });
 
+  it('result.response: 1.3.x joins every text of the turn, older profiles keep the last', async () => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/background_held.script: "STARTED\n" then the answer, joined.
+    const turns = [{ actions: [{ text: 'STARTED\n' }, { text: 'The task has finished.\n' }] }];
+    const joined = await harness.start({ scenario: { version: '1.3.1', turns } });
+    await runPrompts(joined, ['go']);
+    expect(joined.results[0]).toMatchObject({ response: 'STARTED\nThe task has finished.\n' });
+    const last = await harness.start({ scenario: { version: '1.2.13', turns } });
+    await runPrompts(last, ['go']);
+    expect(last.results[0]).toMatchObject({ response: 'The task has finished.\n' });
+  });
+
   it('1.1.x: the first turn ends with a checkpoint carrying usage, a later turn does not', async () => {
     // agy-real/jdiazromeral-agy-plugin-cc/resume_fallback-2026-08-02-run1.ndjson, …/resume-2026-08-02-run1.ndjson
     const sim = await harness.start({
@@ -1206,7 +1217,8 @@ describe('crashes and raw output', () => {
     const hugeDelta = String(huge?.text_delta);
     expect(hugeDelta.length).toBe(size);
     expect(hugeDelta.slice(0, 10)).toBe('0123456789');
-    expect(sim.results[0]?.response).toHaveLength(size);
+    // The response joins the turn's texts on 1.3.x: 'a\u2028b' then the huge one.
+    expect(sim.results[0]?.response).toHaveLength(size + 3);
     expect(sim.lines.some((l) => l.raw.includes('"text_delta":"a\u2028b"'))).toBe(true);
   }, 60_000);
 

@@ -57,8 +57,10 @@ export interface TurnContext {
   readonly prompt: string;
   /** Flushes output, saves state and exits the process. */
   readonly exit: (code: number) => Promise<never>;
-  /** The text of the latest `agent_response` (partial while it streams): the turn's `response`. */
+  /** The text of the latest `agent_response` (partial while it streams): the turn's `response` on 1.1–1.2. */
   lastText: string;
+  /** Every finished `agent_response` text of the turn, in order: the turn's `response` on 1.3. */
+  turnText: string;
   /** Permissions soft-denied in this turn. */
   readonly denied: DeniedAction[];
   /** The configuration agy loaded (hooks, MCP servers, rules, custom agents). */
@@ -269,6 +271,7 @@ async function runText(ctx: TurnContext, action: TextAction): Promise<void> {
   fields.duration_seconds = roundSeconds((performance.now() - started) / 1000);
   if (usage !== undefined) fields.usage = usage;
   ctx.lastText += last ?? '';
+  ctx.turnText += ctx.lastText;
   ctx.modelSteps++;
   if (usage !== undefined) countUsage(ctx, usage);
   const line = stepEnvelope(ctx.stepConversation ?? ctx.conv.id, index, fields);
@@ -393,6 +396,7 @@ async function runHugeText(ctx: TurnContext, action: HugeTextAction): Promise<vo
   const text = pattern.repeat(Math.ceil(size / pattern.length)).slice(0, size);
   await step(ctx, index, { state: 'ACTIVE', step_type: 'agent_response', text_delta: text });
   ctx.lastText = text;
+  ctx.turnText += text;
   throwIfAborted(ctx.signal);
   const usage = deriveUsage(ctx.prompt.length, size);
   countUsage(ctx, usage);
@@ -529,6 +533,7 @@ async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise
     subagent_info: info,
   });
   const parentText = ctx.lastText;
+  const parentTurnText = ctx.turnText;
   ctx.stepConversation = child;
   ctx.subagentSteps = { next: 0 };
   try {
@@ -540,6 +545,8 @@ async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise
   }
   const output = ctx.lastText;
   ctx.lastText = parentText;
+  // The subagent's texts are its own conversation's, not the parent turn's response.
+  ctx.turnText = parentTurnText;
   await step(ctx, index, {
     state: 'DONE',
     ...base,

@@ -282,7 +282,10 @@ export class ModelEndpointSession {
     fields.duration_seconds = roundSeconds((performance.now() - started) / 1000);
     fields.usage = out.usage;
     await step(ctx, index, fields);
-    if (out.text !== '') ctx.lastText = out.text;
+    if (out.text !== '') {
+      ctx.lastText = out.text;
+      ctx.turnText += out.text;
+    }
     return out;
   }
 }

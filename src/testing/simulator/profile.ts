@@ -53,6 +53,12 @@ export interface AgyProfile {
    * 1.1.9 does not (agy-real/jdiazromeral-agy-plugin-cc/resume-2026-08-02-run1.ndjson).
    */
   readonly systemMessageDuration: boolean;
+  /**
+   * What `result.response` holds: `joined`, every `agent_response` text of the turn in order (1.3.x:
+   * agy-real/littlebearapps-untether-agy-1.3.1/background_held.script, "STARTED\n" then the answer), or `last`,
+   * the latest one only (older profiles: no capture of theirs shows a turn with two texts, so they keep it).
+   */
+  readonly responseText: 'joined' | 'last';
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -94,5 +100,6 @@ export function profileFor(version: string): AgyProfile {
     interrupt: v1_2 ? 'interrupted' : 'canceled',
     hookDenialResult: v1_2 ? 'success' : 'error',
     systemMessageDuration: v1_2,
+    responseText: olderThan(version, '1.3.0') ? 'last' : 'joined',
   };
 }

@@ -124,6 +124,7 @@ export class TurnRunner {
       prompt,
       exit: this.opts.exit,
       lastText: '',
+      turnText: '',
       denied: [],
       runtime: this.opts.runtime,
       invocations: 0,
@@ -287,7 +288,8 @@ export class TurnRunner {
     result.status = end.status ?? 'SUCCESS';
     result.error = end.error;
     // Headless agy soft-denies: the turn "succeeds" with an empty response and the denials listed.
-    result.response = end.response ?? (ctx.denied.length > 0 ? '' : ctx.lastText);
+    const said = ctx.profile.responseText === 'joined' && ctx.turnText !== '' ? ctx.turnText : ctx.lastText;
+    result.response = end.response ?? (ctx.denied.length > 0 ? '' : said);
     result.deniedActions = ctx.denied;
     if (ctx.denied.length > 0 && ctx.profile.softDenialResult === 'canceled' && end.status === undefined) {
       result.status = 'CANCELED';
