@@ -16,11 +16,12 @@ import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
-import { isSlashCommand } from '../content/slash-command.js';
+import { isSlashCommand, type SlashCommand } from '../content/slash-command.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
+import type { TurnInput } from '../conversation/turn-input.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
@@ -67,11 +68,6 @@ import { type ValidatedConfig, validateConfig } from './validate-config.js';
  * JSON Schema or none.
  */
 export type TurnOutput<S, T> = [T] extends [undefined] ? InferResponseSchema<S> : InferResponseSchema<T>;
-
-/** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
-const PARSED = new WeakSet<object>();
-/** A turn's own schema (`ChatOptions.responseSchema`), keyed by the part list `chat()` built for it. */
-const TURN_SCHEMA = new WeakMap<object, ResponseSchema>();
 
 /** Options of one `chat` turn. */
 export interface ChatOptions {
@@ -120,15 +116,10 @@ function sameSchema(a: ResponseSchema, b: ResponseSchema | undefined): boolean {
   return b !== undefined && JSON.stringify(a.jsonSchema) === JSON.stringify(b.jsonSchema);
 }
 
-/** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
-function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
-  const cancel = () => void response.cancel();
-  if (signal.aborted) {
-    cancel();
-    return;
-  }
-  signal.addEventListener('abort', cancel, { once: true });
-  void response.result().finally(() => signal.removeEventListener('abort', cancel));
+/** The slash command a turn runs instead of a model turn: a prompt of that one part. */
+function commandOf(parts: readonly ContentPart[]): SlashCommand | undefined {
+  const [only] = parts;
+  return parts.length === 1 && isSlashCommand(only) ? only : undefined;
 }
 
 /** The backend's attachments directory; a backend without one cannot take media parts. */
@@ -158,8 +149,6 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
   readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'additions'>;
   readonly #schema: ResponseSchema | undefined;
-  /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
-  #turnSchema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
   /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
@@ -309,6 +298,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       connection,
       historyLimit: config.historyLimit,
       pipeline: this.#pipeline(connection),
+      parse: contentParts,
       observer: tracing,
     });
     await connection.start();
@@ -523,7 +513,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   /** The turn pipeline: the named stages of `turn-stages.ts`, in order. */
-  #pipeline(connection: Connection): ConversationPipeline<Content> {
+  #pipeline(connection: Connection): ConversationPipeline {
     const control = this.#control;
     const budget = this.#budget;
     const reminder = this.#config.reminder;
@@ -542,18 +532,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       ...(provider ? [providerUsageStartStage(provider)] : []),
     ]);
     return {
-      // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
-      prepare: async (prompt) => {
-        const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+      prepare: async ({ parts, schema: own }) => {
         // A slash command is not a model turn: no prepare stages, agy answers it in a print-mode run.
-        const command = parts.length === 1 && isSlashCommand(parts[0]) ? parts[0] : undefined;
-        if (command) {
-          this.#turnSchema = undefined;
-          return { text: [], command: { name: command.name, args: command.args } };
-        }
-        const own = TURN_SCHEMA.get(parts);
-        // Set before any await: finalize, which reads it, runs only after this turn's prepare succeeded.
-        this.#turnSchema = own ?? this.#schema;
+        const command = commandOf(parts);
+        if (command) return { text: [], command: { name: command.name, args: command.args } };
         const draft = await prepare({ parts, text: [] });
         // The agent's own schema went in at launch; only a different one travels with the turn.
         const media = draft.media?.length ? { media: draft.media } : {};
@@ -567,7 +549,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         ...(budget ? [budgetStepStage(budget)] : []),
       ]),
       finalize: composeFinish([
-        finishStage('structured-output', (result) => this.#finalize(result)),
+        finishStage('structured-output', (result, input) => this.#finalize(result, input)),
         finishStage(
           'control-plane',
           tracing
@@ -626,9 +608,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     return out;
   }
 
-  #finalize(result: TurnResult): TurnResult {
+  /** Validates the turn's structured output against its schema: its own, else the agent's (none for a command). */
+  #finalize(result: TurnResult, input: TurnInput): TurnResult {
     // The connection hands over agy's structured output unvalidated; only a validated value reaches the user.
-    const schema = this.#turnSchema;
+    const schema = commandOf(input.parts) ? undefined : (input.schema ?? this.#schema);
     if (!schema || result.status !== 'success')
       return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
     const checked = schema.check(result.structuredOutput);
@@ -657,12 +640,15 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const parts = contentParts(prompt);
     if (this.#config.backend?.kind === 'acp' && parts.some(isSlashCommand))
       throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
-    PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
-    if (schema) TURN_SCHEMA.set(parts, schema);
     await this.start();
-    const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
-    if (signal) cancelOnAbort(signal, response);
+    // The turn's input, built once and carried down with it (its stages read the schema from it).
+    const response = this.#requireConversation().queueTurn({
+      parts,
+      schema,
+      timeoutMs: turnTimeoutMs,
+      signal,
+    });
     // The type argument only types `structuredOutput()`: the value is validated against this same schema.
     return response as ChatResponse<TurnOutput<S, T>>;
   }
