@@ -146,8 +146,8 @@ function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): strin
 export class Agent<S extends ResponseSchemaInput | undefined = undefined> implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
-  /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
-  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'additions'>;
+  /** The validated groups: agy's (session, launch, watchdog) and ACP's, each forwarded whole to its backend. */
+  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'acp' | 'additions'>;
   readonly #schema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
@@ -472,28 +472,16 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const { command, args } = acpCommandLine(backend);
     return AcpConnection.create(
       {
+        // The validated group, forwarded whole; the rest is what this run derives.
+        ...this.#groups.acp,
         command,
         args,
         preset: backend.preset,
         env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
-        dataDir: config.dataDir,
-        isolation: provider ? 'shadow-home' : config.isolation,
-        settingsOverrides: this.#groups.additions.settings,
-        systemPrompt: this.#groups.additions.systemPrompt,
         tools,
-        mcpServers: config.mcpServers,
-        conversationId: config.conversationId,
-        model: config.model,
-        startTimeoutMs: config.startTimeoutMs,
-        idleTimeoutMs: config.idleTimeoutMs,
-        turnTimeoutMs: config.turnTimeoutMs,
-        interruptGraceMs: config.interruptGraceMs,
-        closeGraceMs: config.closeGraceMs,
-        maxLineBytes: config.maxLineBytes,
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-        onStderr: config.onStderr,
         logger: this.#logger,
         tap: this.#acpTap(),
       },
