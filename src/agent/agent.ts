@@ -28,7 +28,7 @@ import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
-import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
+import type { AgentCapabilities } from '../model/capabilities.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
@@ -167,6 +167,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** What the backend was told to ask for at start (agy installs its hook relays from it). */
   #startNeeds: HostNeeds | undefined;
   #connection: Connection | undefined;
+  /**
+   * The agy backend, when this agent built one (not for ACP or a custom `connection`): its session runtime and
+   * transport counters are agy's own, and its hook relays are fixed at start.
+   */
+  #agy: AgyConnection | undefined;
   /** Provider mode's in-process gateway; closed after the connection. */
   #provider: ProviderBridge | undefined;
   #conversation: Conversation<Content> | undefined;
@@ -283,17 +288,22 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
     this.#startNeeds = this.#control.needs();
-    const connection = config.connection
-      ? await config.connection(host)
-      : config.backend?.kind === 'acp'
-        ? await this.#createAcp(config.backend, host, provider, tools)
-        : await this.#createAgy(host, provider, tools);
+    const backend = config.backend;
+    let agy: AgyConnection | undefined;
+    let connection: Connection;
+    if (config.connection) connection = await config.connection(host);
+    else if (backend?.kind === 'acp') connection = await this.#createAcp(backend, host, provider, tools);
+    else {
+      agy = await this.#createAgy(host, provider, tools);
+      connection = agy;
+    }
     if (this.#state !== 'starting') {
       // close() ran while the session was being built: it could not see this connection, so close it here.
       await connection.close();
       this.#checkNotClosing();
     }
     this.#connection = connection;
+    this.#agy = agy;
     this.#conversation = Conversation.create<Content>({
       connection,
       historyLimit: config.historyLimit,
@@ -369,7 +379,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   registerHook(hook: Hook): () => void {
     if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
     const needs = this.#startNeeds;
-    if (needs && this.#connection instanceof AgyConnection) {
+    if (needs && this.#agy) {
       const missing =
         (hook.kind === 'preToolCall' && !needs.toolGate) ||
         ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
@@ -715,7 +725,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
 
   /** The running backend process's pid (agy's, or the ACP agent's). */
   get pid(): number | undefined {
-    return this.#agy?.pid ?? (this.#connection instanceof AcpConnection ? this.#connection.pid : undefined);
+    return this.#connection?.pid;
   }
 
   /**
@@ -723,12 +733,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * `initialize` and `session/new`. Undefined for a custom `connection` that reports none.
    */
   get capabilities(): AgentCapabilities | undefined {
-    const connection = this.#connection;
-    if (!connection) return undefined;
-    if (connection.capabilities) return connection.capabilities;
-    return connection instanceof AgyConnection
-      ? { ...AGY_CAPABILITIES, agentVersion: connection.info.version ?? undefined }
-      : undefined;
+    return this.#connection?.capabilities;
   }
 
   /** The session directory path, while started. */
@@ -739,11 +744,6 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** @internal The session runtime (listener, files). */
   get runtime(): SessionRuntime | undefined {
     return this.#agy?.runtime;
-  }
-
-  /** The agy backend, when the agent runs on agy (not on a custom `connection`). */
-  get #agy(): AgyConnection | undefined {
-    return this.#connection instanceof AgyConnection ? this.#connection : undefined;
   }
 
   /** Transport counters (lines, bad lines, unknown events, processes started). */

@@ -140,6 +140,9 @@ describe('Agent on the in-memory connection', () => {
     expect(typeof conn.host?.toolCallAnswered).toBe('function');
     expect(agent.pid).toBeUndefined();
     expect(agent.sessionDir).toBeUndefined();
+    // A custom backend that reports no capabilities and is not agy: none, and no agy counters.
+    expect(agent.capabilities).toBeUndefined();
+    expect(agent.stats).toBeUndefined();
     await agent.close();
     expect(conn.closed).toBe(true);
   });

@@ -5,6 +5,7 @@
  * back through the one `ConnectionHost`.
  */
 import type { Logger } from '../../logger.js';
+import { AGY_CAPABILITIES, type AgentCapabilities } from '../../model/capabilities.js';
 import type { TurnResult } from '../../model/turn-result.js';
 import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
@@ -221,6 +222,11 @@ export class AgyConnection implements Connection {
   /** Transport counters (lines, bad lines, unknown events, processes started). */
   get stats(): ConnectionStats {
     return this.#stream.stats;
+  }
+
+  /** agy's fixed flags, with the version once probed. */
+  get capabilities(): AgentCapabilities {
+    return { ...AGY_CAPABILITIES, agentVersion: this.info.version ?? undefined };
   }
 
   start(): Promise<ConnectionInfo> {
