@@ -267,11 +267,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     this.#tracing = tracing;
     tracing?.sessionStarting();
     const plainHost: ConnectionHost = {
-      gateToolCall: this.#control.gateToolCall,
+      gateOwnToolCall: this.#control.gateOwnToolCall,
       afterToolCall: this.#control.afterToolCall,
       needs: () => this.#control.needs(),
       toolCallRequested: this.#control.toolCallRequested,
-      beforeToolCall: this.#control.beforeToolCall,
+      gateBackendToolCall: this.#control.gateBackendToolCall,
       toolCallAnswered: this.#control.toolCallAnswered,
       toolCallEnded: this.#control.toolCallEnded,
       beforeModelCall: this.#control.beforeModelCall,

@@ -160,7 +160,7 @@ export class AgyConnection implements Connection {
       jsonSchema: o.jsonSchema,
       tools: o.tools,
       hooks: [...o.hooks, ...adapter.registrations()],
-      beforeToolCall: host.gateToolCall,
+      beforeToolCall: host.gateOwnToolCall,
       afterToolCall: host.afterToolCall,
       onHookRequest: tap
         ? (event, input) => {
