@@ -17,18 +17,19 @@ import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { DEFAULT_MCP_CHECK_TIMEOUT_MS } from '../connection/mcp-check/check-server.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
-import { isSlashCommand } from '../content/slash-command.js';
+import { isSlashCommand, type SlashCommand } from '../content/slash-command.js';
 import { BudgetTracker } from '../conversation/budget.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { Conversation, type ConversationPipeline } from '../conversation/conversation.js';
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
+import type { TurnInput } from '../conversation/turn-input.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
-import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
+import type { AgentCapabilities } from '../model/capabilities.js';
 import type { McpServerState } from '../model/mcp-server-state.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
@@ -71,11 +72,6 @@ import { type ValidatedConfig, validateConfig } from './validate-config.js';
  * JSON Schema or none.
  */
 export type TurnOutput<S, T> = [T] extends [undefined] ? InferResponseSchema<S> : InferResponseSchema<T>;
-
-/** Part lists `chat()` built with `contentParts`: the pipeline does not parse them again. */
-const PARSED = new WeakSet<object>();
-/** A turn's own schema (`ChatOptions.responseSchema`), keyed by the part list `chat()` built for it. */
-const TURN_SCHEMA = new WeakMap<object, ResponseSchema>();
 
 /** Options of one `chat` turn. */
 export interface ChatOptions {
@@ -124,15 +120,10 @@ function sameSchema(a: ResponseSchema, b: ResponseSchema | undefined): boolean {
   return b !== undefined && JSON.stringify(a.jsonSchema) === JSON.stringify(b.jsonSchema);
 }
 
-/** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
-function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
-  const cancel = () => void response.cancel();
-  if (signal.aborted) {
-    cancel();
-    return;
-  }
-  signal.addEventListener('abort', cancel, { once: true });
-  void response.result().finally(() => signal.removeEventListener('abort', cancel));
+/** The slash command a turn runs instead of a model turn: a prompt of that one part. */
+function commandOf(parts: readonly ContentPart[]): SlashCommand | undefined {
+  const [only] = parts;
+  return parts.length === 1 && isSlashCommand(only) ? only : undefined;
 }
 
 /** The backend's attachments directory; a backend without one cannot take media parts. */
@@ -159,11 +150,9 @@ function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): strin
 export class Agent<S extends ResponseSchemaInput | undefined = undefined> implements AsyncDisposable {
   readonly #config: AgentConfig;
   readonly #workspaces: string[];
-  /** The validated agy groups (session, launch, watchdog), forwarded whole to the agy backend. */
-  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'additions'>;
+  /** The validated groups: agy's (session, launch, watchdog) and ACP's, each forwarded whole to its backend. */
+  readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'acp' | 'additions'>;
   readonly #schema: ResponseSchema | undefined;
-  /** The schema of the running turn: its own, else the agent's. Set in `prepare`; turns run one at a time. */
-  #turnSchema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
   /** The bare start run (without the close-on-failure wrapper), which close() waits for. */
@@ -182,6 +171,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** What the backend was told to ask for at start (agy installs its hook relays from it). */
   #startNeeds: HostNeeds | undefined;
   #connection: Connection | undefined;
+  /**
+   * The agy backend, when this agent built one (not for ACP or a custom `connection`): its session runtime and
+   * transport counters are agy's own, and its hook relays are fixed at start.
+   */
+  #agy: AgyConnection | undefined;
   /** Provider mode's in-process gateway; closed after the connection. */
   #provider: ProviderBridge | undefined;
   #conversation: Conversation<Content> | undefined;
@@ -279,11 +273,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     this.#tracing = tracing;
     tracing?.sessionStarting();
     const plainHost: ConnectionHost = {
-      gateToolCall: this.#control.gateToolCall,
+      gateOwnToolCall: this.#control.gateOwnToolCall,
       afterToolCall: this.#control.afterToolCall,
       needs: () => this.#control.needs(),
       toolCallRequested: this.#control.toolCallRequested,
-      beforeToolCall: this.#control.beforeToolCall,
+      gateBackendToolCall: this.#control.gateBackendToolCall,
       toolCallAnswered: this.#control.toolCallAnswered,
       toolCallEnded: this.#control.toolCallEnded,
       beforeModelCall: this.#control.beforeModelCall,
@@ -303,21 +297,27 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     // The checks run beside the backend's own start; close() stops them.
     this.#mcp?.start();
     this.#startNeeds = this.#control.needs();
-    const connection = config.connection
-      ? await config.connection(host)
-      : config.backend?.kind === 'acp'
-        ? await this.#createAcp(config.backend, host, provider, tools)
-        : await this.#createAgy(host, provider, tools);
+    const backend = config.backend;
+    let agy: AgyConnection | undefined;
+    let connection: Connection;
+    if (config.connection) connection = await config.connection(host);
+    else if (backend?.kind === 'acp') connection = await this.#createAcp(backend, host, provider, tools);
+    else {
+      agy = await this.#createAgy(host, provider, tools);
+      connection = agy;
+    }
     if (this.#state !== 'starting') {
       // close() ran while the session was being built: it could not see this connection, so close it here.
       await connection.close();
       this.#checkNotClosing();
     }
     this.#connection = connection;
+    this.#agy = agy;
     this.#conversation = Conversation.create<Content>({
       connection,
       historyLimit: config.historyLimit,
       pipeline: this.#pipeline(connection),
+      parse: contentParts,
       observer: tracing,
     });
     // A required server's failed check fails the start without waiting for the backend.
@@ -435,7 +435,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   registerHook(hook: Hook): () => void {
     if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
     const needs = this.#startNeeds;
-    if (needs && this.#connection instanceof AgyConnection) {
+    if (needs && this.#agy) {
       const missing =
         (hook.kind === 'preToolCall' && !needs.toolGate) ||
         ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
@@ -538,28 +538,16 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const { command, args } = acpCommandLine(backend);
     return AcpConnection.create(
       {
+        // The validated group, forwarded whole; the rest is what this run derives.
+        ...this.#groups.acp,
         command,
         args,
         preset: backend.preset,
         env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
-        dataDir: config.dataDir,
-        isolation: provider ? 'shadow-home' : config.isolation,
-        settingsOverrides: this.#groups.additions.settings,
-        systemPrompt: this.#groups.additions.systemPrompt,
         tools,
-        mcpServers: config.mcpServers,
-        conversationId: config.conversationId,
-        model: config.model,
-        startTimeoutMs: config.startTimeoutMs,
-        idleTimeoutMs: config.idleTimeoutMs,
-        turnTimeoutMs: config.turnTimeoutMs,
-        interruptGraceMs: config.interruptGraceMs,
-        closeGraceMs: config.closeGraceMs,
-        maxLineBytes: config.maxLineBytes,
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-        onStderr: config.onStderr,
         logger: this.#logger,
         tap: this.#acpTap(),
       },
@@ -579,7 +567,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   /** The turn pipeline: the named stages of `turn-stages.ts`, in order. */
-  #pipeline(connection: Connection): ConversationPipeline<Content> {
+  #pipeline(connection: Connection): ConversationPipeline {
     const control = this.#control;
     const budget = this.#budget;
     const reminder = this.#config.reminder;
@@ -598,18 +586,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       ...(provider ? [providerUsageStartStage(provider)] : []),
     ]);
     return {
-      // A prompt from `chat()` was parsed there; only one sent through `conversation.chat` directly is parsed here.
-      prepare: async (prompt) => {
-        const parts = PARSED.has(prompt as object) ? (prompt as ContentPart[]) : contentParts(prompt);
+      prepare: async ({ parts, schema: own }) => {
         // A slash command is not a model turn: no prepare stages, agy answers it in a print-mode run.
-        const command = parts.length === 1 && isSlashCommand(parts[0]) ? parts[0] : undefined;
-        if (command) {
-          this.#turnSchema = undefined;
-          return { text: [], command: { name: command.name, args: command.args } };
-        }
-        const own = TURN_SCHEMA.get(parts);
-        // Set before any await: finalize, which reads it, runs only after this turn's prepare succeeded.
-        this.#turnSchema = own ?? this.#schema;
+        const command = commandOf(parts);
+        if (command) return { text: [], command: { name: command.name, args: command.args } };
         const draft = await prepare({ parts, text: [] });
         // The agent's own schema went in at launch; only a different one travels with the turn.
         const media = draft.media?.length ? { media: draft.media } : {};
@@ -624,7 +604,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       ]),
       finalize: composeFinish([
         ...(this.#mcp ? [mcpNoticeStage(() => this.#mcp?.takeNotices() ?? [])] : []),
-        finishStage('structured-output', (result) => this.#finalize(result)),
+        finishStage('structured-output', (result, input) => this.#finalize(result, input)),
         finishStage(
           'control-plane',
           tracing
@@ -683,9 +663,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     return out;
   }
 
-  #finalize(result: TurnResult): TurnResult {
+  /** Validates the turn's structured output against its schema: its own, else the agent's (none for a command). */
+  #finalize(result: TurnResult, input: TurnInput): TurnResult {
     // The connection hands over agy's structured output unvalidated; only a validated value reaches the user.
-    const schema = this.#turnSchema;
+    const schema = commandOf(input.parts) ? undefined : (input.schema ?? this.#schema);
     if (!schema || result.status !== 'success')
       return result.structuredOutput === undefined ? result : { ...result, structuredOutput: undefined };
     const checked = schema.check(result.structuredOutput);
@@ -714,12 +695,15 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const parts = contentParts(prompt);
     if (this.#config.backend?.kind === 'acp' && parts.some(isSlashCommand))
       throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
-    PARSED.add(parts);
     const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
-    if (schema) TURN_SCHEMA.set(parts, schema);
     await this.start();
-    const response = this.#requireConversation().chat(parts, { turnTimeoutMs });
-    if (signal) cancelOnAbort(signal, response);
+    // The turn's input, built once and carried down with it (its stages read the schema from it).
+    const response = this.#requireConversation().queueTurn({
+      parts,
+      schema,
+      timeoutMs: turnTimeoutMs,
+      signal,
+    });
     // The type argument only types `structuredOutput()`: the value is validated against this same schema.
     return response as ChatResponse<TurnOutput<S, T>>;
   }
@@ -802,14 +786,13 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * first); on another backend, the version it reported at start; undefined before `start()`.
    */
   async probedAgyVersion(): Promise<string | null | undefined> {
-    const connection = this.#connection;
-    if (connection instanceof AgyConnection) return connection.probedVersion();
-    return connection?.info.version;
+    if (this.#agy) return this.#agy.probedVersion();
+    return this.#connection?.info.version;
   }
 
   /** The running backend process's pid (agy's, or the ACP agent's). */
   get pid(): number | undefined {
-    return this.#agy?.pid ?? (this.#connection instanceof AcpConnection ? this.#connection.pid : undefined);
+    return this.#connection?.pid;
   }
 
   /**
@@ -817,12 +800,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * `initialize` and `session/new`. Undefined for a custom `connection` that reports none.
    */
   get capabilities(): AgentCapabilities | undefined {
-    const connection = this.#connection;
-    if (!connection) return undefined;
-    if (connection.capabilities) return connection.capabilities;
-    return connection instanceof AgyConnection
-      ? { ...AGY_CAPABILITIES, agentVersion: connection.info.version ?? undefined }
-      : undefined;
+    return this.#connection?.capabilities;
   }
 
   /** The session directory path, while started. */
@@ -833,11 +811,6 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   /** @internal The session runtime (listener, files). */
   get runtime(): SessionRuntime | undefined {
     return this.#agy?.runtime;
-  }
-
-  /** The agy backend, when the agent runs on agy (not on a custom `connection`). */
-  get #agy(): AgyConnection | undefined {
-    return this.#connection instanceof AgyConnection ? this.#connection : undefined;
   }
 
   /** Transport counters (lines, bad lines, unknown events, processes started). */

@@ -181,8 +181,8 @@ export class ControlPlane implements ToolCallHost {
     this.#ledger.noteRequest(key, call.stepIndex);
   };
 
-  /** The in-process gate for the agent's own tools (the backend's own gate skips them, see beforeToolCall). */
-  readonly gateToolCall: BeforeToolCall = async (call) => {
+  /** The in-process gate for the agent's own tools (the backend's own gate skips them, see gateBackendToolCall). */
+  readonly gateOwnToolCall: BeforeToolCall = async (call) => {
     const hookCall = createHookToolCall({
       id: `${TOOL_SERVER_NAME}:${String(call.requestId ?? Date.now())}`,
       name: call.originalName,
@@ -228,7 +228,7 @@ export class ControlPlane implements ToolCallHost {
   };
 
   /** The gate for tools the backend runs itself (built-in and user MCP tools). */
-  readonly beforeToolCall = async (
+  readonly gateBackendToolCall = async (
     call: HookToolCall,
     opts: { gatedInProcess?: boolean } = {},
   ): Promise<ToolCallVerdict> => {

@@ -11,6 +11,7 @@ import type { ContentPart } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
 import type { TurnStop } from '../conversation/conversation.js';
 import type { FinishStage, PrepareStage, StepStage } from '../conversation/pipeline.js';
+import type { TurnInput } from '../conversation/turn-input.js';
 import { TurnDeniedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
@@ -131,10 +132,10 @@ export function mcpNoticeStage(take: () => string[]): FinishStage {
   };
 }
 
-/** A named finish stage from a function. */
+/** A named finish stage from a function (of the result, and of the turn's input where it matters). */
 export function finishStage(
   name: string,
-  run: (result: TurnResult) => TurnResult | Promise<TurnResult>,
+  run: (result: TurnResult, input: TurnInput) => TurnResult | Promise<TurnResult>,
 ): FinishStage {
   return { name, run };
 }

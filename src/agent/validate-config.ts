@@ -1,7 +1,7 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ACP_FIELD_SUPPORT } from '../connection/acp/index.js';
+import { ACP_FIELD_SUPPORT, ACP_SETTINGS_FIELDS, type AcpSettings } from '../connection/acp/index.js';
 import {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
@@ -262,6 +262,11 @@ export interface ValidatedConfig {
   launch: AgyLaunchSettings;
   /** The time limits of the agy process and its turns, forwarded whole. */
   watchdog: AgyWatchdogSettings;
+  /**
+   * The ACP backend's group (the fields it takes as they are; on ACP also the parity fields' settings, the
+   * replacing system prompt, and provider mode's shadow HOME), forwarded whole.
+   */
+  acp: AcpSettings;
 }
 
 /** The fields of `config` named in `keys` that are set: one list of names per group, checked by the compiler. */
@@ -358,6 +363,13 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       session.settingsOverrides = additions.settings;
   }
   const { effort, ...launch } = pick(config, AGY_LAUNCH_FIELDS);
+  const acp: AcpSettings = pick(config, ACP_SETTINGS_FIELDS);
+  if (backend === 'acp') {
+    // Provider mode points the agent at the gateway from a shadow HOME, as on agy.
+    if (config.provider) acp.isolation = 'shadow-home';
+    acp.settingsOverrides = additions.settings;
+    if (additions.systemPrompt !== undefined) acp.systemPrompt = additions.systemPrompt;
+  }
   return {
     workspaces,
     policies,
@@ -366,5 +378,6 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     session,
     launch: { ...launch, ...(effort !== undefined && { effort: agyEffort(effort) }) },
     watchdog: pick(config, AGY_WATCHDOG_FIELDS),
+    acp,
   };
 }

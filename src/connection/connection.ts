@@ -90,6 +90,11 @@ export interface Connection {
   readonly info: ConnectionInfo;
   /** What the backend can do, once known (after `start()` for agents that advertise it). */
   readonly capabilities?: AgentCapabilities | undefined;
+  /**
+   * The running backend process's pid, live: undefined while none runs (before the spawn, after an exit), a new
+   * one after a restart. `info.pid` is the one the backend reported at start.
+   */
+  readonly pid?: number | undefined;
   /** True when no turn is running. */
   readonly isIdle: boolean;
   /** Starts the backend and waits until it is ready. */

@@ -32,7 +32,7 @@ export interface ToolCallOutcome {
 
 /** Which host decisions the backend must ask for; a backend installs only the interception this needs. */
 export interface HostNeeds {
-  /** `beforeToolCall` for tools the backend runs itself. */
+  /** `gateBackendToolCall` for tools the backend runs itself. */
   toolGate: boolean;
   /** `toolCallEnded` for tools the backend runs itself. */
   toolResults: boolean;
@@ -58,10 +58,11 @@ export interface ToolCallHost {
    */
   toolCallRequested(key: object, call: HookToolCall): void;
   /**
-   * May this call (of a tool the backend runs itself) run, and with which arguments? `gatedInProcess`: the
-   * call is of the agent's own tools, which `gateToolCall` gates when they run; only the turn check applies.
+   * The gate of the tools the backend runs itself (its built-in tools and the user's MCP servers): may this
+   * call run, and with which arguments? `gatedInProcess`: the call is of the agent's own tools (an ACP agent asks
+   * for those too), which `gateOwnToolCall` gates when they run; only the turn check applies.
    */
-  beforeToolCall(call: HookToolCall, opts?: { gatedInProcess?: boolean }): Promise<ToolCallVerdict>;
+  gateBackendToolCall(call: HookToolCall, opts?: { gatedInProcess?: boolean }): Promise<ToolCallVerdict>;
   /** The verdict the backend actually acted on (the host's, a raw hook's, or a fail-closed fallback). */
   toolCallAnswered(key: unknown, call: HookToolCall, verdict: ToolCallVerdict): void;
   /** A tool call the backend ran ended. */
@@ -74,8 +75,11 @@ export interface ToolCallHost {
 
 /** What a backend may ask of the SDK while a session runs. */
 export interface ConnectionHost extends ToolCallHost {
-  /** Decides whether a call of one of the agent's own tools may run (and with which arguments). */
-  gateToolCall: BeforeToolCall;
+  /**
+   * The gate of the agent's own `tool()`s, which the SDK serves in-process: may this call run (and with which
+   * arguments)? The backend's built-in tools go through `gateBackendToolCall` instead.
+   */
+  gateOwnToolCall: BeforeToolCall;
   /** Sees the outcome of each own-tool call; may replace the result the model sees. */
   afterToolCall: AfterToolCall;
   /** What a tool's context may reach of the session: the conversation id and `send`. */

@@ -3,6 +3,7 @@
  * keeps a bounded step history, and tracks usage per turn and for the whole conversation.
  */
 import type { Connection, TurnRequest } from '../connection/connection.js';
+import type { ContentPart } from '../content/content.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
@@ -10,6 +11,7 @@ import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js
 import { addPriced, cacheWritesOf } from '../telemetry/pricing.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
+import type { TurnInput } from './turn-input.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -22,23 +24,25 @@ export interface TurnStop {
   budget?: BudgetName;
 }
 
-/** @internal Hooks the Agent plugs into the turn pipeline. */
-export interface ConversationPipeline<P> {
+/** @internal Hooks the Agent plugs into the turn pipeline; each gets the turn's own input. */
+export interface ConversationPipeline {
   /**
-   * Turns a prompt into what the connection sends (runs when the turn's time comes, in queue order).
+   * Turns a turn's input into what the connection sends (runs when the turn's time comes, in queue order).
    * Throwing `TurnDeniedError` ends the turn `denied` without sending anything.
    */
-  prepare(prompt: P): Promise<TurnRequest>;
+  prepare(input: TurnInput): Promise<TurnRequest>;
   /** Sees each step of the running turn; returning a `TurnStop` interrupts the turn with that outcome. */
   onStep?(step: Step): TurnStop | undefined;
-  /** Post-processes a finished turn (structured output validation, post-turn hooks). */
-  finalize?(result: TurnResult): Promise<TurnResult> | TurnResult;
+  /** Post-processes a finished turn (structured output validation against the turn's schema, post-turn hooks). */
+  finalize?(result: TurnResult, input: TurnInput): Promise<TurnResult> | TurnResult;
 }
 
 /** @internal */
 export interface ConversationOptions<P> {
   connection: Connection;
-  pipeline: ConversationPipeline<P>;
+  pipeline: ConversationPipeline;
+  /** Parses a prompt given to the conversation directly (`chat`, `send`) into its parts; throws on a bad one. */
+  parse: (prompt: P) => readonly ContentPart[];
   /** Steps kept in `history`; older ones are dropped. Default 10,000. */
   historyLimit?: number | undefined;
   /** Sees each turn start, its prompt, its steps and its result (telemetry); never throws. */
@@ -48,19 +52,22 @@ export interface ConversationOptions<P> {
 /** The `usageByModel` key of turns whose model is unknown (agy's unnamed default model). */
 export const UNKNOWN_MODEL = 'default';
 
-interface TurnItem<P> {
+/** A prompt given to the conversation directly that did not parse: its turn fails when its time comes, in order. */
+interface InvalidInput {
+  invalid: unknown;
+}
+
+interface TurnItem {
   kind: 'turn';
-  prompt: P;
+  input: TurnInput | InvalidInput;
   /** Called once the prompt was handed to the backend (`send()` waits for it). */
   onSent?: (() => void) | undefined;
-  /** This turn's own time limit, overriding the connection's. */
-  turnTimeoutMs: number | undefined;
   response: ChatResponse;
   canceled: boolean;
 }
-type QueueItem<P> = TurnItem<P> | { kind: 'task'; run: () => Promise<void> };
-interface RunningTurn<P> {
-  item: TurnItem<P>;
+type QueueItem = TurnItem | { kind: 'task'; run: () => Promise<void> };
+interface RunningTurn {
+  item: TurnItem;
   /** Set when the pipeline stopped the turn (e.g. a budget); it decides the outcome. */
   stop: TurnStop | undefined;
   /** `interrupt()` was called; before the message is sent this means it is never sent. */
@@ -73,17 +80,18 @@ interface RunningTurn<P> {
  */
 export class Conversation<P = unknown> {
   readonly #connection: Connection;
-  readonly #pipeline: ConversationPipeline<P>;
+  readonly #pipeline: ConversationPipeline;
+  readonly #parse: (prompt: P) => readonly ContentPart[];
   readonly #historyLimit: number;
   #history: Step[] = [];
-  readonly #queue: Array<QueueItem<P>> = [];
+  readonly #queue: QueueItem[] = [];
   #pumping = false;
   #turnCount = 0;
   #totalUsage: Usage | null = null;
   #lastTurnUsage: Usage | null = null;
   #lastResult: TurnResult | undefined;
   #closed = false;
-  #running: RunningTurn<P> | undefined;
+  #running: RunningTurn | undefined;
   readonly #observer: TurnObserver | undefined;
   // Null-prototype records: keys are model and conversation ids, which must never reach Object.prototype.
   readonly #usageByModel: Record<string, Usage> = Object.create(null);
@@ -98,6 +106,7 @@ export class Conversation<P = unknown> {
   private constructor(opts: ConversationOptions<P>) {
     this.#connection = opts.connection;
     this.#pipeline = opts.pipeline;
+    this.#parse = opts.parse;
     this.#historyLimit = Math.max(1, opts.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.#observer = opts.observer;
   }
@@ -184,7 +193,7 @@ export class Conversation<P = unknown> {
     const sent = new Promise<void>((resolve) => {
       onSent = resolve;
     });
-    const response = this.#enqueue(prompt, { ...opts, onSent });
+    const response = this.#enqueue(this.#inputOf(prompt, opts.turnTimeoutMs), { onSent });
     // A sent turn resolves `sent` before it can end; one that ends unsent rejects with its result.
     return Promise.race([
       sent,
@@ -218,19 +227,32 @@ export class Conversation<P = unknown> {
    * turn jumps the queue (used by `steer(..., { when: 'now' })`).
    */
   chat(prompt: P, opts: { first?: boolean; turnTimeoutMs?: number | undefined } = {}): ChatResponse {
-    return this.#enqueue(prompt, opts);
+    return this.#enqueue(this.#inputOf(prompt, opts.turnTimeoutMs), opts);
   }
 
-  #enqueue(
-    prompt: P,
-    opts: { first?: boolean; turnTimeoutMs?: number | undefined; onSent?: () => void },
-  ): ChatResponse {
+  /**
+   * @internal Queues a turn whose input was built and checked already (`Agent.chat`): its parts, its own schema,
+   * time limit and abort signal travel with it to every stage.
+   */
+  queueTurn(input: TurnInput, opts: { first?: boolean } = {}): ChatResponse {
+    return this.#enqueue(input, opts);
+  }
+
+  /** The input of a prompt given to the conversation directly; one that does not parse fails its turn later. */
+  #inputOf(prompt: P, timeoutMs: number | undefined): TurnInput | InvalidInput {
+    try {
+      return { parts: this.#parse(prompt), timeoutMs };
+    } catch (err) {
+      return { invalid: err };
+    }
+  }
+
+  #enqueue(input: TurnInput | InvalidInput, opts: { first?: boolean; onSent?: () => void }): ChatResponse {
     if (this.#closed) throw new ClosedError();
-    const item: TurnItem<P> = {
+    const item: TurnItem = {
       kind: 'turn',
-      prompt,
+      input,
       onSent: opts.onSent,
-      turnTimeoutMs: opts.turnTimeoutMs,
       canceled: false,
       response: ChatResponse.create({
         cancel: async () => {
@@ -250,6 +272,9 @@ export class Conversation<P = unknown> {
     if (opts.first) this.#queue.unshift(item);
     else this.#queue.push(item);
     void this.#pump();
+    // After the pump started: an already aborted signal cancels a turn that began, as one aborted later would.
+    const signal = 'signal' in input ? input.signal : undefined;
+    if (signal) cancelOnAbort(signal, item.response);
     return item.response;
   }
 
@@ -297,7 +322,7 @@ export class Conversation<P = unknown> {
     }
   }
 
-  async #runTurn(item: TurnItem<P>): Promise<void> {
+  async #runTurn(item: TurnItem): Promise<void> {
     const { response } = item;
     if (item.canceled || this.#closed) {
       response.finish(
@@ -308,14 +333,16 @@ export class Conversation<P = unknown> {
     this.#turnCount++;
     // The turn counts as running from here, so a cancel or interrupt during `prepare` (hooks, file writes) is
     // honoured: the message is then never sent.
-    const running: RunningTurn<P> = { item, stop: undefined, interrupted: false };
+    const running: RunningTurn = { item, stop: undefined, interrupted: false };
     this.#running = running;
     const observer = this.#observer;
     observer?.turnStarted();
+    let input: TurnInput;
     let request: TurnRequest;
     try {
-      request = await this.#pipeline.prepare(item.prompt);
-      if (item.turnTimeoutMs !== undefined) request = { ...request, timeoutMs: item.turnTimeoutMs };
+      input = parsed(item.input);
+      request = await this.#pipeline.prepare(input);
+      if (input.timeoutMs !== undefined) request = { ...request, timeoutMs: input.timeoutMs };
     } catch (err) {
       this.#running = undefined;
       this.#finish(response, failedResult(this.conversationId, err));
@@ -352,7 +379,7 @@ export class Conversation<P = unknown> {
         result = { ...result, status: stop.status, errorMessage: stop.message, error: stop.error };
         if (stop.budget) result.budget = stop.budget;
       }
-      if (this.#pipeline.finalize) result = await this.#pipeline.finalize(result);
+      if (this.#pipeline.finalize) result = await this.#pipeline.finalize(result, input);
     } catch (err) {
       result = failedResult(this.conversationId, err);
     } finally {
@@ -437,6 +464,23 @@ class StepSubscriber implements AsyncIterableIterator<Step> {
   [Symbol.asyncIterator](): this {
     return this;
   }
+}
+
+/** A queued turn's input, or the error its prompt failed to parse with (thrown now that the turn runs). */
+function parsed(input: TurnInput | InvalidInput): TurnInput {
+  if ('invalid' in input) throw input.invalid;
+  return input;
+}
+
+/** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
+function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
+  const cancel = () => void response.cancel();
+  if (signal.aborted) {
+    cancel();
+    return;
+  }
+  signal.addEventListener('abort', cancel, { once: true });
+  void response.result().finally(() => signal.removeEventListener('abort', cancel));
 }
 
 function baseResult(conversationId: string | undefined): Omit<TurnResult, 'status' | 'errorMessage'> {

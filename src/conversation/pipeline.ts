@@ -8,8 +8,9 @@ import type { TurnMedia } from '../connection/connection.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import type { TurnStop } from './conversation.js';
+import type { TurnInput } from './turn-input.js';
 
-/** A turn being prepared: the prompt's parts, parsed once, and the text blocks that will be sent. */
+/** A turn being prepared: the prompt's parts (the turn's `TurnInput.parts`), and the text blocks that will be sent. */
 export interface TurnDraft<Part = unknown> {
   /** The prompt's parts, as the user gave them (parsed once, by `chat`). */
   readonly parts: readonly Part[];
@@ -35,7 +36,8 @@ export interface StepStage {
 /** Post-processes a finished turn's result (validation, post-turn hooks, folding in denials). */
 export interface FinishStage {
   readonly name: string;
-  run(result: TurnResult): TurnResult | Promise<TurnResult>;
+  /** Gets the turn's own input too (its schema, for the structured-output stage). */
+  run(result: TurnResult, input: TurnInput): TurnResult | Promise<TurnResult>;
 }
 
 /** Runs prepare stages in order on one draft; the first that throws ends the preparation (errors pass as is). */
@@ -60,11 +62,13 @@ export function composeSteps(stages: readonly StepStage[]): (step: Step) => Turn
   };
 }
 
-/** Runs finish stages in order, each on the previous one's result. */
-export function composeFinish(stages: readonly FinishStage[]): (result: TurnResult) => Promise<TurnResult> {
-  return async (result) => {
+/** Runs finish stages in order, each on the previous one's result and the turn's input. */
+export function composeFinish(
+  stages: readonly FinishStage[],
+): (result: TurnResult, input: TurnInput) => Promise<TurnResult> {
+  return async (result, input) => {
     let current = result;
-    for (const stage of stages) current = await stage.run(current);
+    for (const stage of stages) current = await stage.run(current, input);
     return current;
   };
 }

@@ -131,7 +131,7 @@ export class ToolSpans {
 
   /** An own-tool call through the gate: its span opens (a denial ends it), waiting for the handler. */
   gated(
-    call: Parameters<ConnectionHost['gateToolCall']>[0],
+    call: Parameters<ConnectionHost['gateOwnToolCall']>[0],
     decision: { allow: boolean; message?: string },
     start: number,
   ): void {

@@ -17,22 +17,22 @@ export function wrapHost(s: TracingState, tools: ToolSpans, host: ConnectionHost
   if (!s.tracer) return host;
   return {
     ...host,
-    beforeToolCall: async (call, opts) => {
+    gateBackendToolCall: async (call, opts) => {
       const start = now();
-      const verdict = await host.beforeToolCall(call, opts);
-      // The agent's own tools get their span from the in-process gate (gateToolCall) instead.
+      const verdict = await host.gateBackendToolCall(call, opts);
+      // The agent's own tools get their span from the in-process gate (gateOwnToolCall) instead.
       if (opts?.gatedInProcess) return verdict;
-      s.contain('beforeToolCall', () => tools.decided(call, verdict, start));
+      s.contain('gateBackendToolCall', () => tools.decided(call, verdict, start));
       return verdict;
     },
     toolCallAnswered: (key, call, verdict) => {
       host.toolCallAnswered(key, call, verdict);
       tools.answered(call, verdict);
     },
-    gateToolCall: async (call) => {
+    gateOwnToolCall: async (call) => {
       const start = now();
-      const decision = await host.gateToolCall(call);
-      s.contain('gateToolCall', () => tools.gated(call, decision, start));
+      const decision = await host.gateOwnToolCall(call);
+      s.contain('gateOwnToolCall', () => tools.gated(call, decision, start));
       return decision;
     },
     onStop: (event) => timedHook(s, 'stop', () => host.onStop(event)),

@@ -136,10 +136,13 @@ describe('Agent on the in-memory connection', () => {
     const conn = new InMemoryConnection();
     const agent = new Agent({ connection: conn.connect });
     await agent.start();
-    expect(typeof conn.host?.gateToolCall).toBe('function');
+    expect(typeof conn.host?.gateOwnToolCall).toBe('function');
     expect(typeof conn.host?.toolCallAnswered).toBe('function');
     expect(agent.pid).toBeUndefined();
     expect(agent.sessionDir).toBeUndefined();
+    // A custom backend that reports no capabilities and is not agy: none, and no agy counters.
+    expect(agent.capabilities).toBeUndefined();
+    expect(agent.stats).toBeUndefined();
     await agent.close();
     expect(conn.closed).toBe(true);
   });

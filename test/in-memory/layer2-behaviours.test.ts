@@ -121,6 +121,41 @@ describe('chat (was test/integration/agent-basics.test.ts)', () => {
     await expect(agent.chat([])).rejects.toBeInstanceOf(ContentError);
     expect(conn.requests).toEqual([]);
   });
+
+  it('a prompt given to the conversation directly that does not parse fails its own turn, in order', async () => {
+    const conn = new InMemoryConnection({
+      turns: [{ steps: [{ type: 'agent_response', textDelta: 'ok' }] }],
+    });
+    await using agent = new Agent({ connection: conn.connect });
+    await agent.start();
+    const bad = agent.conversation.chat('   ');
+    const good = agent.conversation.chat('fine');
+    const result = await bad.result();
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(ContentError);
+    expect(await good.text()).toBe('ok');
+    expect(conn.requests.map((r) => r.text)).toEqual([['fine']]);
+    expect(agent.conversation.turnCount).toBe(2);
+  });
+
+  it("a turn's own schema travels with that turn only: the turn queued behind it is checked against the agent's", async () => {
+    const Schema = z.object({ summary: z.string() });
+    const Own = z.object({ n: z.number() });
+    const conn = new InMemoryConnection({
+      turns: [
+        { steps: [{ type: 'agent_response', textDelta: 'a' }], result: { structuredOutput: { n: 1 } } },
+        { result: { structuredOutput: { summary: 's' } } },
+      ],
+    });
+    await using agent = new Agent({ connection: conn.connect, responseSchema: Schema });
+    const own = await agent.chat('first', { responseSchema: Own });
+    const agents = await agent.chat('second');
+    expect(await own.structuredOutput()).toEqual({ n: 1 });
+    expect(await agents.structuredOutput()).toEqual({ summary: 's' });
+    // Only a schema other than the agent's goes with the request (the agent's went in at start).
+    expect(conn.requests[0]?.jsonSchema).toMatchObject({ properties: { n: { type: 'number' } } });
+    expect(conn.requests[1]?.jsonSchema).toBeUndefined();
+  });
 });
 
 describe('turn and session hooks (was test/integration/control-plane.test.ts)', () => {

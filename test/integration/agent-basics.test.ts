@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { AgyNotFoundError, ConfigError, StartError } from '../../src/errors.js';
+import { AGY_CAPABILITIES } from '../../src/model/capabilities.js';
 import { TurnError } from '../../src/model/turn-errors.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 import { until } from '../helpers/fake-agy.js';
@@ -44,6 +45,16 @@ describe('launch (docs/reference/stream-json.md#launch-flags)', () => {
     // Bounded generously: on a loaded CI box the probe waits for a spawn slot behind other tests' starts.
     expect(await until(() => agent.agyVersion === '1.3.1', 45_000)).toBe(true);
     expect(agent.info?.permissionMode).toBe('request-review');
+  });
+
+  it("reports agy's fixed capabilities (docs/backends.md) with the probed version, and the live pid", async () => {
+    const agent = await agentWith();
+    await agent.start();
+    // Bounded generously, as above: the version probe runs after `init`.
+    expect(await until(() => agent.agyVersion === '1.3.1', 45_000)).toBe(true);
+    expect(agent.capabilities).toEqual({ ...AGY_CAPABILITIES, agentVersion: '1.3.1' });
+    expect(agent.pid).toBe(agent.info?.pid);
+    expect(readFileSync(`/proc/${agent.pid}/cmdline`, 'utf8')).toContain('stream-json');
   });
 
   it('reports init facts and the conversation id', async () => {

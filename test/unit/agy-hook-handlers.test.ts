@@ -11,7 +11,7 @@ function recordingHost(verdict: ToolCallVerdict, needs: Partial<HostNeeds> = {})
   const host: ToolCallHost = {
     needs: () => ({ toolGate: true, toolResults: true, stop: true, steering: true, ...needs }),
     toolCallRequested: (key, call) => calls.push(['requested', key, call]),
-    beforeToolCall: async (call, opts) => {
+    gateBackendToolCall: async (call, opts) => {
       calls.push(['before', call, opts]);
       return verdict;
     },

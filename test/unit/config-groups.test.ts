@@ -1,5 +1,6 @@
-// validateConfig hands the agy backend its config as named groups, each holding only the fields set, typed by
-// the lower layers' option interfaces, so nothing is copied field by field on the way down.
+// validateConfig hands each backend its config as named groups (agy: session, launch, watchdog; ACP: one), each
+// holding only the fields set, typed by the lower layers' option interfaces, so nothing is copied field by field
+// on the way down.
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/agent/validate-config.js';
 import { ConfigError } from '../../src/errors.js';
@@ -31,6 +32,47 @@ describe('validateConfig groups', () => {
   it('leaves the groups empty for an empty config', () => {
     const v = validateConfig({});
     expect([v.session, v.launch, v.watchdog]).toEqual([{}, {}, {}]);
+  });
+
+  it('gives the ACP backend its one group: the fields it takes as they are, and what validation derives for it', () => {
+    const onStderr = (_line: string) => {};
+    const v = validateConfig({
+      backend: { kind: 'acp', preset: 'gemini-cli' },
+      model: 'gemini-x',
+      conversationId: 'c-1',
+      startTimeoutMs: 1000,
+      closeGraceMs: 200,
+      maxLineBytes: 4096,
+      onStderr,
+      isolation: 'shadow-home',
+      settingsOverrides: { ui: { theme: 'x' } },
+      capabilities: { disabledTools: ['run_command'] },
+      systemInstructions: { mode: 'replace', text: 'you are terse' },
+      historyLimit: 3,
+      policies: [policy.allowAll()],
+    });
+    expect(v.acp).toEqual({
+      model: 'gemini-x',
+      conversationId: 'c-1',
+      startTimeoutMs: 1000,
+      closeGraceMs: 200,
+      maxLineBytes: 4096,
+      onStderr,
+      isolation: 'shadow-home',
+      // The user's overrides over what the parity fields add (Gemini CLI's tools.exclude).
+      settingsOverrides: { tools: { exclude: ['run_shell_command'] }, ui: { theme: 'x' } },
+      systemPrompt: 'you are terse',
+    });
+    expect(v.acp).not.toHaveProperty('historyLimit');
+  });
+
+  it("puts the ACP agent under a shadow HOME in provider mode, as agy's", () => {
+    const v = validateConfig({
+      backend: { kind: 'acp', preset: 'gemini-cli' },
+      provider: { kind: 'openai-chat', baseUrl: 'http://127.0.0.1:9', apiKey: 'k', model: 'gpt-x' },
+      policies: [policy.allowAll()],
+    });
+    expect(v.acp.isolation).toBe('shadow-home');
   });
 
   it('still rejects a bad field before any group is built', () => {

@@ -107,6 +107,6 @@ describe('finish stages', () => {
       finishStage('a', (r) => ({ ...r, text: `${r.text}a` })),
       finishStage('b', async (r) => ({ ...r, text: `${r.text}b` })),
     ]);
-    expect((await finish({ text: '' } as TurnResult)).text).toBe('ab');
+    expect((await finish({ text: '' } as TurnResult, { parts: [] })).text).toBe('ab');
   });
 });

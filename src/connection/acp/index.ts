@@ -12,7 +12,9 @@ export {
   type BackendConfig,
 } from './config.js';
 export {
+  ACP_SETTINGS_FIELDS,
   type AcpConnectionOptions,
+  type AcpSettings,
   DEFAULT_ACP_IDLE_TIMEOUT_MS,
   DEFAULT_ACP_PERMISSION_TIMEOUT_MS,
   DEFAULT_ACP_START_TIMEOUT_MS,

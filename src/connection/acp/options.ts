@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { McpServerConfig } from '../agy/session/mcp-config.js';
 import type { WireTap } from '../wire-tap.js';
-import type { AcpPreset } from './config.js';
+import type { ACP_FIELD_SUPPORT, AcpPreset } from './config.js';
 
 /** Default time for `initialize` and `session/new` (Gemini CLI takes 7–8 s to initialize on 2 cores). */
 export const DEFAULT_ACP_START_TIMEOUT_MS = 60_000;
@@ -15,11 +15,61 @@ export const DEFAULT_ACP_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Default time a permission request may wait for the policies and `askUser` before it is denied. */
 export const DEFAULT_ACP_PERMISSION_TIMEOUT_MS = 30_000;
 
-/** Everything the ACP backend is built from (validated by the Agent). */
-export interface AcpConnectionOptions {
-  /** The agent's executable: a path or a name on PATH. */
+/** The `AgentConfig` fields that mean on ACP what they mean on agy (`ACP_FIELD_SUPPORT`: `same`). */
+type SameOnAcp = {
+  [K in keyof typeof ACP_FIELD_SUPPORT]: (typeof ACP_FIELD_SUPPORT)[K] extends { support: 'same' }
+    ? K
+    : never;
+}[keyof typeof ACP_FIELD_SUPPORT];
+
+/**
+ * The `AgentConfig` fields the ACP backend takes as the user set them (`ACP_FIELD_SUPPORT`: `same`), in the one
+ * group `validateConfig` checks and the Agent forwards whole. Each field is the `AgentConfig` field of the same
+ * name, whose TSDoc is its one description (the compiler checks the types agree where the group is picked).
+ */
+export const ACP_SETTINGS_FIELDS = [
+  'dataDir',
+  'isolation',
+  'mcpServers',
+  'conversationId',
+  'model',
+  'startTimeoutMs',
+  'idleTimeoutMs',
+  'turnTimeoutMs',
+  'interruptGraceMs',
+  'closeGraceMs',
+  'maxLineBytes',
+  'onStderr',
+] as const satisfies readonly (keyof AcpSettings & SameOnAcp)[];
+
+/**
+ * The validated config group of the ACP backend: the fields of {@link ACP_SETTINGS_FIELDS} (described on
+ * `AgentConfig`), and the two that validation derives for ACP.
+ */
+export interface AcpSettings {
+  dataDir?: string | undefined;
+  isolation?: 'none' | 'shadow-home' | undefined;
+  mcpServers?: Record<string, McpServerConfig> | undefined;
+  conversationId?: string | undefined;
+  model?: string | undefined;
+  startTimeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
+  turnTimeoutMs?: number | undefined;
+  interruptGraceMs?: number | undefined;
+  closeGraceMs?: number | undefined;
+  maxLineBytes?: number | undefined;
+  onStderr?: ((line: string) => void) | undefined;
+  /** The user's `settingsOverrides` over what the Python-parity fields add (Gemini CLI's `settings.json`). */
+  settingsOverrides?: Record<string, unknown> | undefined;
+  /** `systemInstructions: { mode: 'replace', text }`'s text: replaces the agent's system prompt (`GEMINI_SYSTEM_MD`). */
+  systemPrompt?: string | undefined;
+}
+
+/** Everything the ACP backend is built from: the validated group, and what the Agent derives for this run. */
+export interface AcpConnectionOptions extends AcpSettings {
+  /** The agent's executable: a path or a name on PATH (the preset's, or `backend.command`). */
   command: string;
-  /** Its arguments. */
+  /** Its arguments (the preset's, or `backend.args`). */
   args: readonly string[];
   /** The preset, for its setup (Gemini CLI's settings in a shadow HOME). */
   preset?: AcpPreset | undefined;
@@ -29,38 +79,10 @@ export interface AcpConnectionOptions {
   cwd: string;
   /** The workspaces: file reads and writes are served inside them only. */
   workspaces: readonly string[];
-  /** Parent of the private session directory. */
-  dataDir?: string | undefined;
-  /** `shadow-home`: the agent runs with a private HOME the SDK sets up. */
-  isolation?: 'none' | 'shadow-home' | undefined;
-  /** With shadow-home: merged over the preset's settings (Gemini CLI's `settings.json`). */
-  settingsOverrides?: Record<string, unknown> | undefined;
-  /** Replaces the agent's system prompt (Gemini CLI: `GEMINI_SYSTEM_MD`, a private file). */
-  systemPrompt?: string | undefined;
   /** The agent's own tools, served over MCP on the loopback listener. */
   tools?: readonly ToolDefinition[] | undefined;
-  /** The user's MCP servers. */
-  mcpServers?: Record<string, McpServerConfig> | undefined;
-  /** Resume this session (`session/load`). */
-  conversationId?: string | undefined;
-  /** Switch to this model after the session starts (`session/set_model`). */
-  model?: string | undefined;
-  /** Time for `initialize` and for `session/new`/`session/load`, each. */
-  startTimeoutMs?: number | undefined;
-  /** Stall watchdog; `0` is off. */
-  idleTimeoutMs?: number | undefined;
-  /** Whole-turn limit; `0` or undefined is off. */
-  turnTimeoutMs?: number | undefined;
-  /** After `session/cancel`, how long before the process is killed. Default 5 s. */
-  interruptGraceMs?: number | undefined;
-  /** On close: time after stdin EOF before the group is killed. Default 2 s. */
-  closeGraceMs?: number | undefined;
-  /** Largest JSON-RPC message accepted from the agent. */
-  maxLineBytes?: number | undefined;
   /** How long a permission request may wait for the host's answer before it is denied. */
   permissionTimeoutMs?: number | undefined;
-  /** Every line the agent writes to stderr. */
-  onStderr?: ((line: string) => void) | undefined;
   /** Where the backend logs. */
   logger: Logger;
   /** A recorder that sees every JSON-RPC message, stderr line and exit (`AgentConfig.record`); contained here. */

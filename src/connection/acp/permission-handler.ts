@@ -98,7 +98,7 @@ export class PermissionHandler {
     });
     try {
       const answered = await within(
-        Promise.race([this.#deps.host.beforeToolCall(call, { gatedInProcess: own }), aborted]),
+        Promise.race([this.#deps.host.gateBackendToolCall(call, { gatedInProcess: own }), aborted]),
         limit,
       );
       return answered?.value ?? { allow: false, reason: `no decision within ${limit} ms (fail closed)` };

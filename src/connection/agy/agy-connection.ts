@@ -5,6 +5,7 @@
  * back through the one `ConnectionHost`.
  */
 import type { Logger } from '../../logger.js';
+import { AGY_CAPABILITIES, type AgentCapabilities } from '../../model/capabilities.js';
 import type { TurnResult } from '../../model/turn-result.js';
 import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
@@ -159,7 +160,7 @@ export class AgyConnection implements Connection {
       jsonSchema: o.jsonSchema,
       tools: o.tools,
       hooks: [...o.hooks, ...adapter.registrations()],
-      beforeToolCall: host.gateToolCall,
+      beforeToolCall: host.gateOwnToolCall,
       afterToolCall: host.afterToolCall,
       onHookRequest: tap
         ? (event, input) => {
@@ -226,6 +227,11 @@ export class AgyConnection implements Connection {
   /** Transport counters (lines, bad lines, unknown events, processes started). */
   get stats(): ConnectionStats {
     return this.#stream.stats;
+  }
+
+  /** agy's fixed flags, with the version once probed. */
+  get capabilities(): AgentCapabilities {
+    return { ...AGY_CAPABILITIES, agentVersion: this.info.version ?? undefined };
   }
 
   start(): Promise<ConnectionInfo> {

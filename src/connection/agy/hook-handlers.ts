@@ -83,7 +83,7 @@ export class AgyHookHandlers {
     // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
     // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
     const gatedInProcess = !!mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER;
-    const verdict = await this.#host.beforeToolCall(call, { gatedInProcess });
+    const verdict = await this.#host.gateBackendToolCall(call, { gatedInProcess });
     if (!verdict.allow) return { decision: 'deny', reason: verdict.reason };
     if (!verdict.args) return { decision: 'allow' };
     // For MCP calls the model's arguments sit inside `Arguments`.
