@@ -10,9 +10,16 @@
  * swapped in for the file fails) and `O_NONBLOCK` (a FIFO never blocks one of Node's file-system threads),
  * and the opened descriptor must be a regular file. Reads are capped at `MAX_READ_BYTES`; a write truncates
  * only after these checks.
+ *
+ * Without `/proc` (macOS; `directoryAccess: 'real-path'`) Node offers no open relative to a descriptor, so the
+ * file is opened by the directory's checked real path, which re-resolves it: a directory on it swapped for a
+ * symlink in between would be followed. So after the open the name must still hold the opened file and the
+ * directory must still be the checked one at the same real path; else the request is refused before a byte is
+ * written. What remains: a race won exactly there can make a write create an empty file outside (by name, as
+ * any create is without `openat`), never fill or truncate one.
  */
 import { constants, existsSync, type Stats } from 'node:fs';
-import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isInside, resolveRealPath } from '../../policy/workspace.js';
@@ -26,8 +33,29 @@ import type {
 /** Largest file served to the agent, in bytes (a text file bigger than this is not source code). */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-/** Whether directories can be reached by descriptor through `/proc/self/fd` (Linux). */
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/**
+ * How a held directory descriptor is located and opened relative to: `'proc-fd'` through `/proc/self/fd/N`
+ * (Linux: the kernel names the directory the descriptor holds, and a path below it is resolved from that very
+ * directory), `'real-path'` by its real path, checked by device and inode before and after the file is opened
+ * (elsewhere: Node has no `openat`).
+ */
+export type DirectoryAccess = 'proc-fd' | 'real-path';
+
+/** The best access this platform offers: `'proc-fd'` where `/proc/self/fd` exists (Linux), else `'real-path'`. */
+export function platformDirectoryAccess(): DirectoryAccess {
+  return process.platform === 'linux' && existsSync('/proc/self/fd') ? 'proc-fd' : 'real-path';
+}
+
+/** Opens a path (`fs/promises` `open`'s shape). */
+export type OpenFile = (path: string, flags: number, mode?: number) => Promise<FileHandle>;
+
+/** Options of {@link WorkspaceFileSystem}. */
+export interface WorkspaceFileSystemOptions {
+  /** How directories are reached by descriptor; default {@link platformDirectoryAccess} (tests pick either). */
+  readonly directoryAccess?: DirectoryAccess;
+  /** Every open of a directory or file goes through this; default `fs/promises` `open` (tests race it). */
+  readonly openFile?: OpenFile;
+}
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
@@ -49,10 +77,15 @@ function asRequestError(path: string, err: unknown): RequestError {
 export class WorkspaceFileSystem {
   readonly #workspaces: readonly string[];
   readonly #baseDir: string;
+  /** Directories are reached through `/proc/self/fd` (else by real path, checked by identity). */
+  readonly #procFd: boolean;
+  readonly #openFile: OpenFile;
 
-  constructor(workspaces: readonly string[], baseDir: string) {
+  constructor(workspaces: readonly string[], baseDir: string, options: WorkspaceFileSystemOptions = {}) {
     this.#workspaces = workspaces;
     this.#baseDir = baseDir;
+    this.#procFd = (options.directoryAccess ?? platformDirectoryAccess()) === 'proc-fd';
+    this.#openFile = options.openFile ?? open;
   }
 
   async #roots(): Promise<string[]> {
@@ -78,30 +111,31 @@ export class WorkspaceFileSystem {
     const real = await this.contained(path);
     const roots = await this.#roots();
     const parent = dirname(real);
-    const dir = await open(parent, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    const name = basename(real);
+    const dir = await this.#openFile(parent, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
     let file: FileHandle | undefined;
     try {
       const dirStat = await dir.stat();
       // Where the directory we hold really is (it may not be `parent` any more: a component swapped meanwhile).
-      const dirReal = PROC_FD ? await readlink(`/proc/self/fd/${dir.fd}`) : await realpath(parent);
-      if (!PROC_FD) {
-        const again = await open(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
-        try {
-          if (!sameFile(await again.stat(), dirStat))
-            throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
-        } finally {
-          await again.close();
-        }
-      }
+      const dirReal = this.#procFd
+        ? await readlink(`/proc/self/fd/${dir.fd}`)
+        : await this.#locate(parent, dirStat, path);
       if (!roots.some((root) => isInside(root, dirReal)))
         throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
-      const name = basename(real);
-      const at = PROC_FD ? `/proc/self/fd/${dir.fd}/${name}` : join(dirReal, name);
-      file = await open(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+      const at = this.#procFd ? `/proc/self/fd/${dir.fd}/${name}` : join(dirReal, name);
+      file = await this.#openFile(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
       const stat = await file.stat();
       if (!stat.isFile()) throw RequestError.invalidParams({ path }, `${path} is not a regular file`);
-      if (!PROC_FD && !sameFile(await dir.stat(), dirStat))
-        throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+      // Without a descriptor-relative open, `at` was resolved by name once more, and a directory on it may have
+      // been swapped for a symlink in between: the opened file must be the one that name holds now, and the
+      // directory must still be the checked one, at the same real path (a swap must then land twice, exactly
+      // between these calls, and a write still has not emptied or written anything).
+      if (!this.#procFd) {
+        const changed = (): RequestError =>
+          RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+        if (!sameFile(await lstat(at), stat)) throw changed();
+        if ((await this.#locate(dirReal, dirStat, path)) !== dirReal) throw changed();
+      }
       const opened = file;
       file = undefined;
       return opened;
@@ -111,6 +145,22 @@ export class WorkspaceFileSystem {
       await file?.close();
       await dir.close();
     }
+  }
+
+  /**
+   * The real path of directory `dirPath`, which must be the directory held (`held`, by device and inode):
+   * where there is no `/proc/self/fd`, the path is the only way back to it.
+   */
+  async #locate(dirPath: string, held: Stats, path: string): Promise<string> {
+    const dirReal = await realpath(dirPath);
+    const again = await this.#openFile(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    try {
+      if (!sameFile(await again.stat(), held))
+        throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+    } finally {
+      await again.close();
+    }
+    return dirReal;
   }
 
   /** `fs/read_text_file`: the file's text, or the `limit` lines from 1-based `line`. */
