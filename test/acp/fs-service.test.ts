@@ -200,6 +200,24 @@ describe.each(ACCESSES)('WorkspaceFileSystem with %s directory access', (directo
     );
   });
 
+  it('a directory swapped to a symlink while new parents are made never gets anything written outside', async () => {
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    await swap(join(ws, 'd'), outside, 'dir');
+    const results = [];
+    for (let i = 0; i < 200; i++)
+      results.push(
+        await outcome(() =>
+          fs.write({ sessionId, path: join(ws, 'd', 'a', 'b', 'x.txt'), content: `w${i}` }),
+        ),
+      );
+    expect(results.some((r) => !r.ok && /outside the workspaces/.test(r.message))).toBe(true);
+    // With /proc each parent is made through its checked parent's descriptor: nothing appears outside. Without,
+    // a mkdir is by name, and a race won exactly there leaves an empty directory, never a file.
+    if (directoryAccess === 'proc-fd') expect(readdirSync(outside)).toEqual([]);
+    else expect(execFileSync('find', [outside, '-type', 'f']).toString()).toBe('');
+  });
+
   it('a directory swapped to a symlink right after the check, before the file is opened, never lets a write or a read out', async () => {
     // Deterministic: the swap happens inside the open of the file itself, after the directory was checked.
     const outside = join(dir, 'outside');

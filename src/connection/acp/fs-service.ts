@@ -9,14 +9,15 @@
  * then opened relative to that descriptor (`/proc/self/fd/N/name` on Linux) with `O_NOFOLLOW` (a symlink
  * swapped in for the file fails) and `O_NONBLOCK` (a FIFO never blocks one of Node's file-system threads),
  * and the opened descriptor must be a regular file. Reads are capped at `MAX_READ_BYTES`; a write truncates
- * only after these checks.
+ * only after these checks. A write's missing parent directories are made the same way, one at a time, each in
+ * its held and checked parent.
  *
  * Without `/proc` (macOS; `directoryAccess: 'real-path'`) Node offers no open relative to a descriptor, so the
  * file is opened by the directory's checked real path, which re-resolves it: a directory on it swapped for a
  * symlink in between would be followed. So after the open the name must still hold the opened file and the
  * directory must still be the checked one at the same real path; else the request is refused before a byte is
- * written. What remains: a race won exactly there can make a write create an empty file outside (by name, as
- * any create is without `openat`), never fill or truncate one.
+ * written. What remains: a race won exactly there can make a write create an empty file or directory outside
+ * (by name, as any create is without `openat`), never fill or truncate a file.
  */
 import { constants, existsSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
@@ -61,6 +62,28 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = con
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** A directory held open for a request: its descriptor, identity and real path (inside the workspaces). */
+interface HeldDirectory {
+  readonly handle: FileHandle;
+  readonly stat: Stats;
+  readonly real: string;
+}
+
+function changedError(path: string): RequestError {
+  return RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+}
+
+/** Whether anything is at `path` (not following a last symlink). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }
 
 /** A file-system error as the agent's JSON-RPC answer. */
@@ -109,33 +132,16 @@ export class WorkspaceFileSystem {
    */
   async #open(path: string, flags: number, mode?: number): Promise<FileHandle> {
     const real = await this.contained(path);
-    const roots = await this.#roots();
-    const parent = dirname(real);
-    const name = basename(real);
-    const dir = await this.#openFile(parent, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    const dir = await this.#openDir(path, dirname(real), await this.#roots());
     let file: FileHandle | undefined;
     try {
-      const dirStat = await dir.stat();
-      // Where the directory we hold really is (it may not be `parent` any more: a component swapped meanwhile).
-      const dirReal = this.#procFd
-        ? await readlink(`/proc/self/fd/${dir.fd}`)
-        : await this.#locate(parent, dirStat, path);
-      if (!roots.some((root) => isInside(root, dirReal)))
-        throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
-      const at = this.#procFd ? `/proc/self/fd/${dir.fd}/${name}` : join(dirReal, name);
+      const at = this.#below(dir, basename(real));
       file = await this.#openFile(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
       const stat = await file.stat();
       if (!stat.isFile()) throw RequestError.invalidParams({ path }, `${path} is not a regular file`);
-      // Without a descriptor-relative open, `at` was resolved by name once more, and a directory on it may have
-      // been swapped for a symlink in between: the opened file must be the one that name holds now, and the
-      // directory must still be the checked one, at the same real path (a swap must then land twice, exactly
-      // between these calls, and a write still has not emptied or written anything).
-      if (!this.#procFd) {
-        const changed = (): RequestError =>
-          RequestError.invalidParams({ path }, `${path} changed while it was opened`);
-        if (!sameFile(await lstat(at), stat)) throw changed();
-        if ((await this.#locate(dirReal, dirStat, path)) !== dirReal) throw changed();
-      }
+      // Without /proc the opened file must also be the one the name holds now (see `#stillThere`).
+      if (!this.#procFd && !sameFile(await lstat(at), stat)) throw changedError(path);
+      await this.#stillThere(dir, path);
       const opened = file;
       file = undefined;
       return opened;
@@ -143,8 +149,43 @@ export class WorkspaceFileSystem {
       throw asRequestError(path, err);
     } finally {
       await file?.close();
-      await dir.close();
+      await dir.handle.close();
     }
+  }
+
+  /**
+   * The directory at `dirPath`, opened and checked inside the workspaces by where it really is (it may not be
+   * `dirPath` any more: a component swapped meanwhile).
+   */
+  async #openDir(path: string, dirPath: string, roots: readonly string[]): Promise<HeldDirectory> {
+    const handle = await this.#openFile(dirPath, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    try {
+      const stat = await handle.stat();
+      const real = this.#procFd
+        ? await readlink(`/proc/self/fd/${handle.fd}`)
+        : await this.#locate(dirPath, stat, path);
+      if (!roots.some((root) => isInside(root, real)))
+        throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
+      return { handle, stat, real };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  /** A path to `name` in the held directory: through its descriptor with /proc, else below its real path. */
+  #below(dir: HeldDirectory, name: string): string {
+    return this.#procFd ? `/proc/self/fd/${dir.handle.fd}/${name}` : join(dir.real, name);
+  }
+
+  /**
+   * Without /proc, a path from `#below` is resolved by name once more, and a directory on it may have been
+   * swapped for a symlink in between: after using it, the held directory must still be at its real path (a swap
+   * must then land twice, exactly between these calls). With /proc there is nothing to check.
+   */
+  async #stillThere(dir: HeldDirectory, path: string): Promise<void> {
+    if (!this.#procFd && (await this.#locate(dir.real, dir.stat, path)) !== dir.real)
+      throw changedError(path);
   }
 
   /**
@@ -155,12 +196,37 @@ export class WorkspaceFileSystem {
     const dirReal = await realpath(dirPath);
     const again = await this.#openFile(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
     try {
-      if (!sameFile(await again.stat(), held))
-        throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+      if (!sameFile(await again.stat(), held)) throw changedError(path);
     } finally {
       await again.close();
     }
     return dirReal;
+  }
+
+  /**
+   * Creates the missing directories of `dirPath` (0700) one at a time, each in its parent held and checked as
+   * for a file: a recursive `mkdir` by name would follow a directory swapped for a symlink out of the workspace.
+   */
+  async #makeParents(path: string, dirPath: string): Promise<void> {
+    const missing: string[] = [];
+    let existing = dirPath;
+    while (!(await exists(existing))) {
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+    const roots = await this.#roots();
+    for (const name of missing) {
+      const dir = await this.#openDir(path, existing, roots);
+      try {
+        await mkdir(this.#below(dir, name), { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+        });
+        await this.#stillThere(dir, path);
+      } finally {
+        await dir.handle.close();
+      }
+      existing = join(existing, name);
+    }
   }
 
   /** `fs/read_text_file`: the file's text, or the `limit` lines from 1-based `line`. */
@@ -206,7 +272,9 @@ export class WorkspaceFileSystem {
   /** `fs/write_text_file`: writes the whole file (0600 when new), creating parent directories inside the workspace. */
   async write(params: AcpWriteTextFileRequest): Promise<AcpWriteTextFileResponse> {
     const real = await this.contained(params.path);
-    await mkdir(dirname(real), { recursive: true, mode: 0o700 });
+    await this.#makeParents(params.path, dirname(real)).catch((err: unknown) => {
+      throw asRequestError(params.path, err);
+    });
     // Not O_TRUNC: the file is emptied only once it is known to be a regular file inside the workspace.
     const file = await this.#open(params.path, O_WRONLY | O_CREAT, 0o600);
     try {
