@@ -16,6 +16,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -101,11 +102,10 @@ describe.each(ACCESSES)('WorkspaceFileSystem with %s directory access', (directo
     });
     await fs.write({ sessionId, path: join(ws, 'sub', 'deep', 'b.txt'), content: 'new' });
     expect(readFileSync(join(ws, 'sub', 'deep', 'b.txt'), 'utf8')).toBe('new');
-    expect(
-      execFileSync('stat', ['-c', '%a', join(ws, 'sub', 'deep', 'b.txt')])
-        .toString()
-        .trim(),
-    ).toBe('600');
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect(mode(join(ws, 'sub', 'deep', 'b.txt'))).toBe(0o600);
+    expect(mode(join(ws, 'sub'))).toBe(0o700);
+    expect(mode(join(ws, 'sub', 'deep'))).toBe(0o700);
     // An existing file is replaced whole, not merged.
     await fs.write({ sessionId, path: join(ws, 'a.txt'), content: 'x' });
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('x');
