@@ -84,6 +84,70 @@ describe('ACP backend: a hostile agent cannot crash the host', () => {
     expect(dropped[0]).toContain('a response to no request of ours');
   });
 
+  it("session/updates the SDK's schema rejects are dropped through the logger, once per kind, never to console or stderr", async () => {
+    const b = box();
+    const logger = memoryLogger();
+    const consoleError = vi.spyOn(console, 'error');
+    const consoleWarn = vi.spyOn(console, 'warn');
+    const stderrWrite = vi.spyOn(process.stderr, 'write');
+    const invalid = [
+      // Wrong-typed fields deep inside content (the shallow checks pass: sessionId, update.sessionUpdate).
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } },
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'resource', resource: { uri: 'file:///x', text: { nested: [1] } } },
+      },
+      // A huge array on an update whose required title has the wrong type.
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 't1',
+        title: ['not', 'a', 'string'],
+        content: Array.from({ length: 5_000 }, (_, i) => ({
+          type: 'content',
+          content: { type: 'text', text: `${i}` },
+        })),
+      },
+      { sessionUpdate: 'hostile_update', payload: 'x' },
+      { sessionUpdate: 'usage_update', used: -1, size: 10 },
+      { sessionUpdate: 'plan' },
+      { sessionUpdate: 'notice', severity: 'info', title: '' },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==' } },
+    ];
+    await using agent = b.agent(
+      {
+        turns: [
+          {
+            actions: [
+              { type: 'text', text: 'before ' },
+              ...invalid.map((update) => ({ type: 'rawUpdate', update })),
+              { type: 'text', text: 'still fine' },
+            ],
+          },
+        ],
+      },
+      { logger },
+    );
+    const result = await (await agent.chat('hi')).result();
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('before still fine');
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(consoleWarn).not.toHaveBeenCalled();
+    expect(stderrWrite).not.toHaveBeenCalled();
+    const warned = logger.lines.filter((l) => l.includes('does not match the ACP schema'));
+    // One warning per kind: the three agent_message_chunk updates are logged once.
+    expect(warned.map((l) => /\(([^)]+)\) that does not match/.exec(l)?.[1])).toEqual([
+      'agent_message_chunk',
+      'tool_call',
+      'hostile_update',
+      'usage_update',
+      'plan',
+      'notice',
+    ]);
+    expect(warned[0]).toContain('update.content.text');
+    expect(warned[1]).toContain('update.title');
+    expect(warned[2]).toContain('unknown update kind');
+  });
+
   it('a stdout line just over maxLineBytes is dropped and logged; the turn goes on', async () => {
     const b = box();
     const logger = memoryLogger();

@@ -1,7 +1,7 @@
 // The ACP backend's stdout framing (docs/reference/acp.md#hostile-agents): agy's LineSplitter with the line cap,
 // one parse per line, junk dropped through the logger, and nothing thrown once the reader is gone.
 import { describe, expect, it } from 'vitest';
-import { StdoutLines } from '../../src/connection/acp/stdout-lines.js';
+import { MAX_LOGGED_UPDATE_KINDS, StdoutLines } from '../../src/connection/acp/stdout-lines.js';
 import type { Logger } from '../../src/logger.js';
 
 function recorder(): Logger & { lines: string[] } {
@@ -66,5 +66,34 @@ describe('StdoutLines', () => {
     expect(() => lines.push(Buffer.from(`${update('late')}\n${update('later')}\n`))).not.toThrow();
     expect(() => lines.end()).not.toThrow();
     expect(lines.afterClose).toBe(2);
+  });
+
+  it('schema-invalid session/updates are dropped and counted, and logged once per kind for a bounded number of kinds', async () => {
+    const logger = recorder();
+    const lines = new StdoutLines(logger, 1 << 20);
+    const reader = lines.readable.getReader();
+    const raw = (u: unknown) =>
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: u } })}\n`;
+    // The same bad kind three times, then more made-up kinds than are logged, then a good update.
+    for (let i = 0; i < 3; i++)
+      lines.push(
+        Buffer.from(raw({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: i } })),
+      );
+    const madeUp = MAX_LOGGED_UPDATE_KINDS + 5;
+    for (let i = 0; i < madeUp; i++) lines.push(Buffer.from(raw({ sessionUpdate: `kind_${i}` })));
+    lines.push(Buffer.from(`${update('good')}\n`));
+    const { value } = await reader.read();
+    // Only the good update reached the reader.
+    expect((value as { params: { update: { content: { text: string } } } }).params.update.content.text).toBe(
+      'good',
+    );
+    expect(lines.invalidUpdates).toBe(3 + madeUp);
+    expect(lines.dropped).toBe(3 + madeUp);
+    const warned = logger.lines.filter((l) => l.startsWith('warn: '));
+    // agent_message_chunk once, then made-up kinds up to the cap, then one line saying the rest are not logged.
+    expect(warned).toHaveLength(MAX_LOGGED_UPDATE_KINDS + 1);
+    expect(warned.filter((l) => l.includes('(agent_message_chunk)'))).toHaveLength(1);
+    expect(warned.at(-1)).toContain(`more than ${MAX_LOGGED_UPDATE_KINDS} kinds`);
+    expect(logger.lines.filter((l) => l.includes('(kind_'))).toHaveLength(MAX_LOGGED_UPDATE_KINDS - 1);
   });
 });

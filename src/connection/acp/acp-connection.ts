@@ -168,7 +168,7 @@ export class AcpConnection implements Connection {
     return this.#session.agent?.process.pid;
   }
 
-  /** Lines the agent wrote on stdout that were not JSON (dropped and logged). */
+  /** Lines the agent wrote on stdout that were not messages this client takes (dropped and logged). */
   get droppedLines(): number {
     return this.#session.agent?.lines.dropped ?? 0;
   }

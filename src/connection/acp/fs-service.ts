@@ -9,10 +9,18 @@
  * then opened relative to that descriptor (`/proc/self/fd/N/name` on Linux) with `O_NOFOLLOW` (a symlink
  * swapped in for the file fails) and `O_NONBLOCK` (a FIFO never blocks one of Node's file-system threads),
  * and the opened descriptor must be a regular file. Reads are capped at `MAX_READ_BYTES`; a write truncates
- * only after these checks.
+ * only after these checks. A write's missing parent directories are made the same way, one at a time, each in
+ * its held and checked parent.
+ *
+ * Without `/proc` (macOS; `directoryAccess: 'real-path'`) Node offers no open relative to a descriptor, so the
+ * file is opened by the directory's checked real path, which re-resolves it: a directory on it swapped for a
+ * symlink in between would be followed. So after the open the name must still hold the opened file and the
+ * directory must still be the checked one at the same real path; else the request is refused before a byte is
+ * written. What remains: a race won exactly there can make a write create an empty file or directory outside
+ * (by name, as any create is without `openat`), never fill or truncate a file.
  */
 import { constants, existsSync, type Stats } from 'node:fs';
-import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isInside, resolveRealPath } from '../../policy/workspace.js';
@@ -26,13 +34,56 @@ import type {
 /** Largest file served to the agent, in bytes (a text file bigger than this is not source code). */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-/** Whether directories can be reached by descriptor through `/proc/self/fd` (Linux). */
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/**
+ * How a held directory descriptor is located and opened relative to: `'proc-fd'` through `/proc/self/fd/N`
+ * (Linux: the kernel names the directory the descriptor holds, and a path below it is resolved from that very
+ * directory), `'real-path'` by its real path, checked by device and inode before and after the file is opened
+ * (elsewhere: Node has no `openat`).
+ */
+export type DirectoryAccess = 'proc-fd' | 'real-path';
+
+/** The best access this platform offers: `'proc-fd'` where `/proc/self/fd` exists (Linux), else `'real-path'`. */
+export function platformDirectoryAccess(): DirectoryAccess {
+  return process.platform === 'linux' && existsSync('/proc/self/fd') ? 'proc-fd' : 'real-path';
+}
+
+/** Opens a path (`fs/promises` `open`'s shape). */
+export type OpenFile = (path: string, flags: number, mode?: number) => Promise<FileHandle>;
+
+/** Options of {@link WorkspaceFileSystem}. */
+export interface WorkspaceFileSystemOptions {
+  /** How directories are reached by descriptor; default {@link platformDirectoryAccess} (tests pick either). */
+  readonly directoryAccess?: DirectoryAccess;
+  /** Every open of a directory or file goes through this; default `fs/promises` `open` (tests race it). */
+  readonly openFile?: OpenFile;
+}
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** A directory held open for a request: its descriptor, identity and real path (inside the workspaces). */
+interface HeldDirectory {
+  readonly handle: FileHandle;
+  readonly stat: Stats;
+  readonly real: string;
+}
+
+function changedError(path: string): RequestError {
+  return RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+}
+
+/** Whether anything is at `path` (not following a last symlink). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }
 
 /** A file-system error as the agent's JSON-RPC answer. */
@@ -49,10 +100,15 @@ function asRequestError(path: string, err: unknown): RequestError {
 export class WorkspaceFileSystem {
   readonly #workspaces: readonly string[];
   readonly #baseDir: string;
+  /** Directories are reached through `/proc/self/fd` (else by real path, checked by identity). */
+  readonly #procFd: boolean;
+  readonly #openFile: OpenFile;
 
-  constructor(workspaces: readonly string[], baseDir: string) {
+  constructor(workspaces: readonly string[], baseDir: string, options: WorkspaceFileSystemOptions = {}) {
     this.#workspaces = workspaces;
     this.#baseDir = baseDir;
+    this.#procFd = (options.directoryAccess ?? platformDirectoryAccess()) === 'proc-fd';
+    this.#openFile = options.openFile ?? open;
   }
 
   async #roots(): Promise<string[]> {
@@ -76,32 +132,16 @@ export class WorkspaceFileSystem {
    */
   async #open(path: string, flags: number, mode?: number): Promise<FileHandle> {
     const real = await this.contained(path);
-    const roots = await this.#roots();
-    const parent = dirname(real);
-    const dir = await open(parent, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    const dir = await this.#openDir(path, dirname(real), await this.#roots());
     let file: FileHandle | undefined;
     try {
-      const dirStat = await dir.stat();
-      // Where the directory we hold really is (it may not be `parent` any more: a component swapped meanwhile).
-      const dirReal = PROC_FD ? await readlink(`/proc/self/fd/${dir.fd}`) : await realpath(parent);
-      if (!PROC_FD) {
-        const again = await open(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
-        try {
-          if (!sameFile(await again.stat(), dirStat))
-            throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
-        } finally {
-          await again.close();
-        }
-      }
-      if (!roots.some((root) => isInside(root, dirReal)))
-        throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
-      const name = basename(real);
-      const at = PROC_FD ? `/proc/self/fd/${dir.fd}/${name}` : join(dirReal, name);
-      file = await open(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+      const at = this.#below(dir, basename(real));
+      file = await this.#openFile(at, flags | O_NOFOLLOW | O_NONBLOCK, mode);
       const stat = await file.stat();
       if (!stat.isFile()) throw RequestError.invalidParams({ path }, `${path} is not a regular file`);
-      if (!PROC_FD && !sameFile(await dir.stat(), dirStat))
-        throw RequestError.invalidParams({ path }, `${path} changed while it was opened`);
+      // Without /proc the opened file must also be the one the name holds now (see `#stillThere`).
+      if (!this.#procFd && !sameFile(await lstat(at), stat)) throw changedError(path);
+      await this.#stillThere(dir, path);
       const opened = file;
       file = undefined;
       return opened;
@@ -109,7 +149,83 @@ export class WorkspaceFileSystem {
       throw asRequestError(path, err);
     } finally {
       await file?.close();
-      await dir.close();
+      await dir.handle.close();
+    }
+  }
+
+  /**
+   * The directory at `dirPath`, opened and checked inside the workspaces by where it really is (it may not be
+   * `dirPath` any more: a component swapped meanwhile).
+   */
+  async #openDir(path: string, dirPath: string, roots: readonly string[]): Promise<HeldDirectory> {
+    const handle = await this.#openFile(dirPath, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    try {
+      const stat = await handle.stat();
+      const real = this.#procFd
+        ? await readlink(`/proc/self/fd/${handle.fd}`)
+        : await this.#locate(dirPath, stat, path);
+      if (!roots.some((root) => isInside(root, real)))
+        throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
+      return { handle, stat, real };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  /** A path to `name` in the held directory: through its descriptor with /proc, else below its real path. */
+  #below(dir: HeldDirectory, name: string): string {
+    return this.#procFd ? `/proc/self/fd/${dir.handle.fd}/${name}` : join(dir.real, name);
+  }
+
+  /**
+   * Without /proc, a path from `#below` is resolved by name once more, and a directory on it may have been
+   * swapped for a symlink in between: after using it, the held directory must still be at its real path (a swap
+   * must then land twice, exactly between these calls). With /proc there is nothing to check.
+   */
+  async #stillThere(dir: HeldDirectory, path: string): Promise<void> {
+    if (!this.#procFd && (await this.#locate(dir.real, dir.stat, path)) !== dir.real)
+      throw changedError(path);
+  }
+
+  /**
+   * The real path of directory `dirPath`, which must be the directory held (`held`, by device and inode):
+   * where there is no `/proc/self/fd`, the path is the only way back to it.
+   */
+  async #locate(dirPath: string, held: Stats, path: string): Promise<string> {
+    const dirReal = await realpath(dirPath);
+    const again = await this.#openFile(dirReal, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    try {
+      if (!sameFile(await again.stat(), held)) throw changedError(path);
+    } finally {
+      await again.close();
+    }
+    return dirReal;
+  }
+
+  /**
+   * Creates the missing directories of `dirPath` (0700) one at a time, each in its parent held and checked as
+   * for a file: a recursive `mkdir` by name would follow a directory swapped for a symlink out of the workspace.
+   */
+  async #makeParents(path: string, dirPath: string): Promise<void> {
+    const missing: string[] = [];
+    let existing = dirPath;
+    while (!(await exists(existing))) {
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+    const roots = await this.#roots();
+    for (const name of missing) {
+      const dir = await this.#openDir(path, existing, roots);
+      try {
+        await mkdir(this.#below(dir, name), { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+        });
+        await this.#stillThere(dir, path);
+      } finally {
+        await dir.handle.close();
+      }
+      existing = join(existing, name);
     }
   }
 
@@ -156,7 +272,9 @@ export class WorkspaceFileSystem {
   /** `fs/write_text_file`: writes the whole file (0600 when new), creating parent directories inside the workspace. */
   async write(params: AcpWriteTextFileRequest): Promise<AcpWriteTextFileResponse> {
     const real = await this.contained(params.path);
-    await mkdir(dirname(real), { recursive: true, mode: 0o700 });
+    await this.#makeParents(params.path, dirname(real)).catch((err: unknown) => {
+      throw asRequestError(params.path, err);
+    });
     // Not O_TRUNC: the file is emptied only once it is known to be a regular file inside the workspace.
     const file = await this.#open(params.path, O_WRONLY | O_CREAT, 0o600);
     try {
