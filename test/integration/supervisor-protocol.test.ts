@@ -13,9 +13,9 @@ import {
   controlLine,
   type HostCommand,
   lineReader,
-} from '../../src/connection/agy/process/control-protocol.js';
-import { SUPERVISOR } from '../../src/connection/agy/process/host-supervisor.js';
-import { MARK_VAR } from '../../src/connection/agy/process/proc-scan.js';
+} from '../../src/connection/process/control-protocol.js';
+import { SUPERVISOR } from '../../src/connection/process/host-supervisor.js';
+import { MARK_VAR } from '../../src/connection/process/proc-read.js';
 import { killAll } from '../helpers/fake-agy.js';
 import { alive, waitGone } from '../helpers/sandbox.js';
 

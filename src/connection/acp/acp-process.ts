@@ -14,7 +14,7 @@ import type {
   AcpRequestPermissionResponse,
   AcpSessionNotification,
 } from '../../protocol/acp.js';
-import { AgyProcess } from '../agy/process/agy-process.js';
+import { AgyProcess } from '../process/child-process.js';
 import { defaultDataDir } from '../agy/session/session-dir.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../agy/stream-json/stream-json-connection.js';
 import type { WorkspaceFileSystem } from './fs-service.js';

@@ -13,7 +13,7 @@
  */
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import type { Logger } from '../../logger.js';
-import { LineSplitter } from '../agy/stream-json/framing.js';
+import { LineSplitter } from '../process/line-splitter.js';
 
 /** Bytes of a dropped line shown in the log. */
 const SHOWN = 200;

@@ -12,7 +12,7 @@ import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../conne
 import type { ConnectionHost } from '../host.js';
 import { containedTap, type WireTap } from '../wire-tap.js';
 import { AgyHookHandlers } from './hook-handlers.js';
-import { hostSupervisor } from './process/host-supervisor.js';
+import { hostSupervisor } from '../process/host-supervisor.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,

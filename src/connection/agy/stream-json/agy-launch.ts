@@ -4,8 +4,8 @@
  * What happens after `init` is the connection's business: events go out through `LaunchEvents`.
  */
 import { StartError } from '../../../errors.js';
-import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
-import { LineSplitter } from './framing.js';
+import { AgyProcess, type ExitInfo } from '../../process/child-process.js';
+import { LineSplitter } from '../../process/line-splitter.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
 import { type AgyEvent, type BadLine, isBadLine, parseEvent, parseLine } from './parse-line.js';

@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { AgyNotFoundError } from '../../../errors.js';
 import { findOnPath, isExecutableFile } from '../../../internal/which.js';
-import { AgyProcess } from '../process/agy-process.js';
+import { AgyProcess } from '../../process/child-process.js';
 
 /** Where to look. */
 export interface BinaryLookup {

@@ -7,8 +7,8 @@
  */
 import type { CommandResult } from '../../../model/step.js';
 import type { WireResult } from '../../../protocol/stream-json.js';
-import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
-import { LineSplitter } from './framing.js';
+import { AgyProcess, type ExitInfo } from '../../process/child-process.js';
+import { LineSplitter } from '../../process/line-splitter.js';
 import { parseLine } from './parse-line.js';
 
 /** What a print-mode command run needs. */

@@ -26,7 +26,7 @@ import type { TurnResult } from '../../../model/turn-result.js';
 import type { WireUserLine } from '../../../protocol/stream-json.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
 import type { WireTap } from '../../wire-tap.js';
-import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
+import type { AgyProcess, ExitInfo } from '../../process/child-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';

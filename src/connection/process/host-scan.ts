@@ -11,7 +11,7 @@
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
 import { readdir } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { type ProcEntry, readEntrySync } from './proc-scan.js';
+import { type ProcEntry, readEntrySync } from './proc-read.js';
 
 type Entry = ProcEntry;
 

@@ -5,10 +5,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { settlesWithin } from '../../../internal/timing.js';
+import { settlesWithin } from '../../internal/timing.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
-import { MARK_VAR, readStat } from './proc-scan.js';
+import { MARK_VAR, readStat } from './proc-read.js';
 import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
