@@ -1,6 +1,6 @@
 // The host supervisor's control protocol (process/control-protocol.ts), driven directly on fd 3 through the built
 // script, with processes this test starts itself as the "sessions" (own process group, session marker), the
-// way AgyProcess does: `watch` then `pid`, `adopt`, `kill-tree` (answered `killed`), `forget`; when the control
+// way AgentProcess does: `watch` then `pid`, `adopt`, `kill-tree` (answered `killed`), `forget`; when the control
 // pipe closes (the host is gone) or on SIGTERM it kills what every held session left (group, marker, adopted;
 // SIGTERM, then SIGKILL after the grace) with one /proc pass for all, and exits; holding nothing it exits at once.
 // SIGINT is the host's to handle. Design: docs/architecture.md "No orphans".

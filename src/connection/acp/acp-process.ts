@@ -14,9 +14,9 @@ import type {
   AcpRequestPermissionResponse,
   AcpSessionNotification,
 } from '../../protocol/acp.js';
-import { AgyProcess } from '../process/child-process.js';
 import { defaultDataDir } from '../agy/session/session-dir.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../agy/stream-json/stream-json-connection.js';
+import { AgentProcess } from '../process/child-process.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../process/line-splitter.js';
 import type { WorkspaceFileSystem } from './fs-service.js';
 import type { AcpConnectionOptions } from './options.js';
 import { GEMINI_CLI_ENV, geminiCliSettings } from './presets.js';
@@ -26,7 +26,7 @@ import { errorMessage, within } from './support.js';
 /** The running agent process and its protocol connection. */
 export interface AcpAgent {
   /** The supervised process. */
-  readonly process: AgyProcess;
+  readonly process: AgentProcess;
   /** The JSON-RPC client on its stdin/stdout. */
   readonly rpc: ClientConnection;
   /** Its stdout, split into lines (non-JSON ones dropped). */
@@ -105,7 +105,7 @@ export function spawnAgent(
     handlers.onActivity(undefined);
   };
   tap?.spawn([...o.args], binary);
-  const proc = new AgyProcess({
+  const proc = new AgentProcess({
     binary,
     args: [...o.args],
     env,

@@ -10,9 +10,9 @@ import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { hostSupervisor } from '../process/host-supervisor.js';
 import { containedTap, type WireTap } from '../wire-tap.js';
 import { AgyHookHandlers } from './hook-handlers.js';
-import { hostSupervisor } from '../process/host-supervisor.js';
 import {
   PLUGIN_NAME,
   SessionRuntime,

@@ -7,7 +7,7 @@
  */
 import type { CommandResult } from '../../../model/step.js';
 import type { WireResult } from '../../../protocol/stream-json.js';
-import { AgyProcess, type ExitInfo } from '../../process/child-process.js';
+import { AgentProcess, type ExitInfo } from '../../process/child-process.js';
 import { LineSplitter } from '../../process/line-splitter.js';
 import { parseLine } from './parse-line.js';
 
@@ -79,7 +79,7 @@ export async function runPrintCommand(spec: PrintCommandSpec): Promise<PrintComm
     onLine,
     onOverflow: () => badLines++,
   });
-  const proc = new AgyProcess({
+  const proc = new AgentProcess({
     binary: spec.binary,
     args: printCommandArgs(spec),
     env: spec.env,

@@ -25,8 +25,9 @@ import type { Step } from '../../../model/step.js';
 import type { TurnResult } from '../../../model/turn-result.js';
 import type { WireUserLine } from '../../../protocol/stream-json.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
+import type { AgentProcess, ExitInfo } from '../../process/child-process.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../process/line-splitter.js';
 import type { WireTap } from '../../wire-tap.js';
-import type { AgyProcess, ExitInfo } from '../../process/child-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';
@@ -37,9 +38,6 @@ import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedE
 import type { BadLine } from './parse-line.js';
 import { runPrintCommand } from './print-command.js';
 import { TurnTracker } from './turn-tracker.js';
-
-/** Default line limit: 64 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options of the stream-json transport. Paths must be absolute and already validated. */
 export interface StreamJsonConnectionOptions extends LaunchSpec {
@@ -780,7 +778,7 @@ export class StreamJsonConnection implements Connection {
     );
   }
 
-  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
+  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgentProcess): TurnResult {
     const { tracker } = turn;
     const result = tracker.result;
     const wireDenied = result ? deniedFromWire(result) : [];
