@@ -6,7 +6,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBash } from '../../src/connection/agy/session/hook-commands.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/tool-server/listener-body.js';
 import {
   SessionRuntime,
   type SessionRuntimeOptions,

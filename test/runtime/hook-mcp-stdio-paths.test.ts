@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
 import {
   relayScriptPath,
   stdioRelayServerConfig,

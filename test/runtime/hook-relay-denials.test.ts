@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/agent/control-plane.js';
 import { AgyHookHandlers } from '../../src/connection/agy/hook-handlers.js';
 import { findBash, findCurl } from '../../src/connection/agy/session/hook-commands.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/tool-server/listener-body.js';
 import { SessionRuntime } from '../../src/connection/agy/session/session-runtime.js';
 import { hooks } from '../../src/hooks/factories.js';
 import type { TurnResult } from '../../src/model/turn-result.js';

@@ -14,7 +14,7 @@ import type {
   AcpRequestPermissionResponse,
   AcpSessionNotification,
 } from '../../protocol/acp.js';
-import { defaultDataDir } from '../agy/session/session-dir.js';
+import { defaultDataDir } from '../tool-server/session-dir.js';
 import { AgentProcess } from '../process/child-process.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../process/line-splitter.js';
 import type { WorkspaceFileSystem } from './fs-service.js';

@@ -8,7 +8,7 @@ import { ClosedError, StartError, UnsupportedError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
 import type { AcpInitializeResponse, AcpNewSessionResponse } from '../../protocol/acp.js';
-import type { SessionListener } from '../agy/session/listener.js';
+import type { SessionListener } from '../tool-server/listener.js';
 import type { ConnectionInfo } from '../connection.js';
 import { type AcpAgent, type AcpClientHandlers, spawnAgent, startRequest, stopAgent } from './acp-process.js';
 import { capabilitiesOf } from './capabilities.js';

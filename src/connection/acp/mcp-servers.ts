@@ -5,7 +5,7 @@
  */
 import { StartError } from '../../errors.js';
 import type { AcpInitializeResponse, AcpMcpServer } from '../../protocol/acp.js';
-import type { SessionListener } from '../agy/session/listener.js';
+import type { SessionListener } from '../tool-server/listener.js';
 import type { McpServerConfig } from '../agy/session/mcp-config.js';
 import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
 import { ACP_OWN_TOOL_SERVER } from './tool-names.js';

@@ -3,7 +3,7 @@
  * names may contain `_` themselves, so the known server names (longest first) say where the tool part starts.
  */
 import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
-import type { SessionListener } from '../agy/session/listener.js';
+import type { SessionListener } from '../tool-server/listener.js';
 import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
 import type { ResolvedTool, ToolResolver } from './normalize.js';
 

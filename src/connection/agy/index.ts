@@ -19,10 +19,10 @@ export {
 } from './agy-connection.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
-export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
-export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
+export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from '../tool-server/listener-hook.js';
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
-export type { AfterToolCall, BeforeToolCall } from './session/mcp-tool-call.js';
+export type { AfterToolCall, BeforeToolCall } from '../tool-server/mcp-tool-call.js';
 export type {
   CustomSystemInstructions,
   SystemInstructionSection,

@@ -36,18 +36,18 @@ import {
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { ToolContextHost } from '../../../tools/tool-context.js';
-import { validateDataDir } from './hidden-path.js';
+import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
-import { SessionListener } from './listener.js';
-import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
-import type { McpExchangeObserver } from './listener-mcp.js';
+import { SessionListener } from '../../tool-server/listener.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from '../../tool-server/listener-hook.js';
+import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
-import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from '../../tool-server/mcp-tool-call.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
-import { SessionDir } from './session-dir.js';
+import { SessionDir } from '../../tool-server/session-dir.js';
 import { buildShadowHome } from './shadow-home.js';
 
 /** Name of the plugin the SDK writes into the session directory. agy namespaces its servers `agy-sdk_<name>`. */
