@@ -14,9 +14,9 @@ import type {
   AcpRequestPermissionResponse,
   AcpSessionNotification,
 } from '../../protocol/acp.js';
-import { defaultDataDir } from '../tool-server/session-dir.js';
 import { AgentProcess } from '../process/child-process.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../process/line-splitter.js';
+import { defaultDataDir } from '../tool-server/session-dir.js';
 import type { WorkspaceFileSystem } from './fs-service.js';
 import type { AcpConnectionOptions } from './options.js';
 import { GEMINI_CLI_ENV, geminiCliSettings } from './presets.js';

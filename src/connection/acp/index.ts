@@ -18,4 +18,3 @@ export {
   DEFAULT_ACP_START_TIMEOUT_MS,
 } from './options.js';
 export { acpCommandLine, geminiCliSettings, PRESET_COMMANDS } from './presets.js';
-export { ACP_OWN_TOOL_SERVER } from './tool-names.js';
