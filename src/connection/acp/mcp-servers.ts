@@ -5,7 +5,7 @@
  */
 import { StartError } from '../../errors.js';
 import type { AcpInitializeResponse, AcpMcpServer } from '../../protocol/acp.js';
-import type { McpServerConfig } from '../agy/session/mcp-config.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
 import type { SessionListener } from '../tool-server/listener.js';
 import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 

@@ -6,8 +6,8 @@
 import type { HookToolCall } from '../../hooks/types.js';
 import type { Logger } from '../../logger.js';
 import type { AcpRequestPermissionRequest, AcpRequestPermissionResponse } from '../../protocol/acp.js';
-import type { McpServerConfig } from '../agy/session/mcp-config.js';
 import type { ConnectionHost, ToolCallVerdict } from '../host.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { AcpTurn } from './acp-turn.js';
 import { DEFAULT_ACP_PERMISSION_TIMEOUT_MS } from './options.js';

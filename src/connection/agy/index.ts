@@ -5,6 +5,7 @@
 
 // Raw agy hooks (`AgentConfig.agyHooks`) are the one wire shape the Agent's config names.
 export type { AgyHookRegistration } from '../../protocol/hook-wire.js';
+export type { McpHttpServer, McpServerConfig, McpStdioServer } from '../mcp-server-config.js';
 export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from '../tool-server/listener-hook.js';
 export type { AfterToolCall, BeforeToolCall } from '../tool-server/mcp-tool-call.js';
@@ -23,7 +24,6 @@ export {
 } from './agy-connection.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
-export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
 export type {
   CustomSystemInstructions,
   SystemInstructionSection,

@@ -36,6 +36,7 @@ import {
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { ToolContextHost } from '../../../tools/tool-context.js';
+import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { SessionListener } from '../../tool-server/listener.js';
 import {
@@ -49,7 +50,6 @@ import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-ser
 import { SessionDir } from '../../tool-server/session-dir.js';
 import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
-import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
