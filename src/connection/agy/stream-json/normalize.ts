@@ -4,7 +4,7 @@
  */
 
 import { isRecord } from '../../../internal/guards.js';
-import { unwrapMcpCall } from '../../../internal/mcp-call.js';
+import { unwrapMcpCall } from '../mcp-call.js';
 import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
 import type { DeniedAction } from '../../../model/turn-result.js';
 import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json.js';
