@@ -196,7 +196,7 @@ export {
   defaultPrices,
   type ModelPrice,
   type PricingTable,
-} from './telemetry/pricing.js';
+} from './model/pricing.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 export type { RecordConfig } from './testing/cassette/recorder.js';

@@ -37,7 +37,7 @@ import {
   type ResponseSchemaInput,
 } from '../structured/response-schema.js';
 import { createTracing } from '../telemetry/create-tracing.js';
-import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
+import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, BudgetExceededError, ConfigError, defaultPrices, type Usage } from '../../src/index.js';
-import { costAt, priceOf } from '../../src/telemetry/pricing.js';
+import { costAt, priceOf } from '../../src/model/pricing.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
 
 const usage = (input: number, output: number, extra: Partial<Usage> = {}): Usage => ({

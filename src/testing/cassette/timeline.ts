@@ -11,7 +11,7 @@ import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-li
 import { TurnTracker } from '../../connection/agy/stream-json/turn-tracker.js';
 import type { Step, Usage } from '../../model/step.js';
 import type { TurnStatus } from '../../model/turn-result.js';
-import { costAt, priceOf } from '../../telemetry/pricing.js';
+import { costAt, priceOf } from '../../model/pricing.js';
 import type { Cassette, HookRecord } from './format.js';
 
 /** A tool call on the timeline. */
