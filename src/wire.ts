@@ -24,4 +24,4 @@ export type {
   WireToolInfo,
   WireUsage,
   WireUserLine,
-} from './protocol/stream-json.js';
+} from './protocol/stream-json-wire.js';

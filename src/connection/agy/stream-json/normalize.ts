@@ -7,7 +7,7 @@ import { isRecord } from '../../../internal/guards.js';
 import { unwrapMcpCall } from '../mcp-call.js';
 import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
 import type { DeniedAction } from '../../../model/turn-result.js';
-import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json.js';
+import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json-wire.js';
 
 /** Public view of agy's `init` event. */
 export interface InitInfo {

@@ -6,7 +6,7 @@
  * other agy process, and is stopped on the turn's stop or after `timeoutMs`.
  */
 import type { CommandResult } from '../../../model/step.js';
-import type { WireResult } from '../../../protocol/stream-json.js';
+import type { WireResult } from '../../../protocol/stream-json-wire.js';
 import { AgentProcess, type ExitInfo } from '../../process/child-process.js';
 import { LineSplitter } from '../../process/line-splitter.js';
 import { parseLine } from './parse-line.js';

@@ -23,7 +23,7 @@ import { callContained } from '../../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../../logger.js';
 import type { Step } from '../../../model/step.js';
 import type { TurnResult } from '../../../model/turn-result.js';
-import type { WireUserLine } from '../../../protocol/stream-json.js';
+import type { WireUserLine } from '../../../protocol/stream-json-wire.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
 import type { AgentProcess, ExitInfo } from '../../process/child-process.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../process/line-splitter.js';
