@@ -15,7 +15,7 @@ import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js
 import { containedTap, type WireTap } from '../wire-tap.js';
 import { AgyHookHandlers } from './hook-handlers.js';
 import { SessionRuntime, type SessionRuntimeOptions } from './session/session-runtime.js';
-import { buildAgyEnv } from './stream-json/launch.js';
+import { buildAgyEnv } from './stream-json/command-line.js';
 import {
   type ConnectionStats,
   StreamJsonConnection,

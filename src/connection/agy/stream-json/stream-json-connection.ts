@@ -32,7 +32,7 @@ import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';
 import { type DriftEntry, DriftTracker } from './drift.js';
-import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
+import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './command-line.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
