@@ -11,7 +11,7 @@ import type { McpServerConfig } from '../mcp-server-config.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { AcpTurn } from './acp-turn.js';
 import { DEFAULT_ACP_PERMISSION_TIMEOUT_MS } from './options.js';
-import { CANCELLED, chooseOption } from './permissions.js';
+import { CANCELLED, chooseOption } from './permission-options.js';
 import { errorMessage, wire, within } from './support.js';
 import { hookCallOf } from './tool-hooks.js';
 
