@@ -141,6 +141,12 @@ export {
   type CapabilityRow,
   GEMINI_CLI_CAPABILITIES,
 } from './model/capabilities.js';
+export {
+  type DefaultPrices,
+  defaultPrices,
+  type ModelPrice,
+  type PricingTable,
+} from './model/pricing.js';
 export type {
   CommandResult,
   PlanEntry,
@@ -191,12 +197,6 @@ export type {
   ZodSchemaLike,
   ZodSchemaParseResult,
 } from './structured/response-schema.js';
-export {
-  type DefaultPrices,
-  defaultPrices,
-  type ModelPrice,
-  type PricingTable,
-} from './model/pricing.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 export type { RecordConfig } from './testing/cassette/recorder.js';

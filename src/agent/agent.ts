@@ -28,6 +28,7 @@ import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
+import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { flattenPolicies } from '../policy/evaluate.js';
@@ -37,7 +38,6 @@ import {
   type ResponseSchemaInput,
 } from '../structured/response-schema.js';
 import { createTracing } from '../telemetry/create-tracing.js';
-import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';

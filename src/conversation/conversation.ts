@@ -4,10 +4,10 @@
  */
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
+import { addPriced, cacheWritesOf } from '../model/pricing.js';
 import type { Step, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
-import { addPriced, cacheWritesOf } from '../model/pricing.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
 

@@ -3,9 +3,10 @@
  * defaults; `AgentConfig.pricing` overrides or extends it. A cost is `null` whenever any price it needs is
  * unknown: an unknown model is never free (docs/reference/observability.md#prices).
  */
+
+import data from './prices.json' with { type: 'json' };
 import type { Usage } from './step.js';
 import { addCount, addUsage } from './usage.js';
-import data from './prices.json' with { type: 'json' };
 
 /** Prices of one model, in USD per million tokens. */
 export interface ModelPrice {

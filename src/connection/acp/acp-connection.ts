@@ -8,6 +8,7 @@
  * (`fs-service.ts`). Facts: docs/reference/acp.md.
  */
 import { ClosedError, StartError, UnsupportedError, UsageError } from '../../errors.js';
+import { within } from '../../internal/timing.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
 import type { Usage } from '../../model/step.js';
 import type { TurnResult, TurnStatus } from '../../model/turn-result.js';
@@ -27,7 +28,7 @@ import { type AcpConnectionOptions, DEFAULT_ACP_IDLE_TIMEOUT_MS } from './option
 import { PermissionHandler } from './permission-handler.js';
 import { resolveCommand } from './presets.js';
 import { promptBlocks } from './prompt-blocks.js';
-import { errorMessage, within } from './support.js';
+import { errorMessage } from './rpc-errors.js';
 import { reportToolEnded } from './tool-hooks.js';
 import { toolResolver } from './tool-names.js';
 import { TurnWatchdog } from './watchdog.js';

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type AnyMessage, type ClientConnection, client } from '@agentclientprotocol/sdk';
 import { StartError, UnsupportedError } from '../../errors.js';
 import { callContained } from '../../internal/contain.js';
+import { within } from '../../internal/timing.js';
 import type {
   AcpRequestPermissionRequest,
   AcpRequestPermissionResponse,
@@ -20,8 +21,8 @@ import { defaultDataDir } from '../tool-server/session-dir.js';
 import type { WorkspaceFileSystem } from './fs-service.js';
 import type { AcpConnectionOptions } from './options.js';
 import { GEMINI_CLI_ENV, geminiCliSettings } from './presets.js';
+import { errorMessage } from './rpc-errors.js';
 import { StdoutLines } from './stdout-lines.js';
-import { errorMessage, within } from './support.js';
 
 /** The running agent process and its protocol connection. */
 export interface AcpAgent {

@@ -14,6 +14,7 @@ import { type AcpAgent, type AcpClientHandlers, spawnAgent, startRequest, stopAg
 import { capabilitiesOf } from './capabilities.js';
 import { acpMcpServers } from './mcp-servers.js';
 import { type AcpConnectionOptions, DEFAULT_ACP_START_TIMEOUT_MS } from './options.js';
+import { detailsOf } from './rpc-errors.js';
 import {
   msUntilMinuteTurned,
   noteSessionStarted,
@@ -21,7 +22,6 @@ import {
   sessionStartMinute,
   waitOrAbort,
 } from './session-load.js';
-import { detailsOf } from './support.js';
 
 /** How the session reaches the rest of the connection. */
 export interface AcpSessionDeps {

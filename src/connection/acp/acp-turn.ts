@@ -12,8 +12,8 @@ import type { AcpPromptResponse, AcpSessionNotification } from '../../protocol/a
 import type { TurnSink } from '../connection.js';
 import type { ExitInfo } from '../process/child-process.js';
 import type { AcpAgent } from './acp-process.js';
-import { type AcpTurnSteps, classifyRequestError, classifyStop, usageFromMeta } from './normalize.js';
-import { errorMessage, wire } from './support.js';
+import { type AcpTurnSteps, classifyRequestError, classifyStop, usageFromMeta, wire } from './normalize.js';
+import { errorMessage } from './rpc-errors.js';
 
 /** How the wait for `session/prompt` ended. */
 export type TurnOutcome =
