@@ -12,12 +12,7 @@ export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
-export type {
-  AcpBackendConfig,
-  AcpPreset,
-  AgyBackendConfig,
-  BackendConfig,
-} from './connection/acp/index.js';
+export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
 // agy session options.
 export {
   type BadLine,
@@ -36,6 +31,7 @@ export {
   type SystemInstructionSection,
   type SystemInstructions,
 } from './connection/agy/index.js';
+export type { AgyBackendConfig, BackendConfig } from './connection/backend-config.js';
 export type {
   Connection,
   ConnectionFactory,

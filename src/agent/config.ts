@@ -2,7 +2,6 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 
-import type { BackendConfig } from '../connection/acp/index.js';
 import type {
   AgyHookRegistration,
   BadLine,
@@ -12,6 +11,7 @@ import type {
   SubagentConfig,
   SystemInstructions,
 } from '../connection/agy/index.js';
+import type { BackendConfig } from '../connection/backend-config.js';
 import type { ConnectionFactory } from '../connection/connection.js';
 import type { BudgetConfig } from '../conversation/budget.js';
 import type { ProviderConfig } from '../gateway/provider-bridge.js';

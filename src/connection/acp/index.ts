@@ -8,8 +8,6 @@ export {
   type AcpBackendConfig,
   type AcpFieldSupport,
   type AcpPreset,
-  type AgyBackendConfig,
-  type BackendConfig,
 } from './config.js';
 export {
   type AcpConnectionOptions,
