@@ -13,8 +13,11 @@ export type { AgentConfig } from './agent/config.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
 export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
+// The model: steps, tool calls, usage, turn results.
+export { GEMINI_CLI_CAPABILITIES } from './connection/acp/index.js';
 // agy session options.
 export {
+  AGY_CAPABILITIES,
   type BadLine,
   type BadLineReason,
   type ConnectionStats,
@@ -129,14 +132,7 @@ export {
 } from './hooks/index.js';
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
-// The model: steps, tool calls, usage, turn results.
-export {
-  AGY_CAPABILITIES,
-  type AgentCapabilities,
-  CAPABILITY_ROWS,
-  type CapabilityRow,
-  GEMINI_CLI_CAPABILITIES,
-} from './model/capabilities.js';
+export { type AgentCapabilities, CAPABILITY_ROWS, type CapabilityRow } from './model/capabilities.js';
 export {
   type DefaultPrices,
   defaultPrices,

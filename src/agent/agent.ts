@@ -5,6 +5,7 @@
 
 import { type AcpBackendConfig, AcpConnection, acpCommandLine } from '../connection/acp/index.js';
 import {
+  AGY_CAPABILITIES,
   AgyConnection,
   type ConnectionStats,
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -27,7 +28,7 @@ import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
-import { AGY_CAPABILITIES, type AgentCapabilities } from '../model/capabilities.js';
+import type { AgentCapabilities } from '../model/capabilities.js';
 import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';

@@ -2,7 +2,7 @@
  * The ACP backend's face to the rest of the SDK: the Agent imports ACP things from here only.
  */
 export { AcpConnection } from './acp-connection.js';
-export { capabilitiesOf } from './capabilities.js';
+export { capabilitiesOf, GEMINI_CLI_CAPABILITIES } from './capabilities.js';
 export {
   ACP_FIELD_SUPPORT,
   type AcpBackendConfig,

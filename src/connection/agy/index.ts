@@ -22,6 +22,7 @@ export {
   type AgyWatchdogSettings,
   DEFAULT_IDLE_TIMEOUT_MS,
 } from './agy-connection.js';
+export { AGY_CAPABILITIES } from './capabilities.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
 export type {
