@@ -96,7 +96,7 @@ export {
 // Provider mode (the gateway itself is on `agy-sdk/gateway`).
 export type { ProviderConfig } from './gateway/provider-bridge.js';
 // Human in the loop.
-export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
+export { type AskUserContext, type AskUserHandler, terminalApproval } from './policy/ask-user/index.js';
 // Hooks: plain objects built by the `hooks.*` factories.
 export {
   type AgyHookInfo,

@@ -24,7 +24,7 @@ import { Conversation, type ConversationPipeline } from '../conversation/convers
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
-import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
+import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';

@@ -1,5 +1,5 @@
 /** Types of the declarative tool-call policy system. */
-import type { AskUserHandler } from '../hitl/types.js';
+import type { AskUserHandler } from './ask-user/types.js';
 import type { HookToolCall, MaybePromise, ToolArgs } from '../hooks/types.js';
 
 /** What a matching policy decides. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AskUserHandler, runAskUser } from '../../src/hitl/index.js';
+import { type AskUserHandler, runAskUser } from '../../src/policy/ask-user/index.js';
 import { createHookToolCall } from '../../src/hooks/index.js';
 import { spyLogger } from '../hooks/helpers.js';
 
