@@ -188,7 +188,7 @@ export type {
   ResponseSchemaInput,
   ZodSchemaLike,
   ZodSchemaParseResult,
-} from './structured/response-schema.js';
+} from './agent/response-schema.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 export type { RecordConfig } from './testing/cassette/recorder.js';

@@ -37,7 +37,7 @@ import {
   type InferResponseSchema,
   ResponseSchema,
   type ResponseSchemaInput,
-} from '../structured/response-schema.js';
+} from './response-schema.js';
 import { createTracing } from '../telemetry/create-tracing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { CassetteRecorder } from '../testing/cassette/recorder.js';

@@ -19,7 +19,7 @@ import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PricingTable } from '../model/pricing.js';
 import type { PolicyList } from '../policy/types.js';
-import type { ResponseSchemaInput } from '../structured/response-schema.js';
+import type { ResponseSchemaInput } from './response-schema.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { RecordConfig } from '../testing/cassette/recorder.js';
 import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';

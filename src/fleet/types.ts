@@ -2,7 +2,7 @@
 
 import type { Usage } from '../model/step.js';
 import type { TurnStatus } from '../model/turn-result.js';
-import type { JsonSchema } from '../structured/response-schema.js';
+import type { JsonSchema } from '../agent/response-schema.js';
 
 /**
  * One agent turn to run somewhere in the fleet. Only data travels: the agent's configuration (model, tools,
