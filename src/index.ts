@@ -10,6 +10,14 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
+// Structured output.
+export type {
+  InferResponseSchema,
+  JsonSchema,
+  ResponseSchemaInput,
+  ZodSchemaLike,
+  ZodSchemaParseResult,
+} from './agent/response-schema.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
 export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
@@ -95,8 +103,6 @@ export {
 } from './errors.js';
 // Provider mode (the gateway itself is on `agy-sdk/gateway`).
 export type { ProviderConfig } from './gateway/provider-bridge.js';
-// Human in the loop.
-export { type AskUserContext, type AskUserHandler, terminalApproval } from './policy/ask-user/index.js';
 // Hooks: plain objects built by the `hooks.*` factories.
 export {
   type AgyHookInfo,
@@ -154,6 +160,8 @@ export type {
 export { BudgetExceededError, TurnError } from './model/turn-errors.js';
 export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
 export type { ProviderUsage } from './model/usage.js';
+// Human in the loop.
+export { type AskUserContext, type AskUserHandler, terminalApproval } from './policy/ask-user/index.js';
 // Policies.
 export {
   type Decision,
@@ -181,14 +189,6 @@ export {
   type PoolStats,
   type PoolTelemetryConfig,
 } from './pool/index.js';
-// Structured output.
-export type {
-  InferResponseSchema,
-  JsonSchema,
-  ResponseSchemaInput,
-  ZodSchemaLike,
-  ZodSchemaParseResult,
-} from './agent/response-schema.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 export type { RecordConfig } from './testing/cassette/recorder.js';

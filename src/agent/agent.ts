@@ -24,7 +24,6 @@ import { Conversation, type ConversationPipeline } from '../conversation/convers
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
-import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
@@ -32,12 +31,8 @@ import type { AgentCapabilities } from '../model/capabilities.js';
 import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
+import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import {
-  type InferResponseSchema,
-  ResponseSchema,
-  type ResponseSchemaInput,
-} from './response-schema.js';
 import { createTracing } from '../telemetry/create-tracing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { CassetteRecorder } from '../testing/cassette/recorder.js';
@@ -47,6 +42,7 @@ import { TriggerRunner } from '../triggers/runner.js';
 import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
+import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from './response-schema.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import {
   budgetStartStage,

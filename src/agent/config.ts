@@ -19,12 +19,12 @@ import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PricingTable } from '../model/pricing.js';
 import type { PolicyList } from '../policy/types.js';
-import type { ResponseSchemaInput } from './response-schema.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { RecordConfig } from '../testing/cassette/recorder.js';
 import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
+import type { ResponseSchemaInput } from './response-schema.js';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {

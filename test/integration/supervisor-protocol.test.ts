@@ -9,11 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  controlLine,
-  type HostCommand,
-  lineReader,
-} from '../../src/connection/process/control-protocol.js';
+import { controlLine, type HostCommand, lineReader } from '../../src/connection/process/control-protocol.js';
 import { SUPERVISOR } from '../../src/connection/process/host-supervisor.js';
 import { MARK_VAR } from '../../src/connection/process/proc-read.js';
 import { killAll } from '../helpers/fake-agy.js';
