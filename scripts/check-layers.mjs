@@ -111,7 +111,7 @@ function connect(v) {
   index++;
   stack.push(v);
   for (const w of graph.get(v) ?? []) {
-    if (!graph.has(w) || w.startsWith('testing/simulator/')) continue;
+    if (!graph.has(w)) continue;
     if (!meta.has(w)) {
       connect(w);
       meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
@@ -128,9 +128,7 @@ function connect(v) {
     if (component.length > 1) problems.push(`import cycle: ${component.sort().join(' ↔ ')}`);
   }
 }
-// The simulator is a separate program (the fake agy) whose internals are another area's; its own cycles are
-// reported by Biome's noImportCycles as warnings, not here.
-for (const v of graph.keys()) if (!meta.has(v) && !v.startsWith('testing/simulator/')) connect(v);
+for (const v of graph.keys()) if (!meta.has(v)) connect(v);
 
 if (problems.length) {
   console.error(`layer rules broken (${problems.length}):\n  ${problems.join('\n  ')}`);
