@@ -36,7 +36,7 @@ export interface DefaultPrices {
   readonly models: PricingTable;
 }
 
-/** The built-in price table (`src/telemetry/prices.json`). */
+/** The built-in price table (`src/model/prices.json`). */
 export const defaultPrices: DefaultPrices = Object.freeze({
   date: data.date,
   sources: Object.freeze([...data.sources]),

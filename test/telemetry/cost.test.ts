@@ -1,5 +1,5 @@
 /**
- * Usage and cost: the built-in price table (src/telemetry/prices.json, docs/reference/observability.md#prices),
+ * Usage and cost: the built-in price table (src/model/prices.json, docs/reference/observability.md#prices),
  * unknown models (null, never 0), the user's `pricing` override and `'*'`, config checks, and the
  * `maxCostUsd` budget crossing at a step.
  */
