@@ -6,8 +6,9 @@
 // Ours: LineSplitter → parseEvent (framing, JSON.parse, depth bound, event dispatch, wire → Step).
 // Each figure is the median of rounds (sides interleaved) with min–max, as throughput (MB/s of wall time) and
 // CPU time; ratios are ours ÷ baseline of time, so lower is better and ≤ 1.11 is ≥ 0.9× the throughput.
-import { LineSplitter } from '../dist/connection/agy/stream-json/framing.js';
+
 import { parseEvent } from '../dist/connection/agy/stream-json/parse-line.js';
+import { LineSplitter } from '../dist/connection/process/line-splitter.js';
 import { cpuMs, rounds } from './stats.mjs';
 
 const SIZES_MB = (process.env.BENCH_TRANSCRIPT_MB ?? '1,10,100').split(',').map(Number);

@@ -8,8 +8,8 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { z } from 'zod';
-import { SessionListener } from '../dist/connection/agy/session/listener.js';
-import { createMcpServer } from '../dist/connection/agy/session/mcp-server.js';
+import { SessionListener } from '../dist/connection/tool-server/listener.js';
+import { createMcpServer } from '../dist/connection/tool-server/mcp-server.js';
 import { tool } from '../dist/tools/tool.js';
 import { cpuMs, rounds, summarize } from './stats.mjs';
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes (or with --check, verifies) the generated tables of docs/backends.md from the code itself: the
-// per-backend capability flags (src/model/capabilities.ts: the same flags `agent.capabilities` exposes) and the
-// ACP backend's AgentConfig field table (src/connection/acp/config.ts, ACP_FIELD_SUPPORT). Both files import
-// nothing, so each is transpiled on its own with TypeScript and loaded. Exits 1 when --check finds a stale table.
+// per-backend capability flags (src/model/capabilities.ts's rows, each backend's capabilities.ts: the same flags
+// `agent.capabilities` exposes) and the ACP backend's AgentConfig field table (src/connection/acp/config.ts,
+// ACP_FIELD_SUPPORT). These files import types at most, so each is transpiled on its own and loaded. Exits 1 when --check finds a stale table.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -20,7 +20,11 @@ async function load(rel) {
   return import(`data:text/javascript;base64,${Buffer.from(js.outputText).toString('base64')}`);
 }
 
-const caps = await load('src/model/capabilities.ts');
+const caps = {
+  ...(await load('src/model/capabilities.ts')),
+  ...(await load('src/connection/agy/capabilities.ts')),
+  ...(await load('src/connection/acp/capabilities.ts')),
+};
 const config = await load('src/connection/acp/config.ts');
 const parity = await load('src/connection/field-support.ts');
 const cell = (s) => (s.support === 'yes' ? s.how : `refused (\`UnsupportedError\`): ${s.why}`);

@@ -7,6 +7,16 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const src = path.join(root, 'src');
 
+/** The seam and the infrastructure both backends share: none of them may depend on a backend. */
+const BACKEND_NEUTRAL = [
+  'connection/host.ts',
+  'connection/connection.ts',
+  'connection/wire-tap.ts',
+  'connection/mcp-server-config.ts',
+  'connection/tool-server/',
+  'connection/process/',
+];
+
 /** `from` (a path prefix under src/) may import only what `allow` admits. */
 const RULES = [
   {
@@ -25,6 +35,22 @@ const RULES = [
     allow: (to) => !to.startsWith('conversation/') && !to.startsWith('agent/'),
     why: 'connection/ never imports conversation/ or agent/',
   },
+  // The two backends are peers: what both use lives beside them (tool-server/, process/, the seam's files).
+  {
+    from: 'connection/acp/',
+    allow: (to) => !to.startsWith('connection/agy/'),
+    why: 'the ACP backend never imports the agy backend (shared code lives in connection/tool-server/ or connection/process/)',
+  },
+  {
+    from: 'connection/agy/',
+    allow: (to) => !to.startsWith('connection/acp/'),
+    why: 'the agy backend never imports the ACP backend (shared code lives in connection/tool-server/ or connection/process/)',
+  },
+  ...BACKEND_NEUTRAL.map((from) => ({
+    from,
+    allow: (to) => !to.startsWith('connection/agy/') && !to.startsWith('connection/acp/'),
+    why: `${from} is backend-neutral: it imports neither connection/agy/ nor connection/acp/`,
+  })),
   {
     from: 'agent/',
     allow: (to) => !/^connection\/agy\/(session|stream-json|process)\//.test(to),
@@ -85,7 +111,7 @@ function connect(v) {
   index++;
   stack.push(v);
   for (const w of graph.get(v) ?? []) {
-    if (!graph.has(w) || w.startsWith('testing/simulator/')) continue;
+    if (!graph.has(w)) continue;
     if (!meta.has(w)) {
       connect(w);
       meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
@@ -102,9 +128,7 @@ function connect(v) {
     if (component.length > 1) problems.push(`import cycle: ${component.sort().join(' ↔ ')}`);
   }
 }
-// The simulator is a separate program (the fake agy) whose internals are another area's; its own cycles are
-// reported by Biome's noImportCycles as warnings, not here.
-for (const v of graph.keys()) if (!meta.has(v) && !v.startsWith('testing/simulator/')) connect(v);
+for (const v of graph.keys()) if (!meta.has(v)) connect(v);
 
 if (problems.length) {
   console.error(`layer rules broken (${problems.length}):\n  ${problems.join('\n  ')}`);

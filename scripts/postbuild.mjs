@@ -25,7 +25,7 @@ for (const file of [
   'dist/testing/simulator/main.js',
   'dist/testing/simulator/agy-sim.mjs',
   'dist/cli/main.js',
-  'dist/connection/agy/process/supervisor.js',
+  'dist/connection/process/supervisor.js',
   'dist/connection/agy/session/hook-relay.js',
   'dist/connection/agy/session/mcp-stdio-relay.js',
 ]) {

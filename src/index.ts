@@ -10,16 +10,22 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig } from './agent/config.js';
+// Structured output.
+export type {
+  InferResponseSchema,
+  JsonSchema,
+  ResponseSchemaInput,
+  ZodSchemaLike,
+  ZodSchemaParseResult,
+} from './agent/response-schema.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
-export type {
-  AcpBackendConfig,
-  AcpPreset,
-  AgyBackendConfig,
-  BackendConfig,
-} from './connection/acp/index.js';
+export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
+// The model: steps, tool calls, usage, turn results.
+export { GEMINI_CLI_CAPABILITIES } from './connection/acp/index.js';
 // agy session options.
 export {
+  AGY_CAPABILITIES,
   type BadLine,
   type BadLineReason,
   type ConnectionStats,
@@ -36,6 +42,7 @@ export {
   type SystemInstructionSection,
   type SystemInstructions,
 } from './connection/agy/index.js';
+export type { AgyBackendConfig, BackendConfig } from './connection/backend-config.js';
 export type {
   Connection,
   ConnectionFactory,
@@ -97,8 +104,6 @@ export {
 } from './errors.js';
 // Provider mode (the gateway itself is on `agy-sdk/gateway`).
 export type { ProviderConfig } from './gateway/provider-bridge.js';
-// Human in the loop.
-export { type AskUserContext, type AskUserHandler, terminalApproval } from './hitl/index.js';
 // Hooks: plain objects built by the `hooks.*` factories.
 export {
   type AgyHookInfo,
@@ -134,15 +139,14 @@ export {
 } from './hooks/index.js';
 // Logging.
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
-// The model: steps, tool calls, usage, turn results.
-export {
-  AGY_CAPABILITIES,
-  type AgentCapabilities,
-  CAPABILITY_ROWS,
-  type CapabilityRow,
-  GEMINI_CLI_CAPABILITIES,
-} from './model/capabilities.js';
+export { type AgentCapabilities, CAPABILITY_ROWS, type CapabilityRow } from './model/capabilities.js';
 export type { McpServerState, McpServerStatus } from './model/mcp-server-state.js';
+export {
+  type DefaultPrices,
+  defaultPrices,
+  type ModelPrice,
+  type PricingTable,
+} from './model/pricing.js';
 export type {
   CommandResult,
   PlanEntry,
@@ -158,6 +162,8 @@ export type {
 export { BudgetExceededError, TurnError } from './model/turn-errors.js';
 export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
 export type { ProviderUsage } from './model/usage.js';
+// Human in the loop.
+export { type AskUserContext, type AskUserHandler, terminalApproval } from './policy/ask-user/index.js';
 // Policies.
 export {
   type Decision,
@@ -185,45 +191,25 @@ export {
   type PoolStats,
   type PoolTelemetryConfig,
 } from './pool/index.js';
-// Structured output.
-export type {
-  InferResponseSchema,
-  JsonSchema,
-  ResponseSchemaInput,
-  ZodSchemaLike,
-  ZodSchemaParseResult,
-} from './structured/response-schema.js';
-export {
-  type DefaultPrices,
-  defaultPrices,
-  type ModelPrice,
-  type PricingTable,
-} from './telemetry/pricing.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
 export type { RecordConfig } from './testing/cassette/recorder.js';
 export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
-  type AudioContent,
   type BuiltinToolName,
   BuiltinTools,
   type CallToolResult,
   type CapabilitiesConfig,
   type ContentBlock,
-  type EmbeddedResource,
-  type ImageContent,
   isCallToolResult,
   KNOWN_BUILTIN_TOOLS,
-  type McpContentAnnotations,
   type McpToolListing,
-  type ResourceLink,
   type SchemaInput,
   type SchemaIssue,
   type SchemaOutput,
   type SchemaParseResult,
   type StateStore,
-  type TextContent,
   type ThinkingLevel,
   type ToolAnnotations,
   type ToolContext,

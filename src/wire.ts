@@ -1,7 +1,8 @@
 /**
  * `agy-sdk/wire`: agy's own payloads, exactly as agy sends and reads them (snake_case stream-json lines,
  * camelCase hook payloads), for code that inspects `Step.raw` or `TurnResult.result`, or registers raw
- * `agyHooks`. Every export is public API, but these shapes follow agy's versions, not the SDK's semver.
+ * `agyHooks`; and the MCP content blocks inside a tool's `CallToolResult`. Every export is public API, but agy's
+ * shapes follow agy's versions, not the SDK's semver.
  */
 export type {
   AgyHookEvent,
@@ -24,4 +25,14 @@ export type {
   WireToolInfo,
   WireUsage,
   WireUserLine,
-} from './protocol/stream-json.js';
+} from './protocol/stream-json-wire.js';
+// The MCP content blocks a tool result may hold (the MCP spec's shapes, our structural copies; `CallToolResult`
+// and `ContentBlock` themselves are at the root, with `tool()`).
+export type {
+  AudioContent,
+  EmbeddedResource,
+  ImageContent,
+  McpContentAnnotations,
+  ResourceLink,
+  TextContent,
+} from './tools/mcp-types.js';

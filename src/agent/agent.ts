@@ -25,22 +25,17 @@ import { composeFinish, composePrepare, composeSteps } from '../conversation/pip
 import type { TurnInput } from '../conversation/turn-input.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
 import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
-import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../hitl/ask.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import type { AgentCapabilities } from '../model/capabilities.js';
 import type { McpServerState } from '../model/mcp-server-state.js';
+import { costAt, priceOf, withCost } from '../model/pricing.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
+import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import {
-  type InferResponseSchema,
-  ResponseSchema,
-  type ResponseSchemaInput,
-} from '../structured/response-schema.js';
 import { createTracing } from '../telemetry/create-tracing.js';
-import { costAt, priceOf, withCost } from '../telemetry/pricing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
@@ -50,6 +45,7 @@ import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import { McpServerMonitor } from './mcp-server-monitor.js';
+import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from './response-schema.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import {
   budgetStartStage,

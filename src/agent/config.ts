@@ -2,7 +2,6 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 
-import type { BackendConfig } from '../connection/acp/index.js';
 import type {
   AgyHookRegistration,
   BadLine,
@@ -12,19 +11,20 @@ import type {
   SubagentConfig,
   SystemInstructions,
 } from '../connection/agy/index.js';
+import type { BackendConfig } from '../connection/backend-config.js';
 import type { ConnectionFactory } from '../connection/connection.js';
 import type { BudgetConfig } from '../conversation/budget.js';
 import type { ProviderConfig } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
+import type { PricingTable } from '../model/pricing.js';
 import type { PolicyList } from '../policy/types.js';
-import type { ResponseSchemaInput } from '../structured/response-schema.js';
-import type { PricingTable } from '../telemetry/pricing.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
 import type { RecordConfig } from '../testing/cassette/recorder.js';
 import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
+import type { ResponseSchemaInput } from './response-schema.js';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {

@@ -7,7 +7,7 @@
  */
 import type { HookToolCall, StopEvent } from '../hooks/types.js';
 import type { ToolContextHost } from '../tools/tool-context.js';
-import type { AfterToolCall, BeforeToolCall } from './agy/session/mcp-tool-call.js';
+import type { AfterToolCall, BeforeToolCall } from './tool-server/mcp-tool-call.js';
 
 /** The host's answer for a tool call the backend asks about before it runs. */
 export type ToolCallVerdict =

@@ -5,10 +5,10 @@
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import type { ContentPart } from '../content/content.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
+import { addPriced, cacheWritesOf } from '../model/pricing.js';
 import type { Step, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
-import { addPriced, cacheWritesOf } from '../telemetry/pricing.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
 import type { TurnInput } from './turn-input.js';

@@ -4,8 +4,9 @@
  * `conversation.chat`). The prepare and finish stages read the turn's own values from it, so nothing per turn
  * is kept anywhere else (as the Codex SDK's `thread.runStreamedInternal(input, turnOptions)` does).
  */
+
+import type { ResponseSchema } from '../agent/response-schema.js';
 import type { ContentPart } from '../content/content.js';
-import type { ResponseSchema } from '../structured/response-schema.js';
 
 /** What one turn runs on, checked. */
 export interface TurnInput {

@@ -1,8 +1,8 @@
 /** The fleet's job, result and progress shapes: plain JSON, stored by BullMQ in Redis. */
 
+import type { JsonSchema } from '../agent/response-schema.js';
 import type { Usage } from '../model/step.js';
 import type { TurnStatus } from '../model/turn-result.js';
-import type { JsonSchema } from '../structured/response-schema.js';
 
 /**
  * One agent turn to run somewhere in the fleet. Only data travels: the agent's configuration (model, tools,

@@ -6,11 +6,7 @@
 export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
 export { createGateway, type Gateway, type GatewayOptions, type GatewayUsageReport } from './gateway.js';
 export type { UsageMetadata } from './gemini-types.js';
-export {
-  type ProviderBridge,
-  type ProviderConfig,
-  type ProviderUsage,
-  startProviderBridge,
-  validateProvider,
-} from './provider-bridge.js';
+// Provider mode. Its config and usage types (`ProviderConfig`, `ProviderUsage`) are the Agent's
+// (`AgentConfig.provider`, `TurnResult.providerUsage`) and exported once, from the root.
+export { type ProviderBridge, startProviderBridge, validateProvider } from './provider-bridge.js';
 export type { UpstreamConfig, UpstreamKind } from './upstream/upstream.js';

@@ -1,6 +1,5 @@
 /** Typed, in-process hooks and their dispatch engine. */
 
-export { consoleLogger, describeError, type Logger, silentLogger } from '../logger.js';
 export {
   createHookToolCall,
   type HookToolCallInit,

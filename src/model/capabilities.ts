@@ -1,7 +1,8 @@
 /**
  * What a backend can do, as one flat set of flags: `agent.capabilities` exposes them, and
- * `scripts/capability-table.mjs` renders the per-backend table in `docs/backends.md` from the constants below.
- * This file imports nothing (the docs script transpiles it on its own).
+ * `scripts/capability-table.mjs` renders the per-backend table in `docs/backends.md` from `CAPABILITY_ROWS` and
+ * each backend's constants (`connection/agy/capabilities.ts`, `connection/acp/capabilities.ts`). This file
+ * imports nothing (the docs script transpiles it on its own).
  */
 
 /** The flags of one backend (a running agent's, or a preset's documented ones). */
@@ -66,49 +67,3 @@ export const CAPABILITY_ROWS: readonly CapabilityRow[] = [
   { key: 'structuredOutput', label: 'Structured output (`responseSchema`)' },
   { key: 'thinkingUsage', label: 'Thinking tokens in `usage`' },
 ];
-
-/** agy over stream-json: fixed, whatever the agy version. */
-export const AGY_CAPABILITIES: Readonly<AgentCapabilities> = {
-  backend: 'agy',
-  agentName: 'agy',
-  agentVersion: undefined,
-  protocolVersion: undefined,
-  thoughts: false,
-  permissionRequests: false,
-  promptImages: false,
-  promptAudio: false,
-  promptEmbeddedContext: false,
-  loadSession: true,
-  setModel: true,
-  cancelKeepsProcess: false,
-  mcpStdio: true,
-  mcpHttp: true,
-  clientFileSystem: false,
-  structuredOutput: true,
-  thinkingUsage: true,
-};
-
-/**
- * Gemini CLI 0.61 over ACP (`gemini --acp`), as its `initialize` and `session/new` answers yield them
- * (checked against that answer by `test/acp/capabilities.test.ts`). A running agent reports what its own
- * `initialize` said.
- */
-export const GEMINI_CLI_CAPABILITIES: Readonly<AgentCapabilities> = {
-  backend: 'acp',
-  agentName: 'gemini-cli',
-  agentVersion: '0.61.0',
-  protocolVersion: 1,
-  thoughts: true,
-  permissionRequests: true,
-  promptImages: true,
-  promptAudio: true,
-  promptEmbeddedContext: true,
-  loadSession: true,
-  setModel: true,
-  cancelKeepsProcess: true,
-  mcpStdio: true,
-  mcpHttp: true,
-  clientFileSystem: true,
-  structuredOutput: false,
-  thinkingUsage: false,
-};

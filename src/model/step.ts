@@ -1,6 +1,6 @@
 /**
  * Public, idiomatic (camelCase) types for what happens in a conversation.
- * The wire types they come from live in `protocol/stream-json.ts`; `connection/stream-json/normalize.ts`
+ * The wire types they come from live in `protocol/stream-json-wire.ts`; `connection/agy/stream-json/normalize.ts`
  * is the one place that converts between them. This folder imports nothing of ours but `errors`.
  */
 

@@ -2,7 +2,7 @@
  * Policy builders: `allow`, `deny`, `askUser` for a tool name or an MCP server (one policy per listed tool,
  * or `server/*` when no tools are listed), plus `allowAll` / `denyAll`.
  */
-import type { AskUserHandler } from '../hitl/types.js';
+import type { AskUserHandler } from './ask-user/types.js';
 import { PolicyConfigError } from './errors.js';
 import type { Decision, McpServerRef, Policy, PolicyPredicate } from './types.js';
 

@@ -2,11 +2,12 @@
  * `enforce`: turns a policy list into a `preToolCall` hook. The list is validated up front, so a
  * misconfiguration fails at startup instead of silently letting calls through.
  */
-import { DEFAULT_ASK_USER_TIMEOUT_MS, isValidTimeout, runAskUser } from '../hitl/ask.js';
+
 import { hooks } from '../hooks/factories.js';
 import type { PreToolCallHook } from '../hooks/kinds.js';
 import type { ToolCallDecision } from '../hooks/types.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
+import { DEFAULT_ASK_USER_TIMEOUT_MS, isValidTimeout, runAskUser } from './ask-user/ask.js';
 import { PolicyConfigError } from './errors.js';
 import { evaluateSorted, flattenPolicies, policyLabel, sortPolicies } from './evaluate.js';
 import type { McpServerRef, Policy, PolicyList } from './types.js';

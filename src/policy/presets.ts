@@ -1,5 +1,5 @@
 /** Ready-made policy sets. */
-import type { AskUserHandler } from '../hitl/types.js';
+import type { AskUserHandler } from './ask-user/types.js';
 import { allow, askUser, deny } from './builders.js';
 import type { Policy } from './types.js';
 

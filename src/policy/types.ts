@@ -1,6 +1,7 @@
 /** Types of the declarative tool-call policy system. */
-import type { AskUserHandler } from '../hitl/types.js';
+
 import type { HookToolCall, MaybePromise, ToolArgs } from '../hooks/types.js';
+import type { AskUserHandler } from './ask-user/types.js';
 
 /** What a matching policy decides. */
 export type Decision = 'approve' | 'deny' | 'ask_user';

@@ -5,8 +5,8 @@
  * error result (`isError: true`), never a throw.
  */
 
-import { runToolCall } from '../connection/agy/session/mcp-tool-call.js';
-import { ToolCatalog } from '../connection/agy/session/mcp-tool-catalog.js';
+import { runToolCall } from '../connection/tool-server/mcp-tool-call.js';
+import { ToolCatalog } from '../connection/tool-server/mcp-tool-catalog.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { StateStore, type ToolContextHost } from '../tools/tool-context.js';

@@ -1,9 +1,9 @@
 /** `every(ms, fn)`: a fixed-rate timer trigger. */
 
 import { UsageError } from '../errors.js';
-import { MAX_TIMEOUT_MS } from '../hitl/ask.js';
 import type { MaybePromise } from '../hooks/types.js';
 import { describeError } from '../logger.js';
+import { MAX_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import type { TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link every}. */

@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { acpMcpServers } from '../../src/connection/acp/mcp-servers.js';
 import { promptBlocks } from '../../src/connection/acp/prompt-blocks.js';
-import { errorMessage, within } from '../../src/connection/acp/support.js';
+import { errorMessage } from '../../src/connection/acp/rpc-errors.js';
 import { hookCallOf } from '../../src/connection/acp/tool-hooks.js';
 import { toolResolver } from '../../src/connection/acp/tool-names.js';
 import { GEMINI_CLI_CAPABILITIES, StartError } from '../../src/index.js';
+import { within } from '../../src/internal/timing.js';
 import type { ToolCall } from '../../src/model/step.js';
 import type { AcpInitializeResponse } from '../../src/protocol/acp.js';
 

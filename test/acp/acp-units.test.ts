@@ -17,7 +17,7 @@ import {
   toolNameFromCallId,
   usageFromMeta,
 } from '../../src/connection/acp/normalize.js';
-import { chooseOption } from '../../src/connection/acp/permissions.js';
+import { chooseOption } from '../../src/connection/acp/permission-options.js';
 import { acpCommandLine } from '../../src/connection/acp/presets.js';
 import {
   minuteOfSessionFile,

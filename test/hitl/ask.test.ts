@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AskUserHandler, runAskUser } from '../../src/hitl/index.js';
 import { createHookToolCall } from '../../src/hooks/index.js';
+import { type AskUserHandler, runAskUser } from '../../src/policy/ask-user/index.js';
 import { spyLogger } from '../hooks/helpers.js';
 
 const call = createHookToolCall({ id: '1', name: 'run_command', args: { CommandLine: 'ls' } });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type AskUserContext, runAskUser, terminalApproval } from '../../src/hitl/index.js';
 import { createHookToolCall } from '../../src/hooks/index.js';
+import { type AskUserContext, runAskUser, terminalApproval } from '../../src/policy/ask-user/index.js';
 import { spyLogger } from '../hooks/helpers.js';
 
 function streams() {

@@ -1,5 +1,5 @@
 import { type Mock, vi } from 'vitest';
-import type { Logger } from '../../src/hooks/index.js';
+import type { Logger } from '../../src/logger.js';
 
 type LogFn = (message: string, ...details: unknown[]) => void;
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
+import { AGY_CAPABILITIES } from '../../src/connection/agy/capabilities.js';
 import { AgyNotFoundError, ConfigError, StartError } from '../../src/errors.js';
-import { AGY_CAPABILITIES } from '../../src/model/capabilities.js';
 import { TurnError } from '../../src/model/turn-errors.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 import { until } from '../helpers/fake-agy.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentConfig } from '../../src/agent/config.js';
-import { hostSupervisor } from '../../src/connection/agy/process/host-supervisor.js';
+import { hostSupervisor } from '../../src/connection/process/host-supervisor.js';
 import { ProcessExitError, StartError } from '../../src/errors.js';
 import { killAll } from '../helpers/fake-agy.js';
 import { statFields, supervisors } from '../helpers/proc.js';

@@ -4,9 +4,9 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExitInfo } from '../../src/connection/agy/process/agy-process.js';
 import { AgyLaunch } from '../../src/connection/agy/stream-json/agy-launch.js';
 import type { AgyEvent } from '../../src/connection/agy/stream-json/parse-line.js';
+import type { ExitInfo } from '../../src/connection/process/child-process.js';
 
 let dir: string | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
 import type { Logger } from '../../src/logger.js';
 import { policy } from '../../src/policy/index.js';
 import { tool } from '../../src/tools/tool.js';

@@ -1,6 +1,6 @@
 // The host supervisor's control protocol (process/control-protocol.ts), driven directly on fd 3 through the built
 // script, with processes this test starts itself as the "sessions" (own process group, session marker), the
-// way AgyProcess does: `watch` then `pid`, `adopt`, `kill-tree` (answered `killed`), `forget`; when the control
+// way AgentProcess does: `watch` then `pid`, `adopt`, `kill-tree` (answered `killed`), `forget`; when the control
 // pipe closes (the host is gone) or on SIGTERM it kills what every held session left (group, marker, adopted;
 // SIGTERM, then SIGKILL after the grace) with one /proc pass for all, and exits; holding nothing it exits at once.
 // SIGINT is the host's to handle. Design: docs/architecture.md "No orphans".
@@ -9,13 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  controlLine,
-  type HostCommand,
-  lineReader,
-} from '../../src/connection/agy/process/control-protocol.js';
-import { SUPERVISOR } from '../../src/connection/agy/process/host-supervisor.js';
-import { MARK_VAR } from '../../src/connection/agy/process/proc-scan.js';
+import { controlLine, type HostCommand, lineReader } from '../../src/connection/process/control-protocol.js';
+import { SUPERVISOR } from '../../src/connection/process/host-supervisor.js';
+import { MARK_VAR } from '../../src/connection/process/proc-read.js';
 import { killAll } from '../helpers/fake-agy.js';
 import { alive, waitGone } from '../helpers/sandbox.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AskUserHandler } from '../../src/hitl/index.js';
 import { createHookToolCall, HookRunner, hooks, type PreToolCallHook } from '../../src/hooks/index.js';
+import type { AskUserHandler } from '../../src/policy/ask-user/index.js';
 import { enforce, type Policy, PolicyConfigError, policy } from '../../src/policy/index.js';
 import { spyLogger } from '../hooks/helpers.js';
 

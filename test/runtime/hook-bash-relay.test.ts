@@ -6,11 +6,11 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBash } from '../../src/connection/agy/session/hook-commands.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/agy/session/listener-body.js';
 import {
   SessionRuntime,
   type SessionRuntimeOptions,
 } from '../../src/connection/agy/session/session-runtime.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/connection/tool-server/listener-body.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../src/protocol/hook-wire.js';
 import { recordingLogger, runHook } from '../helpers/runtime-files.js';
 import { useSandbox } from '../helpers/sandbox.js';

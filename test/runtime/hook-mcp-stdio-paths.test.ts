@@ -7,11 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
 import {
   relayScriptPath,
   stdioRelayServerConfig,
 } from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
 import { tool } from '../../src/tools/tool.js';
 import { recordingLogger } from '../helpers/runtime-files.js';
 import { useSandbox } from '../helpers/sandbox.js';

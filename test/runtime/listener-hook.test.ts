@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionListener, type SessionListenerOptions } from '../../src/connection/agy/session/listener.js';
-import type { HookHandler } from '../../src/connection/agy/session/listener-hook.js';
-import { defaultHookFallback } from '../../src/connection/agy/session/listener-hook.js';
+import { SessionListener, type SessionListenerOptions } from '../../src/connection/tool-server/listener.js';
+import type { HookHandler } from '../../src/connection/tool-server/listener-hook.js';
+import { defaultHookFallback } from '../../src/connection/tool-server/listener-hook.js';
 import { activeTimers, captureLogger, deferred } from './listener-test-helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -2,7 +2,7 @@
 // rejected request whose body is still arriving. Real sockets on 127.0.0.1 throughout.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionListener, type SessionListenerOptions } from '../../src/connection/agy/session/listener.js';
+import { SessionListener, type SessionListenerOptions } from '../../src/connection/tool-server/listener.js';
 import { captureLogger, deferred } from './listener-test-helpers.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];

@@ -12,8 +12,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
-import { createMcpServer } from '../../src/connection/agy/session/mcp-server.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
+import { createMcpServer } from '../../src/connection/tool-server/mcp-server.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger } from './listener-test-helpers.js';
 

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger } from './listener-test-helpers.js';
 

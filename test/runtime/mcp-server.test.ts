@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer, type McpToolServerOptions } from '../../src/connection/agy/session/mcp-server.js';
+import { createMcpServer, type McpToolServerOptions } from '../../src/connection/tool-server/mcp-server.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger, deferred } from './listener-test-helpers.js';
 

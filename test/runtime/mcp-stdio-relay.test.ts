@@ -10,12 +10,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { SessionListener } from '../../src/connection/agy/session/listener.js';
 import {
   httpServerConfig,
   MCP_URL_ENV,
   stdioRelayServerConfig,
 } from '../../src/connection/agy/session/mcp-stdio-relay-config.js';
+import { SessionListener } from '../../src/connection/tool-server/listener.js';
 import { tool } from '../../src/tools/tool.js';
 import { captureLogger, deferred } from './listener-test-helpers.js';
 

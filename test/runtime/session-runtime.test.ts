@@ -11,11 +11,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hiddenSegment } from '../../src/connection/agy/session/hidden-path.js';
 import {
   SessionRuntime,
   type SessionRuntimeOptions,
 } from '../../src/connection/agy/session/session-runtime.js';
+import { hiddenSegment } from '../../src/connection/tool-server/hidden-path.js';
 import { ConfigError } from '../../src/errors.js';
 import {
   AgentFrontmatterSchema,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loopbackHosts, parseRoute } from '../../src/connection/agy/session/listener-request.js';
-import { createToken, TOKEN_BYTES, tokensEqual } from '../../src/connection/agy/session/token.js';
+import { loopbackHosts, parseRoute } from '../../src/connection/tool-server/listener-request.js';
+import { createToken, TOKEN_BYTES, tokensEqual } from '../../src/connection/tool-server/token.js';
 
 describe('session token', () => {
   it('has 256 bits of randomness in a URL-safe form', () => {

@@ -4,7 +4,7 @@
 // Without own tools the old script (list_dir + echo) is unchanged.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OWN_TOOL_SERVER } from '../../src/connection/agy/agy-connection.js';
+import { OWN_TOOL_SERVER } from '../../src/connection/tool-server/server-name.js';
 import { hooks } from '../../src/hooks/factories.js';
 import { policy } from '../../src/policy/index.js';
 import { OWN_TOOL_SERVER as SIM_OWN_TOOL_SERVER } from '../../src/testing/simulator/default-script.js';

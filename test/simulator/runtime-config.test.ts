@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
+import { WireEnvelopeSchema } from '../../src/protocol/stream-json-wire.js';
 import { echoText } from '../../src/testing/simulator/default-script.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { type HttpMcp, startHttpMcp } from '../helpers/http-mcp.js';

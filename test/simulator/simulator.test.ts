@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KNOWN_EVENTS, WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
+import { KNOWN_EVENTS, WireEnvelopeSchema } from '../../src/protocol/stream-json-wire.js';
 import { simulatorPath, writeScenario } from '../../src/testing/simulator/path.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { ensureSimulatorBuilt, SIM_MAIN, SimHarness, type SimProcess } from '../helpers/sim-process.js';

@@ -1,11 +1,11 @@
 /**
- * Usage and cost: the built-in price table (src/telemetry/prices.json, docs/reference/observability.md#prices),
+ * Usage and cost: the built-in price table (src/model/prices.json, docs/reference/observability.md#prices),
  * unknown models (null, never 0), the user's `pricing` override and `'*'`, config checks, and the
  * `maxCostUsd` budget crossing at a step.
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, BudgetExceededError, ConfigError, defaultPrices, type Usage } from '../../src/index.js';
-import { costAt, priceOf } from '../../src/telemetry/pricing.js';
+import { costAt, priceOf } from '../../src/model/pricing.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
 
 const usage = (input: number, output: number, extra: Partial<Usage> = {}): Usage => ({

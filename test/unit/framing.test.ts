@@ -1,6 +1,6 @@
 // Framing rules: docs/reference/stream-json.md#framing (split on \n only; raw U+0085/U+2028 inside strings).
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
+import { LineSplitter } from '../../src/connection/process/line-splitter.js';
 
 function collect(max = 1024) {
   const lines: string[] = [];

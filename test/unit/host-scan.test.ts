@@ -4,9 +4,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { FoundPair } from '../../src/connection/agy/process/control-protocol.js';
-import { HostScan, scanProc } from '../../src/connection/agy/process/host-scan.js';
-import { MARK_VAR } from '../../src/connection/agy/process/proc-scan.js';
+import type { FoundPair } from '../../src/connection/process/control-protocol.js';
+import { HostScan, scanProc } from '../../src/connection/process/host-scan.js';
+import { MARK_VAR } from '../../src/connection/process/proc-read.js';
 import { until } from '../helpers/fake-agy.js';
 
 const linux = process.platform === 'linux';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { usageFromWire } from '../../src/connection/agy/stream-json/normalize.js';
 import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
-import { WireEnvelopeSchema, type WireStepUpdate } from '../../src/protocol/stream-json.js';
+import { WireEnvelopeSchema, type WireStepUpdate } from '../../src/protocol/stream-json-wire.js';
 
 const stepLine = (o: Record<string, unknown>) =>
   JSON.stringify({ event: 'step_update', step_update: { conversation_id: 'c', state: 'DONE', ...o } });

@@ -1,9 +1,9 @@
 // Wire shapes are the verbatim captures of docs/reference/stream-json.md#envelope, docs/reference/stream-json.md#drift-tolerance.
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/connection/agy/stream-json/framing.js';
 import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
+import { LineSplitter } from '../../src/connection/process/line-splitter.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src/internal/json-depth.js';
-import { WireEnvelopeSchema } from '../../src/protocol/stream-json.js';
+import { WireEnvelopeSchema } from '../../src/protocol/stream-json-wire.js';
 
 // docs/reference/stream-json.md#successful-turn (verbatim from the shipped binary).
 const CAPTURE = [

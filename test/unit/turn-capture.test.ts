@@ -7,7 +7,7 @@ import { deniedFromWire, usageFromWire } from '../../src/connection/agy/stream-j
 import { parseLine } from '../../src/connection/agy/stream-json/parse-line.js';
 import { TurnTracker } from '../../src/connection/agy/stream-json/turn-tracker.js';
 import type { Step } from '../../src/model/step.js';
-import type { WireResult } from '../../src/protocol/stream-json.js';
+import type { WireResult } from '../../src/protocol/stream-json-wire.js';
 import { CAPTURES, captureRawLines, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../captures/captures.js';
 
 /** Feeds a capture's stdout through parseLine and a tracker, as the connection does. */

@@ -8,16 +8,17 @@
  * (`fs-service.ts`). Facts: docs/reference/acp.md.
  */
 import { ClosedError, StartError, UnsupportedError, UsageError } from '../../errors.js';
+import { within } from '../../internal/timing.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
 import type { Usage } from '../../model/step.js';
 import type { TurnResult, TurnStatus } from '../../model/turn-result.js';
 import { addUsage } from '../../model/usage.js';
 import type { AcpSessionNotification } from '../../protocol/acp.js';
-import { SessionListener } from '../agy/session/listener.js';
-import { SessionDir } from '../agy/session/session-dir.js';
-import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { SessionListener } from '../tool-server/listener.js';
+import { TOOL_SERVER_NAME } from '../tool-server/server-name.js';
+import { SessionDir } from '../tool-server/session-dir.js';
 import { type AcpAgent, agentEnv, setupHome, setupSystemPrompt } from './acp-process.js';
 import { AcpSession } from './acp-session.js';
 import { AcpTurn, type TurnResultContext } from './acp-turn.js';
@@ -27,7 +28,7 @@ import { type AcpConnectionOptions, DEFAULT_ACP_IDLE_TIMEOUT_MS } from './option
 import { PermissionHandler } from './permission-handler.js';
 import { resolveCommand } from './presets.js';
 import { promptBlocks } from './prompt-blocks.js';
-import { errorMessage, within } from './support.js';
+import { errorMessage } from './rpc-errors.js';
 import { reportToolEnded } from './tool-hooks.js';
 import { toolResolver } from './tool-names.js';
 import { TurnWatchdog } from './watchdog.js';

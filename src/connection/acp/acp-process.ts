@@ -9,24 +9,25 @@ import { join } from 'node:path';
 import { type AnyMessage, type ClientConnection, client } from '@agentclientprotocol/sdk';
 import { StartError, UnsupportedError } from '../../errors.js';
 import { callContained } from '../../internal/contain.js';
+import { within } from '../../internal/timing.js';
 import type {
   AcpRequestPermissionRequest,
   AcpRequestPermissionResponse,
   AcpSessionNotification,
 } from '../../protocol/acp.js';
-import { AgyProcess } from '../agy/process/agy-process.js';
-import { defaultDataDir } from '../agy/session/session-dir.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../agy/stream-json/stream-json-connection.js';
+import { AgentProcess } from '../process/child-process.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../process/line-splitter.js';
+import { defaultDataDir } from '../tool-server/session-dir.js';
 import type { WorkspaceFileSystem } from './fs-service.js';
 import type { AcpConnectionOptions } from './options.js';
 import { GEMINI_CLI_ENV, geminiCliSettings } from './presets.js';
+import { errorMessage } from './rpc-errors.js';
 import { StdoutLines } from './stdout-lines.js';
-import { errorMessage, within } from './support.js';
 
 /** The running agent process and its protocol connection. */
 export interface AcpAgent {
   /** The supervised process. */
-  readonly process: AgyProcess;
+  readonly process: AgentProcess;
   /** The JSON-RPC client on its stdin/stdout. */
   readonly rpc: ClientConnection;
   /** Its stdout, split into lines (non-JSON ones dropped). */
@@ -105,7 +106,7 @@ export function spawnAgent(
     handlers.onActivity(undefined);
   };
   tap?.spawn([...o.args], binary);
-  const proc = new AgyProcess({
+  const proc = new AgentProcess({
     binary,
     args: [...o.args],
     env,

@@ -8,12 +8,13 @@ import { ClosedError, StartError, UnsupportedError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
 import type { AcpInitializeResponse, AcpNewSessionResponse } from '../../protocol/acp.js';
-import type { SessionListener } from '../agy/session/listener.js';
 import type { ConnectionInfo } from '../connection.js';
+import type { SessionListener } from '../tool-server/listener.js';
 import { type AcpAgent, type AcpClientHandlers, spawnAgent, startRequest, stopAgent } from './acp-process.js';
 import { capabilitiesOf } from './capabilities.js';
 import { acpMcpServers } from './mcp-servers.js';
 import { type AcpConnectionOptions, DEFAULT_ACP_START_TIMEOUT_MS } from './options.js';
+import { detailsOf } from './rpc-errors.js';
 import {
   msUntilMinuteTurned,
   noteSessionStarted,
@@ -21,7 +22,6 @@ import {
   sessionStartMinute,
   waitOrAbort,
 } from './session-load.js';
-import { detailsOf } from './support.js';
 
 /** How the session reaches the rest of the connection. */
 export interface AcpSessionDeps {

@@ -9,11 +9,11 @@ import type { Logger } from '../../logger.js';
 import type { Step, ToolCall, Usage, WireObject } from '../../model/step.js';
 import type { TurnResult, TurnStatus } from '../../model/turn-result.js';
 import type { AcpPromptResponse, AcpSessionNotification } from '../../protocol/acp.js';
-import type { ExitInfo } from '../agy/process/agy-process.js';
 import type { TurnSink } from '../connection.js';
+import type { ExitInfo } from '../process/child-process.js';
 import type { AcpAgent } from './acp-process.js';
-import { type AcpTurnSteps, classifyRequestError, classifyStop, usageFromMeta } from './normalize.js';
-import { errorMessage, wire } from './support.js';
+import { type AcpTurnSteps, classifyRequestError, classifyStop, usageFromMeta, wire } from './normalize.js';
+import { errorMessage } from './rpc-errors.js';
 
 /** How the wait for `session/prompt` ended. */
 export type TurnOutcome =

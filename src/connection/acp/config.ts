@@ -3,12 +3,6 @@
  * field, whether it means the same on ACP or is rejected (a `ConfigError` naming the field and the backend).
  */
 
-/** The default backend: agy over stream-json. */
-export interface AgyBackendConfig {
-  /** agy over stream-json (the default). */
-  kind: 'agy';
-}
-
 /** Ready-made ACP agents: their command and their setup. */
 export type AcpPreset = 'gemini-cli' | 'agy-acp';
 
@@ -28,9 +22,6 @@ export interface AcpBackendConfig {
   /** Extra environment for the agent, over `AgentConfig.env`. */
   env?: Record<string, string> | undefined;
 }
-
-/** Which backend an Agent runs on. */
-export type BackendConfig = AgyBackendConfig | AcpBackendConfig;
 
 /** What the ACP backend does with an `AgentConfig` field. */
 export type AcpFieldSupport =

@@ -2,14 +2,12 @@
  * The ACP backend's face to the rest of the SDK: the Agent imports ACP things from here only.
  */
 export { AcpConnection } from './acp-connection.js';
-export { capabilitiesOf } from './capabilities.js';
+export { capabilitiesOf, GEMINI_CLI_CAPABILITIES } from './capabilities.js';
 export {
   ACP_FIELD_SUPPORT,
   type AcpBackendConfig,
   type AcpFieldSupport,
   type AcpPreset,
-  type AgyBackendConfig,
-  type BackendConfig,
 } from './config.js';
 export {
   ACP_SETTINGS_FIELDS,
@@ -20,4 +18,3 @@ export {
   DEFAULT_ACP_START_TIMEOUT_MS,
 } from './options.js';
 export { acpCommandLine, geminiCliSettings, PRESET_COMMANDS } from './presets.js';
-export { ACP_OWN_TOOL_SERVER } from './tool-names.js';

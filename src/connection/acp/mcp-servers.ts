@@ -5,10 +5,9 @@
  */
 import { StartError } from '../../errors.js';
 import type { AcpInitializeResponse, AcpMcpServer } from '../../protocol/acp.js';
-import type { SessionListener } from '../agy/session/listener.js';
-import type { McpServerConfig } from '../agy/session/mcp-config.js';
-import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
-import { ACP_OWN_TOOL_SERVER } from './tool-names.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
+import type { SessionListener } from '../tool-server/listener.js';
+import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 
 /** The session's `mcpServers`; `stderrTail` goes into the error when the own tools cannot be served. */
 export function acpMcpServers(
@@ -32,7 +31,7 @@ export function acpMcpServers(
       );
     out.push({
       type: 'http',
-      name: ACP_OWN_TOOL_SERVER,
+      name: OWN_TOOL_SERVER,
       url: listener.mcpUrl(TOOL_SERVER_NAME),
       headers: [],
     });

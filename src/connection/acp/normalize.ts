@@ -95,7 +95,8 @@ export function usageFromMeta(meta: unknown): Usage | null {
   };
 }
 
-const asWire = (value: unknown): WireObject => value as WireObject;
+/** A protocol object kept as the step's raw wire value. */
+export const wire = (value: unknown): WireObject => value as WireObject;
 
 function toolState(status: string | null | undefined, previous: string): string {
   switch (status) {
@@ -181,7 +182,7 @@ export class AcpTurnSteps {
 
   /** The steps one `session/update` makes (none for updates that carry nothing for the turn). */
   update(update: AcpSessionUpdate): Step[] {
-    const raw = asWire(update);
+    const raw = wire(update);
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {

@@ -4,16 +4,18 @@
  * once-only option (`permissions.ts`). A request outside our running turn is denied: nobody asked for that call.
  */
 import type { HookToolCall } from '../../hooks/types.js';
+import { within } from '../../internal/timing.js';
 import type { Logger } from '../../logger.js';
 import type { AcpRequestPermissionRequest, AcpRequestPermissionResponse } from '../../protocol/acp.js';
-import type { McpServerConfig } from '../agy/session/mcp-config.js';
 import type { ConnectionHost, ToolCallVerdict } from '../host.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
+import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { AcpTurn } from './acp-turn.js';
+import { wire } from './normalize.js';
 import { DEFAULT_ACP_PERMISSION_TIMEOUT_MS } from './options.js';
-import { CANCELLED, chooseOption } from './permissions.js';
-import { errorMessage, wire, within } from './support.js';
+import { CANCELLED, chooseOption } from './permission-options.js';
+import { errorMessage } from './rpc-errors.js';
 import { hookCallOf } from './tool-hooks.js';
-import { ACP_OWN_TOOL_SERVER } from './tool-names.js';
 
 /** What the handler reads from the connection. */
 export interface PermissionDeps {
@@ -56,7 +58,7 @@ export class PermissionHandler {
     turn.emit(step);
     const call = step.tool!;
     const hookCall = hookCallOf(call);
-    const own = call.mcpServer === ACP_OWN_TOOL_SERVER;
+    const own = call.mcpServer === OWN_TOOL_SERVER;
     const key = {};
     host.toolCallRequested(key, hookCall);
     let verdict = await this.#decide(hookCall, own, signal);

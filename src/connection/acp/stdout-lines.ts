@@ -15,7 +15,7 @@
  */
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import type { Logger } from '../../logger.js';
-import { LineSplitter } from '../agy/stream-json/framing.js';
+import { LineSplitter } from '../process/line-splitter.js';
 import { sessionUpdateProblem } from './session-update-check.js';
 
 /** Bytes of a dropped line shown in the log. */

@@ -8,7 +8,7 @@ import type { HookToolCall } from '../../hooks/types.js';
 import type { Logger } from '../../logger.js';
 import type { ToolCall } from '../../model/step.js';
 import type { ConnectionHost } from '../host.js';
-import { ACP_OWN_TOOL_SERVER } from './tool-names.js';
+import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 
 /** The hooks' view of a tool-call step. */
 export function hookCallOf(call: ToolCall): HookToolCall {
@@ -26,7 +26,7 @@ export function hookCallOf(call: ToolCall): HookToolCall {
  * thrown into the protocol handler.
  */
 export function reportToolEnded(host: ConnectionHost, logger: Logger, call: ToolCall): void {
-  if (call.mcpServer === ACP_OWN_TOOL_SERVER || call.denied || !host.needs().toolResults) return;
+  if (call.mcpServer === OWN_TOOL_SERVER || call.denied || !host.needs().toolResults) return;
   const outcome = call.error ? { error: call.error.message } : { output: call.output };
   host.toolCallEnded(hookCallOf(call), outcome).catch((err: unknown) => {
     logger.error('a postToolCall / onToolError hook failed', err);

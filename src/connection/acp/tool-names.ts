@@ -3,12 +3,9 @@
  * names may contain `_` themselves, so the known server names (longest first) say where the tool part starts.
  */
 import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
-import type { SessionListener } from '../agy/session/listener.js';
-import { TOOL_SERVER_NAME } from '../agy/session/session-runtime.js';
+import type { SessionListener } from '../tool-server/listener.js';
+import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 import type { ResolvedTool, ToolResolver } from './normalize.js';
-
-/** The MCP server name the agent knows the agent's own tools by (the same as on agy). */
-export const ACP_OWN_TOOL_SERVER = 'agy-sdk_tools';
 
 /**
  * The resolver for one session: the own-tool server when `listener` serves the agent's tools (whose wire names
@@ -18,7 +15,7 @@ export function toolResolver(
   listener: SessionListener | undefined,
   mcpServerNames: readonly string[],
 ): ToolResolver {
-  const servers = [...(listener ? [ACP_OWN_TOOL_SERVER] : []), ...mcpServerNames].sort(
+  const servers = [...(listener ? [OWN_TOOL_SERVER] : []), ...mcpServerNames].sort(
     (a, b) => b.length - a.length,
   );
   return (wireName, title): ResolvedTool => {
@@ -29,7 +26,7 @@ export function toolResolver(
         if (!rest.startsWith(`${server}_`)) continue;
         const tool = rest.slice(server.length + 1);
         const own =
-          server === ACP_OWN_TOOL_SERVER
+          server === OWN_TOOL_SERVER
             ? listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(tool)?.originalName
             : undefined;
         return { name: own ?? tool, server, wireName: name };

@@ -5,22 +5,19 @@
  * back through the one `ConnectionHost`.
  */
 import type { Logger } from '../../logger.js';
-import { AGY_CAPABILITIES, type AgentCapabilities } from '../../model/capabilities.js';
+import type { AgentCapabilities } from '../../model/capabilities.js';
 import type { TurnResult } from '../../model/turn-result.js';
 import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
+import { hostSupervisor } from '../process/host-supervisor.js';
+import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 import { containedTap, type WireTap } from '../wire-tap.js';
+import { AGY_CAPABILITIES } from './capabilities.js';
 import { AgyHookHandlers } from './hook-handlers.js';
-import { hostSupervisor } from './process/host-supervisor.js';
-import {
-  PLUGIN_NAME,
-  SessionRuntime,
-  type SessionRuntimeOptions,
-  TOOL_SERVER_NAME,
-} from './session/session-runtime.js';
-import { buildAgyEnv } from './stream-json/launch.js';
+import { SessionRuntime, type SessionRuntimeOptions } from './session/session-runtime.js';
+import { buildAgyEnv } from './stream-json/command-line.js';
 import {
   type ConnectionStats,
   StreamJsonConnection,
@@ -29,9 +26,6 @@ import {
 
 /** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-
-/** agy's name for the agent's own tool server: plugin servers are namespaced `<plugin>_<server>`. */
-export const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
 
 /** The config fields of the session group: the session's files, listener and hooks. */
 export const AGY_SESSION_FIELDS = [

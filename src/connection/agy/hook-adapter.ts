@@ -6,8 +6,8 @@
 import { createHookToolCall } from '../../hooks/args.js';
 import type { AgyHookInfo, HookToolCall } from '../../hooks/types.js';
 import { isRecord } from '../../internal/guards.js';
-import { unwrapMcpCall } from '../../internal/mcp-call.js';
 import type { AgyHookInput } from '../../protocol/hook-wire.js';
+import { unwrapMcpCall } from './mcp-call.js';
 import { PLUGIN_NAME } from './session/session-runtime.js';
 
 /** The origin fields real agy sends with every hook call, for typed hooks. */

@@ -18,11 +18,10 @@ import type {
   StopOutput,
 } from '../../protocol/hook-wire.js';
 import type { ToolCallHost, ToolCallVerdict } from '../host.js';
+import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
-import { PLUGIN_NAME, TOOL_SERVER_NAME } from './session/session-runtime.js';
 
 /** agy's name for the agent's own tool server (plugin servers are namespaced `<plugin>_<server>`). */
-const OWN_TOOL_SERVER = `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`;
 
 /** Options of {@link AgyHookHandlers}. */
 export interface AgyHookHandlersOptions {

@@ -5,6 +5,12 @@
 
 // Raw agy hooks (`AgentConfig.agyHooks`) are the one wire shape the Agent's config names.
 export type { AgyHookRegistration } from '../../protocol/hook-wire.js';
+export type { McpHttpServer, McpServerConfig, McpStdioServer } from '../mcp-server-config.js';
+export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from '../tool-server/listener-hook.js';
+export type { AfterToolCall, BeforeToolCall } from '../tool-server/mcp-tool-call.js';
+// The own-tool server's names are shared with the ACP backend; re-exported for the Agent.
+export { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 export {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
@@ -15,14 +21,10 @@ export {
   type AgySessionSettings,
   type AgyWatchdogSettings,
   DEFAULT_IDLE_TIMEOUT_MS,
-  OWN_TOOL_SERVER,
 } from './agy-connection.js';
+export { AGY_CAPABILITIES } from './capabilities.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
-export { hiddenSegmentReal, validateDataDir } from './session/hidden-path.js';
-export { DEFAULT_HOOK_TIMEOUT_MS } from './session/listener-hook.js';
-export type { McpHttpServer, McpServerConfig, McpStdioServer } from './session/mcp-config.js';
-export type { AfterToolCall, BeforeToolCall } from './session/mcp-tool-call.js';
 export type {
   CustomSystemInstructions,
   SystemInstructionSection,
@@ -30,7 +32,7 @@ export type {
 } from './session/rules.js';
 export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './session/rules.js';
 export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
-export { PLUGIN_NAME, SessionRuntime, TOOL_SERVER_NAME } from './session/session-runtime.js';
+export { PLUGIN_NAME, SessionRuntime } from './session/session-runtime.js';
 export { resolveAgyBinary } from './stream-json/binary.js';
 export type { DriftEntry, DriftKind } from './stream-json/drift.js';
 export type { BadLine, BadLineReason } from './stream-json/parse-line.js';

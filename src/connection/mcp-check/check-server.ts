@@ -6,8 +6,8 @@
  */
 import { describeError } from '../../logger.js';
 import type { McpServerState } from '../../model/mcp-server-state.js';
-import type { McpServerConfig } from '../agy/session/mcp-config.js';
-import { DEFAULT_SERVER_VERSION } from '../agy/session/mcp-server.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
+import { DEFAULT_SERVER_VERSION } from '../tool-server/mcp-server.js';
 import { type ServerExit, StdioServerProcess } from './stdio-process.js';
 
 /** The default time a server gets to answer `initialize` and list its tools. */

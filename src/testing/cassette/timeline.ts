@@ -9,9 +9,9 @@ import { deniedFromWire, usageFromWire } from '../../connection/agy/stream-json/
 import { classifyTurn } from '../../connection/agy/stream-json/outcome.js';
 import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-line.js';
 import { TurnTracker } from '../../connection/agy/stream-json/turn-tracker.js';
+import { costAt, priceOf } from '../../model/pricing.js';
 import type { Step, Usage } from '../../model/step.js';
 import type { TurnStatus } from '../../model/turn-result.js';
-import { costAt, priceOf } from '../../telemetry/pricing.js';
 import type { Cassette, HookRecord } from './format.js';
 
 /** A tool call on the timeline. */

@@ -12,13 +12,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { delay, throwIfAborted, untilAborted } from './abort.js';
-import type { Conversation } from './conversation.js';
-import type { Emitter } from './emitter.js';
-import { type DeniedAction, roundSeconds, stepEnvelope } from './envelopes.js';
+import { roundSeconds, stepEnvelope } from './envelopes.js';
 import { invocationHooks } from './hook-events.js';
-import type { ToolOutcome } from './mcp-hub.js';
-import type { AgyProfile } from './profile.js';
-import type { SimRuntime } from './runtime.js';
 import type {
   CheckpointAction,
   CustomStepAction,
@@ -36,8 +31,13 @@ import type {
   ToolAction,
 } from './scenario.js';
 import { actionKind } from './scenario-file.js';
-import { displayName, runMcpTool, runTool } from './tool-steps.js';
+import { denyStep, runMcpTool, runTool } from './tool-steps.js';
+import { nextIndex, step, type TurnContext } from './turn-context.js';
 import { addUsage, completeUsage, deriveUsage, type Usage } from './usage.js';
+
+// The turn context lives in turn-context.ts (shared with tool-steps.ts and hook-events.ts); re-exported for the
+// turn runner and the model endpoint.
+export { nextIndex, step, type TurnContext } from './turn-context.js';
 
 /** A model call failed (`text.error`): the turn ends at once with `result` ERROR carrying this message. */
 export class ModelCallFailed extends Error {}
@@ -47,46 +47,6 @@ export const MODEL_ERROR_MESSAGE = 'the model returned an error';
 
 /** Default usage of a `checkpoint` step (1.1.x checkpoints spend ~100 input and ~4 output tokens). */
 const CHECKPOINT_USAGE = { input_tokens: 100, output_tokens: 4 };
-
-/** What an action can see and change while a turn runs. */
-export interface TurnContext {
-  readonly conv: Conversation;
-  readonly emitter: Emitter;
-  /** Aborted by SIGINT or the print timeout. */
-  readonly signal: AbortSignal;
-  readonly prompt: string;
-  /** Flushes output, saves state and exits the process. */
-  readonly exit: (code: number) => Promise<never>;
-  /** The text of the latest `agent_response` (partial while it streams): the turn's `response` on 1.1–1.2. */
-  lastText: string;
-  /** Every finished `agent_response` text of the turn, in order: the turn's `response` on 1.3. */
-  turnText: string;
-  /** Permissions soft-denied in this turn. */
-  readonly denied: DeniedAction[];
-  /** The configuration agy loaded (hooks, MCP servers, rules, custom agents). */
-  readonly runtime: SimRuntime;
-  /** Model calls started so far in this turn: the next call's `invocationNum`. */
-  invocations: number;
-  /** The conversation's step count once the turn's `user_input` step is out (`initialNumSteps`). */
-  initialNumSteps: number;
-  /** User messages PreInvocation/PostInvocation hooks injected during this turn, in order. */
-  readonly injected: string[];
-  /** The outcome of the turn's latest tool step. */
-  lastTool: ToolOutcome | undefined;
-  /** The agy build being imitated. */
-  readonly profile: AgyProfile;
-  /** Model calls that produced a DONE model step in this turn (1.1.x then ends the turn with a checkpoint). */
-  modelSteps: number;
-  /** Whether this turn wrote a `checkpoint` step already. */
-  checkpointed: boolean;
-  /**
-   * The conversation id steps are written under: the turn's own, or a subagent's while its steps stream.
-   * Undefined means `conv.id`.
-   */
-  stepConversation?: string | undefined;
-  /** The streaming subagent's step counter (its indexes start at 0); undefined outside a subagent. */
-  subagentSteps?: { next: number } | undefined;
-}
 
 /**
  * Text computed when its model call runs rather than when the turn was scripted: the default script's reply
@@ -181,16 +141,6 @@ export async function runAction(ctx: TurnContext, action: ScenarioAction): Promi
     }
   }
   throwIfAborted(ctx.signal);
-}
-
-/** Writes one step update for the current conversation (or the subagent whose steps are streaming). */
-export function step(ctx: TurnContext, index: number, fields: Record<string, unknown>): Promise<void> {
-  return ctx.emitter.line(stepEnvelope(ctx.stepConversation ?? ctx.conv.id, index, fields));
-}
-
-/** The next step index: the conversation's, or the streaming subagent's. */
-export function nextIndex(ctx: TurnContext): number {
-  return ctx.subagentSteps !== undefined ? ctx.subagentSteps.next++ : ctx.conv.nextStep();
 }
 
 /** Counts a DONE step's usage into the conversation totals (once, however often DONE is repeated). */
@@ -309,52 +259,6 @@ async function runDeny(ctx: TurnContext, action: DenyAction): Promise<void> {
     target,
     form,
   });
-}
-
-/** What a soft denial says: the permission, its `denied_actions` name, the 1.2.7 message's target, its form. */
-export interface SoftDenial {
-  permission: string;
-  displayName?: string | undefined;
-  target?: string | undefined;
-  form?: 'done' | 'error' | undefined;
-}
-
-/**
- * Ends a tool step as a soft denial in the imitated build's form (1.2.17+: DONE without output; 1.2.7: ERROR
- * `TOOL_ERROR` "…user denied permission…") and records it in `denied_actions`, which ends the turn.
- */
-export async function denyStep(
-  ctx: TurnContext,
-  index: number,
-  name: string,
-  parameters: Record<string, unknown>,
-  started: number,
-  denial: SoftDenial,
-): Promise<void> {
-  const base = { step_type: 'tool', tool_name: name };
-  const duration_seconds = roundSeconds((performance.now() - started) / 1000);
-  if ((denial.form ?? ctx.profile.denial) === 'done') {
-    await step(ctx, index, { state: 'DONE', ...base, duration_seconds, tool_info: { name, parameters } });
-  } else {
-    const what = denial.target ?? firstString(parameters) ?? '';
-    const message =
-      `permission check failed for ${denial.permission} ${JSON.stringify(what)}: user denied permission for ` +
-      `${denial.permission}(${what})\nDo not attempt to circumvent this denial by rephrasing the command, ` +
-      'using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. ' +
-      'Proceed without performing this action.';
-    const error = { type: 'TOOL_ERROR', message };
-    await step(ctx, index, {
-      state: 'ERROR',
-      ...base,
-      duration_seconds,
-      tool_info: { name, parameters, error },
-    });
-  }
-  ctx.denied.push({ action: denial.permission, display_name: denial.displayName ?? displayName(name) });
-}
-
-function firstString(parameters: Record<string, unknown>): string | undefined {
-  return Object.values(parameters).find((value): value is string => typeof value === 'string');
 }
 
 /**

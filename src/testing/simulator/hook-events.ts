@@ -16,7 +16,6 @@
  * A hook that fails (cannot start, times out, exits non-zero) is reported on stderr as a warning.
  */
 import { join } from 'node:path';
-import type { TurnContext } from './actions.js';
 import type { Conversation } from './conversation.js';
 import type { Emitter } from './emitter.js';
 import { stepEnvelope } from './envelopes.js';
@@ -24,6 +23,7 @@ import type { HookCommand, HookEvent } from './hook-config.js';
 import { type HookRun, runHook } from './hook-runner.js';
 import type { ToolOutcome } from './mcp-hub.js';
 import type { SimRuntime } from './runtime.js';
+import type { TurnContext } from './turn-context.js';
 
 /** How many times Stop hooks may make a turn go on (`{"decision":"continue"}`) before it ends anyway. */
 export const MAX_STOP_CONTINUATIONS = 3;

@@ -14,11 +14,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { throwIfAborted, untilAborted } from './abort.js';
-import { denyStep, nextIndex, step, type TurnContext } from './actions.js';
 import { roundSeconds } from './envelopes.js';
 import { postToolUse, preToolUse } from './hook-events.js';
 import type { ToolOutcome } from './mcp-hub.js';
 import type { McpToolAction, ToolAction } from './scenario.js';
+import { nextIndex, step, type TurnContext } from './turn-context.js';
 
 /** The built-in tool agy calls MCP tools through (docs/reference/mcp.md#calling-mcp-tools). */
 export const CALL_MCP_TOOL = 'call_mcp_tool';
@@ -146,4 +146,50 @@ export async function runMcpTool(ctx: TurnContext, action: McpToolAction): Promi
       `simulator: expected ${what} to fail with ${JSON.stringify(expectError)}, it failed with ${JSON.stringify(outcome.error.message)}`,
     );
   }
+}
+
+/** What a soft denial says: the permission, its `denied_actions` name, the 1.2.7 message's target, its form. */
+export interface SoftDenial {
+  permission: string;
+  displayName?: string | undefined;
+  target?: string | undefined;
+  form?: 'done' | 'error' | undefined;
+}
+
+/**
+ * Ends a tool step as a soft denial in the imitated build's form (1.2.17+: DONE without output; 1.2.7: ERROR
+ * `TOOL_ERROR` "…user denied permission…") and records it in `denied_actions`, which ends the turn.
+ */
+export async function denyStep(
+  ctx: TurnContext,
+  index: number,
+  name: string,
+  parameters: Record<string, unknown>,
+  started: number,
+  denial: SoftDenial,
+): Promise<void> {
+  const base = { step_type: 'tool', tool_name: name };
+  const duration_seconds = roundSeconds((performance.now() - started) / 1000);
+  if ((denial.form ?? ctx.profile.denial) === 'done') {
+    await step(ctx, index, { state: 'DONE', ...base, duration_seconds, tool_info: { name, parameters } });
+  } else {
+    const what = denial.target ?? firstString(parameters) ?? '';
+    const message =
+      `permission check failed for ${denial.permission} ${JSON.stringify(what)}: user denied permission for ` +
+      `${denial.permission}(${what})\nDo not attempt to circumvent this denial by rephrasing the command, ` +
+      'using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. ' +
+      'Proceed without performing this action.';
+    const error = { type: 'TOOL_ERROR', message };
+    await step(ctx, index, {
+      state: 'ERROR',
+      ...base,
+      duration_seconds,
+      tool_info: { name, parameters, error },
+    });
+  }
+  ctx.denied.push({ action: denial.permission, display_name: denial.displayName ?? displayName(name) });
+}
+
+function firstString(parameters: Record<string, unknown>): string | undefined {
+  return Object.values(parameters).find((value): value is string => typeof value === 'string');
 }

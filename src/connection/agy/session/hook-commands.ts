@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { scriptPath } from '../../../internal/script-path.js';
 import { shellCommand, shellQuote } from '../../../internal/shell-quote.js';
 import { findOnPath } from '../../../internal/which.js';
-import type { SessionDir } from './session-dir.js';
+import type { SessionDir } from '../../tool-server/session-dir.js';
 
 /**
  * How hook commands reach the listener: `curl`; `bash` (its `/dev/tcp`, no process but bash itself, for

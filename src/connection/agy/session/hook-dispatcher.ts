@@ -23,7 +23,7 @@ import {
   type StopOutput,
   TOOL_HOOK_EVENTS,
 } from '../../../protocol/hook-wire.js';
-import type { HookHandler } from './listener-hook.js';
+import type { HookHandler } from '../../tool-server/listener-hook.js';
 
 /** Compiles a matcher: `*` or empty matches every tool; anything else is an anchored regex. */
 export function compileMatcher(matcher: string | undefined): (tool: string) => boolean {

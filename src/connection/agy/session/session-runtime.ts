@@ -36,24 +36,27 @@ import {
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { ToolContextHost } from '../../../tools/tool-context.js';
-import { validateDataDir } from './hidden-path.js';
+import type { McpServerConfig } from '../../mcp-server-config.js';
+import { validateDataDir } from '../../tool-server/hidden-path.js';
+import { SessionListener } from '../../tool-server/listener.js';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  type HookAnswerObserver,
+  type HookHandler,
+} from '../../tool-server/listener-hook.js';
+import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
+import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from '../../tool-server/mcp-tool-call.js';
+import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
+import { SessionDir } from '../../tool-server/session-dir.js';
 import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
-import { SessionListener } from './listener.js';
-import { DEFAULT_HOOK_TIMEOUT_MS, type HookAnswerObserver, type HookHandler } from './listener-hook.js';
-import type { McpExchangeObserver } from './listener-mcp.js';
-import type { McpServerConfig } from './mcp-config.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
-import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
-import { SessionDir } from './session-dir.js';
 import { buildShadowHome } from './shadow-home.js';
 
 /** Name of the plugin the SDK writes into the session directory. agy namespaces its servers `agy-sdk_<name>`. */
-export const PLUGIN_NAME = 'agy-sdk';
-/** Name of the MCP server that serves the agent's in-process tools (`agy-sdk_tools` to agy). */
-export const TOOL_SERVER_NAME = 'tools';
+export const PLUGIN_NAME = SDK_NAMESPACE;
 
 /** Where the hooks file goes. */
 export type HookPlacement = 'workspace' | 'plugin' | 'home';
@@ -310,7 +313,7 @@ async function writeSessionFiles(
     const url = listener.mcpUrl(TOOL_SERVER_NAME);
     servers[TOOL_SERVER_NAME] =
       o.toolTransport === 'stdio' ? stdioRelayServerConfig(url) : { serverUrl: url };
-    agyServerNames.set(TOOL_SERVER_NAME, `${PLUGIN_NAME}_${TOOL_SERVER_NAME}`);
+    agyServerNames.set(TOOL_SERVER_NAME, OWN_TOOL_SERVER);
   }
   for (const [name, server] of Object.entries(o.mcpServers ?? {})) {
     if (name === TOOL_SERVER_NAME)

@@ -4,8 +4,8 @@
  * What happens after `init` is the connection's business: events go out through `LaunchEvents`.
  */
 import { StartError } from '../../../errors.js';
-import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
-import { LineSplitter } from './framing.js';
+import { AgentProcess, type ExitInfo } from '../../process/child-process.js';
+import { LineSplitter } from '../../process/line-splitter.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
 import { type AgyEvent, type BadLine, isBadLine, parseEvent, parseLine } from './parse-line.js';
@@ -44,7 +44,7 @@ export interface LaunchEvents {
 }
 
 export class AgyLaunch {
-  readonly proc: AgyProcess;
+  readonly proc: AgentProcess;
   /** Resolves with agy's `init`; rejects with a `StartError` naming the cause. */
   readonly ready: Promise<InitInfo>;
   /** stderr lines agy wrote before `init` (e.g. 1.3.1's `warning: conversation "X" not found`). */
@@ -102,7 +102,7 @@ export class AgyLaunch {
       }),
     });
 
-    const proc = new AgyProcess({
+    const proc = new AgentProcess({
       binary: o.binary,
       args: o.args,
       env: o.env,
@@ -188,6 +188,6 @@ export class AgyLaunch {
   }
 }
 
-function diagnostics(proc: AgyProcess) {
+function diagnostics(proc: AgentProcess) {
   return { exitCode: null, signal: null, stderrTail: proc.stderrTail };
 }

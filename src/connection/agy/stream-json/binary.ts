@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { AgyNotFoundError } from '../../../errors.js';
 import { findOnPath, isExecutableFile } from '../../../internal/which.js';
-import { AgyProcess } from '../process/agy-process.js';
+import { AgentProcess } from '../../process/child-process.js';
 
 /** Where to look. */
 export interface BinaryLookup {
@@ -102,7 +102,7 @@ export async function probeAgyVersion(
 
 function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): InFlight {
   let out = '';
-  const proc = new AgyProcess({
+  const proc = new AgentProcess({
     binary,
     args: ['--version'],
     env,

@@ -4,10 +4,10 @@
  */
 
 import { isRecord } from '../../../internal/guards.js';
-import { unwrapMcpCall } from '../../../internal/mcp-call.js';
 import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
 import type { DeniedAction } from '../../../model/turn-result.js';
-import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json.js';
+import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json-wire.js';
+import { unwrapMcpCall } from '../mcp-call.js';
 
 /** Public view of agy's `init` event. */
 export interface InitInfo {

@@ -13,8 +13,8 @@
 
 import { isRecord } from '../../../internal/guards.js';
 import type { DeniedAction, TurnStatus } from '../../../model/turn-result.js';
-import type { WireResult } from '../../../protocol/stream-json.js';
-import type { ExitInfo } from '../process/agy-process.js';
+import type { WireResult } from '../../../protocol/stream-json-wire.js';
+import type { ExitInfo } from '../../process/child-process.js';
 import { resultErrorText } from './normalize.js';
 
 /** What the SDK itself asked for during the turn. */

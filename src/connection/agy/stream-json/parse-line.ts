@@ -6,7 +6,7 @@
 import { isRecord } from '../../../internal/guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../../internal/json-depth.js';
 import type { CommandResult, Step } from '../../../model/step.js';
-import type { WireInit, WireResult, WireStepUpdate } from '../../../protocol/stream-json.js';
+import type { WireInit, WireResult, WireStepUpdate } from '../../../protocol/stream-json-wire.js';
 import { commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 
 /** A parsed agy event. Wire payloads are kept alongside the normalized view. */

@@ -6,9 +6,9 @@
  * other agy process, and is stopped on the turn's stop or after `timeoutMs`.
  */
 import type { CommandResult } from '../../../model/step.js';
-import type { WireResult } from '../../../protocol/stream-json.js';
-import { AgyProcess, type ExitInfo } from '../process/agy-process.js';
-import { LineSplitter } from './framing.js';
+import type { WireResult } from '../../../protocol/stream-json-wire.js';
+import { AgentProcess, type ExitInfo } from '../../process/child-process.js';
+import { LineSplitter } from '../../process/line-splitter.js';
 import { parseLine } from './parse-line.js';
 
 /** What a print-mode command run needs. */
@@ -79,7 +79,7 @@ export async function runPrintCommand(spec: PrintCommandSpec): Promise<PrintComm
     onLine,
     onOverflow: () => badLines++,
   });
-  const proc = new AgyProcess({
+  const proc = new AgentProcess({
     binary: spec.binary,
     args: printCommandArgs(spec),
     env: spec.env,

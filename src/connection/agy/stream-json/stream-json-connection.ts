@@ -23,23 +23,21 @@ import { callContained } from '../../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../../logger.js';
 import type { Step } from '../../../model/step.js';
 import type { TurnResult } from '../../../model/turn-result.js';
-import type { WireUserLine } from '../../../protocol/stream-json.js';
+import type { WireUserLine } from '../../../protocol/stream-json-wire.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../../connection.js';
+import type { AgentProcess, ExitInfo } from '../../process/child-process.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../process/line-splitter.js';
 import type { WireTap } from '../../wire-tap.js';
-import type { AgyProcess, ExitInfo } from '../process/agy-process.js';
 import { AgyLaunch } from './agy-launch.js';
 import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';
+import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './command-line.js';
 import { type DriftEntry, DriftTracker } from './drift.js';
-import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './launch.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
 import { runPrintCommand } from './print-command.js';
 import { TurnTracker } from './turn-tracker.js';
-
-/** Default line limit: 64 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options of the stream-json transport. Paths must be absolute and already validated. */
 export interface StreamJsonConnectionOptions extends LaunchSpec {
@@ -793,7 +791,7 @@ export class StreamJsonConnection implements Connection {
     );
   }
 
-  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgyProcess): TurnResult {
+  #buildResult(turn: ActiveTurn, exit: ExitInfo | null, proc: AgentProcess): TurnResult {
     const { tracker } = turn;
     const result = tracker.result;
     const wireDenied = result ? deniedFromWire(result) : [];

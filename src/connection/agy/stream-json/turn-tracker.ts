@@ -11,7 +11,7 @@
 import type { CommandResult, Step, SubagentInfo, ToolCall, Usage } from '../../../model/step.js';
 import type { DeniedAction } from '../../../model/turn-result.js';
 import { addUsage, knownUsage, zeroUsage } from '../../../model/usage.js';
-import type { WireResult } from '../../../protocol/stream-json.js';
+import type { WireResult } from '../../../protocol/stream-json-wire.js';
 
 const DENIAL_TYPES = new Set(['HOOK_DENIED', 'PERMISSION_DENIED']);
 // agy's words for a PreToolUse hook's denial (agy-real/littlebearapps-untether-agy-1.3.1/hook_deny_bypass.script).

@@ -21,9 +21,9 @@ import {
   PingRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '../../../internal/guards.js';
-import { describeError, type Logger } from '../../../logger.js';
-import type { StateStore, ToolContextHost } from '../../../tools/tool-context.js';
+import { isRecord } from '../../internal/guards.js';
+import { describeError, type Logger } from '../../logger.js';
+import type { StateStore, ToolContextHost } from '../../tools/tool-context.js';
 import { DEFAULT_SERVER_VERSION } from './mcp-server.js';
 import {
   type AfterToolCall,

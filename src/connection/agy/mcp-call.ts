@@ -3,7 +3,7 @@
  * `{ServerName, ToolName, Arguments}` (docs/reference/mcp.md#calling-mcp-tools). The control plane (hook payloads) and step normalization
  * both unwrap it here, so a call has one name whichever way it is observed.
  */
-import { isRecord } from './guards.js';
+import { isRecord } from '../../internal/guards.js';
 
 /** agy's built-in tool that calls MCP tools. */
 export const CALL_MCP_TOOL = 'call_mcp_tool';

@@ -9,9 +9,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { consoleLogger, type Logger } from '../../../logger.js';
-import type { ToolDefinition } from '../../../tools/tool.js';
-import { StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
+import { consoleLogger, type Logger } from '../../logger.js';
+import type { ToolDefinition } from '../../tools/tool.js';
+import { StateStore, type ToolContextHost } from '../../tools/tool-context.js';
 import {
   type AfterToolCall,
   type BeforeToolCall,

@@ -1,6 +1,6 @@
 /** Types for asking a human to approve a tool call. */
-import type { OperationContext } from '../hooks/context.js';
-import type { HookToolCall, MaybePromise } from '../hooks/types.js';
+import type { OperationContext } from '../../hooks/context.js';
+import type { HookToolCall, MaybePromise } from '../../hooks/types.js';
 
 /** Extra information given to an {@link AskUserHandler}. */
 export interface AskUserContext {

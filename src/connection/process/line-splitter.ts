@@ -11,6 +11,9 @@
  *   trickling in one byte per read used to cost ~86 bytes per pending byte).
  */
 
+/** Default line limit of a child's stdout (agy's stream-json, an ACP agent's JSON-RPC): 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 /** Capacity of the pending buffer when a partial line first arrives. */
 const INITIAL_CAPACITY = 4096;
 /** A pending buffer larger than this is released after its line, so one huge line does not pin memory. */

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { ConfigError } from '../../../errors.js';
+import { ConfigError } from '../../errors.js';
 
 /** The first hidden segment of an absolute path, or undefined. */
 export function hiddenSegment(path: string): string | undefined {

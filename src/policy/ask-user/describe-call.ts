@@ -4,8 +4,8 @@
  * agy's own bookkeeping keys (docs/reference/hooks.md#pretooluse-payload: `toolAction`, `toolSummary`, and
  * `Cwd`/`WaitMsBeforeAsync` on `run_command`). Every value is terminal-safe.
  */
-import type { HookToolCall } from '../hooks/types.js';
-import { terminalSafe } from '../internal/terminal-text.js';
+import type { HookToolCall } from '../../hooks/types.js';
+import { terminalSafe } from '../../internal/terminal-text.js';
 
 /** agy's keys that are not the model's arguments. */
 const AGY_KEYS = new Set(['toolAction', 'toolSummary', 'WaitMsBeforeAsync']);

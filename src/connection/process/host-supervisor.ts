@@ -13,7 +13,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { scriptPath } from '../../../internal/script-path.js';
+import { scriptPath } from '../../internal/script-path.js';
 import { controlLine, type FoundPair, type HostCommand } from './control-protocol.js';
 import { spawnQueue } from './spawn-queue.js';
 

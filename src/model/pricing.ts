@@ -3,9 +3,10 @@
  * defaults; `AgentConfig.pricing` overrides or extends it. A cost is `null` whenever any price it needs is
  * unknown: an unknown model is never free (docs/reference/observability.md#prices).
  */
-import type { Usage } from '../model/step.js';
-import { addCount, addUsage } from '../model/usage.js';
+
 import data from './prices.json' with { type: 'json' };
+import type { Usage } from './step.js';
+import { addCount, addUsage } from './usage.js';
 
 /** Prices of one model, in USD per million tokens. */
 export interface ModelPrice {
@@ -35,7 +36,7 @@ export interface DefaultPrices {
   readonly models: PricingTable;
 }
 
-/** The built-in price table (`src/telemetry/prices.json`). */
+/** The built-in price table (`src/model/prices.json`). */
 export const defaultPrices: DefaultPrices = Object.freeze({
   date: data.date,
   sources: Object.freeze([...data.sources]),

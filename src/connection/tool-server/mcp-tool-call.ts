@@ -4,15 +4,10 @@
  * the tool and what was wrong, so the model can correct itself and the session goes on.
  */
 
-import type { ToolCallDecision } from '../../../hooks/types.js';
-import { describeError, type Logger } from '../../../logger.js';
-import { createToolContext, type StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
-import {
-  type CallToolResult,
-  formatIssues,
-  toCallToolResult,
-  toolError,
-} from '../../../tools/tool-result.js';
+import type { ToolCallDecision } from '../../hooks/types.js';
+import { describeError, type Logger } from '../../logger.js';
+import { createToolContext, type StateStore, type ToolContextHost } from '../../tools/tool-context.js';
+import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../tools/tool-result.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** A tool call as it arrives. */

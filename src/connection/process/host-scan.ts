@@ -7,11 +7,11 @@
  *   agy's descendants it has not seen yet and tells the supervisor (`adopt`), so they die with agy even if they
  *   later leave its tree;
  * - after agy exits, the host's scan finds what still carries the session marker and kills it (see
- *   `agy-process.ts`).
+ *   `child-process.ts`).
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
 import { readdir } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { type ProcEntry, readEntrySync } from './proc-scan.js';
+import { type ProcEntry, readEntrySync } from './proc-read.js';
 
 type Entry = ProcEntry;
 

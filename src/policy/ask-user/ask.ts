@@ -4,8 +4,8 @@
  * and a late answer or rejection is absorbed so nothing is left unhandled.
  */
 
-import type { HookToolCall } from '../hooks/types.js';
-import { consoleLogger, describeError, type Logger } from '../logger.js';
+import type { HookToolCall } from '../../hooks/types.js';
+import { consoleLogger, describeError, type Logger } from '../../logger.js';
 import type { AskUserContext, AskUserHandler } from './types.js';
 
 /** Default time a human has to answer: 5 minutes. */

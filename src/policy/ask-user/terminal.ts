@@ -3,8 +3,8 @@
  * closes it afterwards, so nothing keeps stdin (and the process) alive between asks.
  */
 import { createInterface } from 'node:readline/promises';
-import type { HookToolCall } from '../hooks/types.js';
-import { terminalSafe } from '../internal/terminal-text.js';
+import type { HookToolCall } from '../../hooks/types.js';
+import { terminalSafe } from '../../internal/terminal-text.js';
 import { describeToolCall } from './describe-call.js';
 import type { AskUserAnswer, AskUserContext, AskUserHandler } from './types.js';
 

@@ -1,14 +1,15 @@
 /**
- * One agy process, started through the supervisor (see `supervisor.ts`) so that it can never outlive the host.
+ * One agent process (agy, or an ACP agent), started through the supervisor (see `supervisor.ts`) so that it
+ * can never outlive the host.
  * Owns spawning, stdin writes with backpressure, signals, bounded shutdown and the stderr tail.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { settlesWithin } from '../../../internal/timing.js';
+import { settlesWithin } from '../../internal/timing.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
-import { MARK_VAR, readStat } from './proc-scan.js';
+import { MARK_VAR, readStat } from './proc-read.js';
 import { spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
@@ -38,7 +39,7 @@ export interface ExitInfo {
 }
 
 /** What to start and where to send its output. */
-export interface AgyProcessOptions {
+export interface AgentProcessOptions {
   binary: string;
   args: string[];
   env: NodeJS.ProcessEnv;
@@ -61,7 +62,7 @@ export interface CloseTimings {
   termGraceMs: number;
 }
 
-export class AgyProcess {
+export class AgentProcess {
   #child: ChildProcess | undefined;
   #stdin: Writable | undefined;
   /** This session's registration with the host's supervisor; undefined before the start or once it died. */
@@ -92,7 +93,7 @@ export class AgyProcess {
   /** Resolves once agy has exited and its stdout has been fully read. */
   readonly exited: Promise<ExitInfo>;
 
-  constructor(opts: AgyProcessOptions) {
+  constructor(opts: AgentProcessOptions) {
     let resolveSpawned!: (pid: number) => void;
     let rejectSpawned!: (err: Error) => void;
     this.spawned = new Promise((res, rej) => {
@@ -150,7 +151,7 @@ export class AgyProcess {
    * session marker), tells the supervisor its pid; resolves as `exited` does.
    */
   #start(
-    opts: AgyProcessOptions,
+    opts: AgentProcessOptions,
     resolveSpawned: (pid: number) => void,
     rejectSpawned: (err: Error) => void,
   ): Promise<ExitInfo> {

@@ -20,7 +20,7 @@
 import { Socket } from 'node:net';
 import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
 import { Snapshot } from './host-scan.js';
-import { type Found, readStat, scanAllSync } from './proc-scan.js';
+import { type Found, readStat, scanAllSync } from './proc-read.js';
 
 /** What this process holds for one session. */
 interface Held {

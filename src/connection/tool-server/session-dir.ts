@@ -11,8 +11,8 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import { ConfigError } from '../../../errors.js';
-import { mkdirParents } from '../../../internal/mkdir.js';
+import { ConfigError } from '../../errors.js';
+import { mkdirParents } from '../../internal/mkdir.js';
 import { hiddenSegment } from './hidden-path.js';
 
 const OWNER_FILE = 'owner.json';

@@ -18,9 +18,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { consoleLogger, describeError, type Logger } from '../../../logger.js';
-import type { ToolDefinition } from '../../../tools/tool.js';
-import { StateStore, type ToolContextHost } from '../../../tools/tool-context.js';
+import { consoleLogger, describeError, type Logger } from '../../logger.js';
+import type { ToolDefinition } from '../../tools/tool.js';
+import { StateStore, type ToolContextHost } from '../../tools/tool-context.js';
 import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,

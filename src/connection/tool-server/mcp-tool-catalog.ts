@@ -3,10 +3,10 @@
  * at start, not per request (the listener builds a fresh MCP server for every stateless request).
  */
 import { z } from 'zod/v4';
-import { describeError } from '../../../logger.js';
-import type { McpToolListing as Tool } from '../../../tools/mcp-types.js';
-import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../../../tools/names.js';
-import type { ToolDefinition } from '../../../tools/tool.js';
+import { describeError } from '../../logger.js';
+import type { McpToolListing as Tool } from '../../tools/mcp-types.js';
+import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../../tools/names.js';
+import type { ToolDefinition } from '../../tools/tool.js';
 
 /** One served tool. */
 export interface CatalogTool {

@@ -21,9 +21,9 @@ import {
   type JSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '../../../internal/guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../../internal/json-depth.js';
-import { describeError, type Logger } from '../../../logger.js';
+import { isRecord } from '../../internal/guards.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../internal/json-depth.js';
+import { describeError, type Logger } from '../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendJsonRpcError } from './listener-http.js';
 import { answerDirect, type DirectCatalogOptions, isDirectBatch } from './mcp-direct.js';

@@ -5,8 +5,8 @@
  * `{}` for everything else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../internal/json-depth.js';
-import { describeError, type Logger, toError } from '../../../logger.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../internal/json-depth.js';
+import { describeError, type Logger, toError } from '../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendStatus } from './listener-http.js';
 
