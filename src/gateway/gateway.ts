@@ -687,15 +687,15 @@ class GatewayServer {
       upstreamRes.on('data', (chunk: string) => {
         if (sink.done) return; // draining what follows the end marker (e.g. `[DONE]`)
         armIdle();
-        // The chunks this upstream read yields leave in one socket write, not one write (and one TCP segment,
-        // Nagle being off) per event: text is not held back past the read it arrived in.
-        res.cork();
+        // The chunks this upstream read yields leave as one write (one HTTP chunk), not one per event; text is
+        // not held back past the read it arrived in.
+        writer?.batch();
         try {
           decoder.feed(chunk);
         } catch (error) {
           translationFailed(error);
         } finally {
-          res.uncork();
+          writer?.flush();
         }
         if (sink.done) {
           // Done: let the rest drain so the keep-alive connection is reused; after a failure, drop it.

@@ -46,6 +46,8 @@ export class SseWriter {
   private holdUntil = Number.POSITIVE_INFINITY;
   private started = false;
   private ended = false;
+  /** Frames written during a batch, sent as one write by `flush`. */
+  private pending: string[] | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -101,8 +103,28 @@ export class SseWriter {
   writeJson(json: string): void {
     if (this.ended || this.res.destroyed) return;
     this.begin();
-    this.res.write(`data: ${json}\r\n\r\n`);
+    const frame = `data: ${json}\r\n\r\n`;
+    if (this.pending) this.pending.push(frame);
+    else this.res.write(frame);
     this.arm();
+  }
+
+  /**
+   * Collects the frames written from now until `flush()` into one write: the chunks one upstream read yields
+   * leave together. Each `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
+   * stream chunk of its own: on the xAI recording, 344 of them cost `@google/genai` more CPU than the whole
+   * translation). Nothing waits for a timer: the caller flushes before it returns to the event loop.
+   */
+  batch(): void {
+    this.pending ??= [];
+  }
+
+  /** Sends what the batch collected, as one write, and ends the batch. */
+  flush(): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending || pending.length === 0 || this.ended || this.res.destroyed) return;
+    this.res.write(pending.length === 1 ? pending[0] : pending.join(''));
   }
 
   /**
@@ -120,6 +142,7 @@ export class SseWriter {
       sendJson(this.res, error.code, error.toBody());
       return;
     }
+    this.flush();
     this.res.write(frameSse(error.toBody()));
     // A closing chunk after the error, for clients that do not read in-stream errors (see StreamingSink.fail).
     if (trailer) this.res.write(frameSse(trailer));
@@ -130,6 +153,7 @@ export class SseWriter {
   end(): void {
     if (this.ended) return;
     this.begin();
+    this.flush();
     this.ended = true;
     this.disarm();
     this.res.end();
@@ -157,6 +181,7 @@ export class SseWriter {
     }
     this.timer = setTimeout(() => {
       if (this.ended || this.res.destroyed) return;
+      this.flush();
       this.res.write(frameSse(KEEP_ALIVE_CHUNK));
       this.timer?.refresh();
     }, this.keepAliveMs);

@@ -193,6 +193,9 @@ const SHAPE: Record<WireKind, ShapeCheck> = {
   anthropicEvent: compileShapeCheck(STRICT.anthropicEvent),
 };
 
+/** The schemas themselves, strict and tolerant (for tests holding the shape checks equal to them). */
+export const WIRE_SCHEMAS = { strict: STRICT, tolerant: TOLERANT } as const;
+
 /** The event kinds there is a schema for. */
 export type WireKind = keyof typeof STRICT;
 /** A Chat Completions chunk as read. */
