@@ -5,7 +5,8 @@
 // the gateway from a server replaying the recorded Chat stream. Both servers send their whole body at once, so
 // the difference is the gateway: added p50/p99 wall time per request and added CPU per translated upstream event
 // (this process runs client, servers and gateway; CPU is process CPU of the gateway path minus the baseline
-// path). Then heap after a forced GC at the start and the end of a long stream.
+// path). The same with a bare node:http client instead of @google/genai (whose own CPU varies more than the
+// gateway costs). Then heap after a forced GC at the start and the end of a long stream.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -158,6 +159,41 @@ export async function run() {
       cpu.direct += dCpu;
       cpu.via += gCpu;
     }
+    // The gateway's own share without @google/genai's variance: a bare node:http client reading the gateway's
+    // answer, against the same client reading the recorded Chat body from the upstream directly.
+    const agent = new http.Agent({ keepAlive: true });
+    const rawBody = JSON.stringify({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { thinkingConfig: { includeThoughts: true } },
+    });
+    const rawAsk = (url, headers) =>
+      new Promise((resolve, reject) => {
+        const req = http.request(url, { agent, method: 'POST', headers }, (res) => {
+          res.on('data', () => {});
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        req.end(rawBody);
+      });
+    const gwUrl = `${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
+    const gwHeaders = { 'content-type': 'application/json', 'x-goog-api-key': gw.token };
+    const upUrl = `${urlOf(upstream)}/v1/chat/completions`;
+    let rawVia = 0;
+    let rawDirect = 0;
+    for (let i = 0; i < ITERATIONS + 20; i++) {
+      let c0 = process.cpuUsage();
+      await rawAsk(gwUrl, gwHeaders);
+      const v = cpuMs(c0);
+      c0 = process.cpuUsage();
+      await rawAsk(upUrl, {});
+      const u = cpuMs(c0);
+      if (i < 20) continue;
+      rawVia += v;
+      rawDirect += u;
+    }
+    agent.destroy();
+    const rawAddedMs = (rawVia - rawDirect) / ITERATIONS;
+
     const d = summarize(wall.direct);
     const g = summarize(wall.via);
     const addedCpuPerRequest = (cpu.via - cpu.direct) / ITERATIONS;
@@ -187,6 +223,8 @@ export async function run() {
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
       translateOnlyCpuPerEventUs: fmt(translateUs, 2),
+      rawClientAddedCpuPerRequestMs: fmt(rawAddedMs),
+      rawClientAddedCpuPerEventUs: fmt((rawAddedMs * 1000) / lines.length, 2),
       longStreamEvents: LONG_EVENTS,
       longStreamChunks: longChunks,
       longStreamSeconds: fmt(longSeconds, 1),

@@ -1,13 +1,15 @@
 /**
  * `countTokens` (docs/reference/gateway-translation.md#counting-tokens): forwarded to the upstream's own count
  * endpoint where it has one (Anthropic `POST /v1/messages/count_tokens`, OpenAI Responses
- * `POST /v1/responses/input_tokens`), else, or when that fails, a local estimate (≈ 4 characters per token) that
- * says it is one (`x-gateway-token-count: estimate`).
+ * `POST /v1/responses/input_tokens`). Otherwise, or when that fails, an OpenAI model family (gpt-4o, gpt-4.1,
+ * gpt-5, o1/o3/o4) is counted with its real tokenizer (`tokenizer.ts`); any other model gets a local estimate
+ * (≈ 4 characters per token). The answer says which (`x-gateway-token-count: upstream | tokenizer | estimate`).
  */
 import type { Logger } from '../logger.js';
 import { describeError } from '../logger.js';
 import type { GenerateContentRequest } from './gemini-types.js';
-import { normalizeRequest } from './normalize-request.js';
+import { type NormalizedRequest, normalizeRequest } from './normalize-request.js';
+import { countO200kTokens, isO200kModel } from './tokenizer.js';
 import { joinUrl, postJson, readBody, type UpstreamAgents } from './upstream/http-client.js';
 import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
 
@@ -15,8 +17,11 @@ import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
 export interface TokenCount {
   /** Prompt tokens. */
   total: number;
-  /** `upstream`: the provider counted; `estimate`: ≈ 4 characters per token, locally. */
-  source: 'upstream' | 'estimate';
+  /**
+   * `upstream`: the provider counted; `tokenizer`: the model family's own encoding, locally; `estimate`:
+   * ≈ 4 characters per token, locally.
+   */
+  source: 'upstream' | 'tokenizer' | 'estimate';
 }
 
 /** How long a count may take upstream before the estimate answers instead. */
@@ -42,9 +47,25 @@ export async function countTokens(
     total: estimateTokens([request.systemInstruction, request.contents, request.tools]),
     source: 'estimate',
   });
-  if (!upstream.buildCountRequest || !upstream.readCount) return estimate();
+  let normalized: NormalizedRequest;
   try {
-    const normalized = normalizeRequest(request, requestedModel, upstreamModel);
+    normalized = normalizeRequest(request, requestedModel, upstreamModel);
+  } catch (error) {
+    logger.debug(`gateway: count request not translatable (${describeError(error)}); estimating`);
+    return estimate();
+  }
+  /** No count from the upstream: the model's tokenizer where one fits, else the estimate. */
+  const local = async (): Promise<TokenCount> => {
+    if (!isO200kModel(upstreamModel)) return estimate();
+    try {
+      return { total: await countO200kTokens(normalized), source: 'tokenizer' };
+    } catch (error) {
+      logger.warn(`gateway: the o200k tokenizer failed (${describeError(error)}); estimating`);
+      return estimate();
+    }
+  };
+  if (!upstream.buildCountRequest || !upstream.readCount) return local();
+  try {
     const count = upstream.buildCountRequest(normalized);
     const res = await postJson(
       joinUrl(config.baseUrl, count.path),
@@ -56,17 +77,17 @@ export async function countTokens(
     const text = await readBody(res);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
-      logger.debug(`gateway: upstream count answered ${status}; estimating`);
-      return estimate();
+      logger.debug(`gateway: upstream count answered ${status}; counting locally`);
+      return local();
     }
     const total = upstream.readCount(JSON.parse(text) as unknown);
     if (total === undefined) {
-      logger.debug('gateway: upstream count had no input_tokens; estimating');
-      return estimate();
+      logger.debug('gateway: upstream count had no input_tokens; counting locally');
+      return local();
     }
     return { total, source: 'upstream' };
   } catch (error) {
-    logger.debug(`gateway: upstream count failed (${describeError(error)}); estimating`);
-    return estimate();
+    logger.debug(`gateway: upstream count failed (${describeError(error)}); counting locally`);
+    return local();
   }
 }

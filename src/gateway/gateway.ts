@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
 import { parseCountTokensRequest, parseGenerateContentRequest, type UsageMetadata } from './gemini-types.js';
+import { sendJson } from './json-response.js';
 import { bareModelId, compileModelMap, type ModelMap } from './model-map.js';
 import { normalizeRequest } from './normalize-request.js';
 import { matchRoute } from './routes.js';
@@ -55,9 +56,17 @@ export interface GatewayOptions {
   keepAliveMs?: number;
   /**
    * How long a streaming request waits for the upstream's status before committing `200` and keep-alives, in
-   * ms (default 45,000 — under Gemini CLI's 60 s headers timeout). Later upstream errors arrive in-stream.
+   * ms (default 45,000 — under Gemini CLI's 60 s headers timeout; 0: no limit). Later upstream errors arrive
+   * in-stream.
    */
   headersGuardMs?: number;
+  /**
+   * After the upstream's `200`, how long a streaming response holds its own status for the first chunk, in ms
+   * (default 5,000; never past `headersGuardMs`; 0: commit at once). An upstream error before any content
+   * then reaches the client as its HTTP status (a 4xx that clients do not retry) instead of an in-stream
+   * error after a `200`, which Gemini CLI retries whatever it says. The first text, thought or call commits.
+   */
+  headersHoldMs?: number;
   /** Largest accepted request body in bytes (default 32 MiB: inline images). */
   maxBodyBytes?: number;
   /** Time for a client to send a request's headers, in ms (default 10,000). */
@@ -137,6 +146,8 @@ export const DEFAULT_GATEWAY_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_GATEWAY_IDLE_TIMEOUT_MS = 5_000;
 /** Default cap on open client sockets: a CLI's concurrent requests stay far below it. */
 export const DEFAULT_GATEWAY_MAX_CONNECTIONS = 128;
+/** Default time a streaming response holds its status for the first chunk after the upstream's 200 (ms). */
+export const DEFAULT_HEADERS_HOLD_MS = 5_000;
 /** Default time for the upstream's TCP/TLS connect (ms). */
 export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 /** Default time for the upstream's status and headers (ms): a slow model may think before answering. */
@@ -177,6 +188,7 @@ function validate(options: GatewayOptions): void {
   for (const key of [
     'keepAliveMs',
     'headersGuardMs',
+    'headersHoldMs',
     'upstreamConnectTimeoutMs',
     'upstreamHeadersTimeoutMs',
     'upstreamIdleTimeoutMs',
@@ -218,16 +230,6 @@ function upstreamFor(config: UpstreamConfig): Upstream {
   if (config.kind === 'openai-chat') return openAIChatUpstream(config);
   if (config.kind === 'openai-responses') return openAIResponsesUpstream(config);
   return anthropicUpstream(config);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=UTF-8',
-    'content-length': Buffer.byteLength(payload),
-  });
-  res.end(payload);
 }
 
 /** `error` with every secret (the upstream key, each configured header value) removed from its text. */
@@ -283,6 +285,7 @@ class GatewayServer {
   private readonly logger: Logger;
   private readonly keepAliveMs: number;
   private readonly headersGuardMs: number;
+  private readonly headersHoldMs: number;
   private readonly maxBodyBytes: number;
   /** The upstream key and every configured header value: never in what a client or the log gets. */
   private readonly secrets: readonly string[];
@@ -294,6 +297,7 @@ class GatewayServer {
     this.logger = checkedLogger(options.logger);
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.headersGuardMs = options.headersGuardMs ?? 45_000;
+    this.headersHoldMs = options.headersHoldMs ?? DEFAULT_HEADERS_HOLD_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
     this.secrets = [options.upstream.apiKey, ...Object.values(options.upstream.headers ?? {})];
     // Bounded like the session listener: a local process without the token cannot hold the gateway.
@@ -575,14 +579,11 @@ class GatewayServer {
       kind: this.upstream.kind,
     });
     const sink = trace ? this.tracingSink(reporting, trace) : reporting;
-    const guard =
-      writer && this.headersGuardMs > 0
-        ? setTimeout(() => writer.begin(), this.headersGuardMs).unref()
-        : undefined;
+    // Headers guard: past it, 200 and keep-alives go out even while the upstream has not answered.
+    if (writer && this.headersGuardMs > 0) writer.hold(this.headersGuardMs);
     const request = this.upstream.buildRequest(normalized);
     // Before the 200 is out, a failure is a real HTTP status (what clients retry on); after, an in-stream error.
     const fail = (error: GatewayError): void => {
-      if (guard) clearTimeout(guard);
       if (writer?.committed) {
         sink.fail(error);
         return;
@@ -618,7 +619,6 @@ class GatewayServer {
         ),
       );
     }
-    if (guard) clearTimeout(guard);
     const status = upstreamRes.statusCode ?? 502;
     if (status < 200 || status >= 300) {
       const text = await readBody(upstreamRes, 1 << 20, this.upstreamIdleMs);
@@ -627,7 +627,8 @@ class GatewayServer {
       this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
       return fail(error);
     }
-    writer?.begin();
+    // The status waits for the first chunk, briefly: an error before any content is then an HTTP status.
+    writer?.hold(this.headersHoldMs);
     const translator = this.upstream.createTranslator(normalized, sink, (message) =>
       this.logger.warn(`gateway: ${this.redact(message)} (read as absent)`),
     );
@@ -686,10 +687,15 @@ class GatewayServer {
       upstreamRes.on('data', (chunk: string) => {
         if (sink.done) return; // draining what follows the end marker (e.g. `[DONE]`)
         armIdle();
+        // The chunks this upstream read yields leave as one write (one HTTP chunk), not one per event; text is
+        // not held back past the read it arrived in.
+        writer?.batch();
         try {
           decoder.feed(chunk);
         } catch (error) {
           translationFailed(error);
+        } finally {
+          writer?.flush();
         }
         if (sink.done) {
           // Done: let the rest drain so the keep-alive connection is reused; after a failure, drop it.

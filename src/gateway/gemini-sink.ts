@@ -5,7 +5,7 @@
  */
 import type { GatewayError } from './errors.js';
 import type { GeminiChunk, GeminiPart, GroundingMetadata, UsageMetadata } from './gemini-types.js';
-import type { SseWriter } from './sse-writer.js';
+import { type SseWriter, sseJson } from './sse-writer.js';
 
 /** A whole function call as the client will see it. */
 export interface EmittedCall {
@@ -73,23 +73,54 @@ function retryable(code: number): boolean {
   return code === 429 || code === 499 || code >= 500;
 }
 
+/** A streamed chunk's JSON up to its one part: what `wrap([part])` serializes to before the part. */
+const PART_HEAD = '{"candidates":[{"content":{"role":"model","parts":[';
+
 /** Writes each event as one SSE chunk. */
 export class StreamingSink extends BaseSink {
   private answered = false;
+  /** The JSON after the part (`modelVersion`, `responseId`), kept until `meta` changes either. */
+  private tail: string | undefined;
 
   constructor(private readonly writer: SseWriter) {
     super();
   }
 
+  override meta(model: string | undefined, responseId: string | undefined): void {
+    if ((model && model !== this.model) || (responseId && responseId !== this.responseId))
+      this.tail = undefined;
+    super.meta(model, responseId);
+  }
+
+  /**
+   * Text and thought deltas, one per upstream event, are serialized by hand: only the delta goes through
+   * `JSON.stringify`, the rest is the constant around it, byte for byte what `frameSse(this.wrap([part]))`
+   * writes (a property test holds the two equal). A profile of the xAI recording had the whole-chunk
+   * stringify at about a quarter of the translation's CPU.
+   */
+  private writePart(partJson: string): void {
+    if (this.tail === undefined) {
+      let tail = ']},"index":0}]';
+      if (this.model !== undefined) tail += `,"modelVersion":${sseJson(this.model)}`;
+      if (this.responseId !== undefined) tail += `,"responseId":${sseJson(this.responseId)}`;
+      this.tail = `${tail}}`;
+    }
+    this.writer.writeJson(`${PART_HEAD}${partJson}${this.tail}`);
+  }
+
   text(text: string, signature?: string): void {
     if (this.done || text.length === 0) return;
     this.answered = true;
-    this.writer.write(this.wrap([signature ? { text, thoughtSignature: signature } : { text }]));
+    this.writePart(
+      signature
+        ? `{"text":${sseJson(text)},"thoughtSignature":${sseJson(signature)}}`
+        : `{"text":${sseJson(text)}}`,
+    );
   }
 
   thought(text: string): void {
     if (this.done || text.length === 0) return;
-    this.writer.write(this.wrap([{ text, thought: true }]));
+    this.writePart(`{"text":${sseJson(text)},"thought":true}`);
   }
 
   functionCall(call: EmittedCall, signature?: string): void {

@@ -5,10 +5,16 @@
  * at once with no compression and Nagle off, so each delta leaves as soon as it is written. While the
  * upstream is silent, an empty-parts model chunk goes out every `keepAliveMs` (Gemini CLI's body timeout is
  * 300 s; verified harmless in `gemini-cli-0.61/cli-stream-json-keepalive.txt`).
+ *
+ * The status is held: `200` and the headers go out with the first chunk, or when a hold set with `hold(ms)`
+ * runs out, whichever comes first. A failure before that is a real HTTP status (`fail`), which is what clients
+ * decide retries on: an upstream error that arrives before any content, answered in-stream after a `200`, is
+ * retried by Gemini CLI whatever its status (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
  */
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from './errors.js';
 import type { GeminiChunk } from './gemini-types.js';
+import { sendJson } from './json-response.js';
 
 /** The keep-alive chunk: a valid, empty model turn the client treats as a no-op. */
 export const KEEP_ALIVE_CHUNK: GeminiChunk = {
@@ -16,20 +22,32 @@ export const KEEP_ALIVE_CHUNK: GeminiChunk = {
 };
 
 /**
- * Frames one chunk. `JSON.stringify` escapes CR and LF but not U+2028/U+2029, which the SDK 1.30 splitter's `.`
- * does not match: one such character in a text delta would lose the whole stream in Gemini CLI. Escaped here.
+ * A string as JSON, safe for an SSE line. `JSON.stringify` escapes CR and LF but not U+2028/U+2029, which the
+ * SDK 1.30 splitter's `.` does not match: one such character in a text delta would lose the whole stream in
+ * Gemini CLI. Escaped here; the `includes` checks cost less than a replace that finds nothing.
  */
+export function sseJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json.includes('\u2028') || json.includes('\u2029')
+    ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+    : json;
+}
+
+/** Frames one chunk: `data: <JSON>\r\n\r\n`. */
 export function frameSse(payload: unknown): string {
-  return `data: ${JSON.stringify(payload)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')}\r\n\r\n`;
+  return `data: ${sseJson(payload)}\r\n\r\n`;
 }
 
 /** Writes one SSE response. */
 export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
+  private holdTimer: NodeJS.Timeout | undefined;
+  /** When the hold runs out (`performance.now()` ms), while one is set. */
+  private holdUntil = Number.POSITIVE_INFINITY;
   private started = false;
   private ended = false;
+  /** Frames written during a batch, sent as one write by `flush`. */
+  private pending: string[] | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -41,10 +59,31 @@ export class SseWriter {
     return this.started;
   }
 
+  /**
+   * Commits at the latest `ms` from now, unless a chunk or a failure comes first; an earlier hold already set
+   * stays. `0` commits at once.
+   */
+  hold(ms: number): void {
+    if (this.started || this.ended) return;
+    if (ms <= 0) {
+      this.begin();
+      return;
+    }
+    const until = performance.now() + ms;
+    if (until >= this.holdUntil) return;
+    this.holdUntil = until;
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = undefined;
+      this.begin();
+    }, ms).unref();
+  }
+
   /** Sends the 200 and the headers now, and starts the keep-alive clock. */
   begin(): void {
     if (this.started || this.ended || this.res.destroyed) return;
     this.started = true;
+    this.release();
     this.res.socket?.setNoDelay(true);
     this.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -57,51 +96,94 @@ export class SseWriter {
 
   /** Writes one chunk (committing first if needed). */
   write(chunk: GeminiChunk): void {
+    this.writeJson(sseJson(chunk));
+  }
+
+  /** Writes one chunk already serialized by {@link sseJson}'s rules (committing first if needed). */
+  writeJson(json: string): void {
     if (this.ended || this.res.destroyed) return;
     this.begin();
-    this.res.write(frameSse(chunk));
+    const frame = `data: ${json}\r\n\r\n`;
+    if (this.pending) this.pending.push(frame);
+    else this.res.write(frame);
     this.arm();
   }
 
   /**
-   * Ends the stream with an in-stream error event
-   * (docs/reference/gateway-translation.md#errors-upstream-to-gemini): the client sees it, never a silent
-   * STOP.
+   * Collects the frames written from now until `flush()` into one write: the chunks one upstream read yields
+   * leave together. Each `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
+   * stream chunk of its own: on the xAI recording, 344 of them cost `@google/genai` more CPU than the whole
+   * translation). Nothing waits for a timer: the caller flushes before it returns to the event loop.
+   */
+  batch(): void {
+    this.pending ??= [];
+  }
+
+  /** Sends what the batch collected, as one write, and ends the batch. */
+  flush(): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending || pending.length === 0 || this.ended || this.res.destroyed) return;
+    this.res.write(pending.length === 1 ? pending[0] : pending.join(''));
+  }
+
+  /**
+   * Ends the response with `error`. Still uncommitted, that is the error's own HTTP status and JSON body; once
+   * the 200 is out, an in-stream error event (docs/reference/gateway-translation.md#errors-upstream-to-gemini):
+   * the client sees it, never a silent STOP.
    */
   fail(error: GatewayError, trailer?: GeminiChunk): void {
     if (this.ended || this.res.destroyed) {
       this.dispose();
       return;
     }
-    this.begin();
+    if (!this.started) {
+      this.dispose();
+      sendJson(this.res, error.code, error.toBody());
+      return;
+    }
+    this.flush();
     this.res.write(frameSse(error.toBody()));
     // A closing chunk after the error, for clients that do not read in-stream errors (see StreamingSink.fail).
     if (trailer) this.res.write(frameSse(trailer));
     this.end();
   }
 
-  /** Ends the body. */
+  /** Ends the body (committing first if needed: an empty stream is still a stream). */
   end(): void {
     if (this.ended) return;
+    this.begin();
+    this.flush();
     this.ended = true;
     this.disarm();
     this.res.end();
   }
 
-  /** Stops the keep-alive clock (the client went away). */
+  /** Stops the keep-alive clock and the hold (the client went away, or the response is answered otherwise). */
   dispose(): void {
     this.ended = true;
     this.disarm();
+    this.release();
   }
 
+  private release(): void {
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
+    this.holdUntil = Number.POSITIVE_INFINITY;
+  }
+
+  /** (Re)starts the keep-alive clock: one timer per response, refreshed on each write rather than replaced. */
   private arm(): void {
-    this.disarm();
     if (this.keepAliveMs <= 0 || this.ended) return;
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => {
-      this.timer = undefined;
       if (this.ended || this.res.destroyed) return;
+      this.flush();
       this.res.write(frameSse(KEEP_ALIVE_CHUNK));
-      this.arm();
+      this.timer?.refresh();
     }, this.keepAliveMs);
     this.timer.unref();
   }

@@ -4,13 +4,22 @@
 // pydantic-ai; see that folder's README). Mapped to 500 the CLI retried four times and printed "maybe" once per
 // attempt; with the status the provider meant (docs/reference/gateway-translation.md#errors-upstream-to-gemini)
 // it asks once and shows the text once. The Mistral recording checks the other user-visible failure: a list
-// `content` used to come back as an empty STOP, which the CLI retried and then reported as an error.
+// `content` used to come back as an empty STOP, which the CLI retried and then reported as an error. An error
+// before any content (the same Groq error with the text before it left out, and OpenAI's recorded
+// insufficient_quota, openai/openai-error.1.chunks.txt) used to follow a committed 200, which the CLI retries
+// whatever the error says; with the status held for the first chunk it is the HTTP status itself.
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { silentLogger } from '../../src/logger.js';
 import type { TestUpstream } from '../gateway/helpers.js';
-import { cassetteBodies, chatSse, replayUpstream } from '../gateway/provider-recordings.js';
+import {
+  cassetteBodies,
+  chatSse,
+  groqErrorBeforeText,
+  replayUpstream,
+  responsesSse,
+} from '../gateway/provider-recordings.js';
 import { GEMINI_CLI_ENTRY, retryLines, runGeminiCli } from './gemini-cli.js';
 
 let upstream: TestUpstream | undefined;
@@ -21,10 +30,14 @@ afterEach(async () => {
   await upstream?.close();
 });
 
-async function start(body: string, model: string): Promise<Gateway> {
+async function start(
+  body: string,
+  model: string,
+  kind: 'openai-chat' | 'openai-responses' = 'openai-chat',
+): Promise<Gateway> {
   upstream = await replayUpstream([body]);
   gateway = await createGateway({
-    upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'sk-upstream-test' },
+    upstream: { kind, baseUrl: `${upstream.url}/v1`, apiKey: 'sk-upstream-test' },
     modelMap: { '*': model },
     logger: silentLogger,
   });
@@ -74,4 +87,43 @@ describe.skipIf(!existsSync(GEMINI_CLI_ENTRY))('Gemini CLI on recorded provider 
     expect(assistantText(run.events)).toBe('2 + 2 = 4');
     expect(upstream?.requests).toHaveLength(1);
   }, 120_000);
+
+  it('Groq tool_use_failed before any text: the CLI gets the 400 as the HTTP status, asks once, no retries', async () => {
+    const gw = await start(groqErrorBeforeText(), 'openai/gpt-oss-120b');
+    const run = await runGeminiCli({
+      baseUrl: gw.url,
+      apiKey: gw.token,
+      prompt: 'answer in one word',
+      model: 'gemini-2.5-flash',
+      timeoutMs: 200_000,
+    });
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(retryLines(run.stderr)).toEqual([]);
+    expect(upstream?.requests).toHaveLength(1);
+    expect(run.exitCode, run.stderr).not.toBe(0);
+    const result = run.events.find((e) => e.type === 'result') as
+      | { status: string; error?: { message: string } }
+      | undefined;
+    expect(result?.status, run.stdout).toBe('error');
+    expect(result?.error?.message).toContain('tool_use_failed');
+  }, 240_000);
+
+  it('OpenAI Responses insufficient_quota before any content: an HTTP 429 with a daily quota, asked once, no retries (openai/openai-error.1.chunks.txt)', async () => {
+    const gw = await start(
+      responsesSse('openai/openai-error.1.chunks.txt')[0] ?? '',
+      'gpt-5-nano',
+      'openai-responses',
+    );
+    const run = await runGeminiCli({
+      baseUrl: gw.url,
+      apiKey: gw.token,
+      prompt: 'answer in one word',
+      model: 'gemini-2.5-flash',
+      timeoutMs: 200_000,
+    });
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(retryLines(run.stderr)).toEqual([]);
+    expect(upstream?.requests).toHaveLength(1);
+    expect(run.exitCode, run.stderr).not.toBe(0);
+  }, 240_000);
 });

@@ -1,13 +1,20 @@
 // countTokens (docs/reference/gateway-translation.md#counting-tokens) with the real @google/genai client:
 // forwarded to Anthropic `POST /v1/messages/count_tokens` and OpenAI `POST /v1/responses/input_tokens` (answers
 // in the documented shapes: `{"input_tokens":N}`, `{"object":"response.input_tokens","input_tokens":N}`), and
-// a local estimate, marked `x-gateway-token-count: estimate`, for Chat upstreams and when the count fails.
+// a local count where the upstream has none or it fails: the real o200k_base tokenizer (gpt-tokenizer) for
+// OpenAI model families, marked `x-gateway-token-count: tokenizer`, else the estimate, marked `estimate`.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';
+import { encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../src/gateway/count-tokens.js';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { UpstreamKind } from '../../src/gateway/upstream/upstream.js';
 import { silentLogger } from '../../src/logger.js';
-import { post, startUpstream, type TestUpstream } from './helpers.js';
+import { post, projectRoot, startUpstream, type TestUpstream } from './helpers.js';
 
 let upstream: TestUpstream | undefined;
 let gateway: Gateway | undefined;
@@ -17,7 +24,11 @@ afterEach(async () => {
   await upstream?.close();
 });
 
-async function start(kind: UpstreamKind, answer: (url: string) => [number, string]): Promise<GoogleGenAI> {
+async function start(
+  kind: UpstreamKind,
+  answer: (url: string) => [number, string],
+  model = 'up-model',
+): Promise<GoogleGenAI> {
   upstream = await startUpstream((req, res) => {
     const [status, body] = answer(req.url);
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -29,7 +40,7 @@ async function start(kind: UpstreamKind, answer: (url: string) => [number, strin
       baseUrl: kind === 'anthropic' ? upstream.url : `${upstream.url}/v1`,
       apiKey: 'sk-up-test',
     },
-    modelMap: { '*': 'up-model' },
+    modelMap: { '*': model },
     logger: silentLogger,
   });
   return new GoogleGenAI({ apiKey: gateway.token, httpOptions: { baseUrl: gateway.url } });
@@ -92,4 +103,110 @@ describe('countTokens', () => {
     await start('openai-responses', () => [200, '{"object":"response.input_tokens"}']);
     expect(await source()).toBe('estimate');
   });
+
+  it("Chat to gpt-4o: the o200k_base count, equal to gpt-tokenizer's own count of the same chat and not the estimate", async () => {
+    const client = await start('openai-chat', () => [500, '{}'], 'gpt-4o');
+    const res = await client.models.countTokens({ model: 'gemini-2.5-flash', contents: CONTENTS });
+    const own = encodeChat([{ role: 'user', content: CONTENTS }], 'gpt-4o').length;
+    expect(res.totalTokens).toBe(own);
+    const estimate = estimateTokens([undefined, [{ role: 'user', parts: [{ text: CONTENTS }] }], undefined]);
+    expect(res.totalTokens).not.toBe(estimate);
+    expect(await source()).toBe('tokenizer');
+    expect(upstream?.requests).toHaveLength(0);
+  });
+
+  it('every turn counts, in its role; a provider prefix and the o-series are the same family', async () => {
+    const client = await start('openai-chat', () => [500, '{}'], 'openai/o4-mini');
+    const res = await client.models.countTokens({
+      model: 'gemini-2.5-flash',
+      contents: [
+        { role: 'user', parts: [{ text: CONTENTS }] },
+        { role: 'model', parts: [{ text: 'Eight, give or take.' }] },
+        { role: 'user', parts: [{ text: 'Exactly?' }] },
+      ],
+    });
+    expect(res.totalTokens).toBe(
+      encodeChat(
+        [
+          { role: 'user', content: CONTENTS },
+          { role: 'assistant', content: 'Eight, give or take.' },
+          { role: 'user', content: 'Exactly?' },
+        ],
+        'gpt-4o',
+      ).length,
+    );
+    expect(await source()).toBe('tokenizer');
+  });
+
+  it('Chat to a model of another family keeps the estimate, marked as one', async () => {
+    const client = await start('openai-chat', () => [500, '{}'], 'llama-3.3-70b-versatile');
+    const res = await client.models.countTokens({ model: 'gemini-2.5-flash', contents: CONTENTS });
+    expect(res.totalTokens).toBe(
+      estimateTokens([undefined, [{ role: 'user', parts: [{ text: CONTENTS }] }], undefined]),
+    );
+    expect(await source()).toBe('estimate');
+  });
+
+  it('a failed Responses count on an OpenAI family falls back to the tokenizer, not the estimate', async () => {
+    await start('openai-responses', () => [503, '{}'], 'gpt-5-mini');
+    expect(await source()).toBe('tokenizer');
+    expect(upstream?.requests.map((r) => r.url)).toContain('/v1/responses/input_tokens');
+  });
+});
+
+const built = existsSync(join(projectRoot, 'dist/gateway/index.js'));
+
+describe.skipIf(!built)('the tokenizer loads lazily (needs npm run build)', () => {
+  it('starting a gateway and streaming a turn load no gpt-tokenizer module; the first count does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-lazy-'));
+    const log = join(dir, 'imports.txt');
+    // A resolve hook (module.register) that writes down every gpt-tokenizer module the process loads.
+    const hook = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  if (r.url.includes('gpt-tokenizer')) appendFileSync(${JSON.stringify(log)}, r.url + '\\n');
+  return r;
+}`;
+    const child = `import { register } from 'node:module';
+import { readFileSync, existsSync } from 'node:fs';
+import http from 'node:http';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+const seen = () => (existsSync(${JSON.stringify(log)}) ? readFileSync(${JSON.stringify(log)}, 'utf8').trim().split('\\n').length : 0);
+const up = http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end('data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}\\n\\ndata: [DONE]\\n\\n'); }); });
+await new Promise((r) => up.listen(0, '127.0.0.1', r));
+const { createGateway } = await import('agy-sdk/gateway');
+const gw = await createGateway({ upstream: { kind: 'openai-chat', baseUrl: 'http://127.0.0.1:' + up.address().port + '/v1', apiKey: 'k' }, modelMap: { '*': 'gpt-4o' } });
+const ask = (action, body) => fetch(gw.url + '/v1beta/models/gemini-2.5-flash:' + action, { method: 'POST', headers: { 'x-goog-api-key': gw.token }, body: JSON.stringify(body) });
+const hi = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+await (await ask('streamGenerateContent?alt=sse', hi)).text();
+const before = seen();
+const count = await (await ask('countTokens', hi)).json();
+console.log(JSON.stringify({ before, after: seen(), count }));
+await gw.close(); up.close();`;
+    try {
+      const out = await new Promise<string>((resolve, reject) => {
+        const p = spawn(process.execPath, ['--input-type=module', '-e', child], { cwd: projectRoot });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        p.on('error', reject);
+        p.on('close', (code) =>
+          code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`)),
+        );
+      });
+      const result = JSON.parse(out.trim()) as {
+        before: number;
+        after: number;
+        count: { totalTokens: number };
+      };
+      expect(result.before).toBe(0);
+      expect(result.after).toBeGreaterThan(0);
+      expect(result.count.totalTokens).toBe(encodeChat([{ role: 'user', content: 'hi' }], 'gpt-4o').length);
+      expect(readFileSync(log, 'utf8')).toContain('o200k_base');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -131,9 +131,16 @@ for (const kind of KINDS) {
       const r = await post(`${gw.url}/v1beta/models/m:streamGenerateContent?alt=sse`, HELLO, {
         'x-goog-api-key': gw.token,
       });
-      const got = summarize(strictFrames(r.text));
-      expect(got.finish).toBeUndefined();
-      expect(got.error?.code).toBe(503);
+      if (kind === 'openai-chat') {
+        // Text went out first: the 200 is committed, the error follows in-stream.
+        const got = summarize(strictFrames(r.text));
+        expect(got.finish).toBeUndefined();
+        expect(got.error?.code).toBe(503);
+      } else {
+        // Nothing streamed: the held status becomes the error's own (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
+        expect(r.status).toBe(503);
+        expect((JSON.parse(r.text) as { error: { code: number } }).error.code).toBe(503);
+      }
       const unary = await post(`${gw.url}/v1beta/models/m:generateContent`, HELLO, {
         'x-goog-api-key': gw.token,
       });

@@ -65,6 +65,11 @@ function sseError(text: string): { code: number; message: string; status: string
   return undefined;
 }
 
+/** The error of a JSON error response (an SSE request whose status was still held when it failed). */
+function httpError(text: string): { code: number; message: string; status: string } | undefined {
+  return (JSON.parse(text) as { error?: { code: number; message: string; status: string } }).error;
+}
+
 describe('gateway: hostile upstream bodies', () => {
   const CAP = 64 * 1024;
 
@@ -77,9 +82,10 @@ describe('gateway: hostile upstream bodies', () => {
       },
       { maxUpstreamEventChars: CAP },
     );
+    // Nothing was streamed before the line went over: the held status is the error's own.
     const r = await ask(g, SSE);
-    expect(r.status).toBe(200);
-    const error = sseError(r.text);
+    expect(r.status).toBe(502);
+    const error = httpError(r.text);
     expect(error?.code).toBe(502);
     expect(error?.message).toContain(`SSE line longer than ${CAP} characters`);
     const unary = await ask(g, UNARY);
@@ -96,7 +102,9 @@ describe('gateway: hostile upstream bodies', () => {
       },
       { maxUpstreamEventChars: CAP },
     );
-    const error = sseError((await ask(g, SSE)).text);
+    const r = await ask(g, SSE);
+    expect(r.status).toBe(502);
+    const error = httpError(r.text);
     expect(error?.code).toBe(502);
     expect(error?.message).toContain('SSE event longer than');
   });
@@ -222,7 +230,9 @@ describe('gateway: secrets echoed by the upstream', () => {
       expect(text).not.toContain(KEY);
       expect(text).not.toContain(HEADER);
     }
-    expect(sseError(sse.text)?.message).toContain('bad key [redacted]');
+    // The error came before any content: an HTTP error (status held), redacted like the in-stream one.
+    expect(sse.status).toBe(500);
+    expect(httpError(sse.text)?.message).toContain('bad key [redacted]');
   });
 
   it('an upstream HTTP error echoing a header value is redacted too', async () => {

@@ -23,6 +23,7 @@ import {
   cassetteBodies,
   chatSse,
   chunkEvents,
+  groqErrorBeforeText,
   replayUpstream,
   responsesSse,
   type StreamedTurn,
@@ -263,6 +264,61 @@ describe('in-stream errors keep the status the provider meant', () => {
     });
     const retryable = strictFrames((await post(url, ASK_BODY, auth)).text) as GeminiChunkLike[];
     expect(retryable.at(-1)?.error).toMatchObject({ code: 503 });
+  });
+
+  it('Groq tool_use_failed before any text: the HTTP status is the 400 itself, not a 200 and an error event (groq/test_tool_use_failed_error_streaming_with_text.yaml)', async () => {
+    const body = groqErrorBeforeText();
+    expect(body).toContain('"content":""');
+    expect(body).not.toContain('"reasoning"');
+    const client = await through('openai-chat', [body], 'openai/gpt-oss-120b');
+    const turn = await streamTurn(client, ASK);
+    expect(turn.text).toBe('');
+    expect(turn.error?.status).toBe(400);
+    expect(turn.error?.message).toContain('tool_use_failed');
+    expect(upstream?.requests).toHaveLength(1);
+    // On the wire: the status line says 400, the body is Google's error JSON, no SSE at all.
+    const res = await post(
+      `${gateway?.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`,
+      ASK_BODY,
+      {
+        'x-goog-api-key': gateway?.token ?? '',
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text)).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+  });
+
+  it('OpenAI Responses insufficient_quota before any content: an HTTP 429, not a 200 and an error event (openai/openai-error.1.chunks.txt)', async () => {
+    await through('openai-responses', responsesSse('openai/openai-error.1.chunks.txt'), 'gpt-5-nano');
+    const res = await post(
+      `${gateway?.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`,
+      ASK_BODY,
+      {
+        'x-goog-api-key': gateway?.token ?? '',
+      },
+    );
+    expect(res.status).toBe(429);
+    expect(JSON.parse(res.text)).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+  });
+
+  it('with headersHoldMs: 0 the same error arrives in-stream after a 200, as before the hold (groq/test_tool_use_failed_error_streaming_with_text.yaml)', async () => {
+    upstream = await replayUpstream([groqErrorBeforeText()]);
+    gateway = await createGateway({
+      upstream: { kind: 'openai-chat', baseUrl: `${upstream.url}/v1`, apiKey: 'sk-upstream-test' },
+      modelMap: { '*': 'openai/gpt-oss-120b' },
+      logger: silentLogger,
+      headersHoldMs: 0,
+    });
+    const res = await post(
+      `${gateway.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`,
+      ASK_BODY,
+      {
+        'x-goog-api-key': gateway.token,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(strictFrames(res.text).at(-1)).toMatchObject({ error: { code: 400 } });
   });
 
   it('OpenRouter numeric error.code 400 on a chunk after finish_reason "length": a 400, not a 500 (openrouter/test_openrouter_stream_error.yaml)', async () => {

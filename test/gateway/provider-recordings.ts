@@ -118,3 +118,17 @@ export async function streamTurn(
   }
   return turn;
 }
+
+/**
+ * The recorded Groq `tool_use_failed` body (groq/test_tool_use_failed_error_streaming_with_text.yaml) with the
+ * reasoning and text between its first chunk and its `event: error` left out: the recording's own first chunk
+ * (role, empty content) and error event, byte for byte, so the error comes before any content. No recording
+ * has that order for Chat; every event in it is Groq's.
+ */
+export function groqErrorBeforeText(): string {
+  const body = cassetteBodies('groq/test_tool_use_failed_error_streaming_with_text.yaml')[0] ?? '';
+  const blocks = body.split('\n\n').filter((b) => b.trim().length > 0);
+  const error = blocks.find((b) => b.startsWith('event: error'));
+  if (blocks[0] === undefined || error === undefined) throw new Error('the Groq recording changed shape');
+  return `${blocks[0]}\n\n${error}\n\n`;
+}

@@ -37,6 +37,17 @@ export interface SseDecoderLimits {
   maxEventChars?: number | undefined;
 }
 
+const CARRIAGE_RETURN = /\r/;
+
+/** The index of the next `\r` or `\n` at or after `from`, or -1. */
+function nextLineEnd(chunk: string, from: number): number {
+  for (let j = from; j < chunk.length; j++) {
+    const c = chunk.charCodeAt(j);
+    if (c === 10 || c === 13) return j;
+  }
+  return -1;
+}
+
 /** Creates a decoder calling `onEvent(event, data)` per event. */
 export function createSseDecoder(
   onEvent: (event: string | undefined, data: string) => void,
@@ -52,17 +63,14 @@ export function createSseDecoder(
   let afterCr = false;
   let broken = false;
   const measure = (chunk: string): void => {
+    // Most upstreams end lines with `\n` alone: then `indexOf` finds each line end at memchr speed (a
+    // character loop cost about 1.5 µs per event of the xAI recording). A chunk with any `\r` takes the loop.
+    // The test is a regex, not `indexOf('\r')`: measured on Node 20, this loop ran about a hundred times slower
+    // after a failed `indexOf('\r')` on the same chunk.
+    const lfOnly = !CARRIAGE_RETURN.test(chunk);
     let i = 0;
     while (i < chunk.length) {
-      // The next line end, `\r` or `\n`.
-      let nl = -1;
-      for (let j = i; j < chunk.length; j++) {
-        const c = chunk.charCodeAt(j);
-        if (c === 10 || c === 13) {
-          nl = j;
-          break;
-        }
-      }
+      const nl = lfOnly ? chunk.indexOf('\n', i) : nextLineEnd(chunk, i);
       const end = nl === -1 ? chunk.length : nl;
       line += end - i;
       event += end - i;

@@ -4,11 +4,13 @@
  * kept), every field is optional and nullable (providers send `null` for absent), and a value of the wrong type
  * never throws: the event is read a second time with that field dropped, and the mismatch is reported.
  *
- * Each schema is built twice from one definition: a strict reading (the common path: one pass, and its issues
- * name the exact path when something is off) and a tolerant one, where a wrong-typed field becomes `undefined`
- * and a bad array element is left out.
+ * Each schema is built twice from one definition: a strict reading (its issues name the exact path when
+ * something is off) and a tolerant one, where a wrong-typed field becomes `undefined` and a bad array element
+ * is left out. In front of both, a shape check compiled from the strict schema (`shape-check.ts`) accepts an
+ * event that already is its own strict parse without zod: the common case, one per upstream event.
  */
 import { z } from 'zod/v4';
+import { compileShapeCheck, type ShapeCheck } from './shape-check.js';
 
 type Mode = 'strict' | 'tolerant';
 
@@ -185,6 +187,14 @@ function schemas(mode: Mode) {
 
 const STRICT = schemas('strict');
 const TOLERANT = schemas('tolerant');
+const SHAPE: Record<WireKind, ShapeCheck> = {
+  chatChunk: compileShapeCheck(STRICT.chatChunk),
+  responsesEvent: compileShapeCheck(STRICT.responsesEvent),
+  anthropicEvent: compileShapeCheck(STRICT.anthropicEvent),
+};
+
+/** The schemas themselves, strict and tolerant (for tests holding the shape checks equal to them). */
+export const WIRE_SCHEMAS = { strict: STRICT, tolerant: TOLERANT } as const;
 
 /** The event kinds there is a schema for. */
 export type WireKind = keyof typeof STRICT;
@@ -220,6 +230,8 @@ export function createWireReader(
 ): <K extends WireKind>(kind: K, value: unknown) => z.output<(typeof STRICT)[K]> | undefined {
   const seen = new Set<string>();
   return (kind, value) => {
+    // Already what the strict parse would return (loose objects keep every key): no copy, no zod.
+    if (SHAPE[kind](value)) return value as z.output<(typeof STRICT)[typeof kind]>;
     const strict = STRICT[kind].safeParse(value);
     if (strict.success) return strict.data as z.output<(typeof STRICT)[typeof kind]>;
     for (const issue of strict.error.issues.slice(0, 3)) {
