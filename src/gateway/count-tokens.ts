@@ -9,7 +9,11 @@ import type { Logger } from '../logger.js';
 import { describeError } from '../logger.js';
 import type { GenerateContentRequest } from './gemini-types.js';
 import { type NormalizedRequest, normalizeRequest } from './normalize-request.js';
-import { countO200kTokens, isO200kModel } from './tokenizer.js';
+import { countO200kTokens, isO200kModel, TokenizerMissingError } from './tokenizer.js';
+
+/** Whether the missing optional tokenizer was reported (once per process). */
+let tokenizerMissingTold = false;
+
 import { joinUrl, postJson, readBody, type UpstreamAgents } from './upstream/http-client.js';
 import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
 
@@ -60,7 +64,10 @@ export async function countTokens(
     try {
       return { total: await countO200kTokens(normalized), source: 'tokenizer' };
     } catch (error) {
-      logger.warn(`gateway: the o200k tokenizer failed (${describeError(error)}); estimating`);
+      if (error instanceof TokenizerMissingError) {
+        if (!tokenizerMissingTold) logger.info(`gateway: ${error.message}; estimating`);
+        tokenizerMissingTold = true;
+      } else logger.warn(`gateway: the o200k tokenizer failed (${describeError(error)}); estimating`);
       return estimate();
     }
   };

@@ -3,7 +3,8 @@
  * gpt-4.1, gpt-5 and the o1/o3/o4 reasoning models all use the `o200k_base` encoding, which `gpt-tokenizer`
  * (pure JavaScript, no native code or download) ships. Its ranks are 2.4 MB of JavaScript that take about a
  * second to load on a loaded 2-core box and some 30 MB of heap, so they are imported on the first count that
- * needs them, never when the gateway starts.
+ * needs them, never when the gateway starts. The package (30 MB unpacked) is an optional peer dependency: without
+ * it these counts are the estimate, marked as such, and the gateway says once how to get real ones.
  */
 import type { NormalizedRequest } from './normalize-request.js';
 import { chatMessages } from './upstream/openai-chat.js';
@@ -21,9 +22,28 @@ export function isO200kModel(model: string): boolean {
 
 let loading: Promise<O200k> | undefined;
 
-/** The encoding, loaded once on first use; a failed load is tried again by the next count. */
+/** Thrown when the optional peer `gpt-tokenizer` is not installed (the count falls back to the estimate). */
+export class TokenizerMissingError extends Error {
+  constructor(cause: unknown) {
+    super('gpt-tokenizer is not installed (npm install gpt-tokenizer for real OpenAI token counts)', {
+      cause,
+    });
+    this.name = 'TokenizerMissingError';
+  }
+}
+
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/**
+ * The encoding, loaded once on first use. A missing package is remembered (`TokenizerMissingError` on every
+ * later count, no new lookup); any other failed load is tried again by the next count.
+ */
 function o200k(): Promise<O200k> {
   loading ??= (import('gpt-tokenizer/encoding/o200k_base') as Promise<O200k>).catch((error: unknown) => {
+    if (isModuleNotFound(error)) throw new TokenizerMissingError(error);
     loading = undefined;
     throw error;
   });

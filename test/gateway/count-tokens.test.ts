@@ -209,4 +209,42 @@ await gw.close(); up.close();`;
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('without the optional peer gpt-tokenizer: the marked estimate, said once at info, no error', async () => {
+    // A resolve hook that makes the package missing, as in a project that did not install it.
+    const hook = `export async function resolve(specifier, context, next) {
+  if (specifier.startsWith('gpt-tokenizer')) {
+    const error = new Error('Cannot find package gpt-tokenizer');
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+    const child = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+const lines = [];
+const logger = { debug() {}, info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]) };
+const { createGateway } = await import('agy-sdk/gateway');
+const gw = await createGateway({ upstream: { kind: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' }, modelMap: { '*': 'gpt-4o' }, logger });
+const ask = () => fetch(gw.url + '/v1beta/models/gemini-2.5-flash:countTokens', { method: 'POST', headers: { 'x-goog-api-key': gw.token }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] }) });
+const first = await ask();
+const second = await ask();
+console.log(JSON.stringify({ status: [first.status, second.status], source: [first.headers.get('x-gateway-token-count'), second.headers.get('x-gateway-token-count')], lines: lines.filter(([, m]) => m.includes('tokenizer')) }));
+await gw.close();`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const p = spawn(process.execPath, ['--input-type=module', '-e', child], { cwd: projectRoot });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      p.on('error', reject);
+      p.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`))));
+    });
+    const result = JSON.parse(out.trim()) as { status: number[]; source: string[]; lines: string[][] };
+    expect(result.status).toEqual([200, 200]);
+    expect(result.source).toEqual(['estimate', 'estimate']);
+    expect(result.lines).toHaveLength(1);
+    expect(result.lines[0]?.[0]).toBe('info');
+    expect(result.lines[0]?.[1]).toContain('npm install gpt-tokenizer');
+  }, 60_000);
 });
