@@ -118,11 +118,16 @@ export async function answerDirect(
         return { jsonrpc: '2.0', id, result: { tools: options.catalog.list() } };
       }
       case 'tools/call': {
-        const parsed = CallToolRequestSchema.safeParse(request);
-        if (!parsed.success) return invalidParams(id, `Invalid tools/call request: ${parsed.error.message}`);
+        let call = plainCallParams((request as { params?: unknown }).params);
+        if (call === undefined) {
+          const parsed = CallToolRequestSchema.safeParse(request);
+          if (!parsed.success)
+            return invalidParams(id, `Invalid tools/call request: ${parsed.error.message}`);
+          call = { name: parsed.data.params.name, args: parsed.data.params.arguments };
+        }
         const result = await runToolCall(
           options.catalog,
-          { name: parsed.data.params.name, args: parsed.data.params.arguments, requestId: id },
+          { name: call.name, args: call.args, requestId: id },
           {
             observer: options.observer,
             beforeCall: options.beforeCall,
@@ -148,6 +153,29 @@ export async function answerDirect(
     });
     return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
   }
+}
+
+/**
+ * The name and arguments of a `tools/call` in the shape agy sends (`params: {name, arguments?}`, nothing else the
+ * schema looks at), or `undefined` for anything else, which then goes through the SDK's `CallToolRequestSchema`.
+ * Everything accepted here that schema accepts too (a string `name`, `arguments` absent or a plain object, no
+ * `_meta` or `task` to check), so the answer is the same; the schema's parse cost more than the tool call.
+ */
+function plainCallParams(
+  params: unknown,
+): { name: string; args: Record<string, unknown> | undefined } | undefined {
+  if (!isRecord(params) || typeof params.name !== 'string') return undefined;
+  if (params._meta !== undefined || params.task !== undefined) return undefined;
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  return { name: params.name, args };
+}
+
+/** An object as `JSON.parse` builds it (zod's record accepts only plain objects). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function invalidParams(id: string | number, message: string): JsonRpcReply {
