@@ -5,7 +5,8 @@
  * several times the tool call itself.
  *
  * It serves exactly what a catalog's `Server` (`mcp-server.ts`) serves: `initialize`, `ping`, `tools/list`
- * and `tools/call`, each checked with the SDK's own zod request schemas, `tools/call` results checked with
+ * and `tools/call`, each checked with the SDK's own zod request schemas (a `tools/call` in agy's plain shape by
+ * hand, see `plainCallParams`: it accepts only what the schema accepts), `tools/call` results checked with
  * its `CallToolResultSchema` (as the SDK `Server` does) and run through the same `runToolCall`. Anything
  * else (another method, a task-augmented call) is left to the SDK `Server` path: see {@link isDirectBatch}.
  * The HTTP-level checks (406/415, batch size, message schema, protocol version, 202 for notifications) are
