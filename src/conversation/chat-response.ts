@@ -66,11 +66,11 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
   }
 
   /** Text deltas of the model's responses, in order. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
-    for await (const step of this.#steps.cursor()) {
-      // A subagent's text is its own, not the answer (Step.subagent).
-      if (step.type === 'agent_response' && step.textDelta && !step.subagent) yield step.textDelta;
-    }
+  [Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
+    // A subagent's text is its own, not the answer (Step.subagent).
+    return this.#steps.select((step) =>
+      step.type === 'agent_response' && step.textDelta && !step.subagent ? step.textDelta : undefined,
+    );
   }
 
   /** Every normalized step of the turn (each `step_update`, in arrival order). */
@@ -114,10 +114,10 @@ export class ChatResponse<T = unknown> implements AsyncIterable<string> {
    * (docs/reference/stream-json.md#text-streaming). It completes when the turn ends.
    * @experimental Empty on agy; see `agent.capabilities.thoughts`.
    */
-  async *thoughts(): AsyncGenerator<string, void, undefined> {
-    for await (const step of this.#steps.cursor()) {
-      if (step.thoughtDelta && !step.subagent) yield step.thoughtDelta;
-    }
+  thoughts(): AsyncGenerator<string, void, undefined> {
+    return this.#steps.select((step) =>
+      step.thoughtDelta && !step.subagent ? step.thoughtDelta : undefined,
+    );
   }
 
   /**

@@ -163,6 +163,17 @@ describe('watchdog', () => {
     expect(await (await agent.chat('y')).text()).toBe('fine');
   });
 
+  it('idleTimeoutMs does not fire while agy keeps talking past it (activity re-arms the watchdog)', async () => {
+    const agent = await agentWith(
+      // 160 chunks 25 ms apart talk for about 4 s, more than twice the 1.5 s idle bound, never quiet for long.
+      { turns: [{ actions: [{ text: 'y'.repeat(160), chunks: 160, delayMs: 25 }] }] },
+      { idleTimeoutMs: 1_500 },
+    );
+    const result = await (await agent.chat('x')).result();
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('y'.repeat(160));
+  });
+
   it('turnTimeoutMs bounds a turn that keeps talking', async () => {
     const agent = await agentWith(
       // 400 chunks 25 ms apart keep talking for 10 s, far past the 2 s bound even on a loaded machine.

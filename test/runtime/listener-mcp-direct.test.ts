@@ -9,7 +9,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { z } from 'zod';
 import { SessionListener } from '../../src/connection/tool-server/listener.js';
@@ -279,6 +283,37 @@ describe('MCP direct path: every check on the way, before any user code', () => 
     expect(reply.id).toBe(7);
     expect(reply.error.code).toBe(-32602);
     expect(reply.error.message).toMatch(/^Invalid tools\/call request/);
+  });
+
+  it("tools/call params beyond agy's plain shape get the SDK Server's answer (the schema still decides)", async () => {
+    const { listener } = await start();
+    const shapes = [
+      { name: 'echo', arguments: [] },
+      { name: 'echo', arguments: null },
+      { name: 'echo', arguments: { text: 'm' }, _meta: { progressToken: 'p1' } },
+      { name: 'echo', arguments: { text: 'm' }, _meta: { progressToken: {} } },
+      { name: 7, arguments: {} },
+      { name: 'echo' },
+    ];
+    for (const [i, params] of shapes.entries()) {
+      const body = { jsonrpc: '2.0', id: i, method: 'tools/call', params };
+      const direct = JSON.parse((await post(listener, body)).body);
+      const viaSdk = JSON.parse((await post(listener, body, { path: `/${listener.token}/mcp/viaSdk` })).body);
+      // Accepted and refused alike; an accepted call gets the same result (the error codes of the two paths
+      // differ already: the direct path says -32602 where the SDK Server says -32603).
+      expect({ params, refused: 'error' in direct, result: direct.result }).toEqual({
+        params,
+        refused: 'error' in viaSdk,
+        result: viaSdk.result,
+      });
+      expect({ params, valid: CallToolRequestSchema.safeParse(body).success }).toEqual({
+        params,
+        valid: !('error' in direct),
+      });
+      // Refused by the shared JSON-RPC message check or by the tools/call schema, never by anything else.
+      if ('error' in direct)
+        expect(direct.error.message).toMatch(/^Invalid tools\/call request|Invalid JSON-RPC message/);
+    }
   });
 
   it('notifications and responses only: 202 with no body', async () => {

@@ -54,7 +54,18 @@ export class LineSplitter {
   /** Feeds one chunk of stdout. */
   push(chunk: Buffer): void {
     const max = this.#opts.maxLineBytes;
+    const onLine = this.#opts.onLine;
     let start = 0;
+    // The common case first: no partial line held, every line in this chunk complete and short enough. Each
+    // is decoded straight from the chunk, with no state to consult per line.
+    if (this.#pendingBytes === 0 && !this.#discarding) {
+      for (;;) {
+        const nl = chunk.indexOf(10, start);
+        if (nl === -1 || nl - start > max) break;
+        onLine(chunk.toString('utf8', start, nl));
+        start = nl + 1;
+      }
+    }
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) {
@@ -70,11 +81,10 @@ export class LineSplitter {
         this.#overflow();
         this.#discarding = false;
       } else if (this.#pendingBytes === 0) {
-        this.#opts.onLine(chunk.toString('utf8', start, nl));
+        onLine(chunk.toString('utf8', start, nl));
       } else {
         this.#append(chunk, start, nl);
-        const line = this.#take();
-        this.#opts.onLine(line);
+        onLine(this.#take());
       }
       start = nl + 1;
     }

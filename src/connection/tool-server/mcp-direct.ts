@@ -5,7 +5,8 @@
  * several times the tool call itself.
  *
  * It serves exactly what a catalog's `Server` (`mcp-server.ts`) serves: `initialize`, `ping`, `tools/list`
- * and `tools/call`, each checked with the SDK's own zod request schemas, `tools/call` results checked with
+ * and `tools/call`, each checked with the SDK's own zod request schemas (a `tools/call` in agy's plain shape by
+ * hand, see `plainCallParams`: it accepts only what the schema accepts), `tools/call` results checked with
  * its `CallToolResultSchema` (as the SDK `Server` does) and run through the same `runToolCall`. Anything
  * else (another method, a task-augmented call) is left to the SDK `Server` path: see {@link isDirectBatch}.
  * The HTTP-level checks (406/415, batch size, message schema, protocol version, 202 for notifications) are
@@ -118,11 +119,16 @@ export async function answerDirect(
         return { jsonrpc: '2.0', id, result: { tools: options.catalog.list() } };
       }
       case 'tools/call': {
-        const parsed = CallToolRequestSchema.safeParse(request);
-        if (!parsed.success) return invalidParams(id, `Invalid tools/call request: ${parsed.error.message}`);
+        let call = plainCallParams((request as { params?: unknown }).params);
+        if (call === undefined) {
+          const parsed = CallToolRequestSchema.safeParse(request);
+          if (!parsed.success)
+            return invalidParams(id, `Invalid tools/call request: ${parsed.error.message}`);
+          call = { name: parsed.data.params.name, args: parsed.data.params.arguments };
+        }
         const result = await runToolCall(
           options.catalog,
-          { name: parsed.data.params.name, args: parsed.data.params.arguments, requestId: id },
+          { name: call.name, args: call.args, requestId: id },
           {
             observer: options.observer,
             beforeCall: options.beforeCall,
@@ -148,6 +154,29 @@ export async function answerDirect(
     });
     return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
   }
+}
+
+/**
+ * The name and arguments of a `tools/call` in the shape agy sends (`params: {name, arguments?}`, nothing else the
+ * schema looks at), or `undefined` for anything else, which then goes through the SDK's `CallToolRequestSchema`.
+ * Everything accepted here that schema accepts too (a string `name`, `arguments` absent or a plain object, no
+ * `_meta` or `task` to check), so the answer is the same; the schema's parse cost more than the tool call.
+ */
+function plainCallParams(
+  params: unknown,
+): { name: string; args: Record<string, unknown> | undefined } | undefined {
+  if (!isRecord(params) || typeof params.name !== 'string') return undefined;
+  if (params._meta !== undefined || params.task !== undefined) return undefined;
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  return { name: params.name, args };
+}
+
+/** An object as `JSON.parse` builds it (zod's record accepts only plain objects). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function invalidParams(id: string | number, message: string): JsonRpcReply {

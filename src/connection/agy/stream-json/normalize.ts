@@ -56,27 +56,8 @@ export function badNumber(w: Record<string, unknown>, kind: 'step' | 'result'): 
  */
 export function usageFromWire(w: WireUsage | undefined): Usage | null {
   if (!isRecord(w)) return null;
-  for (const key of USAGE_KEYS) {
-    const v = w[key];
-    if (v !== undefined && !isCount(v)) return null;
-  }
-  return checkedUsage(w);
-}
-
-/** {@link usageFromWire} of an object whose counts were checked already. */
-function checkedUsage(w: Record<string, unknown>): Usage | null {
-  const inputTokens = num(w.input_tokens);
-  const outputTokens = num(w.output_tokens);
-  const thinkingTokens = num(w.thinking_tokens);
-  const cacheReadTokens = num(w.cache_read_tokens);
-  if (inputTokens === 0 && outputTokens === 0 && thinkingTokens === 0 && cacheReadTokens === 0) return null;
-  return {
-    inputTokens,
-    outputTokens,
-    thinkingTokens,
-    cacheReadTokens,
-    totalTokens: inputTokens + outputTokens,
-  };
+  const usage = readUsage(w);
+  return usage === BAD_USAGE ? null : usage;
 }
 
 export function initFromWire(w: WireInit, topLevelConversationId: unknown): InitInfo {
@@ -158,27 +139,26 @@ export function stepFromWire(
   const wireUsage = w.usage;
   let usage: Usage | null | undefined;
   if (wireUsage !== undefined) {
-    if (!isRecord(wireUsage)) usage = null;
-    else {
-      for (const key of USAGE_KEYS) {
-        const v = wireUsage[key];
-        if (v !== undefined && !isCount(v)) return undefined;
-      }
-      usage = checkedUsage(wireUsage);
-    }
+    usage = isRecord(wireUsage) ? readUsage(wireUsage) : null;
+    if (usage === BAD_USAGE) return undefined;
   }
   // A state or type of another type than string cannot be placed (absent ones are tolerated as unknown).
+  const wireState = w.state;
+  const wireType = w.step_type;
   if (
-    (w.state !== undefined && typeof w.state !== 'string') ||
-    (w.step_type !== undefined && typeof w.step_type !== 'string')
+    (wireState !== undefined && typeof wireState !== 'string') ||
+    (wireType !== undefined && typeof wireType !== 'string')
   )
     return undefined;
-  const conversationId = str(w.conversation_id) ?? fallbackConversationId;
-  const state = str(w.state) ?? 'UNKNOWN';
-  const type = str(w.step_type) ?? 'unknown';
+  const wireConversationId = w.conversation_id;
+  const conversationId = typeof wireConversationId === 'string' ? wireConversationId : fallbackConversationId;
+  const state = wireState ?? 'UNKNOWN';
+  const type = wireType ?? 'unknown';
   const textual = type !== 'error_message' && type !== 'unknown';
   const durationSeconds = duration as number | undefined;
-  const info = isRecord(w.tool_info) ? w.tool_info : undefined;
+  const wireInfo = w.tool_info;
+  const info = isRecord(wireInfo) ? wireInfo : undefined;
+  const toolName = w.tool_name;
   const subagentInfo = w.subagent_info;
   const step: FixedShape<Step> = {
     conversationId,
@@ -191,8 +171,16 @@ export function stepFromWire(
     usage,
     // `finish` (1.3.1 with --json-schema): the DONE update of a call that went ACTIVE as tool `finish`.
     tool:
-      type === 'tool' || type === 'finish' || info !== undefined || w.tool_name !== undefined
-        ? (toolCallFromWire(w, info, conversationId, stepIndex as number, state, durationSeconds) as ToolCall)
+      type === 'tool' || type === 'finish' || info !== undefined || toolName !== undefined
+        ? (toolCallFromWire(
+            info,
+            toolName,
+            type,
+            conversationId,
+            stepIndex as number,
+            state,
+            durationSeconds,
+          ) as ToolCall)
         : undefined,
     subagents: subagentInfo !== undefined ? subagentsFromWire(subagentInfo) : undefined,
     message: textual ? undefined : stepMessage(w),
@@ -205,19 +193,62 @@ export function stepFromWire(
   return step as Step;
 }
 
+/** What {@link readUsage} returns for a usage carrying a count no agy writes (the step is malformed). */
+const BAD_USAGE: Usage = Object.freeze({
+  inputTokens: -1,
+  outputTokens: -1,
+  thinkingTokens: -1,
+  cacheReadTokens: -1,
+  totalTokens: -1,
+});
+
+/**
+ * A step's usage with each count read once: `null` when all zero (unknown), {@link BAD_USAGE} when a count is
+ * out of range (see {@link badNumber}). The keys are {@link USAGE_KEYS}, read by name.
+ */
+function readUsage(u: Record<string, unknown>): Usage | null {
+  const input = u.input_tokens;
+  const output = u.output_tokens;
+  const thinking = u.thinking_tokens;
+  const cacheRead = u.cache_read_tokens;
+  const total = u.total_tokens;
+  if (
+    (input !== undefined && !isCount(input)) ||
+    (output !== undefined && !isCount(output)) ||
+    (thinking !== undefined && !isCount(thinking)) ||
+    (cacheRead !== undefined && !isCount(cacheRead)) ||
+    (total !== undefined && !isCount(total))
+  )
+    return BAD_USAGE;
+  const inputTokens = num(input);
+  const outputTokens = num(output);
+  const thinkingTokens = num(thinking);
+  const cacheReadTokens = num(cacheRead);
+  if (inputTokens === 0 && outputTokens === 0 && thinkingTokens === 0 && cacheReadTokens === 0) return null;
+  return {
+    inputTokens,
+    outputTokens,
+    thinkingTokens,
+    cacheReadTokens,
+    totalTokens: inputTokens + outputTokens,
+  };
+}
+
 /** {@link Step} as built here: every optional field present, `undefined` when absent. */
 type FixedShape<T> = { [K in keyof T]-?: T[K] | undefined };
 
 function toolCallFromWire(
-  w: WireStepUpdate,
   info: Record<string, unknown> | undefined,
+  toolName: unknown,
+  type: string,
   conversationId: string | undefined,
   stepIndex: number,
   state: string,
   durationSeconds: number | undefined,
 ): FixedShape<ToolCall> {
-  const wireName = str(info?.name) ?? str(w.tool_name) ?? (w.step_type === 'finish' ? 'finish' : 'unknown');
-  const wireArgs = isRecord(info?.parameters) ? info.parameters : {};
+  const wireName = str(info?.name) ?? str(toolName) ?? (type === 'finish' ? 'finish' : 'unknown');
+  const parameters = info?.parameters;
+  const wireArgs = isRecord(parameters) ? parameters : {};
   const mcp = unwrapMcpCall(wireName, wireArgs);
   return {
     id: toolCallId(conversationId, stepIndex),

@@ -137,6 +137,8 @@ interface ActiveTurn {
   finish: (exit: ExitInfo | null) => void;
   timers: NodeJS.Timeout[];
   idleTimer: NodeJS.Timeout | undefined;
+  /** When agy last showed activity (`performance.now()`): the idle watchdog measures quiet from here. */
+  lastActivity: number;
   /** Stops a slash command's print-mode run (set only for those). */
   stopCommand?: (() => void) | undefined;
 }
@@ -228,7 +230,7 @@ export class StreamJsonConnection implements Connection {
    * behalf), so a long tool call is not mistaken for a stall.
    */
   noteActivity(): void {
-    this.#turn?.idleTimer?.refresh();
+    if (this.#turn) this.#turn.lastActivity = performance.now();
   }
 
   /** The running agy process's pid, if any. */
@@ -285,6 +287,7 @@ export class StreamJsonConnection implements Connection {
       finish: () => {},
       timers: [],
       idleTimer: undefined,
+      lastActivity: 0,
     };
     this.#turn = placeholder;
     for (let attempt = 0; ; attempt++) {
@@ -375,6 +378,7 @@ export class StreamJsonConnection implements Connection {
       finish: () => {},
       timers: [],
       idleTimer: undefined,
+      lastActivity: 0,
       stopCommand: () => abort.abort(),
     };
     this.#turn = placeholder;
@@ -601,8 +605,10 @@ export class StreamJsonConnection implements Connection {
           tap?.stdout(line);
           this.stats.lines++;
           const turn = turnHere();
-          if (turn?.sent) turn.tracker.lines++;
-          turn?.idleTimer?.refresh();
+          if (turn) {
+            if (turn.sent) turn.tracker.lines++;
+            turn.lastActivity = performance.now();
+          }
         },
         onEvent: (event, raw) => {
           const turn = turnHere();
@@ -765,7 +771,16 @@ export class StreamJsonConnection implements Connection {
       this.#stopTurnProcess(turn);
     };
     if (idleTimeoutMs && idleTimeoutMs > 0) {
-      turn.idleTimer = setTimeout(fire('idle', idleTimeoutMs), idleTimeoutMs);
+      const fireIdle = fire('idle', idleTimeoutMs);
+      // Activity only stamps `lastActivity`; the timer looks at it when it fires and waits out the rest of the
+      // limit. Refreshing the timer on every line cost a timer-list insert per event on the hot path.
+      const check = (): void => {
+        const quietMs = performance.now() - turn.lastActivity;
+        if (quietMs >= idleTimeoutMs) fireIdle();
+        else turn.idleTimer = setTimeout(check, Math.ceil(idleTimeoutMs - quietMs));
+      };
+      turn.lastActivity = performance.now();
+      turn.idleTimer = setTimeout(check, idleTimeoutMs);
     }
     if (turnTimeoutMs && turnTimeoutMs > 0) {
       turn.timers.push(setTimeout(fire('turn', turnTimeoutMs), turnTimeoutMs));

@@ -88,8 +88,11 @@ export class TurnTracker {
   /** Records a step and returns the step to deliver: attributed to its subagent, without a repeated delta. */
   onStep(input: Step): Step {
     let step = input;
-    const key = stepKey(step);
-    for (const s of step.subagents ?? []) if (s.conversationId) this.#subagents.set(s.conversationId, s);
+    // Only terminal updates need the key: a streaming delta (most lines of a turn) builds no string.
+    const terminal = isTerminal(step.state);
+    const key = terminal ? stepKey(step) : '';
+    if (step.subagents)
+      for (const s of step.subagents) if (s.conversationId) this.#subagents.set(s.conversationId, s);
     const parent = this.parentConversationId();
     const subagentId =
       step.conversationId !== undefined && parent !== undefined && step.conversationId !== parent
@@ -98,7 +101,7 @@ export class TurnTracker {
     if (subagentId !== undefined) {
       step = { ...step, subagent: { ...this.#subagents.get(subagentId), conversationId: subagentId } };
     }
-    if (isTerminal(step.state)) {
+    if (terminal) {
       if (this.#ended.has(key)) {
         // agy resent the terminal update: its last delta is already in the text.
         const { textDelta: _dropped, ...rest } = step;
