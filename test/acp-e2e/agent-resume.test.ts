@@ -50,7 +50,13 @@ describeCli(
         v.startedMinute = new Date().getMinutes();
         v.conversationId = first.conversationId;
         v.firstPid = first.pid;
-        fake.enqueue(turns.text(`Noted ${marker}.`));
+        // Both first Agents run at once on one endpoint: the reply is chosen by the request, not by queue order.
+        fake.enqueue((req) => {
+          const said = JSON.stringify(req.body?.contents)
+            .match(/Remember (MARKER-[A-Z]+)/g)
+            ?.at(-1);
+          return turns.text(`Noted ${said?.slice('Remember '.length) ?? 'nothing'}.`);
+        });
         const result = await (await first.chat(`Remember ${marker}`)).result();
         expect(result.status).toBe('success');
         expect(result.conversationId).toBe(v.conversationId);

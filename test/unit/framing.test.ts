@@ -33,6 +33,24 @@ describe('LineSplitter', () => {
     }
   });
 
+  it("tells a dropped line's first 64 bytes, however it was chunked", () => {
+    const line = `{"event":"result","result":{"response":"${'x'.repeat(300)}"}}`;
+    for (const cut of [1, 10, 63, 64, 65, 200]) {
+      const heads: string[] = [];
+      const lines: string[] = [];
+      const splitter = new LineSplitter({
+        maxLineBytes: 100,
+        onLine: (l) => lines.push(l),
+        onOverflow: (head) => heads.push(head),
+      });
+      const bytes = Buffer.from(`${line}\n{"ok":1}\n`);
+      splitter.push(bytes.subarray(0, cut));
+      splitter.push(bytes.subarray(cut));
+      expect(heads).toEqual([line.slice(0, 64)]);
+      expect(lines).toEqual(['{"ok":1}']);
+    }
+  });
+
   it('joins a line delivered one byte at a time', () => {
     const { splitter, lines } = collect();
     for (const b of Buffer.from('{"a":"ü"}\n{"b":2}\n')) splitter.push(Buffer.from([b]));

@@ -14,6 +14,9 @@
 /** Default line limit of a child's stdout (agy's stream-json, an ACP agent's JSON-RPC): 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/** How much of a dropped line's start `onOverflow` gets. */
+export const OVERFLOW_HEAD_BYTES = 64;
+
 /** Capacity of the pending buffer when a partial line first arrives. */
 const INITIAL_CAPACITY = 4096;
 /** A pending buffer larger than this is released after its line, so one huge line does not pin memory. */
@@ -25,8 +28,11 @@ export interface LineSplitterOptions {
   maxLineBytes: number;
   /** Called with every complete line, decoded as UTF-8. */
   onLine: (line: string) => void;
-  /** Called once for each line that exceeded `maxLineBytes`. */
-  onOverflow: () => void;
+  /**
+   * Called once for each line that exceeded `maxLineBytes`, with its first bytes (at most
+   * {@link OVERFLOW_HEAD_BYTES}, decoded): enough to tell which event was lost (`{"event":"result"…`).
+   */
+  onOverflow: (head: string) => void;
 }
 
 export class LineSplitter {
@@ -70,7 +76,7 @@ export class LineSplitter {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) {
         if (start < chunk.length && !this.#discarding) {
-          if (this.#pendingBytes + (chunk.length - start) > max) this.#overflow();
+          if (this.#pendingBytes + (chunk.length - start) > max) this.#overflow(chunk, start, chunk.length);
           else this.#append(chunk, start, chunk.length);
         }
         return;
@@ -78,7 +84,7 @@ export class LineSplitter {
       if (this.#discarding) {
         this.#discarding = false;
       } else if (this.#pendingBytes + (nl - start) > max) {
-        this.#overflow();
+        this.#overflow(chunk, start, nl);
         this.#discarding = false;
       } else if (this.#pendingBytes === 0) {
         onLine(chunk.toString('utf8', start, nl));
@@ -129,10 +135,16 @@ export class LineSplitter {
     return line;
   }
 
-  #overflow(): void {
+  /** Drops the line whose rest is `chunk[from, to)` after the pending bytes; tells its head. */
+  #overflow(chunk: Buffer, from: number, to: number): void {
+    const held = Math.min(this.#pendingBytes, OVERFLOW_HEAD_BYTES);
+    const head = Buffer.concat([
+      this.#buffer?.subarray(0, held) ?? Buffer.alloc(0),
+      chunk.subarray(from, Math.min(to, from + OVERFLOW_HEAD_BYTES - held)),
+    ]).toString('utf8');
     this.#reset();
     this.#discarding = true;
-    this.#opts.onOverflow();
+    this.#opts.onOverflow(head);
   }
 
   #reset(): void {

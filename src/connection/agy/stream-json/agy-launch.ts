@@ -28,8 +28,8 @@ export interface LaunchEvents {
   onEvent(event: AgyEvent, raw: string): void;
   /** A line that was not understood (never thrown). */
   onBadLine(bad: BadLine): void;
-  /** A line over `maxLineBytes` was dropped. */
-  onOverflow(): void;
+  /** A line over `maxLineBytes` was dropped; `head` is its first bytes. */
+  onOverflow(head: string): void;
   /** Each stderr line. */
   onStderrLine(line: string): void;
   /** The agy pid, once spawned. */
@@ -95,9 +95,9 @@ export class AgyLaunch {
         if (isBadLine(parsed)) events.onBadLine(parsed);
         else handle(parsed, line);
       }),
-      onOverflow: guarded('stdout', () => {
+      onOverflow: guarded('stdout', (head: string) => {
         if (!this.#initialized) droppedBeforeInit++;
-        events.onOverflow();
+        events.onOverflow(head);
         events.onBadLine({ reason: 'too_long', line: '' });
       }),
     });

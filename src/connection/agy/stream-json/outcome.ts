@@ -34,6 +34,8 @@ export interface OutcomeInput {
   requested: TurnRequestedEnd;
   /** A line was dropped as too long during the turn. */
   lineTooLong: boolean;
+  /** That line was the turn's `result` (its start says so): the turn ended without reading it. */
+  resultTooLong?: boolean;
   /** A line was dropped as nested too deeply to read safely (`too_deep`) during the turn. */
   lineTooDeep?: boolean;
   /**
@@ -198,6 +200,8 @@ export function classifyTurn(i: OutcomeInput): Outcome {
     );
   }
 
+  if (!i.result && i.resultTooLong)
+    return { status: 'error', message: "agy's result line was longer than maxLineBytes and was dropped" };
   if (!i.result) {
     const how = i.exit
       ? i.exit.signal

@@ -124,6 +124,8 @@ interface ResumeCheck {
 }
 
 const NOT_FOUND_WARNING = /^warning: conversation "[^"]*" not found/;
+/** The start of agy's `result` line (docs/reference/stream-json.md#envelope: `{"event":"result",…}`). */
+const RESULT_LINE_HEAD = /^\s*\{\s*"event"\s*:\s*"result"/;
 
 interface ActiveTurn {
   tracker: TurnTracker;
@@ -668,11 +670,17 @@ export class StreamJsonConnection implements Connection {
           }
           callContained(this.#logger, 'onBadLine', o.onBadLine, bad);
         },
-        onOverflow: () => {
+        onOverflow: (head) => {
           const turn = turnHere();
           if (!turn) return;
           turn.tracker.lineTooLong = true;
           turn.error ??= new LineTooLongError(this.#maxLineBytes);
+          // The result repeats the turn's whole text (`response`, docs/reference/stream-json.md#text-streaming), so a
+          // turn with one long text has an even longer result line. Dropped, nothing else ends the turn: it ends now.
+          if (RESULT_LINE_HEAD.test(head) && !turn.tracker.resultTooLong) {
+            turn.tracker.resultTooLong = true;
+            setImmediate(() => setImmediate(() => turn.finish(null)));
+          }
         },
         onStderrLine: (line) => {
           tap?.stderr(line);
@@ -821,6 +829,7 @@ export class StreamJsonConnection implements Connection {
       agentResponseError: tracker.agentResponseError,
       requested: turn.requested,
       lineTooLong: tracker.lineTooLong,
+      resultTooLong: tracker.resultTooLong,
       lineTooDeep: tracker.lineTooDeep,
       malformedSteps: tracker.malformedSteps,
       deniedToolSteps: tracker.deniedToolSteps.size,

@@ -60,6 +60,8 @@ export class TurnTracker {
   result: WireResult | null = null;
   command: CommandResult | undefined;
   lineTooLong = false;
+  /** The dropped over-long line was the turn's `result`: nothing more will end the turn. */
+  resultTooLong = false;
   lineTooDeep = false;
   /** `step_update` lines that could not be placed during the turn, and the first one. */
   malformedSteps: { count: number; first: string } | undefined;
