@@ -20,7 +20,7 @@ import {
   replayUpstream,
   responsesSse,
 } from '../gateway/provider-recordings.js';
-import { GEMINI_CLI_ENTRY, retryLines, runGeminiCli } from './gemini-cli.js';
+import { GEMINI_CLI_ENTRY, type GeminiCliRun, retryLines, runGeminiCli } from './gemini-cli.js';
 
 let upstream: TestUpstream | undefined;
 let gateway: Gateway | undefined;
@@ -42,6 +42,22 @@ async function start(
     logger: silentLogger,
   });
   return gateway;
+}
+
+/** Runs the CLI once on `gw`: it must end on its own, not retry, ask the upstream once, and exit non-zero. */
+async function askedOnceAndFailed(gw: Gateway): Promise<GeminiCliRun> {
+  const run = await runGeminiCli({
+    baseUrl: gw.url,
+    apiKey: gw.token,
+    prompt: 'answer in one word',
+    model: 'gemini-2.5-flash',
+    timeoutMs: 200_000,
+  });
+  expect(run.timedOut, run.stderr).toBe(false);
+  expect(retryLines(run.stderr)).toEqual([]);
+  expect(upstream?.requests).toHaveLength(1);
+  expect(run.exitCode, run.stderr).not.toBe(0);
+  return run;
 }
 
 /** The assistant text of a stream-json run, as the CLI printed it. */
@@ -89,18 +105,7 @@ describe.skipIf(!existsSync(GEMINI_CLI_ENTRY))('Gemini CLI on recorded provider 
   }, 120_000);
 
   it('Groq tool_use_failed before any text: the CLI gets the 400 as the HTTP status, asks once, no retries', async () => {
-    const gw = await start(groqErrorBeforeText(), 'openai/gpt-oss-120b');
-    const run = await runGeminiCli({
-      baseUrl: gw.url,
-      apiKey: gw.token,
-      prompt: 'answer in one word',
-      model: 'gemini-2.5-flash',
-      timeoutMs: 200_000,
-    });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(retryLines(run.stderr)).toEqual([]);
-    expect(upstream?.requests).toHaveLength(1);
-    expect(run.exitCode, run.stderr).not.toBe(0);
+    const run = await askedOnceAndFailed(await start(groqErrorBeforeText(), 'openai/gpt-oss-120b'));
     const result = run.events.find((e) => e.type === 'result') as
       | { status: string; error?: { message: string } }
       | undefined;
@@ -114,16 +119,6 @@ describe.skipIf(!existsSync(GEMINI_CLI_ENTRY))('Gemini CLI on recorded provider 
       'gpt-5-nano',
       'openai-responses',
     );
-    const run = await runGeminiCli({
-      baseUrl: gw.url,
-      apiKey: gw.token,
-      prompt: 'answer in one word',
-      model: 'gemini-2.5-flash',
-      timeoutMs: 200_000,
-    });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(retryLines(run.stderr)).toEqual([]);
-    expect(upstream?.requests).toHaveLength(1);
-    expect(run.exitCode, run.stderr).not.toBe(0);
+    await askedOnceAndFailed(gw);
   }, 240_000);
 });

@@ -156,6 +156,19 @@ describe('countTokens', () => {
 
 const built = existsSync(join(projectRoot, 'dist/gateway/index.js'));
 
+/** Runs an ES module script in a child Node from the project root; resolves with its stdout, rejects on failure. */
+function runModule(script: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`))));
+  });
+}
+
 describe.skipIf(!built)('the tokenizer loads lazily (needs npm run build)', () => {
   it('starting a gateway and streaming a turn load no gpt-tokenizer module; the first count does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-lazy-'));
@@ -185,17 +198,7 @@ const count = await (await ask('countTokens', hi)).json();
 console.log(JSON.stringify({ before, after: seen(), count }));
 await gw.close(); up.close();`;
     try {
-      const out = await new Promise<string>((resolve, reject) => {
-        const p = spawn(process.execPath, ['--input-type=module', '-e', child], { cwd: projectRoot });
-        let stdout = '';
-        let stderr = '';
-        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        p.on('error', reject);
-        p.on('close', (code) =>
-          code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`)),
-        );
-      });
+      const out = await runModule(child);
       const result = JSON.parse(out.trim()) as {
         before: number;
         after: number;
@@ -231,15 +234,7 @@ const first = await ask();
 const second = await ask();
 console.log(JSON.stringify({ status: [first.status, second.status], source: [first.headers.get('x-gateway-token-count'), second.headers.get('x-gateway-token-count')], lines: lines.filter(([, m]) => m.includes('tokenizer')) }));
 await gw.close();`;
-    const out = await new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--input-type=module', '-e', child], { cwd: projectRoot });
-      let stdout = '';
-      let stderr = '';
-      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      p.on('error', reject);
-      p.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`))));
-    });
+    const out = await runModule(child);
     const result = JSON.parse(out.trim()) as { status: number[]; source: string[]; lines: string[][] };
     expect(result.status).toEqual([200, 200]);
     expect(result.source).toEqual(['estimate', 'estimate']);

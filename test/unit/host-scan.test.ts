@@ -3,6 +3,7 @@
 // watcher each new descendant once and stops when told. Real processes (sh, sleep), Linux only.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FoundPair } from '../../src/connection/process/control-protocol.js';
 import { HostScan, scanProc } from '../../src/connection/process/host-scan.js';
@@ -21,6 +22,15 @@ async function markedTree(): Promise<{ sh: ChildProcess; sleep: number; mark: st
   const sleep = await new Promise<number>((resolve) =>
     sh.stdout!.once('data', (c) => resolve(Number(String(c)))),
   );
+  // `$!` is known as soon as sh forks: wait until the child has exec'd sleep, or a scan may read its /proc
+  // entry mid-exec (an empty environ) and miss the marker.
+  const execd = await until(() => {
+    try {
+      return readFileSync(`/proc/${sleep}/cmdline`, 'utf8').startsWith('sleep');
+    } catch {
+      return false;
+    }
+  });
   onTestFinished(() => {
     for (const pid of [sleep, sh.pid!]) {
       try {
@@ -30,6 +40,7 @@ async function markedTree(): Promise<{ sh: ChildProcess; sleep: number; mark: st
       }
     }
   });
+  if (!execd) throw new Error(`sleep (pid ${sleep}) did not start within 15 s`);
   return { sh, sleep, mark };
 }
 
