@@ -25,6 +25,29 @@ afterEach(() => {
 
 type Ev = Record<string, unknown> & { event: string };
 
+/**
+ * The scripted agent races 300 `fs/<op>_text_file` calls on a workspace file against a process that keeps
+ * swapping it for a symlink to a secret outside; returns the agent's race report and the secret's path.
+ */
+async function swapRace(op: 'read' | 'write'): Promise<{ race: Ev; secret: string }> {
+  const b = box();
+  const secret = join(b.dir, 'secret.txt');
+  writeFileSync(secret, 'SECRET');
+  await using agent = b.agent({
+    turns: [
+      {
+        actions: [
+          { type: 'race', op, path: join(b.workspace, 'f.txt'), target: secret, tries: 300 },
+          { type: 'text', text: 'raced' },
+        ],
+      },
+    ],
+  });
+  await (await agent.chat('race')).result();
+  const [race] = b.events().filter((e) => e.event === 'race') as Ev[];
+  return { race: race as Ev, secret };
+}
+
 describe('ACP backend: a hostile agent cannot crash the host', () => {
   it('close() while the agent keeps writing stdout: the late lines are dropped, nothing throws', async () => {
     const b = box();
@@ -213,44 +236,16 @@ describe('ACP backend: the file system an agent is served', () => {
   });
 
   it('a file swapped to a symlink during writes never lets a write land outside the workspace', async () => {
-    const b = box();
-    const secret = join(b.dir, 'secret.txt');
-    writeFileSync(secret, 'SECRET');
-    await using agent = b.agent({
-      turns: [
-        {
-          actions: [
-            { type: 'race', op: 'write', path: join(b.workspace, 'f.txt'), target: secret, tries: 300 },
-            { type: 'text', text: 'raced' },
-          ],
-        },
-      ],
-    });
-    await (await agent.chat('race')).result();
-    const [race] = b.events().filter((e) => e.event === 'race') as Ev[];
-    const results = race!.results as { ok: boolean }[];
+    const { race, secret } = await swapRace('write');
+    const results = race.results as { ok: boolean }[];
     expect(results).toHaveLength(300);
-    expect(race!.flips as number).toBeGreaterThan(10);
+    expect(race.flips as number).toBeGreaterThan(10);
     expect(readFileSync(secret, 'utf8')).toBe('SECRET');
   });
 
   it('a file swapped to a symlink during reads never returns an outside file', async () => {
-    const b = box();
-    const secret = join(b.dir, 'secret.txt');
-    writeFileSync(secret, 'SECRET');
-    await using agent = b.agent({
-      turns: [
-        {
-          actions: [
-            { type: 'race', op: 'read', path: join(b.workspace, 'f.txt'), target: secret, tries: 300 },
-            { type: 'text', text: 'raced' },
-          ],
-        },
-      ],
-    });
-    await (await agent.chat('race')).result();
-    const [race] = b.events().filter((e) => e.event === 'race') as Ev[];
-    const results = race!.results as { ok: boolean; content?: string }[];
+    const { race } = await swapRace('read');
+    const results = race.results as { ok: boolean; content?: string }[];
     expect(results).toHaveLength(300);
     expect(results.some((r) => r.ok && r.content === 'inside')).toBe(true);
     expect(results.filter((r) => r.content === 'SECRET')).toEqual([]);

@@ -20,25 +20,7 @@ export function createToken(): string {
  * the listener's own CPU on a tool call.)
  */
 export function tokensEqual(presented: string, expected: string): boolean {
-  const want = expectedBytes(expected);
-  if (Buffer.byteLength(presented, 'utf8') !== want.length) return false;
-  scratch.write(presented, 0, want.length, 'utf8');
-  return timingSafeEqual(scratch.subarray(0, want.length), want);
-}
-
-/**
- * The last expected token as bytes, and a buffer the presented one is written into: a listener compares
- * against the same token on every request, and the comparison is synchronous, so one scratch buffer serves.
- */
-let lastExpected: string | undefined;
-let lastBytes: Buffer = Buffer.alloc(0);
-let scratch: Buffer = Buffer.alloc(64);
-
-function expectedBytes(expected: string): Buffer {
-  if (expected !== lastExpected) {
-    lastBytes = Buffer.from(expected, 'utf8');
-    if (scratch.length < lastBytes.length) scratch = Buffer.alloc(lastBytes.length);
-    lastExpected = expected;
-  }
-  return lastBytes;
+  const got = Buffer.from(presented, 'utf8');
+  const want = Buffer.from(expected, 'utf8');
+  return got.length === want.length && timingSafeEqual(got, want);
 }

@@ -11,7 +11,7 @@ import { DriftTracker } from '../../connection/agy/stream-json/drift.js';
 import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-line.js';
 import { CassetteError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { Cassette, CassetteRecord } from './format.js';
+import { type Cassette, type CassetteRecord, stdoutObjects } from './format.js';
 import { buildTimeline } from './timeline.js';
 
 /** The probes: short turns, each exercising some facts. */
@@ -79,23 +79,10 @@ export function loadWireFacts(file?: string): WireFactCatalogue {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function stdoutValues(c: Cassette): Obj[] {
-  const out: Obj[] = [];
-  for (const r of c.records) {
-    if (r.type !== 'stdout') continue;
-    try {
-      const v = JSON.parse(r.line) as unknown;
-      if (isObj(v)) out.push(v);
-    } catch {
-      // Not JSON: known-names reports it as a bad line.
-    }
-  }
-  return out;
-}
 const stepsOf = (c: Cassette) =>
-  stdoutValues(c).flatMap((v) => (isObj(v.step_update) ? [v.step_update] : []));
+  stdoutObjects(c).flatMap((v) => (isObj(v.step_update) ? [v.step_update] : []));
 const resultsOf = (c: Cassette) =>
-  stdoutValues(c).flatMap((v) =>
+  stdoutObjects(c).flatMap((v) =>
     v.event === 'result' && isObj(v.result)
       ? [v.result]
       : v.event === undefined && typeof v.status === 'string'
@@ -236,7 +223,7 @@ const CHECKS: Record<string, Check> = {
   'resume-notice': (_f, c) =>
     stepsOf(c).some((s) => s.step_type === 'system_message') ? [] : ['no system_message step'],
   'slash-command-payload': (_f, c) => {
-    const values = stdoutValues(c);
+    const values = stdoutObjects(c);
     const ok = values.some(
       (v) =>
         (v.event === 'command_result' && isObj(v.command) && typeof v.command.name === 'string') ||
