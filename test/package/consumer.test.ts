@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STRICT_CONSUMER_TSCONFIG } from './strict-tsconfig.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = join(root, 'dist');
@@ -54,23 +55,7 @@ describe.skipIf(!built)('package', () => {
         symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep));
       symlinkSync(join(root, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'));
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module' }));
-      writeFileSync(
-        join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            // No DOM: the public declarations must not need `HeadersInit` & co. (they did via the MCP SDK).
-            lib: ['ES2022'],
-            noEmit: true,
-            skipLibCheck: false,
-            types: ['node'],
-          },
-          include: ['main.ts'],
-        }),
-      );
+      writeFileSync(join(dir, 'tsconfig.json'), STRICT_CONSUMER_TSCONFIG);
       writeFileSync(
         join(dir, 'main.ts'),
         `import { Agent, type ChatResponse, hooks, policy, tool, type TurnResult } from 'agy-sdk';

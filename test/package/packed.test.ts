@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRICT_CONSUMER_TSCONFIG } from './strict-tsconfig.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/index.js'));
@@ -165,22 +166,7 @@ console.log(JSON.stringify(out));
       expect(JSON.parse(readFileSync(join(z3, 'node_modules/zod/package.json'), 'utf8')).version).toMatch(
         /^3\.25\./,
       );
-      writeFileSync(
-        join(z3, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            lib: ['ES2022'],
-            noEmit: true,
-            skipLibCheck: false,
-            types: ['node'],
-          },
-          include: ['main.ts'],
-        }),
-      );
+      writeFileSync(join(z3, 'tsconfig.json'), STRICT_CONSUMER_TSCONFIG);
       writeFileSync(
         join(z3, 'main.ts'),
         `import { Agent, tool, type TurnResult } from 'agy-sdk';
