@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHookToolCall } from '../../src/hooks/index.js';
 import { type AskUserHandler, runAskUser } from '../../src/policy/ask-user/index.js';
+import { ownTimers } from '../helpers/own-timers.js';
 import { spyLogger } from '../hooks/helpers.js';
 
 const call = createHookToolCall({ id: '1', name: 'run_command', args: { CommandLine: 'ls' } });
 
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
@@ -57,6 +59,7 @@ describe('runAskUser', () => {
 
   it('times out: denies, aborts the signal, clears the timer; a late answer is ignored', async () => {
     vi.useFakeTimers();
+    const timers = ownTimers('policy');
     const logger = spyLogger();
     let resolveLate: (v: boolean) => void = () => {};
     let signal: AbortSignal | undefined;
@@ -70,11 +73,11 @@ describe('runAskUser', () => {
       call,
       { policy: 'p', timeoutMs: 50, logger },
     );
-    expect(vi.getTimerCount()).toBe(1);
+    expect(timers.pending()).toBe(1);
     await vi.advanceTimersByTimeAsync(50);
     expect(await pending).toEqual({ allow: false, status: 'timeout', message: 'no approval within 50 ms' });
     expect(signal?.aborted).toBe(true);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
     expect(logger.warn).toHaveBeenCalledOnce();
     resolveLate(true); // too late; must not throw or change anything
     await vi.advanceTimersByTimeAsync(10);
@@ -107,18 +110,20 @@ describe('runAskUser', () => {
 
   it('clears its timer when the handler answers first', async () => {
     vi.useFakeTimers();
+    const timers = ownTimers('policy');
     const pending = runAskUser(() => Promise.resolve(true), call, { policy: 'p', timeoutMs: 60_000 });
     expect((await pending).allow).toBe(true);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it('Infinity sets no timer; invalid timeouts throw', async () => {
     vi.useFakeTimers();
+    const timers = ownTimers('policy');
     const pending = runAskUser(() => Promise.resolve(true), call, {
       policy: 'p',
       timeoutMs: Number.POSITIVE_INFINITY,
     });
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
     expect((await pending).allow).toBe(true);
     await expect(runAskUser(() => true, call, { policy: 'p', timeoutMs: -1 })).rejects.toThrow(RangeError);
   });

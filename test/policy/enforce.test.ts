@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHookToolCall, HookRunner, hooks, type PreToolCallHook } from '../../src/hooks/index.js';
 import type { AskUserHandler } from '../../src/policy/ask-user/index.js';
 import { enforce, type Policy, PolicyConfigError, policy } from '../../src/policy/index.js';
+import { ownTimers } from '../helpers/own-timers.js';
 import { spyLogger } from '../hooks/helpers.js';
 
 const call = (name: string, args: Record<string, unknown> = {}, server?: string) =>
@@ -162,26 +163,7 @@ describe('enforce decisions', () => {
 
   it('ask_user: no answer within askUserTimeoutMs denies, aborts the handler signal and clears its timer', async () => {
     vi.useFakeTimers();
-    // Only the policy's own timers are counted: vitest's worker makes timers of its own under load, and with
-    // fake timers on they would count too.
-    const pending = new Set<unknown>();
-    let made = 0;
-    const fakeSet = globalThis.setTimeout;
-    const fakeClear = globalThis.clearTimeout;
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
-      if (!/[\\/]src[\\/]policy[\\/]/.test(new Error().stack ?? '')) return fakeSet(fn, ms);
-      made++;
-      const handle = fakeSet(() => {
-        pending.delete(handle);
-        fn();
-      }, ms);
-      pending.add(handle);
-      return handle;
-    }) as typeof setTimeout);
-    vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((handle?: NodeJS.Timeout) => {
-      pending.delete(handle);
-      fakeClear(handle);
-    }) as typeof clearTimeout);
+    const timers = ownTimers('policy');
     let signal: AbortSignal | undefined;
     const handler = vi.fn((_c, ctx: { signal: AbortSignal }) => {
       signal = ctx.signal;
@@ -201,21 +183,22 @@ describe('enforce decisions', () => {
       message: "Denied by policy 'confirm': no approval within 1000 ms",
     });
     expect(signal?.aborted).toBe(true);
-    expect(made).toBeGreaterThan(0);
-    expect(pending.size).toBe(0);
+    expect(timers.made()).toBeGreaterThan(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it('ask_user: default timeout is 5 minutes', async () => {
     vi.useFakeTimers();
+    const timers = ownTimers('policy');
     const hook = enforce([policy.askUser('run_command', { handler: () => new Promise<boolean>(() => {}) })], {
       logger: spyLogger(),
     });
     const pending = decide(hook);
     await vi.advanceTimersByTimeAsync(5 * 60 * 1000 - 1);
-    expect(vi.getTimerCount()).toBe(1);
+    expect(timers.pending()).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     expect((await pending).allow).toBe(false);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it('enforces MCP policies against the call server', async () => {

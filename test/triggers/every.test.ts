@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { every, type TriggerContext } from '../../src/triggers/index.js';
+import { ownTimers } from '../helpers/own-timers.js';
 import { spyLogger } from '../hooks/helpers.js';
 
 function context() {
@@ -13,6 +14,7 @@ beforeEach(() => {
   vi.useFakeTimers();
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
@@ -79,6 +81,7 @@ describe('every', () => {
   });
 
   it('stop clears the timer and waits for the run in progress', async () => {
+    const timers = ownTimers('triggers');
     let finish: () => void = () => {};
     let finished = false;
     const trigger = every(10, async () => {
@@ -89,12 +92,12 @@ describe('every', () => {
     });
     trigger.start(context().ctx);
     await vi.advanceTimersByTimeAsync(10);
-    expect(vi.getTimerCount()).toBe(1);
+    expect(timers.pending()).toBe(1);
     let stopped = false;
     const stopping = Promise.resolve(trigger.stop()).then(() => {
       stopped = true;
     });
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
     await vi.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(false);
     finish();
@@ -103,6 +106,7 @@ describe('every', () => {
   });
 
   it('does not run after the signal aborted, and can be restarted after stop', async () => {
+    const timers = ownTimers('triggers');
     const fn = vi.fn();
     const trigger = every(10, fn);
     const first = context();
@@ -116,7 +120,7 @@ describe('every', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(fn).toHaveBeenCalledTimes(1);
     await trigger.stop();
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it('rejects invalid intervals and names itself after the function', () => {
