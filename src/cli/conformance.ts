@@ -153,11 +153,15 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
         probe === 'resume' ? 'Reply with the single word OK.' : PROMPTS[probe as keyof typeof PROMPTS];
       const response = await agent.chat(prompt);
       if (probe === 'interrupt') {
-        // Interrupt once agy is visibly at work: its first step, or after 3 s.
+        // Interrupt once agy is visibly at work: its first step, or after 30 s. A SIGINT that lands before agy
+        // has read the prompt finds it idle, and an idle agy exits on SIGINT without a `result`; a short fallback
+        // made that race likely on a loaded machine.
+        let fallback: NodeJS.Timeout | undefined;
         const first = (async () => {
           for await (const _ of response.steps()) return;
         })();
-        await Promise.race([first, new Promise((r) => setTimeout(r, 3000).unref())]);
+        await Promise.race([first, new Promise((r) => (fallback = setTimeout(r, 30_000)))]);
+        clearTimeout(fallback);
         await agent.interrupt();
       }
       const result = await response.result();
