@@ -6,7 +6,24 @@ export default defineConfig({
   // command line picks (test/helpers/shared-notice-reporter.ts).
   plugins: [sharedNoticePlugin()],
   test: {
-    include: ['test/**/*.test.ts'],
+    // Tests mirror src/ (test/<path under src>/<name>.test.ts); a file that starts any child process is named
+    // `*.process.test.ts`. Two projects: `fast` (in-memory, `npm run test:fast`, its setup refuses a spawn) and
+    // `process` (the simulator, Gemini CLI, Redis, tmux, Chromium, the packed package). `npm test` runs both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.process.test.ts'],
+          setupFiles: ['test/setup/crash-guard.ts', 'test/setup/no-spawn.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'process', include: ['test/**/*.process.test.ts'] },
+      },
+    ],
     // An uncaught exception or unhandled rejection fails the test it happened in (test/setup/crash-guard.ts).
     setupFiles: ['test/setup/crash-guard.ts'],
     // Forks, not threads: tests send signals, spawn process trees and read /proc of their own process.

@@ -1,5 +1,5 @@
 // The README's code blocks, type-checked by `tsc --noEmit` so the docs cannot drift from the API (the README
-// blocks themselves are run offline by `test/package/readme.test.ts`). Imports the sources; user code
+// blocks themselves are run offline by `test/package/readme.process.test.ts`). Imports the sources; user code
 // imports the same names from 'agy-sdk'.
 import { z } from 'zod';
 import { Agent, every, hooks, policy, terminalApproval, tool } from '../src/index.js';

@@ -1,6 +1,6 @@
 /**
  * The Agent's turn stages, in the order they run. Each is a small named object over a narrow interface, so it
- * can be unit-tested alone (test/unit/turn-stages.test.ts) and read in one place:
+ * can be unit-tested alone (test/agent/turn-stages.test.ts) and read in one place:
  *
  *   prepare:  materialize → pending steers → preTurn → budget → reminder
  *   step:     control plane → tool transport warning → budget

@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { UpstreamKind } from '../../src/gateway/upstream/upstream.js';
 import { silentLogger } from '../../src/logger.js';
-import { HELLO, post, startUpstream, strictFrames, summarize, type TestUpstream } from './helpers.js';
+import {
+  HELLO,
+  post,
+  startUpstream,
+  strictFrames,
+  summarize,
+  type TestUpstream,
+} from '../helpers/gateway/helpers.js';
 
 const KINDS: UpstreamKind[] = ['openai-chat', 'openai-responses', 'anthropic'];
 const base = (kind: UpstreamKind, url: string): string => (kind === 'anthropic' ? url : `${url}/v1`);

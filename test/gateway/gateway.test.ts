@@ -9,7 +9,14 @@ import { ConfigError } from '../../src/errors.js';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import type { Logger } from '../../src/logger.js';
 import { silentLogger } from '../../src/logger.js';
-import { HELLO, post, startUpstream, strictFrames, summarize, type TestUpstream } from './helpers.js';
+import {
+  HELLO,
+  post,
+  startUpstream,
+  strictFrames,
+  summarize,
+  type TestUpstream,
+} from '../helpers/gateway/helpers.js';
 
 const CHAT_DONE =
   'data: {"id":"c1","model":"up-model","choices":[{"index":0,"delta":{"content":"ok"}}]}\n\n' +

@@ -6,7 +6,7 @@ import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { startUpstream, type TestUpstream } from './helpers.js';
+import { startUpstream, type TestUpstream } from '../helpers/gateway/helpers.js';
 
 const sse = (events: Record<string, unknown>[]): string =>
   events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');

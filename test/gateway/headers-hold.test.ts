@@ -7,8 +7,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { HELLO, startUpstream, strictFrames, type TestUpstream } from './helpers.js';
-import { chunkEvents } from './provider-recordings.js';
+import { HELLO, startUpstream, strictFrames, type TestUpstream } from '../helpers/gateway/helpers.js';
+import { chunkEvents } from '../helpers/gateway/provider-recordings.js';
 
 const XAI = chunkEvents('xai/xai-text.chunks.txt').map((e) => `data: ${JSON.stringify(e)}\n\n`);
 

@@ -13,7 +13,7 @@ import { frameSse, type SseWriter } from '../../src/gateway/sse-writer.js';
 import { compileShapeCheck } from '../../src/gateway/upstream/shape-check.js';
 import { createSseDecoder, UpstreamTooLargeError } from '../../src/gateway/upstream/sse-parse.js';
 import { createWireReader, WIRE_SCHEMAS, type WireKind } from '../../src/gateway/upstream/wire.js';
-import { cassetteBodies, chunkEvents, ssePayloads } from './provider-recordings.js';
+import { cassetteBodies, chunkEvents, ssePayloads } from '../helpers/gateway/provider-recordings.js';
 
 const RECORDED: Record<WireKind, Record<string, unknown>[]> = {
   chatChunk: [

@@ -16,7 +16,7 @@ import { frameSse } from '../../src/gateway/sse-writer.js';
 import { anthropicUpstream } from '../../src/gateway/upstream/anthropic.js';
 import { openAIChatUpstream } from '../../src/gateway/upstream/openai-chat.js';
 import { openAIResponsesUpstream } from '../../src/gateway/upstream/openai-responses.js';
-import { genai130Frames, strictFrames } from './helpers.js';
+import { genai130Frames, strictFrames } from '../helpers/gateway/helpers.js';
 
 // Strings that stress framing: newlines, CRs, `data: ` look-alikes, separators, astral characters.
 const nasty = fc.oneof(

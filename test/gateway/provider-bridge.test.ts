@@ -8,7 +8,7 @@ import {
   startProviderBridge,
   validateProvider,
 } from '../../src/gateway/provider-bridge.js';
-import { OpenAiChatMock } from '../gateway-e2e/mocks/openai-chat.js';
+import { OpenAiChatMock } from '../helpers/gateway/mocks/openai-chat.js';
 import { probePort } from '../helpers/runtime-files.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -18,7 +18,7 @@ import {
   strictFrames,
   summarize,
   type TestUpstream,
-} from './helpers.js';
+} from '../helpers/gateway/helpers.js';
 import {
   cassetteBodies,
   chatSse,
@@ -29,7 +29,7 @@ import {
   type StreamedTurn,
   ssePayloads,
   streamTurn,
-} from './provider-recordings.js';
+} from '../helpers/gateway/provider-recordings.js';
 
 let upstream: TestUpstream | undefined;
 let gateway: Gateway | undefined;

@@ -47,7 +47,7 @@ export async function sandbox(): Promise<Sandbox> {
       };
       if (scenario) env.AGY_SIM_SCENARIO = await writeScenario(scenario, root);
       // Explicit workspaces confine the file tools; scenarios here use paths like /a freely, so the sandbox opts
-      // out unless a test asks for it (allowOutsideWorkspaces: false, test/parity/workspace-confinement.test.ts).
+      // out unless a test asks for it (allowOutsideWorkspaces: false, test/policy/workspace.confinement.process.test.ts).
       return {
         agyPath: simulatorPath(),
         workspaces: [workspace],

@@ -8,7 +8,7 @@ import {
   type PreToolCallHook,
   type ToolCallDecision,
 } from '../../src/hooks/index.js';
-import { spyLogger } from './helpers.js';
+import { spyLogger } from '../helpers/hooks.js';
 
 const runCommand = (commandLine = 'ls', extra: Record<string, unknown> = {}) =>
   createHookToolCall({ id: 'conv:1', name: 'run_command', args: { CommandLine: commandLine, ...extra } });

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHookToolCall, HookRunner, hooks, type PreToolCallHook } from '../../src/hooks/index.js';
 import type { AskUserHandler } from '../../src/policy/ask-user/index.js';
 import { enforce, type Policy, PolicyConfigError, policy } from '../../src/policy/index.js';
+import { spyLogger } from '../helpers/hooks.js';
 import { ownTimers } from '../helpers/own-timers.js';
-import { spyLogger } from '../hooks/helpers.js';
 
 const call = (name: string, args: Record<string, unknown> = {}, server?: string) =>
   createHookToolCall({ id: 'conv:2', name, args, ...(server ? { server } : {}) });

@@ -13,7 +13,7 @@ import {
   resolveRealPath,
   WORKSPACE_ONLY_POLICY_NAME,
 } from '../../src/policy/index.js';
-import { spyLogger } from '../hooks/helpers.js';
+import { spyLogger } from '../helpers/hooks.js';
 
 let root: string; // real path of a temp dir
 let ws: string; // the workspace

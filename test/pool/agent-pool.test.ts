@@ -1,7 +1,7 @@
 /**
  * AgentPool on InMemoryConnection: stickiness, eviction and resume ids, warm start, the 429 storm, the bounded
  * queue, abort of queued work, fairness across keys, close. The real-process paths (a killed agy resumed, a
- * quota turn pausing the pool, many simulator sessions) are in agent-pool-simulator.test.ts.
+ * quota turn pausing the pool, many simulator sessions) are in agent-pool.simulator.process.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,16 +1,16 @@
 /**
- * The pool's OpenTelemetry metrics, read through the SDK's in-memory metric reader (test/telemetry/otel-kit.ts):
+ * The pool's OpenTelemetry metrics, read through the SDK's in-memory metric reader (test/helpers/otel-kit.ts):
  * the busy, idle, queued and paused gauges report what `pool.stats` says at each collection, the queue-wait and
  * agent-start histograms count every run and start, a closed pool reports nothing more, and a pool with no
  * provider (or `enabled: false`) records nothing. The pool without `@opentelemetry/api` installed at all is
- * test/telemetry/without-otel.test.ts.
+ * test/telemetry/without-otel.process.test.ts.
  */
 import type { CollectionResult } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AgentConfig, AgentPool, ConfigError, silentLogger } from '../../src/index.js';
 import { METRIC } from '../../src/telemetry/attributes.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
-import { type OtelKit, otelKit, point } from '../telemetry/otel-kit.js';
+import { type OtelKit, otelKit, point } from '../helpers/otel-kit.js';
 
 let kit: OtelKit | undefined;
 afterEach(async () => {

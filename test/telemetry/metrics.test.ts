@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WatchdogTimeoutError } from '../../src/errors.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import { AgentMetrics } from '../../src/telemetry/metrics.js';
-import { otelKit, point } from './otel-kit.js';
+import { otelKit, point } from '../helpers/otel-kit.js';
 
 const kit = otelKit();
 afterAll(() => kit.shutdown());

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { every, type TriggerContext } from '../../src/triggers/index.js';
+import { spyLogger } from '../helpers/hooks.js';
 import { ownTimers } from '../helpers/own-timers.js';
-import { spyLogger } from '../hooks/helpers.js';
 
 function context() {
   const controller = new AbortController();

@@ -8,7 +8,7 @@ import {
   type TriggerContext,
   type TriggerObject,
 } from '../../src/triggers/index.js';
-import { spyLogger } from '../hooks/helpers.js';
+import { spyLogger } from '../helpers/hooks.js';
 
 let dir: string;
 let trigger: TriggerObject | undefined;

@@ -10,7 +10,7 @@ import {
   type TriggerObject,
   TriggerRunner,
 } from '../../src/triggers/index.js';
-import { spyLogger } from '../hooks/helpers.js';
+import { spyLogger } from '../helpers/hooks.js';
 
 afterEach(() => {
   vi.useRealTimers();

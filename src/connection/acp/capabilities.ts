@@ -43,7 +43,7 @@ export function capabilitiesOf(init: AcpInitializeResponse, session: object | un
 
 /**
  * Gemini CLI 0.61 over ACP (`gemini --acp`), as its `initialize` and `session/new` answers yield them
- * (checked against that answer by `test/acp/capabilities.test.ts`). A running agent reports what its own
+ * (checked against that answer by `test/connection/acp/units.test.ts`). A running agent reports what its own
  * `initialize` said.
  */
 export const GEMINI_CLI_CAPABILITIES: Readonly<AgentCapabilities> = {

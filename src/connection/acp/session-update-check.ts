@@ -8,7 +8,7 @@
  * a wrong value becomes undefined, a bad array item is skipped), never rejected, so the mirror holds the
  * required fields alone: the update kind, and per kind the fields without a default. A required list
  * (`requiredDefaultOnError`) only has to be present. Extra fields pass, as in the SDK.
- * `test/acp/session-update-check.test.ts` compares this mirror with the SDK's schema on mutated captures.
+ * `test/connection/acp/session-update-check.test.ts` compares this mirror with the SDK's schema on mutated captures.
  */
 import { z } from 'zod/v4';
 

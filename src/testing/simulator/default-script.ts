@@ -30,7 +30,7 @@ const MAX_ENTRIES = 20;
 const ECHO_CHARS = 200;
 /**
  * The server agy knows the SDK's own tools by: the SDK's plugin `agy-sdk`, server `tools` (its `OWN_TOOL_SERVER`;
- * `test/simulator/default-own-tool.test.ts` keeps the two equal).
+ * `test/testing/simulator/default-script.process.test.ts` keeps the two equal).
  */
 export const OWN_TOOL_SERVER = 'agy-sdk_tools';
 /** Prompt words shorter than this never pick a tool (`the`, `for`, `is` match too much). */

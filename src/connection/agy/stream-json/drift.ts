@@ -3,7 +3,7 @@
  * status, a field of a step, tool, usage or result object) is counted per session and reported once per name
  * through the logger, so "agy 1.4.0 writes a field this SDK does not know" is seen before anything breaks
  * (docs/reference/stream-json.md#drift-tolerance). The known sets are the wire-fact catalogue's
- * (docs/reference/wire-facts.json, checked equal by test/cassette/wire-facts.test.ts). Per line the cost is
+ * (docs/reference/wire-facts.json, checked equal by test/connection/agy/stream-json/wire-facts.test.ts). Per line the cost is
  * one `Set.has` per key and no allocation unless something is unknown.
  */
 import type { Logger } from '../../../logger.js';

@@ -1,0 +1,84 @@
+// "The version probe is not on the start's critical path" (issue 13): `agy --version` runs after `init`, so the
+// first start per binary returns without waiting for it, `agyVersion` becomes right once it answers, and every
+// later start has the cached answer at once. The answer is cached per binary path for the life of the process,
+// and test files share a worker: the hanging-probe test runs its own copy of the fake agy.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { Agent } from '../../../../src/agent/agent.js';
+import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../../../helpers/fake-agy.js';
+import { alive, type Sandbox, sandbox, waitGone } from '../../../helpers/sandbox.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(() => box.cleanup());
+
+describe('the version probe runs after init', () => {
+  it('a first start returns while `agy --version` still hangs; close() then kills the probe', async () => {
+    const pids = join(box.root, 'pids');
+    onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
+    const agent = new Agent(
+      await box.agentConfig(undefined, {
+        agyPath: freshFakeAgy(box.root),
+        env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
+      }),
+    );
+    try {
+      await agent.start();
+      // The probe (which never answers) started only after init, and start() did not wait for it.
+      expect(await until(() => pidsOf(pids, 'probe').length > 0)).toBe(true);
+      expect(alive(pidsOf(pids, 'probe')[0]!)).toBe(true);
+      expect(agent.isStarted).toBe(true);
+      expect(agent.agyVersion).toBeNull();
+    } finally {
+      await agent.close();
+    }
+    // Well below the probe's own 10 s timeout: close() killed it.
+    expect(await waitGone(pidsOf(pids, 'probe'), 6000)).toEqual([]);
+  });
+
+  it('agyVersion becomes the simulator’s version after the first start, and is known at once on the next', async () => {
+    const config = await box.agentConfig();
+    const first = new Agent(config);
+    const second = new Agent(config);
+    try {
+      await first.start();
+      // The simulator imitates agy 1.3.1 by default (see src/testing/simulator/README.md).
+      expect(await until(() => first.agyVersion === '1.3.1')).toBe(true);
+      await second.start();
+      expect(second.agyVersion).toBe('1.3.1');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('probedAgyVersion() waits for the first start’s probe: the version without polling', async () => {
+    // A binary path no probe answered for yet, so the first start returns before `agy --version` does.
+    const agent = new Agent(await box.agentConfig(undefined, { agyPath: freshFakeAgy(box.root) }));
+    try {
+      expect(await agent.probedAgyVersion()).toBeUndefined(); // before start()
+      await agent.start();
+      expect(await agent.probedAgyVersion()).toBe('1.3.1');
+      expect(agent.agyVersion).toBe('1.3.1');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('probedAgyVersion() answers null once close() abandons a probe that never answers', async () => {
+    const pids = join(box.root, 'pids');
+    onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
+    const agent = new Agent(
+      await box.agentConfig(undefined, {
+        agyPath: freshFakeAgy(box.root),
+        env: { FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids },
+      }),
+    );
+    await agent.start();
+    const version = agent.probedAgyVersion();
+    expect(await until(() => pidsOf(pids, 'probe').length > 0)).toBe(true);
+    await agent.close();
+    expect(await version).toBeNull();
+  });
+});

@@ -1,0 +1,355 @@
+// Cassettes end to end on the real simulator through the real spawn path: recording (AgentConfig.record and
+// AGY_SDK_RECORD), the sanitizer against planted secrets, the format's schema check, and replay (hooks and MCP
+// calls re-issued to the new session's listener; strict and loose stdin checks). Format:
+// docs/guides/testing-your-agent.md#cassettes.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../../src/agent/agent.js';
+import { CassetteError, CassetteMismatchError } from '../../../src/errors.js';
+import { hooks } from '../../../src/hooks/factories.js';
+import { policy } from '../../../src/policy/index.js';
+import { parseCassette, readCassette, replayCassette } from '../../../src/testing/cassette/index.js';
+import { simulatorPath } from '../../../src/testing/simulator/path.js';
+import type { Scenario } from '../../../src/testing/simulator/scenario.js';
+import { tool } from '../../../src/tools/tool.js';
+import { useSandboxAgents } from '../../helpers/agents.js';
+
+const sb = useSandboxAgents();
+
+const TOOL_TURN: Scenario = {
+  turns: [
+    {
+      actions: [
+        { text: 'looking' },
+        { tool: { name: 'run_command', parameters: { CommandLine: 'ls' }, output: 'a\nb' } },
+        { mcpTool: { server: 'agy-sdk_tools', tool: 'add', arguments: { a: 1, b: 2 } } },
+        { text: 'done' },
+      ],
+    },
+  ],
+};
+
+function adder(calls: number[]) {
+  return tool(
+    { name: 'add', description: 'Adds', input: z.object({ a: z.number(), b: z.number() }) },
+    ({ a, b }) => {
+      calls.push(a + b);
+      return String(a + b);
+    },
+  );
+}
+
+async function recordOne(scenario: Scenario, prompt: string, extra: Parameters<typeof sb.agentWith>[1] = {}) {
+  const dir = join(sb.box.root, 'cassettes');
+  const agent = await sb.agentWith(scenario, { record: { dir }, ...extra });
+  const result = await (await agent.chat(prompt)).result();
+  const token = agent.runtime?.listener?.token;
+  const sessionDir = agent.sessionDir;
+  const file = agent.cassetteFile!;
+  await agent.close();
+  return { result, file, token, sessionDir, dir };
+}
+
+describe('recording', () => {
+  it('writes one cassette per session: header, stdin/stdout, hooks and MCP with offsets, the exit', async () => {
+    const calls: number[] = [];
+    const { file, dir } = await recordOne(TOOL_TURN, 'hello', {
+      tools: [adder(calls)],
+      policies: [policy.deny('run_command'), policy.allowAll()],
+    });
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const cassette = readCassette(file);
+    expect(cassette.header).toMatchObject({
+      format: 'agy-sdk-cassette',
+      version: 1,
+      backend: 'agy',
+      sanitized: true,
+    });
+    expect(cassette.header.agy.args).toContain('--input-format');
+    const types = cassette.records.map((r) => r.type);
+    expect(types[0]).toBe('spawn');
+    for (const t of ['stdin', 'stdout', 'hook', 'mcp', 'close', 'exit'] as const) expect(types).toContain(t);
+    const stdin = cassette.records.find((r) => r.type === 'stdin');
+    expect(stdin).toMatchObject({ line: expect.stringContaining('"text":"hello"') });
+    const call = cassette.records.find(
+      (r) => r.type === 'mcp' && JSON.stringify(r.request).includes('tools/call'),
+    );
+    expect(call).toMatchObject({ server: 'tools', status: 200 });
+    const pre = cassette.records.find((r) => r.type === 'hook' && r.event === 'PreToolUse');
+    // The SDK's answer to agy's PreToolUse for run_command: the policy's denial.
+    expect(JSON.stringify(pre)).toContain('deny');
+    const offsets = cassette.records.map((r) => r.t);
+    expect([...offsets].sort((a, b) => a - b)).toEqual(offsets);
+    expect(calls).toEqual([3]);
+  });
+
+  it('AGY_SDK_RECORD=<dir> records any program', async () => {
+    const dir = join(sb.box.root, 'env-cassettes');
+    const before = process.env.AGY_SDK_RECORD;
+    process.env.AGY_SDK_RECORD = dir;
+    try {
+      const agent = await sb.agentWith({ turns: [{ actions: [{ text: 'hi' }] }] });
+      await (await agent.chat('x')).result();
+      await agent.close();
+      expect(agent.cassetteFile?.startsWith(dir)).toBe(true);
+    } finally {
+      if (before === undefined) delete process.env.AGY_SDK_RECORD;
+      else process.env.AGY_SDK_RECORD = before;
+    }
+    const [name] = readdirSync(dir);
+    expect(readCassette(join(dir, name!)).records.some((r) => r.type === 'stdout')).toBe(true);
+  });
+
+  it('a bad record config is refused by name', () => {
+    expect(() => new Agent({ record: { dir: '' } })).toThrow(/record\.dir/);
+    expect(() => new Agent({ record: { dir: '/x', redact: [1 as never] } })).toThrow(/record\.redact/);
+  });
+});
+
+describe('sanitizing', () => {
+  it('no planted secret survives: token, API keys, bearer tokens, env secrets, paths, user name, ids, redact patterns', async () => {
+    const googleKey = `AIza${'Q'.repeat(35)}`;
+    const openaiKey = `sk-proj-${'x7'.repeat(16)}`;
+    const bearer = 'Bearer abcDEF123456789.token';
+    const envSecret = 'hunter2-very-secret-value';
+    const custom = 'ACME-INTERNAL-4242';
+    const prompt = `key ${googleKey} and ${openaiKey}, header ${bearer}, ticket ${custom}, file ${sb.box.workspace}/notes.txt`;
+    const { file, token, sessionDir, result } = await recordOne(
+      { turns: [{ actions: [{ text: `echo ${googleKey} in ${sb.box.workspace}` }] }] },
+      prompt,
+      {
+        env: { MY_SERVICE_API_KEY: envSecret },
+        record: { dir: join(sb.box.root, 'cassettes'), redact: [/ACME-INTERNAL-\d+/] },
+      },
+    );
+    expect(result.status).toBe('success');
+    const text = readFileSync(file, 'utf8');
+    expect(token).toBeTruthy();
+    const conversationId = result.conversationId!;
+    for (const secret of [
+      googleKey,
+      openaiKey,
+      'abcDEF123456789.token',
+      envSecret,
+      custom,
+      token!,
+      sessionDir!,
+      sb.box.workspace,
+      sb.box.dataDir,
+      sb.box.root,
+      conversationId,
+    ]) {
+      expect(text, `"${secret}" survived`).not.toContain(secret);
+    }
+    expect(text).toContain('<api-key>');
+    expect(text).toContain('Bearer <bearer>');
+    expect(text).toContain('<redacted>');
+    expect(text).toContain('<workspace>/notes.txt');
+    // One conversation id, rewritten the same way everywhere.
+    expect(new Set(text.match(/00000000-0000-4000-8000-\d{12}/g))).toEqual(
+      new Set(['00000000-0000-4000-8000-000000000001']),
+    );
+    // Still a valid cassette.
+    expect(() => parseCassette(text)).not.toThrow();
+  });
+});
+
+describe('the schema check', () => {
+  const header = JSON.stringify({
+    format: 'agy-sdk-cassette',
+    version: 1,
+    backend: 'agy',
+    agy: { version: '1.3.1', args: [] },
+    recordedAt: '2026-12-01T00:00:00.000Z',
+    sanitized: true,
+  });
+  it.each([
+    ['', /empty/],
+    ['{"format":"other"}', /header\.format: must be "agy-sdk-cassette"/],
+    [header.replace('"version":1', '"version":2'), /header\.version: this SDK reads version 1, got 2/],
+    [`${header}\nnot json`, /:2: line: is not JSON/],
+    [`${header}\n{"t":1,"type":"stdout"}`, /:2: line: must be a string/],
+    [`${header}\n{"t":1,"type":"teleport"}`, /:2: type: must be one of spawn/],
+    [`${header}\n{"t":-1,"type":"close"}`, /:2: t: must be a non-negative number/],
+    [`${header}\n{"t":5,"type":"close"}\n{"t":2,"type":"close"}`, /:3: t: goes back in time/],
+    [`${header}\n{"t":1,"type":"exit","code":"0","signal":null}`, /code: must be an integer or null/],
+  ])('rejects %j with a clear error', (text, message) => {
+    let error: unknown;
+    try {
+      parseCassette(text, 'bad.jsonl');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CassetteError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('a missing file is a CassetteError naming it', () => {
+    expect(() => readCassette('/nonexistent/x.jsonl')).toThrow(
+      /\/nonexistent\/x\.jsonl:0: file: cannot be read/,
+    );
+  });
+});
+
+describe('replay', () => {
+  it("re-issues hook and MCP calls to the new session's listener: the user's tools and policies run again", async () => {
+    const recorded: number[] = [];
+    const { file, result } = await recordOne(TOOL_TURN, 'hello', {
+      tools: [adder(recorded)],
+      policies: [policy.deny('run_command'), policy.allowAll()],
+    });
+    const replayed: number[] = [];
+    const seen: string[] = [];
+    const agent = await sb.agentWith(undefined, {
+      ...replayCassette(file),
+      env: { ...replayCassette(file).env, AGY_SIM_STATE_DIR: sb.box.stateDir },
+      tools: [adder(replayed)],
+      policies: [policy.deny('run_command'), policy.allowAll()],
+      hooks: [
+        hooks.preToolCall((call) => {
+          seen.push(call.name);
+          return { allow: true };
+        }),
+      ],
+    });
+    const again = await (await agent.chat('hello')).result();
+    expect(replayed).toEqual([3]);
+    expect(seen).toEqual(['run_command', 'add']);
+    expect(again.status).toBe(result.status);
+    expect(again.text).toBe(result.text);
+    expect(again.usage).toEqual(result.usage);
+    expect(again.toolCalls.map((c) => [c.name, c.state, c.denied])).toEqual(
+      result.toolCalls.map((c) => [c.name, c.state, c.denied]),
+    );
+    expect(again.deniedActions.map((d) => [d.action, d.source, d.reason])).toEqual(
+      result.deniedActions.map((d) => [d.action, d.source, d.reason]),
+    );
+  });
+
+  it('strict: a stdin line that differs fails the turn with a typed CassetteMismatchError', async () => {
+    const { file } = await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'the recorded prompt');
+    const replay = replayCassette(file, { mode: 'strict' });
+    const agent = await sb.agentWith(undefined, {
+      ...replay,
+      env: { ...replay.env, AGY_SIM_STATE_DIR: sb.box.stateDir },
+    });
+    const result = await (await agent.chat('another prompt')).result();
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(CassetteMismatchError);
+    const error = result.error as CassetteMismatchError;
+    expect(error.expected).toContain('the recorded prompt');
+    expect(error.actual).toContain('another prompt');
+  });
+
+  it('loose: a differing stdin line is reported on stderr and the replay goes on', async () => {
+    const { file } = await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'the recorded prompt');
+    const stderr: string[] = [];
+    const replay = replayCassette(file, { mode: 'loose' });
+    const agent = await sb.agentWith(undefined, {
+      ...replay,
+      env: { ...replay.env, AGY_SIM_STATE_DIR: sb.box.stateDir },
+      onStderr: (line) => stderr.push(line),
+    });
+    const result = await (await agent.chat('another prompt')).result();
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('hi');
+    expect(stderr.join('\n')).toMatch(/stdin differs from the recording/);
+  });
+
+  it('timing: real time keeps the recorded gaps, compressed does not', async () => {
+    const { file } = await recordOne(
+      { turns: [{ actions: [{ text: 'slow', chunks: 2, delayMs: 400 }] }] },
+      'p',
+    );
+    // Stretch the recorded gap so the difference is unmistakable on a loaded machine.
+    const text = readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) =>
+        l.includes('"type":"stdout"') && l.includes('"state\\":\\"DONE')
+          ? l.replace(/"t":\d+/, (m) => `"t":${Number(m.slice(4)) + 3000}`)
+          : l,
+      )
+      .join('\n');
+    const stretched = join(sb.box.root, 'stretched.jsonl');
+    writeFileSync(stretched, fixMonotonic(text));
+    const run = async (timing: 'real' | 'none') => {
+      const replay = replayCassette(stretched, { timing });
+      const agent = await sb.agentWith(undefined, {
+        ...replay,
+        env: { ...replay.env, AGY_SIM_STATE_DIR: join(sb.box.root, timing) },
+      });
+      const start = Date.now();
+      const result = await (await agent.chat('p')).result();
+      await agent.close();
+      return { result, ms: Date.now() - start };
+    };
+    const fast = await run('none');
+    const real = await run('real');
+    expect(fast.result.text).toBe('slow');
+    expect(real.result.text).toBe('slow');
+    expect(real.ms).toBeGreaterThanOrEqual(3000);
+  });
+});
+
+/** Makes the offsets monotonic again after one was moved forward (every later offset moves with it). */
+function fixMonotonic(text: string): string {
+  let last = 0;
+  return text
+    .split('\n')
+    .map((l) => {
+      const m = /"t":(\d+)/.exec(l);
+      if (!m) return l;
+      const t = Math.max(Number(m[1]), last);
+      last = t;
+      return l.replace(/"t":\d+/, `"t":${t}`);
+    })
+    .join('\n');
+}
+
+describe('agy-sim --cassette', () => {
+  it('answers --version from the header, and refuses a malformed cassette with exit 2 naming the problem', async () => {
+    const { file } = await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'p');
+    const version = spawnSync(simulatorPath(), ['--cassette', file, '--version'], { encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^agy version \d+\.\d+\.\d+ \(cassette\)$/m);
+    const bad = join(sb.box.root, 'bad.jsonl');
+    writeFileSync(bad, '{"format":"agy-sdk-cassette","version":9}\n');
+    const refused = spawnSync(simulatorPath(), [`--cassette=${bad}`, '--version'], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/bad\.jsonl:1: header\.version: this SDK reads version 1, got 9/);
+  });
+});
+
+describe('replay of an interrupted session', () => {
+  it('waits for the SIGINT where it was recorded, and plays the restart as the next process start', async () => {
+    const scenario: Scenario = {
+      turns: [
+        { actions: [{ text: 'a long answer that gets cut', chunks: 8, delayMs: 300 }] },
+        { actions: [{ text: 'second turn' }] },
+      ],
+    };
+    const run = async (extra: Parameters<typeof sb.agentWith>[1], useScenario: boolean) => {
+      const agent = await sb.agentWith(useScenario ? scenario : undefined, extra);
+      const first = await agent.chat('one');
+      for await (const step of first.steps()) if (step.textDelta) break;
+      await agent.interrupt();
+      const a = await first.result();
+      const b = await (await agent.chat('two')).result();
+      await agent.close();
+      return { a, b, file: agent.cassetteFile };
+    };
+    const recorded = await run({ record: { dir: join(sb.box.root, 'cassettes') } }, true);
+    expect([recorded.a.status, recorded.b.status]).toEqual(['interrupted', 'success']);
+    const cassette = readCassette(recorded.file!);
+    expect(cassette.records.filter((r) => r.type === 'spawn').length).toBeGreaterThanOrEqual(2);
+    expect(cassette.records.some((r) => r.type === 'signal' && r.signal === 'SIGINT')).toBe(true);
+    const replayed = await run(replayCassette(recorded.file!), false);
+    expect([replayed.a.status, replayed.b.status]).toEqual(['interrupted', 'success']);
+    expect(replayed.b.text).toBe('second turn');
+  });
+});
