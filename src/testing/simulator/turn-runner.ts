@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { MAX_TIMER_MS } from '../../internal/timing.js';
 import { type AbortReason, TurnAborted } from './abort.js';
 import {
   checkpoint,
@@ -78,9 +79,6 @@ export const QUOTA_MESSAGE =
 /** 1.1.x's print-timeout error (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson). */
 const PRINT_TIMEOUT_ERROR = 'timeout waiting for response';
 
-/** setTimeout's limit; a longer print timeout is as good as none. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** Plays turns one at a time. */
 export class TurnRunner {
   #current: AbortController | undefined;
@@ -111,6 +109,7 @@ export class TurnRunner {
     const controller = new AbortController();
     this.#current = controller;
     const timeoutMs = this.#opts.printTimeoutMs;
+    // Past setTimeout's limit a print timeout is as good as none.
     const timer =
       timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
         ? setTimeout(() => controller.abort('printTimeout' satisfies AbortReason), timeoutMs)
