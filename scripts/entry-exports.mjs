@@ -1,5 +1,5 @@
 // The package's entry points and what each exports, read with the TypeScript compiler: shared by
-// count-exports.mjs, check-docs.mjs and check-doc-facts.mjs.
+// count-exports.mjs, check-doc-facts.mjs and test/package/exports-snapshot.test.ts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';

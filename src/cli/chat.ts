@@ -107,64 +107,80 @@ class Repl {
   #inputClosed = false;
   #finish!: (code: number) => void;
 
+  readonly #agent: Agent;
+  readonly #rl: Interface;
+  readonly #streams: RenderStreams;
+  readonly #flags: ChatFlags;
+  readonly #asking: () => boolean;
+  readonly #answers: PassThrough;
+  readonly #live: { renderer?: TurnRenderer };
+
   constructor(
-    private readonly agent: Agent,
-    private readonly rl: Interface,
-    private readonly streams: RenderStreams,
-    private readonly flags: ChatFlags,
-    private readonly asking: () => boolean,
-    private readonly answers: PassThrough,
-    private readonly live: { renderer?: TurnRenderer },
-  ) {}
+    agent: Agent,
+    rl: Interface,
+    streams: RenderStreams,
+    flags: ChatFlags,
+    asking: () => boolean,
+    answers: PassThrough,
+    live: { renderer?: TurnRenderer },
+  ) {
+    this.#agent = agent;
+    this.#rl = rl;
+    this.#streams = streams;
+    this.#flags = flags;
+    this.#asking = asking;
+    this.#answers = answers;
+    this.#live = live;
+  }
 
   run(): Promise<number> {
     const done = new Promise<number>((resolve) => {
       this.#finish = resolve;
     });
     const onSigint = (): void => this.#onInterrupt();
-    this.rl.on('line', (line) => this.#onLine(line));
-    this.rl.on('SIGINT', onSigint);
+    this.#rl.on('line', (line) => this.#onLine(line));
+    this.#rl.on('SIGINT', onSigint);
     // Off a terminal readline does not see Ctrl-C; the signal reaches the process instead.
     process.on('SIGINT', onSigint);
-    this.rl.on('close', () => {
+    this.#rl.on('close', () => {
       this.#inputClosed = true;
       if (!this.#running && this.#queue.length === 0) this.#finish(0);
     });
     this.#say(
       'agy-sdk chat — /model <m>, /usage, /history, /exit. Ctrl-C interrupts; twice at an empty prompt exits.',
     );
-    this.rl.prompt();
+    this.#rl.prompt();
     return done.finally(() => {
       process.off('SIGINT', onSigint);
-      this.rl.close();
+      this.#rl.close();
     });
   }
 
   #say(text: string): void {
-    this.streams.out.write(`${text}\n`);
+    this.#streams.out.write(`${text}\n`);
   }
 
   /** A line from the SDK's log: through the turn's renderer, or above the prompt (reprinted under it). */
   log(text: string): void {
-    const renderer = this.live.renderer;
+    const renderer = this.#live.renderer;
     if (renderer) {
       renderer.note(text);
       return;
     }
-    if (!this.rl.terminal) {
-      this.streams.err.write(`${text}\n`);
+    if (!this.#rl.terminal) {
+      this.#streams.err.write(`${text}\n`);
       return;
     }
-    clearLine(this.streams.out, 0);
-    cursorTo(this.streams.out, 0);
-    this.streams.err.write(`${text}\n`);
-    this.rl.prompt(true);
+    clearLine(this.#streams.out, 0);
+    cursorTo(this.#streams.out, 0);
+    this.#streams.err.write(`${text}\n`);
+    this.#rl.prompt(true);
   }
 
   #onLine(line: string): void {
     this.#armed = false;
     if (this.#running) {
-      if (this.asking()) this.answers.write(`${line}\n`);
+      if (this.#asking()) this.#answers.write(`${line}\n`);
       else this.#queue.push(line);
       return;
     }
@@ -177,16 +193,16 @@ class Repl {
       this.#queue.length = 0;
       const notice = '(Ctrl-C: interrupting the turn)';
       // At an open `Allow? [y/N]` the cursor sits after the question: end that line first.
-      if (this.asking()) this.streams.out.write('\n');
-      if (this.live.renderer) this.live.renderer.note(notice);
+      if (this.#asking()) this.#streams.out.write('\n');
+      if (this.#live.renderer) this.#live.renderer.note(notice);
       else this.#say(`\n${notice}`);
-      this.agent.interrupt().catch((error: unknown) => this.#say(`interrupt failed: ${String(error)}`));
+      this.#agent.interrupt().catch((error: unknown) => this.#say(`interrupt failed: ${String(error)}`));
       return;
     }
-    if (this.rl.line.length > 0) {
+    if (this.#rl.line.length > 0) {
       // Ctrl-C on a half-typed line discards it, as shells do.
-      this.rl.write(null, { ctrl: true, name: 'e' });
-      this.rl.write(null, { ctrl: true, name: 'u' });
+      this.#rl.write(null, { ctrl: true, name: 'e' });
+      this.#rl.write(null, { ctrl: true, name: 'u' });
       this.#armed = false;
       return;
     }
@@ -197,7 +213,7 @@ class Repl {
     }
     this.#armed = true;
     this.#say('\n(Ctrl-C again to exit, or /exit)');
-    this.rl.prompt();
+    this.#rl.prompt();
   }
 
   async #handle(line: string): Promise<void> {
@@ -208,7 +224,7 @@ class Repl {
       if (text.startsWith('/')) ending = await this.#command(text);
       else if (text !== '') await this.#turn(text);
     } catch (error) {
-      reportFailure(error, this.streams.err);
+      reportFailure(error, this.#streams.err);
     } finally {
       this.#running = false;
     }
@@ -216,7 +232,7 @@ class Repl {
     const next = this.#queue.shift();
     if (next !== undefined) return this.#handle(next);
     if (this.#inputClosed) return this.#finish(0);
-    this.rl.prompt();
+    this.#rl.prompt();
   }
 
   /** Runs a REPL command; true when the REPL is ending. */
@@ -233,11 +249,11 @@ class Repl {
           this.#say('usage: /model <model id>');
           return false;
         }
-        await this.agent.setModel(arg);
+        await this.#agent.setModel(arg);
         this.#say(`model: ${arg} (from the next turn)`);
         return false;
       case '/usage': {
-        const conv = this.agent.conversation;
+        const conv = this.#agent.conversation;
         this.#say(`last turn: ${formatUsage(conv.lastTurnUsage)}`);
         const turns = `${conv.turnCount} turn${conv.turnCount === 1 ? '' : 's'}`;
         this.#say(`conversation (${turns}): ${formatUsage(conv.totalUsage)}`);
@@ -249,7 +265,7 @@ class Repl {
           this.#say(`${i + 1}. you: ${oneLine(t.prompt)}`);
           this.#say(`   agent [${t.status}]: ${oneLine(t.text) || '(no text)'}`);
         });
-        this.#say(`conversation: ${this.agent.conversationId ?? '(none yet)'}`);
+        this.#say(`conversation: ${this.#agent.conversationId ?? '(none yet)'}`);
         return false;
       default:
         this.#say(`unknown command ${name}; commands: /model <m>, /usage, /history, /exit`);
@@ -258,18 +274,21 @@ class Repl {
   }
 
   async #turn(prompt: string): Promise<void> {
-    const renderer = pickRenderer({ json: false, streamText: this.flags.schema === undefined }, this.streams);
-    this.live.renderer = renderer;
+    const renderer = pickRenderer(
+      { json: false, streamText: this.#flags.schema === undefined },
+      this.#streams,
+    );
+    this.#live.renderer = renderer;
     let result: Awaited<ReturnType<typeof renderTurn>>;
     try {
-      result = await renderTurn(this.agent, prompt, renderer, {
-        showStructured: this.flags.schema !== undefined,
+      result = await renderTurn(this.#agent, prompt, renderer, {
+        showStructured: this.#flags.schema !== undefined,
       });
     } finally {
-      delete this.live.renderer;
+      delete this.#live.renderer;
       // A question still open belongs to a turn that ended (interrupted): its hook is gone. Answer it "no",
       // so it neither blocks the next approval nor takes the next line typed at the prompt.
-      if (this.asking()) this.answers.write('\n');
+      if (this.#asking()) this.#answers.write('\n');
     }
     this.#transcript.push({ prompt, text: result.text, status: result.status });
   }

@@ -12,10 +12,11 @@
  * ```
  */
 import type { DecideHook, HookOptions, InspectHook, TransformHook } from './base.js';
-import type { OperationContext, SessionContext, TurnContext } from './context.js';
+import type { HookContext, OperationContext, SessionContext, TurnContext } from './context.js';
 import type {
   CompactionEvent,
   HookDecision,
+  HookKind,
   HookToolCall,
   HookToolResult,
   InteractionRequest,
@@ -28,160 +29,128 @@ import type {
   ToolErrorEvent,
 } from './types.js';
 
-/** A subclass's name, else the kind: the label in logs and deny messages. */
-function nameOf(self: object, options: HookOptions | undefined, kind: string): string {
-  const ctor = (self as { constructor?: { name?: unknown } }).constructor?.name;
-  return options?.name || (typeof ctor === 'string' && ctor !== '' ? ctor : kind);
+/**
+ * What the ten hook classes share: `kind`, `category` and `name`, set here once, and the abstract `run`. Each
+ * class below names its kind, category and `run` types; this base is not exported from the package.
+ */
+export abstract class HookClass<
+  K extends HookKind,
+  C extends 'inspect' | 'decide' | 'transform',
+  T,
+  X extends HookContext,
+  R,
+> {
+  /** Which lifecycle event the hook handles. */
+  readonly kind: K;
+  /** The category, for tooling. */
+  readonly category: C;
+  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
+  readonly name: string;
+  constructor(kind: K, category: C, options: HookOptions | undefined) {
+    this.kind = kind;
+    this.category = category;
+    // A subclass's name makes a better label than the kind; an anonymous class has none.
+    const ctor = (this as { constructor?: { name?: unknown } }).constructor?.name;
+    this.name = options?.name || (typeof ctor === 'string' && ctor !== '' ? ctor : kind);
+  }
+  /** Called with the event data and the context. */
+  abstract run(data: T, ctx: X): MaybePromise<R>;
 }
 
 /** Runs when the session starts (inspect). Subclass and implement `run`, or use `hooks.onSessionStart(fn)`. */
 export abstract class OnSessionStartHook
+  extends HookClass<'onSessionStart', 'inspect', SessionInfo, SessionContext, void>
   implements InspectHook<'onSessionStart', SessionInfo, SessionContext>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'onSessionStart' as const;
-  /** The category, for tooling. */
-  readonly category = 'inspect' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'onSessionStart');
+    super('onSessionStart', 'inspect', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: SessionInfo, ctx: SessionContext): MaybePromise<void>;
 }
 
 /** Runs when the session ends (inspect). Subclass and implement `run`, or use `hooks.onSessionEnd(fn)`. */
-export abstract class OnSessionEndHook implements InspectHook<'onSessionEnd', SessionInfo, SessionContext> {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'onSessionEnd' as const;
-  /** The category, for tooling. */
-  readonly category = 'inspect' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
+export abstract class OnSessionEndHook
+  extends HookClass<'onSessionEnd', 'inspect', SessionInfo, SessionContext, void>
+  implements InspectHook<'onSessionEnd', SessionInfo, SessionContext>
+{
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'onSessionEnd');
+    super('onSessionEnd', 'inspect', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: SessionInfo, ctx: SessionContext): MaybePromise<void>;
 }
 
 /** Decides whether a user prompt may start a turn; data is the prompt text. The first deny stops the turn. Subclass and implement `run`, or use `hooks.preTurn(fn)`. */
 export abstract class PreTurnHook
+  extends HookClass<'preTurn', 'decide', string, TurnContext, HookDecision | boolean>
   implements DecideHook<'preTurn', string, TurnContext, HookDecision | boolean>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'preTurn' as const;
-  /** The category, for tooling. */
-  readonly category = 'decide' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'preTurn');
+    super('preTurn', 'decide', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: string, ctx: TurnContext): MaybePromise<HookDecision | boolean>;
 }
 
 /** Observes the turn's response text (inspect). Subclass and implement `run`, or use `hooks.postTurn(fn)`. */
-export abstract class PostTurnHook implements InspectHook<'postTurn', string, TurnContext> {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'postTurn' as const;
-  /** The category, for tooling. */
-  readonly category = 'inspect' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
+export abstract class PostTurnHook
+  extends HookClass<'postTurn', 'inspect', string, TurnContext, void>
+  implements InspectHook<'postTurn', string, TurnContext>
+{
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'postTurn');
+    super('postTurn', 'inspect', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: string, ctx: TurnContext): MaybePromise<void>;
 }
 
 /** Decides whether a tool call may run, optionally changing its arguments. Hooks chain; the first deny wins. Subclass and implement `run`, or use `hooks.preToolCall(fn)`. */
 export abstract class PreToolCallHook
+  extends HookClass<'preToolCall', 'decide', HookToolCall, OperationContext, ToolCallDecision | boolean>
   implements DecideHook<'preToolCall', HookToolCall, OperationContext, ToolCallDecision | boolean>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'preToolCall' as const;
-  /** The category, for tooling. */
-  readonly category = 'decide' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'preToolCall');
+    super('preToolCall', 'decide', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: HookToolCall, ctx: OperationContext): MaybePromise<ToolCallDecision | boolean>;
 }
 
 /** Observes a finished tool call (inspect). Subclass and implement `run`, or use `hooks.postToolCall(fn)`. */
 export abstract class PostToolCallHook
+  extends HookClass<'postToolCall', 'inspect', HookToolResult, OperationContext, void>
   implements InspectHook<'postToolCall', HookToolResult, OperationContext>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'postToolCall' as const;
-  /** The category, for tooling. */
-  readonly category = 'inspect' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'postToolCall');
+    super('postToolCall', 'inspect', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: HookToolResult, ctx: OperationContext): MaybePromise<void>;
 }
 
 /** Replaces a failed tool's error message (transform); the first string returned wins. Subclass and implement `run`, or use `hooks.onToolError(fn)`. */
 export abstract class OnToolErrorHook
+  extends HookClass<'onToolError', 'transform', ToolErrorEvent, OperationContext, string | null | undefined>
   implements TransformHook<'onToolError', ToolErrorEvent, OperationContext, string>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'onToolError' as const;
-  /** The category, for tooling. */
-  readonly category = 'transform' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'onToolError');
+    super('onToolError', 'transform', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: ToolErrorEvent, ctx: OperationContext): MaybePromise<string | null | undefined>;
 }
 
 /** Answers a question or confirmation on the user's behalf (transform); the first answer wins. Subclass and implement `run`, or use `hooks.onInteraction(fn)`. */
 export abstract class OnInteractionHook
+  extends HookClass<
+    'onInteraction',
+    'transform',
+    InteractionRequest,
+    OperationContext,
+    InteractionResponse | null | undefined
+  >
   implements TransformHook<'onInteraction', InteractionRequest, OperationContext, InteractionResponse>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'onInteraction' as const;
-  /** The category, for tooling. */
-  readonly category = 'transform' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'onInteraction');
+    super('onInteraction', 'transform', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(
-    data: InteractionRequest,
-    ctx: OperationContext,
-  ): MaybePromise<InteractionResponse | null | undefined>;
 }
 
 /** Observes a context compaction (inspect). Subclass and implement `run`, or use `hooks.onCompaction(fn)`. */
-export abstract class OnCompactionHook implements InspectHook<'onCompaction', CompactionEvent, TurnContext> {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'onCompaction' as const;
-  /** The category, for tooling. */
-  readonly category = 'inspect' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
+export abstract class OnCompactionHook
+  extends HookClass<'onCompaction', 'inspect', CompactionEvent, TurnContext, void>
+  implements InspectHook<'onCompaction', CompactionEvent, TurnContext>
+{
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'onCompaction');
+    super('onCompaction', 'inspect', options);
   }
-  /** Called with the event data and the context. */
-  abstract run(data: CompactionEvent, ctx: TurnContext): MaybePromise<void>;
 }
 
 /**
@@ -191,20 +160,13 @@ export abstract class OnCompactionHook implements InspectHook<'onCompaction', Co
  */
 export abstract class StopHook
   // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook that only observes (returns nothing) type-check.
+  extends HookClass<'stop', 'decide', StopEvent, TurnContext, StopDecision | undefined | void>
+  // biome-ignore lint/suspicious/noConfusingVoidType: as above.
   implements DecideHook<'stop', StopEvent, TurnContext, StopDecision | undefined | void>
 {
-  /** Which lifecycle event the hook handles. */
-  readonly kind = 'stop' as const;
-  /** The category, for tooling. */
-  readonly category = 'decide' as const;
-  /** Name used in logs and deny messages: `options.name`, else the subclass's name. */
-  readonly name: string;
   constructor(options?: HookOptions) {
-    this.name = nameOf(this, options, 'stop');
+    super('stop', 'decide', options);
   }
-  /** Called with the stop event and the context. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook that only observes (returns nothing) type-check.
-  abstract run(data: StopEvent, ctx: TurnContext): MaybePromise<StopDecision | undefined | void>;
 }
 
 /** Any hook the runner accepts. */

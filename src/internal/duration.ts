@@ -7,9 +7,7 @@
 
 import { z } from 'zod/v4';
 import { ConfigError } from '../errors.js';
-
-/** The longest delay Node's `setTimeout` honours, in ms (2^31−1, about 24.8 days); longer ones fire after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from './timing.js';
 
 /** What a duration may be. */
 export interface DurationRule {

@@ -1,4 +1,11 @@
-/** Timing helpers that never leave a timer behind. */
+/** Timing helpers that never leave a timer behind, and the one timer limit. */
+
+/**
+ * The longest delay Node's `setTimeout` honours, in ms (2^31−1, about 24.8 days); a longer one fires after 1 ms.
+ * The one definition: the duration checks, the pool, `every()`, the ask-user deadline and the simulator's
+ * print timeout (bundled with it) all read it here.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** True if `promise` settles within `ms`; the timer is always cleared. */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

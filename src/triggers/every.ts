@@ -2,8 +2,8 @@
 
 import { UsageError } from '../errors.js';
 import type { MaybePromise } from '../hooks/types.js';
+import { MAX_TIMER_MS } from '../internal/timing.js';
 import { describeError } from '../logger.js';
-import { MAX_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import type { TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link every}. */
@@ -22,7 +22,7 @@ export function every(
   fn: (ctx: TriggerContext) => MaybePromise<void>,
   options: EveryOptions = {},
 ): TriggerObject {
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0 || intervalMs > MAX_TIMEOUT_MS) {
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0 || intervalMs > MAX_TIMER_MS) {
     throw new RangeError(`every(): interval must be > 0 and <= 2^31-1 ms (got ${intervalMs})`);
   }
   if (typeof fn !== 'function') throw new TypeError('every(): fn must be a function');

@@ -5,10 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HookRunner } from '../../src/hooks/runner.js';
+import { HOOK_KINDS } from '../../src/hooks/types.js';
 import {
   Agent,
+  type Hook,
   type HookToolCall,
   hooks,
+  OnCompactionHook,
+  OnInteractionHook,
+  OnSessionEndHook,
+  OnSessionStartHook,
+  OnToolErrorHook,
+  PostToolCallHook,
   PostTurnHook,
   PreToolCallHook,
   PreTurnHook,
@@ -35,6 +43,42 @@ describe('hook classes', () => {
       }
     })();
     expect([stop.kind, stop.category]).toEqual(['stop', 'decide']);
+    // An anonymous class has no name to offer: the kind is the label.
+    expect(stop.name).toBe('stop');
+  });
+
+  it('every class carries the kind and category of its factory, and the fields a factory hook has', () => {
+    const classes = [
+      OnSessionStartHook,
+      OnSessionEndHook,
+      PreTurnHook,
+      PostTurnHook,
+      PreToolCallHook,
+      PostToolCallHook,
+      OnToolErrorHook,
+      OnInteractionHook,
+      OnCompactionHook,
+      StopHook,
+    ];
+    const kinds: string[] = [];
+    for (const Base of classes) {
+      // biome-ignore lint/suspicious/noExplicitAny: one concrete subclass per abstract class, whatever its run types.
+      const Concrete = class extends (Base as any) {
+        run() {
+          return undefined;
+        }
+      };
+      Object.defineProperty(Concrete, 'name', { value: `My${Base.name}` });
+      const hook = new Concrete() as unknown as Hook;
+      kinds.push(hook.kind);
+      const factory = (hooks as unknown as Record<string, (fn: () => undefined) => Hook>)[hook.kind]?.(
+        () => undefined,
+      );
+      expect(factory, Base.name).toBeDefined();
+      expect([hook.category, hook.name], Base.name).toEqual([factory?.category, `My${Base.name}`]);
+      expect(Object.keys(hook), Base.name).toEqual(['kind', 'category', 'name']);
+    }
+    expect(kinds).toEqual([...HOOK_KINDS]);
   });
 
   it('instances run through the HookRunner and the Agent', async () => {

@@ -5,14 +5,12 @@
  */
 
 import type { HookToolCall } from '../../hooks/types.js';
+import { MAX_TIMER_MS } from '../../internal/timing.js';
 import { consoleLogger, describeError, type Logger } from '../../logger.js';
 import type { AskUserContext, AskUserHandler } from './types.js';
 
 /** Default time a human has to answer: 5 minutes. */
 export const DEFAULT_ASK_USER_TIMEOUT_MS = 5 * 60 * 1000;
-
-/** Longest delay `setTimeout` honours; larger values fire immediately, which would deny at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Options for {@link runAskUser}. */
 export interface RunAskUserOptions {
@@ -38,9 +36,12 @@ export interface AskUserOutcome {
   status: 'answered' | 'timeout' | 'error';
 }
 
-/** True when `ms` is a usable deadline: positive and within `setTimeout`'s range, or `Infinity`. */
+/**
+ * True when `ms` is a usable deadline: positive and within `setTimeout`'s range (a longer one would fire at
+ * once and deny), or `Infinity`.
+ */
 export function isValidTimeout(ms: number): boolean {
-  return ms === Number.POSITIVE_INFINITY || (Number.isFinite(ms) && ms > 0 && ms <= MAX_TIMEOUT_MS);
+  return ms === Number.POSITIVE_INFINITY || (Number.isFinite(ms) && ms > 0 && ms <= MAX_TIMER_MS);
 }
 
 type Raced = { kind: 'answer'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'timeout' };

@@ -3,7 +3,6 @@ export {
   type AskUserOutcome,
   DEFAULT_ASK_USER_TIMEOUT_MS,
   isValidTimeout,
-  MAX_TIMEOUT_MS,
   type RunAskUserOptions,
   runAskUser,
 } from './ask.js';

@@ -7,13 +7,17 @@ import type { ConversationState, StateStore } from './state.js';
 
 /** One conversation, shared by every turn of this process. */
 export class Conversation {
+  readonly #store: StateStore;
+
   constructor(
-    private readonly store: StateStore,
+    store: StateStore,
     /** The persisted state; mutate it, then call `save()`. */
     readonly state: ConversationState,
     /** Whether this process resumed an existing conversation (it then announces "Conversation resumed"). */
     readonly resumed: boolean,
-  ) {}
+  ) {
+    this.#store = store;
+  }
 
   get id(): string {
     return this.state.conversationId;
@@ -28,6 +32,6 @@ export class Conversation {
 
   /** Persists the state now (synchronous, so it survives an immediate exit). */
   save(): void {
-    this.store.save(this.state);
+    this.#store.save(this.state);
   }
 }

@@ -110,55 +110,58 @@ export function discoverConfig(
 }
 
 class Loader {
-  private readonly seenFiles = new Set<string>();
+  readonly #seenFiles = new Set<string>();
 
-  constructor(
-    private readonly config: RuntimeConfig,
-    private readonly warn: (line: string) => void,
-  ) {}
+  readonly #config: RuntimeConfig;
+  readonly #warn: (line: string) => void;
+
+  constructor(config: RuntimeConfig, warn: (line: string) => void) {
+    this.#config = config;
+    this.#warn = warn;
+  }
 
   /** A file's text, once per path; `undefined` when it does not exist (or was read already). */
-  private read(file: string): Buffer | undefined {
-    if (this.seenFiles.has(file)) return undefined;
-    this.seenFiles.add(file);
+  #read(file: string): Buffer | undefined {
+    if (this.#seenFiles.has(file)) return undefined;
+    this.#seenFiles.add(file);
     try {
       return readFileSync(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR')
-        this.warn(`warning: cannot read ${file}: ${(err as Error).message}`);
+        this.#warn(`warning: cannot read ${file}: ${(err as Error).message}`);
       return undefined;
     }
   }
 
   hooks(file: string): void {
-    const bytes = this.read(file);
+    const bytes = this.#read(file);
     if (bytes === undefined) return;
-    if (loadHooksFile(bytes.toString('utf8'), file, this.config.hooks, this.warn))
-      this.config.hookFiles.push(file);
+    if (loadHooksFile(bytes.toString('utf8'), file, this.#config.hooks, this.#warn))
+      this.#config.hookFiles.push(file);
   }
 
   mcp(file: string, plugin: string | undefined): void {
-    const bytes = this.read(file);
+    const bytes = this.#read(file);
     if (bytes === undefined) return;
-    for (const spec of parseMcpConfig(bytes.toString('utf8'), file, plugin, this.warn)) {
-      if (this.config.mcpServers.some((known) => known.name === spec.name)) {
-        this.warn(
+    for (const spec of parseMcpConfig(bytes.toString('utf8'), file, plugin, this.#warn)) {
+      if (this.#config.mcpServers.some((known) => known.name === spec.name)) {
+        this.#warn(
           `warning: ignoring MCP server "${spec.name}" in ${file}: a server of that name is already configured`,
         );
         continue;
       }
-      this.config.mcpServers.push(spec);
+      this.#config.mcpServers.push(spec);
     }
   }
 
   agents(dir: string): void {
     for (const entry of subdirectories(dir)) {
       const file = join(dir, entry, 'agent.md');
-      const bytes = this.read(file);
+      const bytes = this.#read(file);
       if (bytes === undefined) continue;
       const { fields } = parseFrontmatter(bytes.toString('utf8'));
-      this.config.agents.push({
+      this.#config.agents.push({
         name: fields.name || entry,
         description: fields.description,
         subagent: fields.subagent === 'true',
@@ -168,21 +171,21 @@ class Loader {
   }
 
   plugins(dir: string): void {
-    for (const entry of subdirectories(dir)) this.plugin(join(dir, entry));
+    for (const entry of subdirectories(dir)) this.#plugin(join(dir, entry));
   }
 
-  private plugin(dir: string): void {
+  #plugin(dir: string): void {
     const manifest = join(dir, 'plugin.json');
-    const bytes = this.read(manifest);
+    const bytes = this.#read(manifest);
     if (bytes === undefined) {
-      this.warn(`warning: skipping plugin ${dir}: no readable plugin.json`);
+      this.#warn(`warning: skipping plugin ${dir}: no readable plugin.json`);
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      this.warn(`warning: skipping plugin ${dir}: plugin.json is not valid JSON: ${(err as Error).message}`);
+      this.#warn(`warning: skipping plugin ${dir}: plugin.json is not valid JSON: ${(err as Error).message}`);
       return;
     }
     const info =
@@ -191,30 +194,30 @@ class Loader {
         : {};
     const name = info.name;
     if (typeof name !== 'string' || !PLUGIN_NAME.test(name)) {
-      this.warn(`warning: skipping plugin ${dir}: plugin.json "name" must match ^[a-zA-Z0-9-_]+$`);
+      this.#warn(`warning: skipping plugin ${dir}: plugin.json "name" must match ^[a-zA-Z0-9-_]+$`);
       return;
     }
     if (info.disabled === true) return;
-    if (this.config.plugins.some((plugin) => plugin.name === name)) {
-      this.warn(`warning: skipping plugin ${dir}: a plugin named "${name}" is already loaded`);
+    if (this.#config.plugins.some((plugin) => plugin.name === name)) {
+      this.#warn(`warning: skipping plugin ${dir}: a plugin named "${name}" is already loaded`);
       return;
     }
-    this.config.plugins.push({ name, dir });
-    this.rules(join(dir, 'rules'), name);
+    this.#config.plugins.push({ name, dir });
+    this.#rules(join(dir, 'rules'), name);
     this.mcp(join(dir, 'mcp_config.json'), name);
     this.hooks(join(dir, 'hooks.json'));
     this.agents(join(dir, 'agents'));
   }
 
-  private rules(dir: string, plugin: string): void {
+  #rules(dir: string, plugin: string): void {
     for (const entry of entries(dir)) {
       if (!entry.name.endsWith('.md') || entry.name.startsWith('.')) continue;
       const file = join(dir, entry.name);
       if (!isFile(file)) continue;
-      const bytes = this.read(file);
+      const bytes = this.#read(file);
       if (bytes === undefined) continue;
       const { fields, body } = parseFrontmatter(cutUtf8(bytes, MAX_RULE_BYTES));
-      this.config.rules.push({ file, plugin, trigger: fields.trigger || 'always_on', body: body.trim() });
+      this.#config.rules.push({ file, plugin, trigger: fields.trigger || 'always_on', body: body.trim() });
     }
   }
 }

@@ -9,13 +9,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Writes envelopes and raw bytes to stdout, and text to stderr, in call order. */
 export class Emitter {
-  private stdoutTail: Promise<void> = Promise.resolve();
-  private stderrTail: Promise<void> = Promise.resolve();
+  #stdoutTail: Promise<void> = Promise.resolve();
+  #stderrTail: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly out: NodeJS.WritableStream = process.stdout,
-    private readonly err: NodeJS.WritableStream = process.stderr,
-  ) {}
+  readonly #out: NodeJS.WritableStream;
+  readonly #err: NodeJS.WritableStream;
+
+  constructor(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr) {
+    this.#out = out;
+    this.#err = err;
+  }
 
   /**
    * Writes one JSON object as one line. `JSON.stringify` leaves U+2028/U+0085 raw, as agy's encoder does; `<`,
@@ -28,8 +31,8 @@ export class Emitter {
 
   /** Writes text or bytes to stdout verbatim. */
   raw(chunk: string | Uint8Array): Promise<void> {
-    const done = this.stdoutTail.then(() => writeChunk(this.out, chunk));
-    this.stdoutTail = done.catch(() => {});
+    const done = this.#stdoutTail.then(() => writeChunk(this.#out, chunk));
+    this.#stdoutTail = done.catch(() => {});
     return done;
   }
 
@@ -44,14 +47,14 @@ export class Emitter {
   /** Writes one line to stderr (a newline is added unless present). */
   stderr(text: string): Promise<void> {
     const chunk = text.endsWith('\n') ? text : `${text}\n`;
-    const done = this.stderrTail.then(() => writeChunk(this.err, chunk));
-    this.stderrTail = done.catch(() => {});
+    const done = this.#stderrTail.then(() => writeChunk(this.#err, chunk));
+    this.#stderrTail = done.catch(() => {});
     return done;
   }
 
   /** Resolves once everything written so far has reached the OS. */
   async flush(): Promise<void> {
-    await Promise.all([this.stdoutTail, this.stderrTail]);
+    await Promise.all([this.#stdoutTail, this.#stderrTail]);
   }
 }
 

@@ -23,21 +23,21 @@ export type InputLine =
 
 /** Splits a byte stream into lines; the caller gets each complete line, and the unterminated rest at the end. */
 export class LineSplitter {
-  private readonly decoder = new StringDecoder('utf8');
-  private pending = '';
+  readonly #decoder = new StringDecoder('utf8');
+  #pending = '';
 
   /** Feeds a chunk; returns the lines it completed. */
   push(chunk: Buffer | string): string[] {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    const parts = this.pending.split('\n');
-    this.pending = parts.pop() as string;
+    this.#pending += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    const parts = this.#pending.split('\n');
+    this.#pending = parts.pop() as string;
     return parts.map(stripCr);
   }
 
   /** Ends the stream; returns a last line that had no newline, if any. */
   end(): string[] {
-    const last = this.pending + this.decoder.end();
-    this.pending = '';
+    const last = this.#pending + this.#decoder.end();
+    this.#pending = '';
     return last === '' ? [] : [stripCr(last)];
   }
 }

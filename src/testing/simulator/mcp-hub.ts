@@ -59,7 +59,7 @@ function errorText(err: unknown): string {
 
 /** The connected MCP servers of one simulator process. */
 export class McpHub {
-  private readonly connections = new Map<string, Connection>();
+  readonly #connections = new Map<string, Connection>();
 
   constructor(
     /** Every configured (enabled) server, connected or not. */
@@ -73,33 +73,33 @@ export class McpHub {
    * @param clientVersion the version agy announces in `initialize`.
    */
   async connect(clientVersion: string, warn: (line: string) => Promise<void>): Promise<void> {
-    this.clientVersion = clientVersion;
-    this.warn = warn;
-    await Promise.all(this.specs.map((spec) => this.connectOne(spec)));
+    this.#clientVersion = clientVersion;
+    this.#warn = warn;
+    await Promise.all(this.specs.map((spec) => this.#connectOne(spec)));
   }
 
-  private clientVersion = '';
-  private warn: (line: string) => Promise<void> = async () => {};
+  #clientVersion = '';
+  #warn: (line: string) => Promise<void> = async () => {};
   /** Connection attempts in progress, so concurrent calls share one. */
-  private readonly attempts = new Map<string, Promise<string | undefined>>();
+  readonly #attempts = new Map<string, Promise<string | undefined>>();
 
   /** Connects one server (sharing an attempt already running); resolves with the failure, if any. */
-  private connectOne(spec: McpServerSpec): Promise<string | undefined> {
-    let attempt = this.attempts.get(spec.name);
+  #connectOne(spec: McpServerSpec): Promise<string | undefined> {
+    let attempt = this.#attempts.get(spec.name);
     if (!attempt) {
-      attempt = this.tryConnect(spec).finally(() => this.attempts.delete(spec.name));
-      this.attempts.set(spec.name, attempt);
+      attempt = this.#tryConnect(spec).finally(() => this.#attempts.delete(spec.name));
+      this.#attempts.set(spec.name, attempt);
     }
     return attempt;
   }
 
-  private async tryConnect(spec: McpServerSpec): Promise<string | undefined> {
+  async #tryConnect(spec: McpServerSpec): Promise<string | undefined> {
     const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     ]);
-    const client = new Client({ name: 'agy', version: this.clientVersion }, { capabilities: {} });
+    const client = new Client({ name: 'agy', version: this.#clientVersion }, { capabilities: {} });
     const conn: Connection = {
       spec,
       client,
@@ -109,7 +109,7 @@ export class McpHub {
       listed: [],
       stderrTail: '',
     };
-    this.connections.set(spec.name, conn);
+    this.#connections.set(spec.name, conn);
     client.onclose = () => {
       conn.alive = false;
     };
@@ -155,13 +155,13 @@ export class McpHub {
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (err) {
-      this.connections.delete(spec.name);
+      this.#connections.delete(spec.name);
       conn.alive = false;
       killPid(conn.pid, 'SIGTERM');
       void client.close().catch(() => {});
       const detail = conn.stderrTail.trim().split('\n').at(-1);
       const reason = `${errorText(err)}${detail ? ` (stderr: ${detail})` : ''}`;
-      await this.warn(
+      await this.#warn(
         `warning: MCP server "${spec.name}" (${spec.file}) failed to connect: ${reason}; dropping it until a call retries it`,
       );
       return reason;
@@ -171,14 +171,14 @@ export class McpHub {
 
   /** The connected servers' tools (minus `disabledTools`), by server name: what endpoint mode declares. */
   toolList(): { server: string; tools: string[] }[] {
-    return [...this.connections.values()]
+    return [...this.#connections.values()]
       .filter((conn) => conn.alive && conn.tools.size > 0)
       .map((conn) => ({ server: conn.spec.name, tools: [...conn.tools] }));
   }
 
   /** The tools a connected server listed (minus `disabledTools`); empty when it is not connected. */
   listedTools(server: string): readonly ListedTool[] {
-    const conn = this.connections.get(server);
+    const conn = this.#connections.get(server);
     return conn?.alive ? conn.listed : [];
   }
 
@@ -203,13 +203,13 @@ export class McpHub {
     const spec = this.resolve(server);
     if (spec === undefined) return toolError(`MCP server "${server}" not found`);
     // A connection still being made (at start, or by another call) is waited for, not reported missing.
-    await this.attempts.get(spec.name);
-    let conn = this.connections.get(spec.name);
+    await this.#attempts.get(spec.name);
+    let conn = this.#connections.get(spec.name);
     if (conn === undefined || !conn.alive) {
       // Lazy reconnect: the server may have been slow at start (or its stdio process died).
-      if (conn) this.connections.delete(spec.name);
-      const failure = await this.connectOne(spec);
-      conn = this.connections.get(spec.name);
+      if (conn) this.#connections.delete(spec.name);
+      const failure = await this.#connectOne(spec);
+      conn = this.#connections.get(spec.name);
       if (conn === undefined || !conn.alive)
         return toolError(`MCP server "${spec.name}" is not connected${failure ? ` (${failure})` : ''}`);
     }
@@ -239,7 +239,7 @@ export class McpHub {
    * `boundMs` whatever still runs is killed.
    */
   async close(boundMs: number): Promise<void> {
-    const closing = [...this.connections.values()].map((conn) => conn.client.close().catch(() => {}));
+    const closing = [...this.#connections.values()].map((conn) => conn.client.close().catch(() => {}));
     if (closing.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -254,7 +254,7 @@ export class McpHub {
 
   /** Signals every stdio server still running (synchronous: for signal handlers and process exit). */
   kill(signal: NodeJS.Signals): void {
-    for (const conn of this.connections.values()) if (conn.alive) killPid(conn.pid, signal);
+    for (const conn of this.#connections.values()) if (conn.alive) killPid(conn.pid, signal);
   }
 }
 

@@ -123,20 +123,20 @@ function failureFrom(code: number, body: string): ApiFailure {
 
 /** One conversation's history with the endpoint, kept for the life of the simulator process. */
 export class ModelEndpointSession {
-  private readonly contents: Content[] = [];
+  readonly #contents: Content[] = [];
 
   constructor(readonly config: ModelEndpointConfig) {}
 
   /** Runs the model/tool loop for the turn's prompt. @throws ModelCallFailed when an API call fails for good. */
   async runTurn(ctx: TurnContext): Promise<void> {
-    this.contents.push({ role: 'user', parts: [{ text: ctx.prompt }] });
+    this.#contents.push({ role: 'user', parts: [{ text: ctx.prompt }] });
     for (let calls = 0; calls < MAX_MODEL_CALLS; calls++) {
       let response: ModelResponse | undefined;
       await modelCall(ctx, async () => {
-        response = await this.modelStep(ctx);
+        response = await this.#modelStep(ctx);
       });
       const done = response as ModelResponse;
-      this.contents.push({ role: 'model', parts: done.parts });
+      this.#contents.push({ role: 'model', parts: done.parts });
       if (done.calls.length === 0) return;
       const results: Part[] = [];
       for (const call of done.calls) {
@@ -150,15 +150,15 @@ export class ModelEndpointSession {
         // Headless agy stops the turn at a soft denial.
         if (ctx.denied.length > 0) return;
       }
-      this.contents.push({ role: 'user', parts: results });
+      this.#contents.push({ role: 'user', parts: results });
     }
   }
 
   /** One model call with retries; writes the model's steps and returns what it produced. */
-  private async modelStep(ctx: TurnContext): Promise<ModelResponse> {
+  async #modelStep(ctx: TurnContext): Promise<ModelResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.stream(ctx);
+        return await this.#stream(ctx);
       } catch (err) {
         if (!(err instanceof ApiFailure)) throw err;
         throwIfAborted(ctx.signal);
@@ -182,9 +182,9 @@ export class ModelEndpointSession {
     }
   }
 
-  private requestBody(ctx: TurnContext): Record<string, unknown> {
+  #requestBody(ctx: TurnContext): Record<string, unknown> {
     const body: Record<string, unknown> = {
-      contents: this.contents,
+      contents: this.#contents,
       tools: [{ functionDeclarations: toolDeclarations(ctx) }],
       generationConfig: { thinkingConfig: { includeThoughts: true } },
     };
@@ -196,7 +196,7 @@ export class ModelEndpointSession {
   }
 
   /** Streams one response, writing text deltas as they arrive. @throws ApiFailure */
-  private async stream(ctx: TurnContext): Promise<ModelResponse> {
+  async #stream(ctx: TurnContext): Promise<ModelResponse> {
     const { baseUrl, apiVersion, model, apiKey } = this.config;
     const url = `${baseUrl}/${apiVersion}/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
     const started = performance.now();
@@ -205,7 +205,7 @@ export class ModelEndpointSession {
       res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': apiKey },
-        body: JSON.stringify(this.requestBody(ctx)),
+        body: JSON.stringify(this.#requestBody(ctx)),
         signal: ctx.signal,
       });
     } catch (err) {

@@ -41,10 +41,13 @@ export class SimRuntime {
   /** The model name hooks see. */
   readonly modelName: string;
 
+  readonly #options: RuntimeOptions;
+
   private constructor(
     readonly config: RuntimeConfig,
-    private readonly options: RuntimeOptions,
+    options: RuntimeOptions,
   ) {
+    this.#options = options;
     this.hookCwd = hookCwd(config.workspaces, process.cwd());
     this.permissionMode = options.skipPermissions
       ? 'always-proceed'
@@ -78,7 +81,7 @@ export class SimRuntime {
   async connectMcp(warn: (line: string) => Promise<void>): Promise<void> {
     if (this.config.mcpServers.length === 0) return;
     this.mcp = new McpHub(this.config.mcpServers);
-    await this.mcp.connect(this.options.version, warn);
+    await this.mcp.connect(this.#options.version, warn);
   }
 
   /** Closes the MCP clients, bounded; stdio servers still running afterwards are killed. */

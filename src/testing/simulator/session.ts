@@ -24,45 +24,49 @@ export interface SessionOptions {
 
 /** Reads stdin and runs a turn per user message. */
 export class Session {
-  private readonly queue: string[] = [];
-  private readonly splitter = new LineSplitter();
-  private pumping = false;
-  private eof = false;
+  readonly #queue: string[] = [];
+  readonly #splitter = new LineSplitter();
+  #pumping = false;
+  #eof = false;
 
-  constructor(private readonly opts: SessionOptions) {}
+  readonly #opts: SessionOptions;
+
+  constructor(opts: SessionOptions) {
+    this.#opts = opts;
+  }
 
   /** Starts reading `input` (stdin). */
   start(input: NodeJS.ReadableStream = process.stdin): void {
-    input.on('data', (chunk: Buffer) => this.enqueue(this.splitter.push(chunk)));
+    input.on('data', (chunk: Buffer) => this.#enqueue(this.#splitter.push(chunk)));
     const onEnd = (): void => {
-      if (this.eof) return;
-      this.eof = true;
-      this.enqueue(this.splitter.end());
+      if (this.#eof) return;
+      this.#eof = true;
+      this.#enqueue(this.#splitter.end());
     };
     input.on('end', onEnd);
     // A broken stdin (EIO, a closed pipe) is an EOF to agy too.
     input.on('error', onEnd);
   }
 
-  private enqueue(lines: string[]): void {
-    this.queue.push(...lines);
-    if (!this.pumping) this.pump().catch(this.opts.crash);
+  #enqueue(lines: string[]): void {
+    this.#queue.push(...lines);
+    if (!this.#pumping) this.#pump().catch(this.#opts.crash);
   }
 
-  private async pump(): Promise<void> {
-    this.pumping = true;
+  async #pump(): Promise<void> {
+    this.#pumping = true;
     try {
-      for (let line = this.queue.shift(); line !== undefined; line = this.queue.shift())
-        await this.handle(line);
+      for (let line = this.#queue.shift(); line !== undefined; line = this.#queue.shift())
+        await this.#handle(line);
     } finally {
-      this.pumping = false;
+      this.#pumping = false;
     }
-    if (this.eof) await this.opts.exit(0);
+    if (this.#eof) await this.#opts.exit(0);
   }
 
-  private async handle(line: string): Promise<void> {
-    const { emitter, exit, conv } = this.opts;
-    const input = classifyLine(line, this.opts.slashCommands);
+  async #handle(line: string): Promise<void> {
+    const { emitter, exit, conv } = this.#opts;
+    const input = classifyLine(line, this.#opts.slashCommands);
     switch (input.kind) {
       case 'blank':
         return;
@@ -104,7 +108,7 @@ export class Session {
         return;
       }
       case 'user':
-        await this.opts.runner.run(input.prompt);
+        await this.#opts.runner.run(input.prompt);
     }
   }
 }

@@ -81,7 +81,7 @@ export class StateStore {
     return new StateStore(dir);
   }
 
-  private file(id: string): string {
+  #file(id: string): string {
     return join(this.dir, `${id}.json`);
   }
 
@@ -94,7 +94,7 @@ export class StateStore {
   load(id: string): ConversationState | undefined {
     let text: string;
     try {
-      text = readFileSync(this.file(id), 'utf8');
+      text = readFileSync(this.#file(id), 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StateError(`cannot read simulator state for conversation ${id}: ${(err as Error).message}`);
@@ -115,7 +115,7 @@ export class StateStore {
 
   /** Writes a conversation's state atomically (temp file + rename), mode 0600. Synchronous so exits keep it. */
   save(state: ConversationState): void {
-    const target = this.file(state.conversationId);
+    const target = this.#file(state.conversationId);
     const temp = `${target}.${process.pid}.tmp`;
     writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
     renameSync(temp, target);

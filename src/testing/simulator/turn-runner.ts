@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { MAX_TIMER_MS } from '../../internal/timing.js';
 import { type AbortReason, TurnAborted } from './abort.js';
 import {
   checkpoint,
@@ -78,24 +79,25 @@ export const QUOTA_MESSAGE =
 /** 1.1.x's print-timeout error (agy-real/jdiazromeral-agy-plugin-cc/error_result-2026-08-02-run1.ndjson). */
 const PRINT_TIMEOUT_ERROR = 'timeout waiting for response';
 
-/** setTimeout's limit; a longer print timeout is as good as none. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** Plays turns one at a time. */
 export class TurnRunner {
-  private current: AbortController | undefined;
-  private noticeWritten = false;
+  #current: AbortController | undefined;
+  #noticeWritten = false;
   /** The running turn's scripted end (a timer-fired print timeout honours its `printTimeout` option). */
-  private currentEnd: ScenarioTurnEnd | undefined;
+  #currentEnd: ScenarioTurnEnd | undefined;
 
-  constructor(private readonly opts: TurnRunnerOptions) {}
+  readonly #opts: TurnRunnerOptions;
+
+  constructor(opts: TurnRunnerOptions) {
+    this.#opts = opts;
+  }
 
   /**
    * Delivers SIGINT. Returns true when a turn is running and will end as interrupted; false when the process
    * is idle (or already ending a turn), in which case the caller exits with 130.
    */
   interrupt(): boolean {
-    const controller = this.current;
+    const controller = this.#current;
     if (controller === undefined || controller.signal.aborted) return false;
     controller.abort('interrupt' satisfies AbortReason);
     return true;
@@ -103,45 +105,46 @@ export class TurnRunner {
 
   /** Runs one turn for `prompt`. Returns once its `result` is written (or never, if the turn exits). */
   async run(prompt: string): Promise<void> {
-    const { conv, emitter } = this.opts;
+    const { conv, emitter } = this.#opts;
     const controller = new AbortController();
-    this.current = controller;
-    const timeoutMs = this.opts.printTimeoutMs;
+    this.#current = controller;
+    const timeoutMs = this.#opts.printTimeoutMs;
+    // Past setTimeout's limit a print timeout is as good as none.
     const timer =
       timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
         ? setTimeout(() => controller.abort('printTimeout' satisfies AbortReason), timeoutMs)
         : undefined;
     const started = performance.now();
     conv.state.numTurns++;
-    const fromEndpoint = this.opts.endpoint !== undefined && !this.scriptedTurnLeft();
-    const turn = fromEndpoint ? { actions: [] } : this.pickTurn(prompt);
-    this.currentEnd = turn.end;
+    const fromEndpoint = this.#opts.endpoint !== undefined && !this.#scriptedTurnLeft();
+    const turn = fromEndpoint ? { actions: [] } : this.#pickTurn(prompt);
+    this.#currentEnd = turn.end;
     conv.save();
     const ctx: TurnContext = {
       conv,
       emitter,
       signal: controller.signal,
       prompt,
-      exit: this.opts.exit,
+      exit: this.#opts.exit,
       lastText: '',
       turnText: '',
       denied: [],
-      runtime: this.opts.runtime,
+      runtime: this.#opts.runtime,
       invocations: 0,
       initialNumSteps: 0,
       injected: [],
       lastTool: undefined,
-      profile: this.opts.profile,
+      profile: this.#opts.profile,
       modelSteps: 0,
       checkpointed: false,
     };
     const end = turn.end ?? {};
     try {
       await emitter.line(stepEnvelope(conv.id, conv.nextStep(), { state: 'DONE', step_type: 'user_input' }));
-      if (!this.noticeWritten) {
-        this.noticeWritten = true;
-        if (this.opts.notice === 'resumed') await systemMessage(ctx, 'Conversation resumed');
-        if (this.opts.notice === 'fallback') await unknownStep(ctx);
+      if (!this.#noticeWritten) {
+        this.#noticeWritten = true;
+        if (this.#opts.notice === 'resumed') await systemMessage(ctx, 'Conversation resumed');
+        if (this.#opts.notice === 'fallback') await unknownStep(ctx);
       }
       ctx.initialNumSteps = conv.state.nextStepIndex;
       for (const action of turn.actions) {
@@ -149,8 +152,8 @@ export class TurnRunner {
         // Headless agy stops the turn at a soft denial (both captured denials end right there).
         if (ctx.denied.length > 0) break;
       }
-      if (fromEndpoint) await this.opts.endpoint?.runTurn(ctx);
-      if (runsStopHooks(end)) await this.stop(ctx);
+      if (fromEndpoint) await this.#opts.endpoint?.runTurn(ctx);
+      if (runsStopHooks(end)) await this.#stop(ctx);
       if (
         runsStopHooks(end) &&
         ctx.profile.checkpoints &&
@@ -161,7 +164,7 @@ export class TurnRunner {
         await checkpoint(ctx, true);
       }
       clearTimeout(timer);
-      await this.finish(ctx, end, started);
+      await this.#finish(ctx, end, started);
     } catch (err) {
       if (err instanceof ModelCallFailed) {
         clearTimeout(timer);
@@ -171,32 +174,32 @@ export class TurnRunner {
           response: '',
         };
         if (end.exitAfter !== undefined) failed.exitAfter = end.exitAfter;
-        await this.finish(ctx, failed, started);
+        await this.#finish(ctx, failed, started);
       } else if (err instanceof ExpectationFailed) {
         clearTimeout(timer);
-        await this.finish(ctx, { status: 'ERROR', error: err.message, response: '' }, started);
+        await this.#finish(ctx, { status: 'ERROR', error: err.message, response: '' }, started);
       } else if (err instanceof TurnAborted) {
-        await this.aborted(ctx, err.reason, started);
+        await this.#aborted(ctx, err.reason, started);
       } else {
         throw err;
       }
     } finally {
       clearTimeout(timer);
-      this.current = undefined;
+      this.#current = undefined;
     }
     // A SIGINT that landed while the result was being written finds the process idle, as it would in agy.
-    if (controller.signal.aborted && controller.signal.reason === 'interrupt') await this.opts.exit(130);
+    if (controller.signal.aborted && controller.signal.reason === 'interrupt') await this.#opts.exit(130);
   }
 
   /** Whether the scenario still scripts a turn (or ends the run with errors once out of turns). */
-  private scriptedTurnLeft(): boolean {
-    const { scenario, conv } = this.opts;
+  #scriptedTurnLeft(): boolean {
+    const { scenario, conv } = this.#opts;
     return conv.state.turnCursor < (scenario?.turns ?? []).length || scenario?.afterTurns === 'error';
   }
 
   /** The scripted turn for this prompt, consuming it; the default script once the scenario has none left. */
-  private pickTurn(prompt: string): ScenarioTurn {
-    const { scenario, conv } = this.opts;
+  #pickTurn(prompt: string): ScenarioTurn {
+    const { scenario, conv } = this.#opts;
     const turns = scenario?.turns ?? [];
     if (conv.state.turnCursor < turns.length) {
       const turn = turns[conv.state.turnCursor++] as ScenarioTurn;
@@ -216,14 +219,14 @@ export class TurnRunner {
         },
       };
     }
-    return defaultTurn(prompt, this.opts.workspace, this.opts.runtime);
+    return defaultTurn(prompt, this.#opts.workspace, this.#opts.runtime);
   }
 
   /**
    * Runs the Stop hooks; each `{"decision":"continue","reason":R}` adds a model call answering
    * `Continuing: R`, then Stop runs again, up to {@link MAX_STOP_CONTINUATIONS} continuations.
    */
-  private async stop(ctx: TurnContext): Promise<void> {
+  async #stop(ctx: TurnContext): Promise<void> {
     for (let continuations = 0; ; continuations++) {
       const reason = await stopHooks(ctx);
       if (reason === undefined || continuations >= MAX_STOP_CONTINUATIONS) return;
@@ -232,17 +235,17 @@ export class TurnRunner {
   }
 
   /** Adds the turn's wall time to the conversation total and returns the new total. */
-  private closeDuration(started: number): number {
-    const state = this.opts.conv.state;
+  #closeDuration(started: number): number {
+    const state = this.#opts.conv.state;
     state.durationSeconds += (performance.now() - started) / 1000;
-    this.opts.conv.save();
+    this.#opts.conv.save();
     return state.durationSeconds;
   }
 
-  private baseResult(ctx: TurnContext, durationSeconds: number): ResultFields {
-    const state = this.opts.conv.state;
+  #baseResult(ctx: TurnContext, durationSeconds: number): ResultFields {
+    const state = this.#opts.conv.state;
     return {
-      conversationId: this.opts.conv.id,
+      conversationId: this.#opts.conv.id,
       status: 'SUCCESS',
       response: ctx.lastText,
       durationSeconds,
@@ -251,14 +254,14 @@ export class TurnRunner {
     };
   }
 
-  private async finish(ctx: TurnContext, end: ScenarioTurnEnd, started: number): Promise<void> {
-    const { emitter, exit } = this.opts;
-    const duration = this.closeDuration(started);
+  async #finish(ctx: TurnContext, end: ScenarioTurnEnd, started: number): Promise<void> {
+    const { emitter, exit } = this.#opts;
+    const duration = this.#closeDuration(started);
     if (end.noResult) await exit(end.exitAfter ?? 0);
     if (end.printTimeout) {
-      await this.printTimeout(ctx, duration, end.printTimeout === true ? {} : end.printTimeout);
+      await this.#printTimeout(ctx, duration, end.printTimeout === true ? {} : end.printTimeout);
     }
-    const result = this.baseResult(ctx, duration);
+    const result = this.#baseResult(ctx, duration);
     if (end.quota) {
       // agy 1.2.17: the failed API calls as error_message steps, then the stderr lines, then the result
       // keeping the tokens spent so far; the wording, not the 429, says "quota".
@@ -272,12 +275,12 @@ export class TurnRunner {
           error_code: 429,
           code_kind: 'http',
           retryable: true,
-          error_id: `${randomUUID()}-${this.opts.conv.state.nextStepIndex}`,
+          error_id: `${randomUUID()}-${this.#opts.conv.state.nextStepIndex}`,
         })}`,
       );
       await emitter.line(
         resultEnvelope({
-          ...this.baseResult(ctx, duration),
+          ...this.#baseResult(ctx, duration),
           status: 'ERROR',
           response: end.response ?? '',
           error: message,
@@ -295,10 +298,10 @@ export class TurnRunner {
       result.status = 'CANCELED';
       result.deniedActions = undefined;
     }
-    if (this.opts.structured || end.forceStructured)
-      result.structured = structuredOutput(end, result.response, this.opts.jsonSchema);
-    if (this.opts.jsonSchema !== undefined && !olderThan(ctx.profile.version, '1.3.0')) {
-      result.jsonSchema = this.opts.jsonSchema;
+    if (this.#opts.structured || end.forceStructured)
+      result.structured = structuredOutput(end, result.response, this.#opts.jsonSchema);
+    if (this.#opts.jsonSchema !== undefined && !olderThan(ctx.profile.version, '1.3.0')) {
+      result.jsonSchema = this.#opts.jsonSchema;
       // 1.3.1 ends a --json-schema turn with the `finish` pair: ACTIVE as tool `finish` with the value, then DONE
       // as step_type `finish` with no tool_info (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script).
       if (result.status === 'SUCCESS' && result.structured !== undefined) {
@@ -328,13 +331,13 @@ export class TurnRunner {
    * the stderr line before or after the result or absent. 1.1.x: ERROR "timeout waiting for response",
    * all-zero usage, exit 1.
    */
-  private async printTimeout(
+  async #printTimeout(
     ctx: TurnContext,
     duration: number,
     option: { stderr?: 'before' | 'after' | 'none' },
   ): Promise<never> {
-    const { emitter, exit, printTimeoutMs } = this.opts;
-    const base = { ...this.baseResult(ctx, duration), response: '', usage: zeroUsage() };
+    const { emitter, exit, printTimeoutMs } = this.#opts;
+    const base = { ...this.#baseResult(ctx, duration), response: '', usage: zeroUsage() };
     if (ctx.profile.printTimeout === 'error') {
       await emitter.line(resultEnvelope({ ...base, status: 'ERROR', error: PRINT_TIMEOUT_ERROR }));
       return exit(1);
@@ -348,12 +351,12 @@ export class TurnRunner {
     return exit(0);
   }
 
-  private async aborted(ctx: TurnContext, reason: AbortReason, started: number): Promise<never> {
-    const { emitter, exit, scenario } = this.opts;
-    const duration = this.closeDuration(started);
+  async #aborted(ctx: TurnContext, reason: AbortReason, started: number): Promise<never> {
+    const { emitter, exit, scenario } = this.#opts;
+    const duration = this.#closeDuration(started);
     if (reason === 'printTimeout') {
-      const option = this.currentEnd?.printTimeout;
-      return this.printTimeout(ctx, duration, typeof option === 'object' ? option : {});
+      const option = this.#currentEnd?.printTimeout;
+      return this.#printTimeout(ctx, duration, typeof option === 'object' ? option : {});
     }
     // 1.3.x: ERROR "interrupted", then stderr `error: interrupted`, exit 1, for SIGINT and SIGTERM alike
     // (agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script, interrupted_sigterm.script); 1.1.x:
@@ -361,7 +364,7 @@ export class TurnRunner {
     // reference's INTERRUPTED.
     const words = ctx.profile.interrupt === 'canceled' ? 'context canceled' : 'interrupted';
     const status = scenario?.interrupt?.status ?? 'ERROR';
-    const result = this.baseResult(ctx, duration);
+    const result = this.#baseResult(ctx, duration);
     result.status = status;
     if (status === 'ERROR') result.error = words;
     result.deniedActions = ctx.denied;

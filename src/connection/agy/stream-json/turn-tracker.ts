@@ -82,10 +82,13 @@ export class TurnTracker {
    *   agy may repeat a DONE update, and its usage must count once.
    * @param parentConversationId The turn's own conversation; steps of any other belong to a subagent.
    */
-  constructor(
-    private readonly countedSteps: Set<string>,
-    private readonly parentConversationId: () => string | undefined,
-  ) {}
+  readonly #countedSteps: Set<string>;
+  readonly #parentConversationId: () => string | undefined;
+
+  constructor(countedSteps: Set<string>, parentConversationId: () => string | undefined) {
+    this.#countedSteps = countedSteps;
+    this.#parentConversationId = parentConversationId;
+  }
 
   /** Records a step and returns the step to deliver: attributed to its subagent, without a repeated delta. */
   onStep(input: Step): Step {
@@ -95,7 +98,7 @@ export class TurnTracker {
     const key = terminal ? stepKey(step) : '';
     if (step.subagents)
       for (const s of step.subagents) if (s.conversationId) this.#subagents.set(s.conversationId, s);
-    const parent = this.parentConversationId();
+    const parent = this.#parentConversationId();
     const subagentId =
       step.conversationId !== undefined && parent !== undefined && step.conversationId !== parent
         ? step.conversationId
@@ -111,8 +114,8 @@ export class TurnTracker {
       } else this.#ended.add(key);
     }
 
-    if (step.state === 'DONE' && step.usage && !this.countedSteps.has(key)) {
-      this.countedSteps.add(key);
+    if (step.state === 'DONE' && step.usage && !this.#countedSteps.has(key)) {
+      this.#countedSteps.add(key);
       if (subagentId === undefined) {
         addUsage(this.#usage, step.usage);
         this.#sawStepUsage = true;
