@@ -12,7 +12,9 @@ describe('no child process in the fast project', () => {
       () => cp.exec('true'),
       () => cp.fork('x.mjs'),
     ]) {
-      expect(call).toThrow(/no-spawn\.test\.ts called child_process\.\w+\("(true|x\.mjs)"\).*\*\.process\.test\.ts/);
+      expect(call).toThrow(
+        /no-spawn\.test\.ts called child_process\.\w+\("(true|x\.mjs)"\).*\*\.process\.test\.ts/,
+      );
     }
   });
 });
