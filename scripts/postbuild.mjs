@@ -34,7 +34,7 @@ if (rolldown) {
     ],
     logLevel: 'warn',
   });
-  await client.write({ file: 'dist/testing/simulator/mcp-client.mjs', format: 'esm', codeSplitting: false, });
+  await client.write({ file: 'dist/testing/simulator/mcp-client.mjs', format: 'esm', codeSplitting: false });
   await client.close();
 
   const bundle = await rolldown.rolldown({
