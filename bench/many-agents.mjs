@@ -3,7 +3,9 @@
 // with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
-// `init` plus the supervisor's one boot, ÷ cores), each start's p50/p99, the turn in all at once, memory per
+// `init` plus the supervisor's one boot, ÷ cores) and against the CPU actually spent by the time the last start
+// resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
+// wall could be on an otherwise idle machine), each start's p50/p99, the turn in all at once, memory per
 // session (the host's RSS growth, the PSS of the agy processes themselves, and what the SDK adds beyond them:
 // host growth + every other child, the supervisor included), the supervisor's CPU while idle (utime+stime from
 // /proc/<pid>/stat over a 10 s idle interval, as % of one core), the close time, lost or reordered events, and
@@ -225,6 +227,9 @@ async function measure(n, root, scenarioFile, floorCpu) {
   const started = performance.now();
   const hostCpu = process.cpuUsage(cpu0);
   const hostStartCpuMs = (hostCpu.user + hostCpu.system) / 1000;
+  // Every agy process's CPU when the last start resolved: its boot plus what it did after its own `init` while
+  // the others still booted (the simulator connects its MCP servers, own tools included, right after `init`).
+  const agyCpuAtStartEnd = list.reduce((sum, a) => sum + (cpuMs(a.pid) ?? 0), 0);
   const startStall = delay.max / 1e6;
   delay.reset();
   const marks = list.map((a) => (a.pid ? markOf(a.pid) : undefined)).filter(Boolean);
@@ -290,6 +295,8 @@ async function measure(n, root, scenarioFile, floorCpu) {
     startWallMs: round(started - t0),
     machineFloorMs: round(floorMs),
     agyBootCpuMsPerSession: round(agyBootCpu / n),
+    agyCpuMsPerSessionAtStartEnd: round(agyCpuAtStartEnd / n),
+    workFloorMs: round((agyCpuAtStartEnd + hostStartCpuMs + floorCpu.nodeMs) / cores),
     hostStartCpuMsPerSession: round(hostStartCpuMs / n),
     ratioStartWallVsFloor: round((started - t0) / floorMs, 2),
     startMsPerSession: round((started - t0) / n),
@@ -356,6 +363,9 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
     out[`n${r.sessions}`] = {
       startWallMs: r.startWallMs,
       machineFloorMs: r.machineFloorMs,
+      workFloorMs: r.workFloorMs,
+      agyCpuMsPerSessionAtStartEnd: r.agyCpuMsPerSessionAtStartEnd,
+      hostStartCpuMsPerSession: r.hostStartCpuMsPerSession,
       startP50Ms: r.startMsP50,
       startP99Ms: r.startMsP99,
       turnAllWallMs: r.turnAllWallMs,
@@ -382,7 +392,7 @@ if (standalone) {
   for (const n of sizes) {
     const r = out[`n${n}`];
     console.log(
-      `  n=${String(n).padStart(3)} start wall=${r.startWallMs} ms (floor ${r.machineFloorMs} ms, ${out[`ratioStartWallVsFloorN${n}`]}×) p50/p99=${r.startP50Ms}/${r.startP99Ms} ms` +
+      `  n=${String(n).padStart(3)} start wall=${r.startWallMs} ms (floor ${r.machineFloorMs} ms, ${out[`ratioStartWallVsFloorN${n}`]}×; CPU spent by then ÷ cores ${r.workFloorMs} ms: agy ${r.agyCpuMsPerSessionAtStartEnd} ms + host ${r.hostStartCpuMsPerSession} ms per session) p50/p99=${r.startP50Ms}/${r.startP99Ms} ms` +
         ` turnAll=${r.turnAllWallMs} ms host=${r.hostRssMiBPerSession} MiB/session agy=${r.agyPssMiBPerSession} MiB PSS sdkAdded=${r.sdkAddedMiBPerSession} MiB/session` +
         ` idle supervisors=${r.idleSupervisors} (${r.idleSupervisorTicks} ticks) failures=${r.startFailures} lost/reordered=${r.lostOrReorderedTurns} survivors=${r.markedSurvivors}`,
     );

@@ -3,18 +3,52 @@
 import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 
 // The simulator is started once per agent; as one module instead of ~33 it boots ~15 ms sooner, which is most
-// of what an Agent start costs beyond agy's own boot (bench/startup.mjs). Packages stay external (the MCP SDK
-// is imported lazily). Without rolldown (a build with --omit=dev) there is no bundle and `simulatorPath()`
-// uses main.js.
+// of what an Agent start costs beyond agy's own boot (bench/startup.mjs). Without rolldown (a build with
+// --omit=dev) there is no bundle and `simulatorPath()` uses main.js.
+//
+// The MCP SDK's client (imported lazily, right after `init`, by every simulator with an MCP server configured:
+// all of them with own tools) goes into a bundle of its own, `mcp-client.mjs`, with its dependencies. Loaded
+// from node_modules it resolves and compiles some 300 files, ~230 ms of CPU per simulator (5x the simulator's
+// whole boot; bundled: ~65 ms). Real agy is one Go binary and pays nothing like it, and in a start storm that
+// artefact was most of the CPU on the machine (bench/many-agents.mjs). It is still the official SDK's code.
+const MCP_CLIENT_MODULES = [
+  '@modelcontextprotocol/sdk/client/index.js',
+  '@modelcontextprotocol/sdk/client/stdio.js',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js',
+];
 const rolldown = await import('rolldown').catch(() => undefined);
 if (rolldown) {
+  const entry = '\0mcp-client-entry';
+  const client = await rolldown.rolldown({
+    input: entry,
+    platform: 'node',
+    // Node's built-ins only: the SDK and what it imports are inlined.
+    external: (id) => id.startsWith('node:'),
+    plugins: [
+      {
+        name: 'mcp-client-entry',
+        resolveId: (id) => (id === entry ? entry : undefined),
+        load: (id) =>
+          id === entry ? MCP_CLIENT_MODULES.map((m) => `export * from '${m}';`).join('\n') : undefined,
+      },
+    ],
+    logLevel: 'warn',
+  });
+  await client.write({ file: 'dist/testing/simulator/mcp-client.mjs', format: 'esm', codeSplitting: false });
+  await client.close();
+
   const bundle = await rolldown.rolldown({
     input: 'dist/testing/simulator/main.js',
     platform: 'node',
     external: (id) => !id.startsWith('.') && !id.startsWith('/'),
     logLevel: 'warn',
   });
-  await bundle.write({ file: 'dist/testing/simulator/agy-sim.mjs', format: 'esm', codeSplitting: false });
+  await bundle.write({
+    file: 'dist/testing/simulator/agy-sim.mjs',
+    format: 'esm',
+    codeSplitting: false,
+    paths: Object.fromEntries(MCP_CLIENT_MODULES.map((m) => [m, './mcp-client.mjs'])),
+  });
   await bundle.close();
 }
 
