@@ -22,11 +22,20 @@ export const KEEP_ALIVE_CHUNK: GeminiChunk = {
 };
 
 /**
+ * What `JSON.stringify` escapes in a string (quote, backslash, control characters, lone surrogates: any
+ * surrogate sends the string the long way) and what {@link sseJson} escapes on top (U+2028/U+2029).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes exactly these control characters.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+/**
  * A string as JSON, safe for an SSE line. `JSON.stringify` escapes CR and LF but not U+2028/U+2029, which the
  * SDK 1.30 splitter's `.` does not match: one such character in a text delta would lose the whole stream in
  * Gemini CLI. Escaped here; the `includes` checks cost less than a replace that finds nothing.
  */
 export function sseJson(value: unknown): string {
+  // A delta with nothing to escape (most of them) is its own JSON body: no stringify, no scans after it.
+  if (typeof value === 'string' && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
   const json = JSON.stringify(value);
   return json.includes('\u2028') || json.includes('\u2029')
     ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')

@@ -11,6 +11,7 @@ import type { UsageMetadata } from '../gemini-types.js';
 import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
 import { sanitizeForOpenAI, sanitizeResponseSchema } from '../schema/sanitize.js';
 import { type ChatReasoning, packSignature, unpackSignature } from '../signature.js';
+import { type DeltaTemplate, deltaTemplate, matchDelta } from './delta-template.js';
 import {
   count,
   effortFor,
@@ -26,6 +27,7 @@ import {
   type UpstreamRequest,
 } from './upstream.js';
 import {
+  type ChatChunk,
   type ChatDelta,
   type ChatToolCallDelta,
   type ChatUsage,
@@ -202,6 +204,13 @@ class ChatTranslator implements StreamTranslator {
   readonly #read: ReturnType<typeof createWireReader>;
   readonly #req: NormalizedRequest;
   readonly #sink: GeminiSink;
+  /** The last pure delta event, cut around its delta (see delta-template.ts), and what that delta is. */
+  #template: DeltaTemplate | undefined;
+  #templateThought = false;
+  #templateId: string | undefined;
+  /** Templates made and events they read: a provider whose every event differs stops paying for new ones. */
+  #templatesMade = 0;
+  #templateHits = 0;
 
   constructor(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter) {
     this.#req = req;
@@ -215,8 +224,21 @@ class ChatTranslator implements StreamTranslator {
       this.end();
       return;
     }
-    const chunk = this.#read('chatChunk', parseJson(data));
+    if (event === undefined && this.#template !== undefined) {
+      const value = matchDelta(this.#template, data);
+      if (value !== undefined) {
+        // The template's event but for its delta: what the full read below would do with it.
+        this.#templateHits++;
+        this.#sink.meta(this.#model, this.#templateId);
+        if (this.#templateThought) this.#thought(value);
+        else this.#text(value);
+        return;
+      }
+    }
+    const parsed = parseJson(data);
+    const chunk = this.#read('chatChunk', parsed);
     if (!chunk) return;
+    if (event === undefined && chunk === parsed) this.#remember(data, chunk);
     // An error on a chunk (OpenRouter: `error.code: 400`) or as `event: error` (Groq: `status_code: 400`).
     if ((chunk.error !== undefined && chunk.error !== null) || event === 'error') {
       this.#sink.fail(fromUpstreamStreamError(chunk));
@@ -237,6 +259,34 @@ class ChatTranslator implements StreamTranslator {
     }
     // Usage after the finish chunk (include_usage) completes the turn; some servers put it on the finish chunk.
     if (this.#finishReason !== undefined && this.#usage !== undefined) this.#complete();
+  }
+
+  /**
+   * Makes `chunk` the template when it is a pure delta: one choice (index 0) with no finish, a delta of one
+   * string field, no usage, no error. Only such events are read from a template, whose every other effect (the
+   * model, the meta) repeats the template's own.
+   */
+  #remember(data: string, chunk: ChatChunk): void {
+    if (this.#templatesMade >= 4 && this.#templateHits < this.#templatesMade * 4) return;
+    if (chunk.usage || (chunk.error !== undefined && chunk.error !== null)) return;
+    const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
+    if (!choice || (choice.index ?? 0) !== 0 || typeof choice.finish_reason === 'string') return;
+    const delta = choice.delta;
+    if (!delta) return;
+    const keys = Object.keys(delta);
+    const key = keys.length === 1 ? keys[0] : undefined;
+    if (key !== 'content' && key !== 'reasoning_content' && key !== 'reasoning') return;
+    if (typeof delta[key] !== 'string') return;
+    const template = deltaTemplate(
+      data,
+      key,
+      (p) => (p as { choices?: { delta?: Record<string, unknown> }[] }).choices?.[0]?.delta?.[key],
+    );
+    if (!template) return;
+    this.#templatesMade++;
+    this.#template = template;
+    this.#templateThought = key !== 'content';
+    this.#templateId = chunk.id ?? undefined;
   }
 
   end(): void {
