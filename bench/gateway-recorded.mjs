@@ -6,7 +6,9 @@
 // the difference is the gateway: added p50/p99 wall time per request and added CPU per translated upstream event
 // (this process runs client, servers and gateway; CPU is process CPU of the gateway path minus the baseline
 // path). The same with a bare node:http client instead of @google/genai (whose own CPU varies more than the
-// gateway costs). Then heap after a forced GC at the start and the end of a long stream.
+// gateway costs), and beside it a proxy that only forwards the upstream body: the floor any HTTP hop in Node
+// pays, which the gateway's own figure includes. Then heap after a forced GC at the start and the end of a long
+// stream.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -178,8 +180,19 @@ export async function run() {
     const gwUrl = `${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
     const gwHeaders = { 'content-type': 'application/json', 'x-goog-api-key': gw.token };
     const upUrl = `${urlOf(upstream)}/v1/chat/completions`;
+    // The floor of any HTTP hop in Node: a proxy that forwards the upstream's body as it is, read for read.
+    const proxyAgent = new http.Agent({ keepAlive: true });
+    const proxy = await serve((_req, res) => {
+      const up = http.request(upUrl, { agent: proxyAgent, method: 'POST' }, (upRes) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        upRes.on('data', (c) => res.write(c));
+        upRes.on('end', () => res.end());
+      });
+      up.end(rawBody);
+    });
     let rawVia = 0;
     let rawDirect = 0;
+    let rawProxy = 0;
     for (let i = 0; i < ITERATIONS + 20; i++) {
       let c0 = process.cpuUsage();
       await rawAsk(gwUrl, gwHeaders);
@@ -187,12 +200,20 @@ export async function run() {
       c0 = process.cpuUsage();
       await rawAsk(upUrl, {});
       const u = cpuMs(c0);
+      c0 = process.cpuUsage();
+      await rawAsk(urlOf(proxy), {});
+      const p = cpuMs(c0);
       if (i < 20) continue;
       rawVia += v;
       rawDirect += u;
+      rawProxy += p;
     }
     agent.destroy();
+    proxyAgent.destroy();
+    proxy.closeAllConnections();
+    await new Promise((r) => proxy.close(r));
     const rawAddedMs = (rawVia - rawDirect) / ITERATIONS;
+    const proxyAddedMs = (rawProxy - rawDirect) / ITERATIONS;
 
     const d = summarize(wall.direct);
     const g = summarize(wall.via);
@@ -225,6 +246,7 @@ export async function run() {
       translateOnlyCpuPerEventUs: fmt(translateUs, 2),
       rawClientAddedCpuPerRequestMs: fmt(rawAddedMs),
       rawClientAddedCpuPerEventUs: fmt((rawAddedMs * 1000) / lines.length, 2),
+      nullProxyAddedCpuPerEventUs: fmt((proxyAddedMs * 1000) / lines.length, 2),
       longStreamEvents: LONG_EVENTS,
       longStreamChunks: longChunks,
       longStreamSeconds: fmt(longSeconds, 1),

@@ -100,11 +100,8 @@ const problems = bareZod.map((f) => `${f} imports 'zod': import 'zod/v4' (the pe
 
 // TS `private`/`protected` is erased at runtime (any cast reads the member); `#private` is not. A constructor is
 // the exception: JS has no private constructor, and `private constructor` is how a class says "use the factory".
-// TEMP: gateway converted on branch h/gateway
-const TS_PRIVATE_SKIP = ['gateway/'];
 for (const file of walk(src)) {
   const rel = path.relative(src, file);
-  if (TS_PRIVATE_SKIP.some((prefix) => rel.startsWith(prefix))) continue;
   const text = fs.readFileSync(file, 'utf8');
   if (!/\b(private|protected)\b/.test(text)) continue;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);

@@ -6,6 +6,7 @@
 
 import { createGateway, type UpstreamKind } from '../gateway/index.js';
 import { ConfigError } from '../index.js';
+import { durationProblem } from '../internal/duration.js';
 import { reportFailure } from './failure.js';
 
 /** `gateway`'s flags. */
@@ -20,6 +21,8 @@ export interface GatewayFlags {
   port?: string;
   /** `--api-key-env <VAR>`. */
   apiKeyEnv?: string;
+  /** `--headers-hold-ms <ms>`: the gateway's `headersHoldMs`. */
+  headersHoldMs?: string;
 }
 
 const KINDS: readonly UpstreamKind[] = ['openai-chat', 'openai-responses', 'anthropic'];
@@ -54,6 +57,17 @@ function parsePort(text: string | undefined): number | undefined {
   return port;
 }
 
+/** `--headers-hold-ms`: a whole number of ms, 0 (commit at once) allowed, within what a timer honours. */
+function parseHoldMs(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const rule = { allowZero: true, integer: true };
+  // Digits only: `Number` would read "" as 0 and "1e3" or "0x10" as numbers.
+  const ms = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  const problem = durationProblem(ms, rule);
+  if (problem !== undefined) throw new ConfigError('--headers-hold-ms', `${problem}, got "${text}"`);
+  return ms;
+}
+
 /** Serves until a signal; resolves to the exit code (0 after a graceful shutdown). */
 export async function gatewayCommand(
   flags: GatewayFlags,
@@ -70,10 +84,12 @@ export async function gatewayCommand(
     if (!apiKey) throw new ConfigError('--api-key-env', `environment variable ${keyEnv} is not set or empty`);
     const modelMap = flags.modelMap === undefined ? undefined : parseModelMap(flags.modelMap);
     const port = parsePort(flags.port);
+    const headersHoldMs = parseHoldMs(flags.headersHoldMs);
     gateway = await createGateway({
       upstream: { kind, baseUrl: flags.baseUrl, apiKey },
       ...(modelMap && { modelMap }),
       ...(port !== undefined && { port }),
+      ...(headersHoldMs !== undefined && { headersHoldMs }),
     });
     out.write(
       `# agy-sdk gateway: ${gateway.url} → ${kind} ${flags.baseUrl}\n` +

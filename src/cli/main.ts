@@ -103,6 +103,11 @@ export function buildProgram(exit: (code: number) => void): Command {
       '--api-key-env <VAR>',
       'the variable holding the upstream key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)',
     )
+    .option(
+      '--headers-hold-ms <ms>',
+      'after the upstream answers 200, hold our status up to this long for the first content, so an ' +
+        'error before any content is the HTTP status (default 5000; 0: send 200 at once)',
+    )
     .action(async (flags) => exit(await gatewayCommand(flags)));
 
   program

@@ -277,29 +277,31 @@ function modelInfo(
 }
 
 class GatewayServer {
-  private readonly token = newToken();
-  private readonly upstream: Upstream;
-  private readonly map: ModelMap;
-  private readonly agents: UpstreamAgents = createAgents();
-  private readonly inflight = new Set<AbortController>();
-  private readonly logger: Logger;
-  private readonly keepAliveMs: number;
-  private readonly headersGuardMs: number;
-  private readonly headersHoldMs: number;
-  private readonly maxBodyBytes: number;
+  readonly #token = newToken();
+  readonly #upstream: Upstream;
+  readonly #map: ModelMap;
+  readonly #agents: UpstreamAgents = createAgents();
+  readonly #inflight = new Set<AbortController>();
+  readonly #logger: Logger;
+  readonly #keepAliveMs: number;
+  readonly #headersGuardMs: number;
+  readonly #headersHoldMs: number;
+  readonly #maxBodyBytes: number;
   /** The upstream key and every configured header value: never in what a client or the log gets. */
-  private readonly secrets: readonly string[];
+  readonly #secrets: readonly string[];
+  readonly #options: GatewayOptions;
   readonly server: Server;
 
-  constructor(private readonly options: GatewayOptions) {
-    this.upstream = upstreamFor(options.upstream);
-    this.map = compileModelMap(options.modelMap);
-    this.logger = checkedLogger(options.logger);
-    this.keepAliveMs = options.keepAliveMs ?? 15_000;
-    this.headersGuardMs = options.headersGuardMs ?? 45_000;
-    this.headersHoldMs = options.headersHoldMs ?? DEFAULT_HEADERS_HOLD_MS;
-    this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-    this.secrets = [options.upstream.apiKey, ...Object.values(options.upstream.headers ?? {})];
+  constructor(options: GatewayOptions) {
+    this.#options = options;
+    this.#upstream = upstreamFor(options.upstream);
+    this.#map = compileModelMap(options.modelMap);
+    this.#logger = checkedLogger(options.logger);
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#headersGuardMs = options.headersGuardMs ?? 45_000;
+    this.#headersHoldMs = options.headersHoldMs ?? DEFAULT_HEADERS_HOLD_MS;
+    this.#maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+    this.#secrets = [options.upstream.apiKey, ...Object.values(options.upstream.headers ?? {})];
     // Bounded like the session listener: a local process without the token cannot hold the gateway.
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_GATEWAY_HEADERS_TIMEOUT_MS;
     const idleTimeout = options.idleTimeoutMs ?? DEFAULT_GATEWAY_IDLE_TIMEOUT_MS;
@@ -317,9 +319,9 @@ class GatewayServer {
       (req, res) => {
         // A request is in flight: receiving it is bounded by the request timeout, answering it by the upstream's.
         req.socket.setTimeout(0);
-        this.handle(req, res).catch((error: unknown) => {
-          this.logger.error(`gateway: unexpected failure: ${this.redact(describeError(error))}`);
-          this.sendError(res, new GatewayError(500, 'internal gateway error'));
+        this.#handle(req, res).catch((error: unknown) => {
+          this.#logger.error(`gateway: unexpected failure: ${this.#redact(describeError(error))}`);
+          this.#sendError(res, new GatewayError(500, 'internal gateway error'));
           if (!res.writableEnded) res.end();
         });
       },
@@ -330,7 +332,7 @@ class GatewayServer {
     let drops = 0;
     this.server.on('drop', () => {
       // Once at warn level: a flood must not also flood the log.
-      if (drops++ === 0) this.logger.warn('gateway: connection limit reached; refusing connections');
+      if (drops++ === 0) this.#logger.warn('gateway: connection limit reached; refusing connections');
     });
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
@@ -345,46 +347,46 @@ class GatewayServer {
     });
   }
 
-  private redact(text: string): string {
-    return redact(text, this.secrets);
+  #redact(text: string): string {
+    return redact(text, this.#secrets);
   }
 
   /** Sends `error` to the client in Google's shape, secrets removed. */
-  private sendError(res: ServerResponse, error: GatewayError): void {
-    const clean = redactError(error, this.secrets);
+  #sendError(res: ServerResponse, error: GatewayError): void {
+    const clean = redactError(error, this.#secrets);
     sendJson(res, clean.code, clean.toBody());
   }
 
-  private get upstreamIdleMs(): number {
-    return this.options.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS;
+  get #upstreamIdleMs(): number {
+    return this.#options.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS;
   }
 
   get tokenValue(): string {
-    return this.token;
+    return this.#token;
   }
 
   async close(): Promise<void> {
-    for (const controller of this.inflight) controller.abort();
+    for (const controller of this.#inflight) controller.abort();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = matchRoute(req.method ?? 'GET', url);
     // The path only: `?key=` would put the token in the log.
-    this.logger.debug(`gateway: ${req.method} ${url.pathname}`);
+    this.#logger.debug(`gateway: ${req.method} ${url.pathname}`);
     if (!route) {
       req.resume();
-      return this.sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
+      return this.#sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
     }
-    if (!tokenMatches(presentedKey(req, url), this.token)) {
+    if (!tokenMatches(presentedKey(req, url), this.#token)) {
       req.resume();
-      return this.sendError(
+      return this.#sendError(
         res,
         new GatewayError(401, 'API key not valid. Please pass the gateway token.', [
           {
@@ -395,14 +397,14 @@ class GatewayServer {
         ]),
       );
     }
-    if (route.kind === 'listModels') return this.listModels(res);
+    if (route.kind === 'listModels') return this.#listModels(res);
     if (route.kind === 'getModel') {
       const id = bareModelId(route.model);
-      return sendJson(res, 200, modelInfo(id, this.map.resolve(id), this.upstream.kind));
+      return sendJson(res, 200, modelInfo(id, this.#map.resolve(id), this.#upstream.kind));
     }
     let body: unknown;
     try {
-      const raw = await readRequestBody(req, this.maxBodyBytes);
+      const raw = await readRequestBody(req, this.#maxBodyBytes);
       body = raw.length === 0 ? {} : (JSON.parse(raw.toString('utf8')) as unknown);
       if (nestsDeeperThan(body, MAX_JSON_DEPTH))
         throw new GatewayError(
@@ -412,7 +414,7 @@ class GatewayServer {
           'INVALID_ARGUMENT',
         );
     } catch (error) {
-      return this.sendError(
+      return this.#sendError(
         res,
         error instanceof GatewayError ? error : new GatewayError(400, 'Invalid JSON payload received.'),
       );
@@ -421,13 +423,13 @@ class GatewayServer {
       if (route.kind === 'countTokens') {
         const requested = bareModelId(route.model);
         const { total, source } = await countTokens(
-          this.upstream,
-          this.options.upstream,
-          this.agents,
+          this.#upstream,
+          this.#options.upstream,
+          this.#agents,
           parseCountTokensRequest(body),
           requested,
-          this.map.resolve(requested),
-          this.logger,
+          this.#map.resolve(requested),
+          this.#logger,
         );
         res.setHeader('x-gateway-token-count', source);
         return sendJson(res, 200, {
@@ -439,11 +441,11 @@ class GatewayServer {
       const normalized = normalizeRequest(
         parseGenerateContentRequest(body),
         requested,
-        this.map.resolve(requested),
+        this.#map.resolve(requested),
       );
       // Chat Completions has no web search tool: refuse rather than answer without it
       // (docs/reference/gemini-clients.md#built-in-google-tools); Gemini CLI then does without the search.
-      if (normalized.webSearch && this.upstream.kind === 'openai-chat')
+      if (normalized.webSearch && this.#upstream.kind === 'openai-chat')
         throw new GatewayError(
           400,
           'tools[].googleSearch is not supported with an openai-chat upstream',
@@ -451,31 +453,31 @@ class GatewayServer {
           'INVALID_ARGUMENT',
         );
       const sse = route.stream && route.alt === 'sse';
-      await this.generate(normalized, res, sse, route.stream);
+      await this.#generate(normalized, res, sse, route.stream);
     } catch (error) {
-      if (error instanceof GatewayError) return this.sendError(res, error);
+      if (error instanceof GatewayError) return this.#sendError(res, error);
       throw error;
     }
   }
 
-  private listModels(res: ServerResponse): void {
-    const models = this.map.routes.map((r) =>
+  #listModels(res: ServerResponse): void {
+    const models = this.#map.routes.map((r) =>
       r.pattern.includes('*')
         ? modelInfo(
             r.upstream,
             r.upstream,
-            this.upstream.kind,
+            this.#upstream.kind,
             `Gemini ids matching '${r.pattern}' → ${r.upstream}`,
           )
-        : modelInfo(r.pattern, r.upstream, this.upstream.kind),
+        : modelInfo(r.pattern, r.upstream, this.#upstream.kind),
     );
     sendJson(res, 200, { models });
   }
 
   /** `sink`, with each finished request's usage also sent to `onUsage` (contained: a throw is logged). */
-  private reportingUsage(sink: GeminiSink, normalized: ReturnType<typeof normalizeRequest>): GeminiSink {
-    const onUsage = this.options.onUsage;
-    const logger = this.logger;
+  #reportingUsage(sink: GeminiSink, normalized: ReturnType<typeof normalizeRequest>): GeminiSink {
+    const onUsage = this.#options.onUsage;
+    const logger = this.#logger;
     return {
       meta: (model, responseId) => sink.meta(model, responseId),
       text: (text, signature) => sink.text(text, signature),
@@ -500,13 +502,13 @@ class GatewayServer {
   }
 
   /** `sink`, with every error it is given cleared of the secrets (an upstream may echo its key in-stream). */
-  private redactingSink(sink: GeminiSink): GeminiSink {
+  #redactingSink(sink: GeminiSink): GeminiSink {
     return {
       meta: (model, responseId) => sink.meta(model, responseId),
       text: (text, signature) => sink.text(text, signature),
       thought: (text) => sink.thought(text),
       functionCall: (call, signature) => sink.functionCall(call, signature),
-      fail: (error) => sink.fail(redactError(error, this.secrets)),
+      fail: (error) => sink.fail(redactError(error, this.#secrets)),
       finish: (reason, usage, grounding) => sink.finish(reason, usage, grounding),
       get done() {
         return sink.done;
@@ -518,7 +520,7 @@ class GatewayServer {
   }
 
   /** `sink`, reporting the first token and the end of the request to an upstream trace. */
-  private tracingSink(sink: GeminiSink, trace: UpstreamTrace): GeminiSink {
+  #tracingSink(sink: GeminiSink, trace: UpstreamTrace): GeminiSink {
     let first = true;
     const token = (): void => {
       if (!first) return;
@@ -556,32 +558,32 @@ class GatewayServer {
     };
   }
 
-  private async generate(
+  async #generate(
     normalized: ReturnType<typeof normalizeRequest>,
     res: ServerResponse,
     sse: boolean,
     jsonArray: boolean,
   ): Promise<void> {
     const controller = new AbortController();
-    this.inflight.add(controller);
+    this.#inflight.add(controller);
     res.on('close', () => {
       // The client went away before we finished: stop paying for the upstream.
       if (!res.writableFinished) controller.abort();
-      this.inflight.delete(controller);
+      this.#inflight.delete(controller);
     });
-    const writer = sse ? new SseWriter(res, this.keepAliveMs) : undefined;
+    const writer = sse ? new SseWriter(res, this.#keepAliveMs) : undefined;
     const unary = writer ? undefined : new UnarySink();
-    const inner = this.redactingSink(writer ? new StreamingSink(writer) : (unary as UnarySink));
-    const reporting = this.options.onUsage ? this.reportingUsage(inner, normalized) : inner;
-    const trace = this.options.upstreamObserver?.start({
+    const inner = this.#redactingSink(writer ? new StreamingSink(writer) : (unary as UnarySink));
+    const reporting = this.#options.onUsage ? this.#reportingUsage(inner, normalized) : inner;
+    const trace = this.#options.upstreamObserver?.start({
       requestedModel: normalized.requestedModel,
       upstreamModel: normalized.model,
-      kind: this.upstream.kind,
+      kind: this.#upstream.kind,
     });
-    const sink = trace ? this.tracingSink(reporting, trace) : reporting;
+    const sink = trace ? this.#tracingSink(reporting, trace) : reporting;
     // Headers guard: past it, 200 and keep-alives go out even while the upstream has not answered.
-    if (writer && this.headersGuardMs > 0) writer.hold(this.headersGuardMs);
-    const request = this.upstream.buildRequest(normalized);
+    if (writer && this.#headersGuardMs > 0) writer.hold(this.#headersGuardMs);
+    const request = this.#upstream.buildRequest(normalized);
     // Before the 200 is out, a failure is a real HTTP status (what clients retry on); after, an in-stream error.
     const fail = (error: GatewayError): void => {
       if (writer?.committed) {
@@ -589,29 +591,29 @@ class GatewayServer {
         return;
       }
       writer?.dispose();
-      this.sendError(res, error);
+      this.#sendError(res, error);
     };
     let upstreamRes: IncomingMessage;
     try {
       upstreamRes = await postJson(
-        joinUrl(this.options.upstream.baseUrl, request.path),
-        { ...this.options.upstream.headers, ...request.headers, ...trace?.headers },
+        joinUrl(this.#options.upstream.baseUrl, request.path),
+        { ...this.#options.upstream.headers, ...request.headers, ...trace?.headers },
         request.body,
-        this.agents,
+        this.#agents,
         controller.signal,
         {
-          connectMs: this.options.upstreamConnectTimeoutMs ?? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
-          headersMs: this.options.upstreamHeadersTimeoutMs ?? DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS,
+          connectMs: this.#options.upstreamConnectTimeoutMs ?? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
+          headersMs: this.#options.upstreamHeadersTimeoutMs ?? DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS,
         },
       );
     } catch (error) {
-      trace?.end(undefined, `upstream unreachable: ${this.redact(describeError(error))}`);
+      trace?.end(undefined, `upstream unreachable: ${this.#redact(describeError(error))}`);
       if (controller.signal.aborted) return writer?.dispose();
       if (error instanceof UpstreamTimeoutError) {
-        this.logger.warn(`gateway: ${error.message}`);
+        this.#logger.warn(`gateway: ${error.message}`);
         return fail(new GatewayError(504, error.message));
       }
-      this.logger.warn(`gateway: upstream unreachable: ${this.redact(describeError(error))}`);
+      this.#logger.warn(`gateway: upstream unreachable: ${this.#redact(describeError(error))}`);
       return fail(
         new GatewayError(
           503,
@@ -621,18 +623,18 @@ class GatewayServer {
     }
     const status = upstreamRes.statusCode ?? 502;
     if (status < 200 || status >= 300) {
-      const text = await readBody(upstreamRes, 1 << 20, this.upstreamIdleMs);
-      const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.options.upstream.apiKey]);
+      const text = await readBody(upstreamRes, 1 << 20, this.#upstreamIdleMs);
+      const error = fromUpstreamResponse(status, text, upstreamRes.headers, [this.#options.upstream.apiKey]);
       trace?.end(undefined, `upstream answered ${status}`);
-      this.logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
+      this.#logger.warn(`gateway: upstream answered ${status}; client gets ${error.code} ${error.status}`);
       return fail(error);
     }
     // The status waits for the first chunk, briefly: an error before any content is then an HTTP status.
-    writer?.hold(this.headersHoldMs);
-    const translator = this.upstream.createTranslator(normalized, sink, (message) =>
-      this.logger.warn(`gateway: ${this.redact(message)} (read as absent)`),
+    writer?.hold(this.#headersHoldMs);
+    const translator = this.#upstream.createTranslator(normalized, sink, (message) =>
+      this.#logger.warn(`gateway: ${this.#redact(message)} (read as absent)`),
     );
-    const maxEvent = this.options.maxUpstreamEventChars ?? DEFAULT_MAX_UPSTREAM_EVENT_CHARS;
+    const maxEvent = this.#options.maxUpstreamEventChars ?? DEFAULT_MAX_UPSTREAM_EVENT_CHARS;
     const decoder = createSseDecoder((event, data) => translator.event(event, data), {
       maxLineChars: maxEvent,
       maxEventChars: maxEvent,
@@ -640,13 +642,13 @@ class GatewayServer {
     /** A failure while decoding or translating: typed upstream errors as they are, anything else a 500. */
     const translationFailed = (error: unknown): void => {
       if (error instanceof GatewayError) {
-        this.logger.warn(`gateway: ${this.redact(error.message)}`);
+        this.#logger.warn(`gateway: ${this.#redact(error.message)}`);
         if (!sink.done) sink.fail(error);
         return;
       }
       // A translator bug must not take the process down; the client sees a retryable error.
-      this.logger.error(
-        `gateway: translating the upstream stream failed: ${this.redact(describeError(error))}`,
+      this.#logger.error(
+        `gateway: translating the upstream stream failed: ${this.#redact(describeError(error))}`,
       );
       if (!sink.done)
         sink.fail(new GatewayError(500, 'internal gateway error while translating the upstream stream'));
@@ -654,7 +656,7 @@ class GatewayServer {
     await new Promise<void>((resolve) => {
       let finished = false;
       let idle: NodeJS.Timeout | undefined;
-      const idleMs = this.upstreamIdleMs;
+      const idleMs = this.#upstreamIdleMs;
       const finish = (broken?: string): void => {
         if (finished) return;
         finished = true;
@@ -676,7 +678,7 @@ class GatewayServer {
         clearTimeout(idle);
         idle = setTimeout(() => {
           const error = new UpstreamTimeoutError('idle', idleMs);
-          this.logger.warn(`gateway: ${error.message}`);
+          this.#logger.warn(`gateway: ${error.message}`);
           if (!sink.done) sink.fail(new GatewayError(504, error.message));
           upstreamRes.destroy();
           finish();
@@ -725,7 +727,7 @@ class GatewayServer {
         const response = await unary.result;
         sendJson(res, 200, jsonArray ? [response] : response);
       } catch (error) {
-        this.sendError(
+        this.#sendError(
           res,
           error instanceof GatewayError ? error : new GatewayError(500, 'internal gateway error'),
         );

@@ -37,29 +37,37 @@ export interface GeminiSink {
   readonly failed: boolean;
 }
 
-abstract class BaseSink implements GeminiSink {
-  protected model: string | undefined;
-  protected responseId: string | undefined;
-  done = false;
-  failed = false;
+/**
+ * The `modelVersion` / `responseId` both sinks stamp on their chunks. A member of each sink rather than a base
+ * class, so that each sink's state stays `#private`.
+ */
+class ChunkMeta {
+  /** The upstream model, once known. */
+  model: string | undefined;
+  /** The upstream response id, once known. */
+  responseId: string | undefined;
 
-  meta(model: string | undefined, responseId: string | undefined): void {
-    if (model) this.model = model;
-    if (responseId) this.responseId = responseId;
+  /** Takes the non-empty values; whether either changed. */
+  set(model: string | undefined, responseId: string | undefined): boolean {
+    let changed = false;
+    if (model && model !== this.model) {
+      this.model = model;
+      changed = true;
+    }
+    if (responseId && responseId !== this.responseId) {
+      this.responseId = responseId;
+      changed = true;
+    }
+    return changed;
   }
 
-  protected wrap(parts: GeminiPart[], extra?: Partial<GeminiChunk['candidates'][number]>): GeminiChunk {
+  /** One chunk with `parts` and the meta known so far. */
+  wrap(parts: GeminiPart[], extra?: Partial<GeminiChunk['candidates'][number]>): GeminiChunk {
     const chunk: GeminiChunk = { candidates: [{ content: { role: 'model', parts }, ...extra, index: 0 }] };
     if (this.model !== undefined) chunk.modelVersion = this.model;
     if (this.responseId !== undefined) chunk.responseId = this.responseId;
     return chunk;
   }
-
-  abstract text(text: string, signature?: string): void;
-  abstract thought(text: string): void;
-  abstract functionCall(call: EmittedCall, signature?: string): void;
-  abstract finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void;
-  abstract fail(error: GatewayError): void;
 }
 
 function callPart(call: EmittedCall, signature: string | undefined): GeminiPart {
@@ -77,41 +85,43 @@ function retryable(code: number): boolean {
 const PART_HEAD = '{"candidates":[{"content":{"role":"model","parts":[';
 
 /** Writes each event as one SSE chunk. */
-export class StreamingSink extends BaseSink {
-  private answered = false;
+export class StreamingSink implements GeminiSink {
+  done = false;
+  failed = false;
+  readonly #meta = new ChunkMeta();
+  #answered = false;
   /** The JSON after the part (`modelVersion`, `responseId`), kept until `meta` changes either. */
-  private tail: string | undefined;
+  #tail: string | undefined;
+  readonly #writer: SseWriter;
 
-  constructor(private readonly writer: SseWriter) {
-    super();
+  constructor(writer: SseWriter) {
+    this.#writer = writer;
   }
 
-  override meta(model: string | undefined, responseId: string | undefined): void {
-    if ((model && model !== this.model) || (responseId && responseId !== this.responseId))
-      this.tail = undefined;
-    super.meta(model, responseId);
+  meta(model: string | undefined, responseId: string | undefined): void {
+    if (this.#meta.set(model, responseId)) this.#tail = undefined;
   }
 
   /**
    * Text and thought deltas, one per upstream event, are serialized by hand: only the delta goes through
-   * `JSON.stringify`, the rest is the constant around it, byte for byte what `frameSse(this.wrap([part]))`
+   * `JSON.stringify`, the rest is the constant around it, byte for byte what `frameSse(meta.wrap([part]))`
    * writes (a property test holds the two equal). A profile of the xAI recording had the whole-chunk
    * stringify at about a quarter of the translation's CPU.
    */
-  private writePart(partJson: string): void {
-    if (this.tail === undefined) {
+  #writePart(partJson: string): void {
+    if (this.#tail === undefined) {
       let tail = ']},"index":0}]';
-      if (this.model !== undefined) tail += `,"modelVersion":${sseJson(this.model)}`;
-      if (this.responseId !== undefined) tail += `,"responseId":${sseJson(this.responseId)}`;
-      this.tail = `${tail}}`;
+      if (this.#meta.model !== undefined) tail += `,"modelVersion":${sseJson(this.#meta.model)}`;
+      if (this.#meta.responseId !== undefined) tail += `,"responseId":${sseJson(this.#meta.responseId)}`;
+      this.#tail = `${tail}}`;
     }
-    this.writer.writeJson(`${PART_HEAD}${partJson}${this.tail}`);
+    this.#writer.writeJson(`${PART_HEAD}${partJson}${this.#tail}`);
   }
 
   text(text: string, signature?: string): void {
     if (this.done || text.length === 0) return;
-    this.answered = true;
-    this.writePart(
+    this.#answered = true;
+    this.#writePart(
       signature
         ? `{"text":${sseJson(text)},"thoughtSignature":${sseJson(signature)}}`
         : `{"text":${sseJson(text)}}`,
@@ -120,25 +130,25 @@ export class StreamingSink extends BaseSink {
 
   thought(text: string): void {
     if (this.done || text.length === 0) return;
-    this.writePart(`{"text":${sseJson(text)},"thought":true}`);
+    this.#writePart(`{"text":${sseJson(text)},"thought":true}`);
   }
 
   functionCall(call: EmittedCall, signature?: string): void {
     if (this.done) return;
-    this.answered = true;
-    this.writer.write(this.wrap([callPart(call, signature)]));
+    this.#answered = true;
+    this.#writer.write(this.#meta.wrap([callPart(call, signature)]));
   }
 
   finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void {
     if (this.done) return;
     this.done = true;
-    const chunk = this.wrap(
+    const chunk = this.#meta.wrap(
       [],
       grounding ? { finishReason: reason, groundingMetadata: grounding } : { finishReason: reason },
     );
     chunk.usageMetadata = usage;
-    this.writer.write(chunk);
-    this.writer.end();
+    this.#writer.write(chunk);
+    this.#writer.end();
   }
 
   /**
@@ -152,67 +162,73 @@ export class StreamingSink extends BaseSink {
     if (this.done) return;
     this.done = true;
     this.failed = true;
-    if (!this.answered || retryable(error.code)) {
-      this.writer.fail(error);
+    if (!this.#answered || retryable(error.code)) {
+      this.#writer.fail(error);
       return;
     }
-    const trailer = this.wrap([], { finishReason: 'OTHER', finishMessage: error.message });
+    const trailer = this.#meta.wrap([], { finishReason: 'OTHER', finishMessage: error.message });
     trailer.usageMetadata = { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 };
-    this.writer.fail(error, trailer);
+    this.#writer.fail(error, trailer);
   }
 }
 
 /** Collects everything into one response; resolves when the upstream is done. */
-export class UnarySink extends BaseSink {
-  private readonly parts: GeminiPart[] = [];
-  private settle: ((value: GeminiChunk) => void) | undefined;
-  private reject: ((error: GatewayError) => void) | undefined;
+export class UnarySink implements GeminiSink {
+  done = false;
+  failed = false;
+  readonly #meta = new ChunkMeta();
+  readonly #parts: GeminiPart[] = [];
+  #settle: ((value: GeminiChunk) => void) | undefined;
+  #reject: ((error: GatewayError) => void) | undefined;
   /** Resolves with the merged response or rejects with the failure. */
   readonly result: Promise<GeminiChunk>;
 
   constructor() {
-    super();
     this.result = new Promise<GeminiChunk>((resolve, reject) => {
-      this.settle = resolve;
-      this.reject = reject;
+      this.#settle = resolve;
+      this.#reject = reject;
     });
     // Awaited only once the upstream is done; an earlier failure must not count as an unhandled rejection.
     this.result.catch(() => {});
   }
 
+  meta(model: string | undefined, responseId: string | undefined): void {
+    this.#meta.set(model, responseId);
+  }
+
   text(text: string, signature?: string): void {
     if (this.done || text.length === 0) return;
-    const last = this.parts.at(-1);
+    const last = this.#parts.at(-1);
     if (last && typeof last.text === 'string' && !last.thought) last.text += text;
-    else this.parts.push(signature ? { text, thoughtSignature: signature } : { text });
+    else this.#parts.push(signature ? { text, thoughtSignature: signature } : { text });
   }
 
   thought(text: string): void {
     if (this.done || text.length === 0) return;
-    const last = this.parts.at(-1);
+    const last = this.#parts.at(-1);
     if (last?.thought) last.text += text;
-    else this.parts.push({ text, thought: true });
+    else this.#parts.push({ text, thought: true });
   }
 
   functionCall(call: EmittedCall, signature?: string): void {
-    if (!this.done) this.parts.push(callPart(call, signature));
+    if (!this.done) this.#parts.push(callPart(call, signature));
   }
 
   finish(reason: string, usage: UsageMetadata, grounding?: GroundingMetadata): void {
     if (this.done) return;
     this.done = true;
-    const chunk = this.wrap(
-      this.parts,
+    const chunk = this.#meta.wrap(
+      this.#parts,
       grounding ? { finishReason: reason, groundingMetadata: grounding } : { finishReason: reason },
     );
     chunk.usageMetadata = usage;
-    this.settle?.(chunk);
+    this.#settle?.(chunk);
   }
 
   fail(error: GatewayError): void {
     if (this.done) return;
     this.done = true;
     this.failed = true;
-    this.reject?.(error);
+    this.#reject?.(error);
   }
 }

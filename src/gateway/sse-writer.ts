@@ -22,11 +22,20 @@ export const KEEP_ALIVE_CHUNK: GeminiChunk = {
 };
 
 /**
+ * What `JSON.stringify` escapes in a string (quote, backslash, control characters, lone surrogates: any
+ * surrogate sends the string the long way) and what {@link sseJson} escapes on top (U+2028/U+2029).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes exactly these control characters.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+/**
  * A string as JSON, safe for an SSE line. `JSON.stringify` escapes CR and LF but not U+2028/U+2029, which the
  * SDK 1.30 splitter's `.` does not match: one such character in a text delta would lose the whole stream in
  * Gemini CLI. Escaped here; the `includes` checks cost less than a replace that finds nothing.
  */
 export function sseJson(value: unknown): string {
+  // A delta with nothing to escape (most of them) is its own JSON body: no stringify, no scans after it.
+  if (typeof value === 'string' && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
   const json = JSON.stringify(value);
   return json.includes('\u2028') || json.includes('\u2029')
     ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
@@ -40,23 +49,26 @@ export function frameSse(payload: unknown): string {
 
 /** Writes one SSE response. */
 export class SseWriter {
-  private timer: NodeJS.Timeout | undefined;
-  private holdTimer: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #holdTimer: NodeJS.Timeout | undefined;
   /** When the hold runs out (`performance.now()` ms), while one is set. */
-  private holdUntil = Number.POSITIVE_INFINITY;
-  private started = false;
-  private ended = false;
+  #holdUntil = Number.POSITIVE_INFINITY;
+  #started = false;
+  #ended = false;
   /** Frames written during a batch, sent as one write by `flush`. */
-  private pending: string[] | undefined;
+  #pending: string[] | undefined;
 
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly keepAliveMs: number,
-  ) {}
+  readonly #res: ServerResponse;
+  readonly #keepAliveMs: number;
+
+  constructor(res: ServerResponse, keepAliveMs: number) {
+    this.#res = res;
+    this.#keepAliveMs = keepAliveMs;
+  }
 
   /** Whether the 200 and headers have been sent. */
   get committed(): boolean {
-    return this.started;
+    return this.#started;
   }
 
   /**
@@ -64,34 +76,34 @@ export class SseWriter {
    * stays. `0` commits at once.
    */
   hold(ms: number): void {
-    if (this.started || this.ended) return;
+    if (this.#started || this.#ended) return;
     if (ms <= 0) {
       this.begin();
       return;
     }
     const until = performance.now() + ms;
-    if (until >= this.holdUntil) return;
-    this.holdUntil = until;
-    if (this.holdTimer) clearTimeout(this.holdTimer);
-    this.holdTimer = setTimeout(() => {
-      this.holdTimer = undefined;
+    if (until >= this.#holdUntil) return;
+    this.#holdUntil = until;
+    if (this.#holdTimer) clearTimeout(this.#holdTimer);
+    this.#holdTimer = setTimeout(() => {
+      this.#holdTimer = undefined;
       this.begin();
     }, ms).unref();
   }
 
   /** Sends the 200 and the headers now, and starts the keep-alive clock. */
   begin(): void {
-    if (this.started || this.ended || this.res.destroyed) return;
-    this.started = true;
-    this.release();
-    this.res.socket?.setNoDelay(true);
-    this.res.writeHead(200, {
+    if (this.#started || this.#ended || this.#res.destroyed) return;
+    this.#started = true;
+    this.#release();
+    this.#res.socket?.setNoDelay(true);
+    this.#res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
     });
-    this.res.flushHeaders();
-    this.arm();
+    this.#res.flushHeaders();
+    this.#arm();
   }
 
   /** Writes one chunk (committing first if needed). */
@@ -101,12 +113,12 @@ export class SseWriter {
 
   /** Writes one chunk already serialized by {@link sseJson}'s rules (committing first if needed). */
   writeJson(json: string): void {
-    if (this.ended || this.res.destroyed) return;
+    if (this.#ended || this.#res.destroyed) return;
     this.begin();
     const frame = `data: ${json}\r\n\r\n`;
-    if (this.pending) this.pending.push(frame);
-    else this.res.write(frame);
-    this.arm();
+    if (this.#pending) this.#pending.push(frame);
+    else this.#res.write(frame);
+    this.#arm();
   }
 
   /**
@@ -116,15 +128,15 @@ export class SseWriter {
    * translation). Nothing waits for a timer: the caller flushes before it returns to the event loop.
    */
   batch(): void {
-    this.pending ??= [];
+    this.#pending ??= [];
   }
 
   /** Sends what the batch collected, as one write, and ends the batch. */
   flush(): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (!pending || pending.length === 0 || this.ended || this.res.destroyed) return;
-    this.res.write(pending.length === 1 ? pending[0] : pending.join(''));
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (!pending || pending.length === 0 || this.#ended || this.#res.destroyed) return;
+    this.#res.write(pending.length === 1 ? pending[0] : pending.join(''));
   }
 
   /**
@@ -133,63 +145,63 @@ export class SseWriter {
    * the client sees it, never a silent STOP.
    */
   fail(error: GatewayError, trailer?: GeminiChunk): void {
-    if (this.ended || this.res.destroyed) {
+    if (this.#ended || this.#res.destroyed) {
       this.dispose();
       return;
     }
-    if (!this.started) {
+    if (!this.#started) {
       this.dispose();
-      sendJson(this.res, error.code, error.toBody());
+      sendJson(this.#res, error.code, error.toBody());
       return;
     }
     this.flush();
-    this.res.write(frameSse(error.toBody()));
+    this.#res.write(frameSse(error.toBody()));
     // A closing chunk after the error, for clients that do not read in-stream errors (see StreamingSink.fail).
-    if (trailer) this.res.write(frameSse(trailer));
+    if (trailer) this.#res.write(frameSse(trailer));
     this.end();
   }
 
   /** Ends the body (committing first if needed: an empty stream is still a stream). */
   end(): void {
-    if (this.ended) return;
+    if (this.#ended) return;
     this.begin();
     this.flush();
-    this.ended = true;
-    this.disarm();
-    this.res.end();
+    this.#ended = true;
+    this.#disarm();
+    this.#res.end();
   }
 
   /** Stops the keep-alive clock and the hold (the client went away, or the response is answered otherwise). */
   dispose(): void {
-    this.ended = true;
-    this.disarm();
-    this.release();
+    this.#ended = true;
+    this.#disarm();
+    this.#release();
   }
 
-  private release(): void {
-    if (this.holdTimer) clearTimeout(this.holdTimer);
-    this.holdTimer = undefined;
-    this.holdUntil = Number.POSITIVE_INFINITY;
+  #release(): void {
+    if (this.#holdTimer) clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    this.#holdUntil = Number.POSITIVE_INFINITY;
   }
 
   /** (Re)starts the keep-alive clock: one timer per response, refreshed on each write rather than replaced. */
-  private arm(): void {
-    if (this.keepAliveMs <= 0 || this.ended) return;
-    if (this.timer) {
-      this.timer.refresh();
+  #arm(): void {
+    if (this.#keepAliveMs <= 0 || this.#ended) return;
+    if (this.#timer) {
+      this.#timer.refresh();
       return;
     }
-    this.timer = setTimeout(() => {
-      if (this.ended || this.res.destroyed) return;
+    this.#timer = setTimeout(() => {
+      if (this.#ended || this.#res.destroyed) return;
       this.flush();
-      this.res.write(frameSse(KEEP_ALIVE_CHUNK));
-      this.timer?.refresh();
-    }, this.keepAliveMs);
-    this.timer.unref();
+      this.#res.write(frameSse(KEEP_ALIVE_CHUNK));
+      this.#timer?.refresh();
+    }, this.#keepAliveMs);
+    this.#timer.unref();
   }
 
-  private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  #disarm(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

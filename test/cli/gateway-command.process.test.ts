@@ -6,6 +6,7 @@ import { GoogleGenAI } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { BUILT, runCli, startCli } from '../helpers/cli.js';
 import { OpenAiChatMock } from '../helpers/gateway/mocks/openai-chat.js';
+import { replayUpstream, responsesSse } from '../helpers/gateway/provider-recordings.js';
 import { probePort } from '../helpers/runtime-files.js';
 
 describe.skipIf(!BUILT)('agy-sdk gateway', () => {
@@ -84,6 +85,70 @@ describe.skipIf(!BUILT)('agy-sdk gateway', () => {
     );
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--port');
+  });
+
+  it('--headers-hold-ms reaches the gateway: an upstream error before any content is the HTTP 429 by default, a 200 and an in-stream error with 0 (openai/openai-error.1.chunks.txt)', async () => {
+    // The recorded Responses stream: the upstream's 200, then `insufficient_quota` before any content.
+    const upstream = await replayUpstream(responsesSse('openai/openai-error.1.chunks.txt'));
+    /** The status a streaming request gets through `agy-sdk gateway …extra`, and what the body said. */
+    const statusThrough = async (extra: string[]): Promise<{ status: number; body: string }> => {
+      const cli = startCli(
+        ['gateway', '--upstream', 'openai-responses', '--base-url', `${upstream.url}/v1`, ...extra],
+        { OPENAI_API_KEY: 'sk-hold-cli' },
+      );
+      try {
+        await cli.waitFor('Ctrl-C stops');
+        const baseUrl = /^export GOOGLE_GEMINI_BASE_URL=(\S+)$/m.exec(cli.stdout())?.[1];
+        const token = /^export GEMINI_API_KEY=(\S+)$/m.exec(cli.stdout())?.[1];
+        const res = await fetch(`${baseUrl}/v1beta/models/gpt-5-nano:streamGenerateContent?alt=sse`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': token ?? '' },
+          body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+        });
+        const body = await res.text();
+        cli.child.kill('SIGTERM');
+        expect((await cli.done).code).toBe(0);
+        return { status: res.status, body };
+      } finally {
+        cli.child.kill('SIGKILL');
+      }
+    };
+    try {
+      const held = await statusThrough([]);
+      expect(held.status).toBe(429);
+      expect(held.body).toContain('quota');
+      const unheld = await statusThrough(['--headers-hold-ms', '0']);
+      expect(unheld.status).toBe(200);
+      expect(unheld.body).toMatch(/^data: .*"error"/m);
+      expect(unheld.body).toContain('quota');
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('a bad --headers-hold-ms is a usage error (2) naming the flag', async () => {
+    const bad = ['soon', '', '1e3', '2147483648'];
+    const runs = await Promise.all(
+      bad.map((value) =>
+        runCli(
+          [
+            'gateway',
+            '--upstream',
+            'openai-chat',
+            '--base-url',
+            'http://127.0.0.1:9/v1',
+            '--headers-hold-ms',
+            value,
+          ],
+          { OPENAI_API_KEY: 'k' },
+        ),
+      ),
+    );
+    runs.forEach((r, n) => {
+      expect(r.code, bad[n]).toBe(2);
+      expect(r.stderr, bad[n]).toContain('--headers-hold-ms');
+      expect(r.stderr, bad[n]).not.toMatch(/\n\s+at /);
+    });
   });
 
   it('--port already in use is one line naming the port, exit 2, no stack trace', async () => {

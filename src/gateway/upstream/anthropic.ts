@@ -191,60 +191,60 @@ interface OpenBlock {
 }
 
 class AnthropicTranslator implements StreamTranslator {
-  private readonly blocks = new Map<number, OpenBlock>();
-  private readonly thinking: AnthropicThinkingBlock[] = [];
-  private readonly grounding: GroundingMetadata = { groundingChunks: [] };
-  private readonly queries: string[] = [];
-  private model: string | undefined;
-  private input = 0;
-  private cacheWrite = 0;
-  private cacheRead = 0;
-  private output = 0;
-  private thoughts = 0;
-  private stopReason: string | undefined;
-  private calls = 0;
-  private malformed = false;
-  private textStarted = false;
-  private readonly read: ReturnType<typeof createWireReader>;
+  readonly #blocks = new Map<number, OpenBlock>();
+  readonly #thinking: AnthropicThinkingBlock[] = [];
+  readonly #grounding: GroundingMetadata = { groundingChunks: [] };
+  readonly #queries: string[] = [];
+  #model: string | undefined;
+  #input = 0;
+  #cacheWrite = 0;
+  #cacheRead = 0;
+  #output = 0;
+  #thoughts = 0;
+  #stopReason: string | undefined;
+  #calls = 0;
+  #malformed = false;
+  #textStarted = false;
+  readonly #read: ReturnType<typeof createWireReader>;
+  readonly #req: NormalizedRequest;
+  readonly #sink: GeminiSink;
 
-  constructor(
-    private readonly req: NormalizedRequest,
-    private readonly sink: GeminiSink,
-    report?: WireReporter,
-  ) {
-    this.read = createWireReader(report);
+  constructor(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter) {
+    this.#req = req;
+    this.#sink = sink;
+    this.#read = createWireReader(report);
   }
 
   event(_event: string | undefined, data: string): void {
-    if (this.sink.done) return;
-    const e = this.read('anthropicEvent', parseJson(data));
+    if (this.#sink.done) return;
+    const e = this.#read('anthropicEvent', parseJson(data));
     if (!e) return;
     switch (e.type) {
       case 'message_start': {
         const message = e.message;
-        if (message?.model) this.model = message.model;
-        this.sink.meta(this.model, message?.id ?? undefined);
-        this.takeUsage(message?.usage ?? undefined);
+        if (message?.model) this.#model = message.model;
+        this.#sink.meta(this.#model, message?.id ?? undefined);
+        this.#takeUsage(message?.usage ?? undefined);
         return;
       }
       case 'content_block_start':
-        if (e.content_block) this.start(e.index ?? 0, e.content_block);
+        if (e.content_block) this.#start(e.index ?? 0, e.content_block);
         return;
       case 'content_block_delta':
-        if (e.delta) this.delta(e.index ?? 0, e.delta);
+        if (e.delta) this.#delta(e.index ?? 0, e.delta);
         return;
       case 'content_block_stop':
-        this.stop(e.index ?? 0);
+        this.#stop(e.index ?? 0);
         return;
       case 'message_delta':
-        if (e.delta?.stop_reason) this.stopReason = e.delta.stop_reason;
-        this.takeUsage(e.usage ?? undefined);
+        if (e.delta?.stop_reason) this.#stopReason = e.delta.stop_reason;
+        this.#takeUsage(e.usage ?? undefined);
         return;
       case 'message_stop':
-        this.complete();
+        this.#complete();
         return;
       case 'error':
-        this.sink.fail(fromUpstreamStreamError(e));
+        this.#sink.fail(fromUpstreamStreamError(e));
         return;
       default:
         return; // ping and future event types
@@ -252,34 +252,34 @@ class AnthropicTranslator implements StreamTranslator {
   }
 
   end(): void {
-    if (!this.sink.done) this.sink.fail(prematureEnd('no message_stop before end of stream'));
+    if (!this.#sink.done) this.#sink.fail(prematureEnd('no message_stop before end of stream'));
   }
 
-  private takeUsage(u: AnthropicUsage | undefined): void {
+  #takeUsage(u: AnthropicUsage | undefined): void {
     if (!u) return;
     // message_delta usage is cumulative; newer API versions resend input/cache counts (prefer non-null).
-    if (typeof u.input_tokens === 'number') this.input = u.input_tokens;
-    if (typeof u.cache_creation_input_tokens === 'number') this.cacheWrite = u.cache_creation_input_tokens;
-    if (typeof u.cache_read_input_tokens === 'number') this.cacheRead = u.cache_read_input_tokens;
-    if (typeof u.output_tokens === 'number') this.output = u.output_tokens;
+    if (typeof u.input_tokens === 'number') this.#input = u.input_tokens;
+    if (typeof u.cache_creation_input_tokens === 'number') this.#cacheWrite = u.cache_creation_input_tokens;
+    if (typeof u.cache_read_input_tokens === 'number') this.#cacheRead = u.cache_read_input_tokens;
+    if (typeof u.output_tokens === 'number') this.#output = u.output_tokens;
     const thinking = u.output_tokens_details?.thinking_tokens;
-    if (typeof thinking === 'number') this.thoughts = thinking;
+    if (typeof thinking === 'number') this.#thoughts = thinking;
   }
 
-  private start(index: number, block: AnthropicBlock): void {
+  #start(index: number, block: AnthropicBlock): void {
     const type = block.type ?? '';
     if (type === 'redacted_thinking' && block.data) {
-      this.thinking.push({ type: 'redacted_thinking', data: block.data });
+      this.#thinking.push({ type: 'redacted_thinking', data: block.data });
       return;
     }
     if (type === 'web_search_tool_result' && Array.isArray(block.content)) {
       for (const r of block.content) {
         const result = r as { url?: unknown; title?: unknown } | null;
-        if (typeof result?.url === 'string') this.cite(result.url, result.title);
+        if (typeof result?.url === 'string') this.#cite(result.url, result.title);
       }
       return;
     }
-    this.blocks.set(index, {
+    this.#blocks.set(index, {
       type,
       id: block.id ?? '',
       name: block.name ?? '',
@@ -287,34 +287,34 @@ class AnthropicTranslator implements StreamTranslator {
       thinking: block.thinking ?? '',
       signature: block.signature ?? '',
     });
-    if (type === 'text' && block.text) this.text(block.text);
+    if (type === 'text' && block.text) this.#text(block.text);
   }
 
-  private text(text: string): void {
+  #text(text: string): void {
     if (text.length === 0) return;
     // A text-only thinking turn carries the signed thinking on its first text part
     // (docs/reference/gateway-translation.md#thought-signature-carriage): thinking blocks end before text starts.
-    const signature = this.textStarted ? undefined : this.signature();
-    this.textStarted = true;
-    this.sink.text(text, signature);
+    const signature = this.#textStarted ? undefined : this.#signature();
+    this.#textStarted = true;
+    this.#sink.text(text, signature);
   }
 
-  private signature(): string | undefined {
-    return this.thinking.length > 0
-      ? packSignature({ v: 1, p: 'anthropic', m: this.model ?? this.req.model, b: this.thinking })
+  #signature(): string | undefined {
+    return this.#thinking.length > 0
+      ? packSignature({ v: 1, p: 'anthropic', m: this.#model ?? this.#req.model, b: this.#thinking })
       : undefined;
   }
 
-  private delta(index: number, delta: AnthropicDelta): void {
-    const block = this.blocks.get(index);
+  #delta(index: number, delta: AnthropicDelta): void {
+    const block = this.#blocks.get(index);
     switch (delta.type) {
       case 'text_delta':
-        if (typeof delta.text === 'string') this.text(delta.text);
+        if (typeof delta.text === 'string') this.#text(delta.text);
         return;
       case 'thinking_delta':
         if (typeof delta.thinking !== 'string') return;
         if (block) block.thinking += delta.thinking;
-        if (this.req.thinking.includeThoughts) this.sink.thought(delta.thinking);
+        if (this.#req.thinking.includeThoughts) this.#sink.thought(delta.thinking);
         return;
       case 'signature_delta':
         if (block && typeof delta.signature === 'string') block.signature += delta.signature;
@@ -323,57 +323,57 @@ class AnthropicTranslator implements StreamTranslator {
         if (block && typeof delta.partial_json === 'string') block.json += delta.partial_json;
         return;
       case 'citations_delta':
-        if (delta.citation?.url) this.cite(delta.citation.url, delta.citation.title);
+        if (delta.citation?.url) this.#cite(delta.citation.url, delta.citation.title);
         return;
       default:
         return;
     }
   }
 
-  private cite(url: string, title: unknown): void {
-    if (this.grounding.groundingChunks.some((c) => c.web.uri === url)) return;
-    this.grounding.groundingChunks.push({
+  #cite(url: string, title: unknown): void {
+    if (this.#grounding.groundingChunks.some((c) => c.web.uri === url)) return;
+    this.#grounding.groundingChunks.push({
       web: { uri: url, title: typeof title === 'string' ? title : url },
     });
   }
 
-  private stop(index: number): void {
-    const block = this.blocks.get(index);
+  #stop(index: number): void {
+    const block = this.#blocks.get(index);
     if (!block) return;
-    this.blocks.delete(index);
+    this.#blocks.delete(index);
     if (block.type === 'thinking') {
-      this.thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      this.#thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
       return;
     }
     if (block.type === 'server_tool_use') {
       const query = parseArgs(block.json)?.query;
-      if (typeof query === 'string') this.queries.push(query);
+      if (typeof query === 'string') this.#queries.push(query);
       return;
     }
     if (block.type !== 'tool_use') return;
     const args = parseArgs(block.json);
     if (args === undefined) {
-      this.malformed = true;
+      this.#malformed = true;
       return;
     }
-    const signature = this.calls === 0 ? this.signature() : undefined;
-    this.calls += 1;
-    this.sink.functionCall({ id: block.id, name: originalName(this.req, block.name), args }, signature);
+    const signature = this.#calls === 0 ? this.#signature() : undefined;
+    this.#calls += 1;
+    this.#sink.functionCall({ id: block.id, name: originalName(this.#req, block.name), args }, signature);
   }
 
-  private complete(): void {
-    const base = FINISH[this.stopReason ?? ''] ?? 'OTHER';
-    const reason = this.malformed && base === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : base;
-    const prompt = this.input + this.cacheWrite + this.cacheRead;
+  #complete(): void {
+    const base = FINISH[this.#stopReason ?? ''] ?? 'OTHER';
+    const reason = this.#malformed && base === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : base;
+    const prompt = this.#input + this.#cacheWrite + this.#cacheRead;
     const usage: UsageMetadata = geminiUsage({
       prompt,
-      output: this.output,
-      cached: this.cacheRead,
-      reasoning: this.thoughts,
+      output: this.#output,
+      cached: this.#cacheRead,
+      reasoning: this.#thoughts,
     });
-    const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
-    if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;
-    this.sink.finish(reason, usage, grounded ? this.grounding : undefined);
+    const grounded = this.#grounding.groundingChunks.length > 0 || this.#queries.length > 0;
+    if (this.#queries.length > 0) this.#grounding.webSearchQueries = this.#queries;
+    this.#sink.finish(reason, usage, grounded ? this.#grounding : undefined);
   }
 }
 

@@ -11,6 +11,7 @@ import type { UsageMetadata } from '../gemini-types.js';
 import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
 import { sanitizeForOpenAI, sanitizeResponseSchema } from '../schema/sanitize.js';
 import { type ChatReasoning, packSignature, unpackSignature } from '../signature.js';
+import { type DeltaTemplate, deltaTemplate, matchDelta } from './delta-template.js';
 import {
   count,
   effortFor,
@@ -26,6 +27,7 @@ import {
   type UpstreamRequest,
 } from './upstream.js';
 import {
+  type ChatChunk,
   type ChatDelta,
   type ChatToolCallDelta,
   type ChatUsage,
@@ -191,184 +193,232 @@ const FINISH: Record<string, string> = {
 type Detail = Record<string, unknown> & { type: string; index: number };
 
 class ChatTranslator implements StreamTranslator {
-  private readonly slots: Slot[] = [];
-  private lastSlot: Slot | undefined;
-  private finishReason: string | undefined;
-  private usage: UsageMetadata | undefined;
-  private reasoning = '';
-  private readonly details: Detail[] = [];
-  private model: string | undefined;
-  private textStarted = false;
-  private readonly read: ReturnType<typeof createWireReader>;
+  readonly #slots: Slot[] = [];
+  #lastSlot: Slot | undefined;
+  #finishReason: string | undefined;
+  #usage: UsageMetadata | undefined;
+  #reasoning = '';
+  readonly #details: Detail[] = [];
+  #model: string | undefined;
+  #textStarted = false;
+  readonly #read: ReturnType<typeof createWireReader>;
+  readonly #req: NormalizedRequest;
+  readonly #sink: GeminiSink;
+  /** The last pure delta event, cut around its delta (see delta-template.ts), and what that delta is. */
+  #template: DeltaTemplate | undefined;
+  #templateThought = false;
+  #templateId: string | undefined;
+  /** Templates made and events they read: a provider whose every event differs stops paying for new ones. */
+  #templatesMade = 0;
+  #templateHits = 0;
 
-  constructor(
-    private readonly req: NormalizedRequest,
-    private readonly sink: GeminiSink,
-    report?: WireReporter,
-  ) {
-    this.read = createWireReader(report);
+  constructor(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter) {
+    this.#req = req;
+    this.#sink = sink;
+    this.#read = createWireReader(report);
   }
 
   event(event: string | undefined, data: string): void {
-    if (this.sink.done) return;
+    if (this.#sink.done) return;
     if (data.trim() === '[DONE]') {
       this.end();
       return;
     }
-    const chunk = this.read('chatChunk', parseJson(data));
+    if (event === undefined && this.#template !== undefined) {
+      const value = matchDelta(this.#template, data);
+      if (value !== undefined) {
+        // The template's event but for its delta: what the full read below would do with it.
+        this.#templateHits++;
+        this.#sink.meta(this.#model, this.#templateId);
+        if (this.#templateThought) this.#thought(value);
+        else this.#text(value);
+        return;
+      }
+    }
+    const parsed = parseJson(data);
+    const chunk = this.#read('chatChunk', parsed);
     if (!chunk) return;
+    if (event === undefined && chunk === parsed) this.#remember(data, chunk);
     // An error on a chunk (OpenRouter: `error.code: 400`) or as `event: error` (Groq: `status_code: 400`).
     if ((chunk.error !== undefined && chunk.error !== null) || event === 'error') {
-      this.sink.fail(fromUpstreamStreamError(chunk));
+      this.#sink.fail(fromUpstreamStreamError(chunk));
       return;
     }
-    if (chunk.model) this.model ??= chunk.model;
-    this.sink.meta(this.model, chunk.id ?? undefined);
-    if (chunk.usage) this.usage = this.mapUsage(chunk.usage);
+    if (chunk.model) this.#model ??= chunk.model;
+    this.#sink.meta(this.#model, chunk.id ?? undefined);
+    if (chunk.usage) this.#usage = this.#mapUsage(chunk.usage);
     // Gemini has one candidate: with n > 1 only choice 0 is forwarded.
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta;
-      if (delta) this.delta(delta);
-      if (typeof choice.finish_reason === 'string' && this.finishReason === undefined) {
-        this.finishReason = choice.finish_reason;
-        this.flushCalls();
+      if (delta) this.#delta(delta);
+      if (typeof choice.finish_reason === 'string' && this.#finishReason === undefined) {
+        this.#finishReason = choice.finish_reason;
+        this.#flushCalls();
       }
     }
     // Usage after the finish chunk (include_usage) completes the turn; some servers put it on the finish chunk.
-    if (this.finishReason !== undefined && this.usage !== undefined) this.complete();
+    if (this.#finishReason !== undefined && this.#usage !== undefined) this.#complete();
+  }
+
+  /**
+   * Makes `chunk` the template when it is a pure delta: one choice (index 0) with no finish, a delta of one
+   * string field, no usage, no error. Only such events are read from a template, whose every other effect (the
+   * model, the meta) repeats the template's own.
+   */
+  #remember(data: string, chunk: ChatChunk): void {
+    if (this.#templatesMade >= 4 && this.#templateHits < this.#templatesMade * 4) return;
+    if (chunk.usage || (chunk.error !== undefined && chunk.error !== null)) return;
+    const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
+    if (!choice || (choice.index ?? 0) !== 0 || typeof choice.finish_reason === 'string') return;
+    const delta = choice.delta;
+    if (!delta) return;
+    const keys = Object.keys(delta);
+    const key = keys.length === 1 ? keys[0] : undefined;
+    if (key !== 'content' && key !== 'reasoning_content' && key !== 'reasoning') return;
+    if (typeof delta[key] !== 'string') return;
+    const template = deltaTemplate(
+      data,
+      key,
+      (p) => (p as { choices?: { delta?: Record<string, unknown> }[] }).choices?.[0]?.delta?.[key],
+    );
+    if (!template) return;
+    this.#templatesMade++;
+    this.#template = template;
+    this.#templateThought = key !== 'content';
+    this.#templateId = chunk.id ?? undefined;
   }
 
   end(): void {
-    if (this.sink.done) return;
-    if (this.finishReason === undefined) {
-      this.sink.fail(prematureEnd('no finish_reason before end of stream'));
+    if (this.#sink.done) return;
+    if (this.#finishReason === undefined) {
+      this.#sink.fail(prematureEnd('no finish_reason before end of stream'));
       return;
     }
-    this.complete();
+    this.#complete();
   }
 
-  private delta(delta: ChatDelta): void {
+  #delta(delta: ChatDelta): void {
     // Reasoning by every name in use (docs/reference/gateway-translation.md#openai-chat-completions):
     // OpenRouter's `reasoning_details` (which repeats its `reasoning` text) first, then `reasoning_content`
     // (DeepSeek, xAI), then `reasoning` (Groq, OpenRouter).
     if (delta.reasoning_details && delta.reasoning_details.length > 0) {
-      for (const d of delta.reasoning_details) this.detail(d);
+      for (const d of delta.reasoning_details) this.#detail(d);
     } else {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string') this.thought(reasoning);
+      if (typeof reasoning === 'string') this.#thought(reasoning);
     }
     const content = delta.content;
-    if (typeof content === 'string') this.text(content);
+    if (typeof content === 'string') this.#text(content);
     else if (Array.isArray(content)) {
       // Mistral (Magistral): a list of text and thinking blocks.
       for (const block of content) {
         if (block.type === 'thinking') {
           const t = block.thinking;
-          this.thought(typeof t === 'string' ? t : (t ?? []).map((p) => p.text ?? '').join(''));
-        } else if (typeof block.text === 'string') this.text(block.text);
+          this.#thought(typeof t === 'string' ? t : (t ?? []).map((p) => p.text ?? '').join(''));
+        } else if (typeof block.text === 'string') this.#text(block.text);
       }
     }
-    if (typeof delta.refusal === 'string') this.text(delta.refusal);
-    for (const tc of delta.tool_calls ?? []) this.toolDelta(tc);
+    if (typeof delta.refusal === 'string') this.#text(delta.refusal);
+    for (const tc of delta.tool_calls ?? []) this.#toolDelta(tc);
   }
 
-  private thought(text: string): void {
+  #thought(text: string): void {
     if (text.length === 0) return;
-    this.reasoning += text;
-    if (this.req.thinking.includeThoughts) this.sink.thought(text);
+    this.#reasoning += text;
+    if (this.#req.thinking.includeThoughts) this.#sink.thought(text);
   }
 
-  private detail(d: ReasoningDetail): void {
+  #detail(d: ReasoningDetail): void {
     const type = d.type ?? 'reasoning.text';
     const index = d.index ?? 0;
     const text = d.text ?? d.summary ?? '';
-    let merged = this.details.find((m) => m.index === index && m.type === type);
+    let merged = this.#details.find((m) => m.index === index && m.type === type);
     if (!merged) {
       merged = { ...stripNulls(d), type, index };
       if (typeof merged.text === 'string') merged.text = '';
       if (typeof merged.summary === 'string') merged.summary = '';
-      this.details.push(merged);
+      this.#details.push(merged);
     }
     if (d.text) merged.text = `${typeof merged.text === 'string' ? merged.text : ''}${d.text}`;
     if (d.summary) merged.summary = `${typeof merged.summary === 'string' ? merged.summary : ''}${d.summary}`;
     if (d.signature) merged.signature = d.signature;
     if (d.data) merged.data = d.data;
-    this.thought(text);
+    this.#thought(text);
   }
 
-  private signature(): string | undefined {
-    if (this.reasoning.length === 0 && this.details.length === 0) return undefined;
-    const b: ChatReasoning = { reasoning_content: this.reasoning };
-    if (this.details.length > 0) b.reasoning_details = this.details.map((d) => ({ ...d }));
-    return packSignature({ v: 1, p: 'chat', m: this.model ?? this.req.model, b: [b] });
+  #signature(): string | undefined {
+    if (this.#reasoning.length === 0 && this.#details.length === 0) return undefined;
+    const b: ChatReasoning = { reasoning_content: this.#reasoning };
+    if (this.#details.length > 0) b.reasoning_details = this.#details.map((d) => ({ ...d }));
+    return packSignature({ v: 1, p: 'chat', m: this.#model ?? this.#req.model, b: [b] });
   }
 
-  private text(text: string): void {
+  #text(text: string): void {
     if (text.length === 0) return;
     // A text-only thinking turn carries its reasoning on the first text part
     // (docs/reference/gateway-translation.md#thought-signature-carriage); reasoning precedes the answer.
-    const signature = this.textStarted ? undefined : this.signature();
-    this.textStarted = true;
-    this.sink.text(text, signature);
+    const signature = this.#textStarted ? undefined : this.#signature();
+    this.#textStarted = true;
+    this.#sink.text(text, signature);
   }
 
-  private toolDelta(tc: ChatToolCallDelta): void {
+  #toolDelta(tc: ChatToolCallDelta): void {
     const fn = tc.function;
     const id = typeof tc.id === 'string' && tc.id.length > 0 ? tc.id : undefined;
     let slot: Slot | undefined;
     if (typeof tc.index === 'number') {
-      slot = this.slots.find((s) => s.index === tc.index);
+      slot = this.#slots.find((s) => s.index === tc.index);
       if (!slot) {
         slot = { index: tc.index, id: id ?? '', name: '', args: '' };
-        this.slots.push(slot);
+        this.#slots.push(slot);
       }
-    } else if (id !== undefined && !this.slots.some((s) => s.id === id)) {
+    } else if (id !== undefined && !this.#slots.some((s) => s.id === id)) {
       // No index (Gemini's OpenAI-compatible endpoint): a new non-empty id opens a new call.
-      slot = { index: this.slots.length, id, name: '', args: '' };
-      this.slots.push(slot);
+      slot = { index: this.#slots.length, id, name: '', args: '' };
+      this.#slots.push(slot);
     } else {
-      slot = (id !== undefined ? this.slots.find((s) => s.id === id) : undefined) ?? this.lastSlot;
+      slot = (id !== undefined ? this.#slots.find((s) => s.id === id) : undefined) ?? this.#lastSlot;
       if (!slot) {
-        slot = { index: this.slots.length, id: '', name: '', args: '' };
-        this.slots.push(slot);
+        slot = { index: this.#slots.length, id: '', name: '', args: '' };
+        this.#slots.push(slot);
       }
     }
     if (id !== undefined && slot.id.length === 0) slot.id = id;
     if (typeof fn?.name === 'string' && fn.name.length > 0 && slot.name.length === 0) slot.name = fn.name;
     if (typeof fn?.arguments === 'string') slot.args += fn.arguments;
-    this.lastSlot = slot;
+    this.#lastSlot = slot;
   }
 
-  private flushCalls(): void {
-    const ordered = [...this.slots].sort((a, b) => a.index - b.index);
-    this.slots.length = 0;
+  #flushCalls(): void {
+    const ordered = [...this.#slots].sort((a, b) => a.index - b.index);
+    this.#slots.length = 0;
     let first = true;
     for (const slot of ordered) {
       const args = parseArgs(slot.args);
       if (args === undefined || slot.name.length === 0) {
         // An incomplete call (cut by max tokens) or broken JSON: Gemini CLI retries MALFORMED_FUNCTION_CALL.
-        if (this.finishReason !== 'length') this.finishReason = 'malformed';
+        if (this.#finishReason !== 'length') this.#finishReason = 'malformed';
         continue;
       }
       const id = slot.id.length > 0 ? slot.id : `call_${slot.index}_${Date.now().toString(36)}`;
-      this.sink.functionCall(
-        { id, name: originalName(this.req, slot.name), args },
-        first ? this.signature() : undefined,
+      this.#sink.functionCall(
+        { id, name: originalName(this.#req, slot.name), args },
+        first ? this.#signature() : undefined,
       );
       first = false;
     }
   }
 
-  private complete(): void {
+  #complete(): void {
     const reason =
-      this.finishReason === 'malformed'
+      this.#finishReason === 'malformed'
         ? 'MALFORMED_FUNCTION_CALL'
-        : (FINISH[this.finishReason ?? ''] ?? 'OTHER');
-    this.sink.finish(reason, this.usage ?? geminiUsage(NO_USAGE));
+        : (FINISH[this.#finishReason ?? ''] ?? 'OTHER');
+    this.#sink.finish(reason, this.#usage ?? geminiUsage(NO_USAGE));
   }
 
-  private mapUsage(u: ChatUsage): UsageMetadata {
+  #mapUsage(u: ChatUsage): UsageMetadata {
     return geminiUsage({
       prompt: count(u.prompt_tokens),
       output: count(u.completion_tokens),

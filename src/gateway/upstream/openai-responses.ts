@@ -173,77 +173,79 @@ interface Slot {
 }
 
 class ResponsesTranslator implements StreamTranslator {
-  private readonly slots: Slot[] = [];
-  private readonly reasoning: ResponsesReasoningItem[] = [];
-  private readonly grounding: GroundingMetadata = { groundingChunks: [] };
-  private readonly queries: string[] = [];
-  private model: string | undefined;
-  private emittedCalls = 0;
-  private textStarted = false;
-  private malformed = false;
-  private readonly read: ReturnType<typeof createWireReader>;
+  readonly #slots: Slot[] = [];
+  readonly #reasoning: ResponsesReasoningItem[] = [];
+  readonly #grounding: GroundingMetadata = { groundingChunks: [] };
+  readonly #queries: string[] = [];
+  #model: string | undefined;
+  #emittedCalls = 0;
+  #textStarted = false;
+  #malformed = false;
+  readonly #read: ReturnType<typeof createWireReader>;
+  readonly #req: NormalizedRequest;
+  readonly #sink: GeminiSink;
 
-  constructor(
-    private readonly req: NormalizedRequest,
-    private readonly sink: GeminiSink,
-    report?: WireReporter,
-  ) {
-    this.read = createWireReader(report);
+  constructor(req: NormalizedRequest, sink: GeminiSink, report?: WireReporter) {
+    this.#req = req;
+    this.#sink = sink;
+    this.#read = createWireReader(report);
   }
 
   event(_event: string | undefined, data: string): void {
-    if (this.sink.done) return;
-    const e = this.read('responsesEvent', parseJson(data));
+    if (this.#sink.done) return;
+    const e = this.#read('responsesEvent', parseJson(data));
     if (!e) return;
     const response = e.response ?? undefined;
     switch (e.type) {
       case 'response.created':
       case 'response.in_progress':
-        if (response?.model) this.model = response.model;
-        this.sink.meta(this.model, response?.id ?? undefined);
+        if (response?.model) this.#model = response.model;
+        this.#sink.meta(this.#model, response?.id ?? undefined);
         return;
       case 'response.output_item.added':
-        this.itemAdded(e);
+        this.#itemAdded(e);
         return;
       case 'response.function_call_arguments.delta': {
-        const slot = this.slotFor(e);
+        const slot = this.#slotFor(e);
         if (slot && typeof e.delta === 'string') slot.args += e.delta;
         return;
       }
       case 'response.function_call_arguments.done': {
-        const slot = this.slotFor(e);
+        const slot = this.#slotFor(e);
         if (slot && typeof e.arguments === 'string') slot.args = e.arguments;
         return;
       }
       case 'response.output_item.done':
-        if (e.item) this.itemDone(e.item);
+        if (e.item) this.#itemDone(e.item);
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        if (typeof e.delta === 'string' && e.delta.length > 0) this.text(e.delta);
+        if (typeof e.delta === 'string' && e.delta.length > 0) this.#text(e.delta);
         return;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        if (this.req.thinking.includeThoughts && typeof e.delta === 'string') this.sink.thought(e.delta);
+        if (this.#req.thinking.includeThoughts && typeof e.delta === 'string') this.#sink.thought(e.delta);
         return;
       case 'response.output_text.annotation.added':
         if (e.annotation?.type === 'url_citation' && e.annotation.url)
-          this.cite(e.annotation.url, e.annotation.title ?? undefined);
+          this.#cite(e.annotation.url, e.annotation.title ?? undefined);
         return;
       case 'response.completed':
-        this.complete(response, 'STOP');
+        this.#complete(response, 'STOP');
         return;
       case 'response.incomplete': {
         const reason = response?.incomplete_details?.reason;
-        this.complete(response, reason === 'content_filter' ? 'SAFETY' : 'MAX_TOKENS');
+        this.#complete(response, reason === 'content_filter' ? 'SAFETY' : 'MAX_TOKENS');
         return;
       }
       case 'response.failed':
-        this.sink.fail(fromUpstreamStreamError({ error: response?.error ?? { message: 'response.failed' } }));
+        this.#sink.fail(
+          fromUpstreamStreamError({ error: response?.error ?? { message: 'response.failed' } }),
+        );
         return;
       case 'error':
         // `{"type":"error","code":…,"message":…}` or with the fields under `error` (the table reads both).
-        this.sink.fail(fromUpstreamStreamError(e.error ?? e));
+        this.#sink.fail(fromUpstreamStreamError(e.error ?? e));
         return;
       default:
         return;
@@ -251,24 +253,24 @@ class ResponsesTranslator implements StreamTranslator {
   }
 
   end(): void {
-    if (!this.sink.done) this.sink.fail(prematureEnd('no response.completed before end of stream'));
+    if (!this.#sink.done) this.#sink.fail(prematureEnd('no response.completed before end of stream'));
   }
 
-  private slotFor(e: ResponsesEvent): Slot | undefined {
+  #slotFor(e: ResponsesEvent): Slot | undefined {
     if (e.item_id) {
-      const byId = this.slots.find((s) => s.itemId === e.item_id);
+      const byId = this.#slots.find((s) => s.itemId === e.item_id);
       if (byId) return byId;
     }
-    if (typeof e.output_index === 'number') return this.slots.find((s) => s.outputIndex === e.output_index);
-    return this.slots.at(-1);
+    if (typeof e.output_index === 'number') return this.#slots.find((s) => s.outputIndex === e.output_index);
+    return this.#slots.at(-1);
   }
 
-  private itemAdded(e: ResponsesEvent): void {
+  #itemAdded(e: ResponsesEvent): void {
     const item = e.item;
     if (item?.type !== 'function_call') return;
-    this.slots.push({
+    this.#slots.push({
       itemId: item.id ?? '',
-      outputIndex: typeof e.output_index === 'number' ? e.output_index : this.slots.length,
+      outputIndex: typeof e.output_index === 'number' ? e.output_index : this.#slots.length,
       callId: item.call_id ?? '',
       name: item.name ?? '',
       args: item.arguments ?? '',
@@ -276,7 +278,7 @@ class ResponsesTranslator implements StreamTranslator {
     });
   }
 
-  private itemDone(item: ResponsesItem): void {
+  #itemDone(item: ResponsesItem): void {
     if (item.type === 'reasoning') {
       // Every reasoning item is kept for replay (store:false keeps nothing server-side): the final
       // encrypted_content when the upstream sent one, else its readable content (LM Studio's reasoning_text).
@@ -288,65 +290,65 @@ class ResponsesTranslator implements StreamTranslator {
       if (item.encrypted_content) entry.encrypted_content = item.encrypted_content;
       else if (Array.isArray(content) && content.length > 0) entry.content = content;
       if (entry.encrypted_content !== undefined || entry.content !== undefined || entry.summary.length > 0)
-        this.reasoning.push(entry);
+        this.#reasoning.push(entry);
       return;
     }
     if (item.type === 'web_search_call') {
-      if (item.action?.query) this.queries.push(item.action.query);
+      if (item.action?.query) this.#queries.push(item.action.query);
       return;
     }
     if (item.type !== 'function_call') return;
-    let slot = this.slots.find((s) => s.itemId === item.id && s.itemId !== '');
+    let slot = this.#slots.find((s) => s.itemId === item.id && s.itemId !== '');
     if (!slot) {
       slot = { itemId: item.id ?? '', outputIndex: -1, callId: '', name: '', args: '', emitted: false };
-      this.slots.push(slot);
+      this.#slots.push(slot);
     }
     if (typeof item.arguments === 'string') slot.args = item.arguments;
     if (item.call_id) slot.callId = item.call_id;
     if (item.name) slot.name = item.name;
-    this.emit(slot);
+    this.#emit(slot);
   }
 
-  private signature(): string | undefined {
-    return this.reasoning.length > 0
-      ? packSignature({ v: 1, p: 'responses', m: this.model ?? this.req.model, b: this.reasoning })
+  #signature(): string | undefined {
+    return this.#reasoning.length > 0
+      ? packSignature({ v: 1, p: 'responses', m: this.#model ?? this.#req.model, b: this.#reasoning })
       : undefined;
   }
 
-  private text(text: string): void {
+  #text(text: string): void {
     // A text-only reasoning turn carries its reasoning items on the first text part
     // (docs/reference/gateway-translation.md#thought-signature-carriage).
-    const signature = this.textStarted ? undefined : this.signature();
-    this.textStarted = true;
-    this.sink.text(text, signature);
+    const signature = this.#textStarted ? undefined : this.#signature();
+    this.#textStarted = true;
+    this.#sink.text(text, signature);
   }
 
-  private emit(slot: Slot): void {
+  #emit(slot: Slot): void {
     if (slot.emitted) return;
     slot.emitted = true;
     const args = parseArgs(slot.args);
     if (args === undefined || slot.name.length === 0) {
-      this.malformed = true;
+      this.#malformed = true;
       return;
     }
-    const signature = this.emittedCalls === 0 ? this.signature() : undefined;
-    this.emittedCalls += 1;
+    const signature = this.#emittedCalls === 0 ? this.#signature() : undefined;
+    this.#emittedCalls += 1;
     const id = slot.callId || slot.itemId;
-    this.sink.functionCall({ id, name: originalName(this.req, slot.name), args }, signature);
+    this.#sink.functionCall({ id, name: originalName(this.#req, slot.name), args }, signature);
   }
 
-  private cite(url: string, title: string | undefined): void {
-    if (this.grounding.groundingChunks.some((c) => c.web.uri === url)) return;
-    this.grounding.groundingChunks.push({ web: { uri: url, title: title ?? url } });
+  #cite(url: string, title: string | undefined): void {
+    if (this.#grounding.groundingChunks.some((c) => c.web.uri === url)) return;
+    this.#grounding.groundingChunks.push({ web: { uri: url, title: title ?? url } });
   }
 
-  private complete(response: ResponsesResponse | undefined, reason: string): void {
+  #complete(response: ResponsesResponse | undefined, reason: string): void {
     // Calls whose output_item.done never came (a proxy that drops it) are taken from the final output.
     for (const item of response?.output ?? []) {
-      if (item.type === 'function_call' && !this.slots.some((s) => s.emitted && s.itemId === item.id))
-        this.itemDone(item);
+      if (item.type === 'function_call' && !this.#slots.some((s) => s.emitted && s.itemId === item.id))
+        this.#itemDone(item);
     }
-    for (const slot of this.slots) this.emit(slot);
+    for (const slot of this.#slots) this.#emit(slot);
     const u = response?.usage;
     const usage = geminiUsage(
       u
@@ -359,10 +361,10 @@ class ResponsesTranslator implements StreamTranslator {
           }
         : NO_USAGE,
     );
-    const finish = this.malformed && reason === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : reason;
-    const grounded = this.grounding.groundingChunks.length > 0 || this.queries.length > 0;
-    if (this.queries.length > 0) this.grounding.webSearchQueries = this.queries;
-    this.sink.finish(finish, usage, grounded ? this.grounding : undefined);
+    const finish = this.#malformed && reason === 'STOP' ? 'MALFORMED_FUNCTION_CALL' : reason;
+    const grounded = this.#grounding.groundingChunks.length > 0 || this.#queries.length > 0;
+    if (this.#queries.length > 0) this.#grounding.webSearchQueries = this.#queries;
+    this.#sink.finish(finish, usage, grounded ? this.#grounding : undefined);
   }
 }
 
