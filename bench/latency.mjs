@@ -1,109 +1,195 @@
-// Latency from a simulator write to a ChatResponse consumer (p50/p99), against a bare child process writing
-// the same lines to a raw split + JSON.parse reader (same run, same machine clock). Several rounds, the two
-// sides alternating; per round the p50/p99 of each, then the medians of the rounds with their min–max.
+// Latency from a write in the agent process to the consumer (p50/p99), three sides in the same run:
+// - bare: a bare Node child writing the event lines (timestamp, JSON.stringify, write, next after the write's
+//   callback) → a raw reader in this process (split on \n, JSON.parse);
+// - simRaw: the simulator itself (its own writing path: the step envelope, Go's HTML escaping, its ordered
+//   emitter's promise chain, a bigger process) → the same raw reader;
+// - ours: the simulator → the SDK (LineSplitter, parse, normalize, turn tracker, ChatResponse) → `for await`.
+// ours ÷ bare is the figure of issue 26; ours ÷ simRaw is the SDK's own part (same writer on both sides) and
+// simRaw ÷ bare the writer's. Each side is one long-lived process (warm JIT on both ends, no spawn in the
+// figure) that streams one turn of COUNT events per round; a warm-up turn per side is discarded; the sides
+// take turns in a rotating order. Per round the p50/p99 of each side, then the medians of rounds [min–max].
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'agy-sdk';
+import { Agent, silentLogger } from 'agy-sdk';
 import { simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { rounds, summarize } from './stats.mjs';
 
-const COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 500);
+const COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 600);
 const INTERVAL_MS = 2;
-const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 7);
 const now = () => performance.timeOrigin + performance.now();
 
-const RAW_WRITER = `
+// One turn per stdin line: COUNT step updates, each written after the previous write's callback and a timer,
+// as the simulator paces them, then a result line.
+const BARE_WRITER = `
 const { performance } = require('node:perf_hooks');
-let i = 0;
-function tick() {
-  if (i++ >= ${COUNT}) return;
-  const ts = String(performance.timeOrigin + performance.now());
-  process.stdout.write(JSON.stringify({ event: 'step_update', step_update: { conversation_id: 'c', step_index: 1, state: 'ACTIVE', step_type: 'agent_response', text_delta: ts + '\\n' } }) + '\\n', () => setTimeout(tick, ${INTERVAL_MS}));
+function turn() {
+  let i = 0;
+  const tick = () => {
+    if (i++ >= ${COUNT}) {
+      process.stdout.write(JSON.stringify({ event: 'result', result: { status: 'SUCCESS' } }) + '\\n');
+      return;
+    }
+    const ts = String(performance.timeOrigin + performance.now());
+    process.stdout.write(JSON.stringify({ event: 'step_update', step_update: { conversation_id: 'c', step_index: 1, state: 'ACTIVE', step_type: 'agent_response', text_delta: ts + '\\n' } }) + '\\n', () => setTimeout(tick, ${INTERVAL_MS}));
+  };
+  tick();
 }
-tick();
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  for (let nl = pending.indexOf('\\n'); nl !== -1; nl = pending.indexOf('\\n')) {
+    pending = pending.slice(nl + 1);
+    turn();
+  }
+});
 `;
 
-async function rawBaseline() {
-  const child = spawn(process.execPath, ['-e', RAW_WRITER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const samples = [];
+/**
+ * A child on pipes read by the raw reader: each `turn()` writes one line to its stdin and collects the latency
+ * of every timestamped text delta until the turn's `result`.
+ */
+function rawSession(command, args, env) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
   let pending = '';
+  let samples = [];
+  let done;
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
     const arrived = now();
     pending += chunk;
     let nl = pending.indexOf('\n');
     while (nl !== -1) {
-      const line = pending.slice(0, nl);
+      const value = JSON.parse(pending.slice(0, nl));
       pending = pending.slice(nl + 1);
-      samples.push(arrived - Number(JSON.parse(line).step_update.text_delta));
+      const step = value.step_update;
+      if (step?.state === 'ACTIVE' && step.step_type === 'agent_response' && step.text_delta)
+        samples.push(arrived - Number(step.text_delta));
+      else if (value.event === 'result') done?.(samples);
       nl = pending.indexOf('\n');
     }
   });
-  await new Promise((resolve) => child.on('close', resolve));
-  return samples;
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  return {
+    turn(line) {
+      samples = [];
+      const result = new Promise((resolve, reject) => {
+        done = resolve;
+        exited.then(() => reject(new Error(`${command} exited during a turn`)));
+      });
+      child.stdin.write(`${line}\n`);
+      return result;
+    },
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
-async function sdk() {
-  const dir = await mkdtemp(join(tmpdir(), 'agy-bench-'));
-  const scenario = await writeScenario(
-    { turns: [{ actions: [{ timestampDeltas: { count: COUNT, intervalMs: INTERVAL_MS } }] }] },
-    dir,
-  );
+/** The simulator's argv and environment as an Agent gives them (the parts that matter for a turn). */
+function simulatorCommand(dir, scenario, name) {
+  const args = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--print-timeout', '0'];
+  const env = {
+    ...process.env,
+    HOME: join(dir, 'home'),
+    AGY_SIM_SCENARIO: scenario,
+    AGY_SIM_STATE_DIR: join(dir, `state-${name}`),
+    AGY_CLI_DISABLE_AUTO_UPDATE: '1',
+  };
+  return [simulatorPath(), [...args, '--add-dir', dir], env];
+}
+
+const USER_LINE = JSON.stringify({
+  event: 'user',
+  message: { role: 'user', content: [{ type: 'text', text: 'latency' }] },
+});
+
+async function agentSession(dir, scenario) {
   const agent = new Agent({
     agyPath: simulatorPath(),
     workspaces: [dir],
     dataDir: join(dir, 'data'),
-    env: { AGY_SIM_SCENARIO: scenario, AGY_SIM_STATE_DIR: join(dir, 'state') },
+    env: { HOME: join(dir, 'home'), AGY_SIM_SCENARIO: scenario, AGY_SIM_STATE_DIR: join(dir, 'state-ours') },
+    logger: silentLogger,
   });
-  try {
-    const response = await agent.chat('latency');
-    const samples = [];
-    for await (const delta of response) samples.push(now() - Number(delta));
-    const result = await response.result();
-    if (result.status !== 'success') throw new Error(`turn ${result.status}: ${result.errorMessage}`);
-    return samples;
-  } finally {
-    await agent.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  await agent.start();
+  return {
+    async turn() {
+      const response = await agent.chat('latency');
+      const samples = [];
+      for await (const delta of response) samples.push(now() - Number(delta));
+      const result = await response.result();
+      if (result.status !== 'success') throw new Error(`turn ${result.status}: ${result.errorMessage}`);
+      return samples;
+    },
+    close: () => agent.close(),
+  };
 }
 
 export async function run() {
-  const raw = [];
-  const ours = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    if (r % 2) {
-      ours.push(summarize(await sdk()));
-      raw.push(summarize(await rawBaseline()));
-    } else {
-      raw.push(summarize(await rawBaseline()));
-      ours.push(summarize(await sdk()));
+  const dir = await mkdtemp(join(tmpdir(), 'agy-bench-latency-'));
+  await mkdir(join(dir, 'home'));
+  const turn = { actions: [{ timestampDeltas: { count: COUNT, intervalMs: INTERVAL_MS } }] };
+  const scenario = await writeScenario({ turns: Array.from({ length: ROUNDS + 1 }, () => turn) }, dir);
+  const sessions = {};
+  try {
+    sessions.bare = rawSession(process.execPath, ['-e', BARE_WRITER], process.env);
+    sessions.simRaw = rawSession(...simulatorCommand(dir, scenario, 'raw'));
+    sessions.ours = await agentSession(dir, scenario);
+    const names = Object.keys(sessions);
+    const rows = Object.fromEntries(names.map((n) => [n, []]));
+    for (let r = 0; r <= ROUNDS; r++) {
+      // Rotate who goes first, so no side always follows the same one.
+      const order = names.map((_, i) => names[(i + r) % names.length]);
+      for (const name of order) {
+        const samples = await sessions[name].turn(USER_LINE);
+        if (samples.length !== COUNT) throw new Error(`${name}: ${samples.length} of ${COUNT} events`);
+        if (r > 0) rows[name].push(summarize(samples));
+      }
     }
+    const pick = (name, key) =>
+      rounds(
+        rows[name].map((x) => x[key]),
+        3,
+      );
+    const ratio = (a, b, key) =>
+      rounds(
+        rows[a].map((x, i) => x[key] / rows[b][i][key]),
+        2,
+      );
+    const addedUs = (a, b, key) =>
+      rounds(
+        rows[a].map((x, i) => (x[key] - rows[b][i][key]) * 1000),
+        0,
+      );
+    return {
+      name: 'write → consumer latency: simulator → ChatResponse vs bare child → raw JSON.parse reader (and the simulator → raw reader)',
+      samplesPerRound: COUNT,
+      rounds: ROUNDS,
+      baselineP50ms: pick('bare', 'p50'),
+      baselineP99ms: pick('bare', 'p99'),
+      simulatorRawP50ms: pick('simRaw', 'p50'),
+      simulatorRawP99ms: pick('simRaw', 'p99'),
+      oursP50ms: pick('ours', 'p50'),
+      oursP99ms: pick('ours', 'p99'),
+      addedP50UsVsBare: addedUs('ours', 'bare', 'p50'),
+      addedP50UsVsSimulatorRaw: addedUs('ours', 'simRaw', 'p50'),
+      ratioP50: ratio('ours', 'bare', 'p50'),
+      ratioP99: ratio('ours', 'bare', 'p99'),
+      ratioSdkP50: ratio('ours', 'simRaw', 'p50'),
+      ratioSdkP99: ratio('ours', 'simRaw', 'p99'),
+      ratioWriterP50: ratio('simRaw', 'bare', 'p50'),
+      ratioWriterP99: ratio('simRaw', 'bare', 'p99'),
+    };
+  } finally {
+    await Promise.allSettled(Object.values(sessions).map((s) => s.close()));
+    await rm(dir, { recursive: true, force: true });
   }
-  const pick = (rows, key) =>
-    rounds(
-      rows.map((x) => x[key]),
-      3,
-    );
-  const ratio = (key) =>
-    rounds(
-      ours.map((o, i) => o[key] / raw[i][key]),
-      2,
-    );
-  return {
-    name: 'write → consumer latency: simulator → ChatResponse vs bare child → raw JSON.parse reader',
-    samplesPerRound: ours[0].n,
-    rounds: ROUNDS,
-    baselineP50ms: pick(raw, 'p50'),
-    baselineP99ms: pick(raw, 'p99'),
-    oursP50ms: pick(ours, 'p50'),
-    oursP99ms: pick(ours, 'p99'),
-    ratioP50: ratio('p50'),
-    ratioP99: ratio('p99'),
-  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await run(), null, 1));

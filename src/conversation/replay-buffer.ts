@@ -54,8 +54,15 @@ export class ReplayBuffer<T> {
   }
 
   #wake(): void {
-    if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
+    const count = waiters.length;
+    if (count === 0) return;
+    // One waiting cursor (a plain `for await`) is the common case: take it off the list in place instead
+    // of allocating a new list per item. A cursor that waits again from its wake-up pushes onto the emptied list.
+    if (count === 1) {
+      (waiters.pop() as () => void)();
+      return;
+    }
     this.#waiters = [];
     for (const wake of waiters) wake();
   }

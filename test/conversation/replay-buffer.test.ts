@@ -66,4 +66,35 @@ describe('ReplayBuffer cursors', () => {
     for await (const n of buffer.cursor()) all.push(n);
     expect(all).toEqual([1, 2, 3]);
   });
+  it('wakes one waiting cursor per push, and several at once, each item once, while they wait again', async () => {
+    const buffer = new ReplayBuffer<number>();
+    const lone: number[] = [];
+    // One waiter (the single-waiter wake path): it waits again from inside each wake-up.
+    const loneDone = (async () => {
+      for await (const n of buffer.cursor()) lone.push(n);
+    })();
+    for (const n of [1, 2, 3]) {
+      buffer.push(n);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(lone).toEqual([1, 2, 3]);
+    // Two more waiters join: three are woken by each push from now on.
+    const a: number[] = [];
+    const b: number[] = [];
+    const aDone = (async () => {
+      for await (const n of buffer.cursor()) a.push(n);
+    })();
+    const bDone = (async () => {
+      for await (const n of buffer.select((n) => (n % 2 ? n : undefined))) b.push(n);
+    })();
+    for (const n of [4, 5]) {
+      buffer.push(n);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    buffer.close();
+    await Promise.all([loneDone, aDone, bDone]);
+    expect(lone).toEqual([1, 2, 3, 4, 5]);
+    expect(a).toEqual([1, 2, 3, 4, 5]);
+    expect(b).toEqual([1, 3, 5]);
+  });
 });

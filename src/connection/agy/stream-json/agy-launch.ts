@@ -77,11 +77,13 @@ export class AgyLaunch {
         preInitReason = typeof err === 'string' && err ? err : `status ${event.result.status}`;
       }
     };
+    // One argument, no rest parameter: every stdout line passes through here, and `(...args) => fn(...args)`
+    // built an arguments array per line.
     const guarded =
-      <A extends unknown[]>(stream: 'stdout' | 'stderr', fn: (...args: A) => void) =>
-      (...args: A): void => {
+      <A = undefined>(stream: 'stdout' | 'stderr', fn: (arg: A) => void) =>
+      (arg?: A): void => {
         try {
-          fn(...args);
+          fn(arg as A);
         } catch (error) {
           events.onHandlerError(error, stream);
         }
