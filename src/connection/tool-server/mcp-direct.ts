@@ -23,15 +23,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../internal/guards.js';
-import { describeError, type Logger } from '../../logger.js';
-import type { StateStore, ToolContextHost } from '../../tools/tool-context.js';
+import { describeError } from '../../logger.js';
 import { DEFAULT_SERVER_VERSION } from './mcp-server.js';
-import {
-  type AfterToolCall,
-  type BeforeToolCall,
-  runToolCall,
-  type ToolCallObserver,
-} from './mcp-tool-call.js';
+import { runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** The methods answered without an SDK `Server`. */
@@ -46,22 +40,10 @@ export type JsonRpcReply =
       error: { code: number; message: string };
     };
 
-/** Everything a directly answered catalog needs besides the request. */
-export interface DirectCatalogOptions {
+/** Everything a directly answered catalog needs besides the request: the catalog and its calls' session. */
+export interface DirectCatalogOptions extends ToolCallSession {
   /** The catalog served. */
   catalog: ToolCatalog;
-  /** Sees each call. */
-  observer?: ToolCallObserver | undefined;
-  /** Decides whether each validated call may run. */
-  beforeCall?: BeforeToolCall | undefined;
-  /** May replace each call's result. */
-  afterCall?: AfterToolCall | undefined;
-  /** Conversation id and `send` for tool contexts. */
-  host: ToolContextHost;
-  /** The session's tool state. */
-  state: StateStore;
-  /** Where failures are reported. */
-  logger: Logger;
 }
 
 /**
@@ -129,15 +111,8 @@ export async function answerDirect(
         const result = await runToolCall(
           options.catalog,
           { name: call.name, args: call.args, requestId: id },
-          {
-            observer: options.observer,
-            beforeCall: options.beforeCall,
-            afterCall: options.afterCall,
-            host: options.host,
-            state: options.state,
-            signal,
-            logger: options.logger,
-          },
+          options,
+          signal,
         );
         // The SDK Server checks every tools/call result before sending it; so do we.
         const checked = CallToolResultSchema.safeParse(result);
