@@ -156,7 +156,9 @@ export async function handleMcpRequest(
     sendJsonRpcError(res, 406, -32000, NOT_ACCEPTABLE);
     return;
   }
-  if (!isJsonContentType(req.headers['content-type'])) {
+  const contentType = req.headers['content-type'];
+  // agy's exact header is answered without parsing it; anything else goes through the SDK's own check.
+  if (contentType !== 'application/json' && !isJsonContentType(contentType)) {
     options.logger.debug('MCP request is not application/json', { server });
     sendJsonRpcError(res, 415, -32000, UNSUPPORTED_MEDIA_TYPE);
     return;
