@@ -269,8 +269,6 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     this.#tracing = tracing;
     tracing?.sessionStarting();
     const plainHost: ConnectionHost = {
-      gateOwnToolCall: this.#control.gateOwnToolCall,
-      afterToolCall: this.#control.afterToolCall,
       needs: () => this.#control.needs(),
       toolCallRequested: this.#control.toolCallRequested,
       gateBackendToolCall: this.#control.gateBackendToolCall,
@@ -278,11 +276,15 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       toolCallEnded: this.#control.toolCallEnded,
       beforeModelCall: this.#control.beforeModelCall,
       onStop: this.#control.onStop,
-      toolContext: {
-        conversationId: () => this.conversationId,
-        isIdle: () => this.#conversation?.isIdle ?? true,
-        send: async (message) => {
-          this.#requireConversation().chat(message);
+      ownTools: {
+        gate: this.#control.gateOwnToolCall,
+        after: this.#control.afterToolCall,
+        context: {
+          conversationId: () => this.conversationId,
+          isIdle: () => this.#conversation?.isIdle ?? true,
+          send: async (message) => {
+            this.#requireConversation().chat(message);
+          },
         },
       },
     };

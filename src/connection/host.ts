@@ -6,8 +6,7 @@
  * these calls is the backend's job (for agy, `connection/agy/hook-handlers.ts`).
  */
 import type { HookToolCall, StopEvent } from '../hooks/types.js';
-import type { ToolContextHost } from '../tools/tool-context.js';
-import type { AfterToolCall, BeforeToolCall } from './tool-server/mcp-tool-call.js';
+import type { OwnToolHooks } from './tool-server/mcp-tool-call.js';
 
 /** The host's answer for a tool call the backend asks about before it runs. */
 export type ToolCallVerdict =
@@ -60,7 +59,7 @@ export interface ToolCallHost {
   /**
    * The gate of the tools the backend runs itself (its built-in tools and the user's MCP servers): may this
    * call run, and with which arguments? `gatedInProcess`: the call is of the agent's own tools (an ACP agent asks
-   * for those too), which `gateOwnToolCall` gates when they run; only the turn check applies.
+   * for those too), which `ownTools.gate` gates when they run; only the turn check applies.
    */
   gateBackendToolCall(call: HookToolCall, opts?: { gatedInProcess?: boolean }): Promise<ToolCallVerdict>;
   /** The verdict the backend actually acted on (the host's, a raw hook's, or a fail-closed fallback). */
@@ -76,12 +75,11 @@ export interface ToolCallHost {
 /** What a backend may ask of the SDK while a session runs. */
 export interface ConnectionHost extends ToolCallHost {
   /**
-   * The gate of the agent's own `tool()`s, which the SDK serves in-process: may this call run (and with which
-   * arguments)? The backend's built-in tools go through `gateBackendToolCall` instead.
+   * The hooks on the agent's own `tool()`s, which the SDK serves in-process: `gate` (may this call run, and
+   * with which arguments? the backend's built-in tools go through `gateBackendToolCall` instead), `after`
+   * (sees each outcome; may replace the result the model sees) and `context` (the conversation id and `send`).
+   * One object, built once by the Agent and passed whole to the tool server; a backend adds only its own
+   * `observer` (a sign of life for its watchdog).
    */
-  gateOwnToolCall: BeforeToolCall;
-  /** Sees the outcome of each own-tool call; may replace the result the model sees. */
-  afterToolCall: AfterToolCall;
-  /** What a tool's context may reach of the session: the conversation id and `send`. */
-  toolContext: ToolContextHost;
+  ownTools: OwnToolHooks;
 }

@@ -5,7 +5,8 @@
  * the step's end, or for agy's soft denials only at the turn's result.
  */
 import type { Attributes, Context } from '@opentelemetry/api';
-import type { ConnectionHost, ToolCallVerdict } from '../connection/host.js';
+import type { ToolCallVerdict } from '../connection/host.js';
+import type { GatedToolCall } from '../connection/tool-server/mcp-tool-call.js';
 import type { HookToolCall } from '../hooks/types.js';
 import type { ToolCall } from '../model/step.js';
 import { ATTR, OP } from './attributes.js';
@@ -130,11 +131,7 @@ export class ToolSpans {
   }
 
   /** An own-tool call through the gate: its span opens (a denial ends it), waiting for the handler. */
-  gated(
-    call: Parameters<ConnectionHost['gateOwnToolCall']>[0],
-    decision: { allow: boolean; message?: string },
-    start: number,
-  ): void {
+  gated(call: GatedToolCall, decision: { allow: boolean; message?: string }, start: number): void {
     const s = this.#s;
     if (!s.turn) return;
     const name = call.originalName ?? call.name;

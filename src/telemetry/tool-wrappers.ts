@@ -4,6 +4,7 @@
  * inside its `execute_tool` span so that whatever the handler traces is its child.
  */
 import type { ConnectionHost } from '../connection/host.js';
+import type { BeforeToolCall } from '../connection/tool-server/mcp-tool-call.js';
 import { describeError } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { isCallToolResult } from '../tools/tool-result.js';
@@ -20,7 +21,7 @@ export function wrapHost(s: TracingState, tools: ToolSpans, host: ConnectionHost
     gateBackendToolCall: async (call, opts) => {
       const start = now();
       const verdict = await host.gateBackendToolCall(call, opts);
-      // The agent's own tools get their span from the in-process gate (gateOwnToolCall) instead.
+      // The agent's own tools get their span from the in-process gate (ownTools.gate) instead.
       if (opts?.gatedInProcess) return verdict;
       s.contain('gateBackendToolCall', () => tools.decided(call, verdict, start));
       return verdict;
@@ -29,13 +30,23 @@ export function wrapHost(s: TracingState, tools: ToolSpans, host: ConnectionHost
       host.toolCallAnswered(key, call, verdict);
       tools.answered(call, verdict);
     },
-    gateOwnToolCall: async (call) => {
-      const start = now();
-      const decision = await host.gateOwnToolCall(call);
-      s.contain('gateOwnToolCall', () => tools.gated(call, decision, start));
-      return decision;
-    },
+    ownTools: { ...host.ownTools, gate: timedGate(s, tools, host.ownTools.gate) },
     onStop: (event) => timedHook(s, 'stop', () => host.onStop(event)),
+  };
+}
+
+/** The own-tool gate, its decision recorded on the call's span; no gate, no span (the handler opens one). */
+function timedGate(
+  s: TracingState,
+  tools: ToolSpans,
+  gate: BeforeToolCall | undefined,
+): BeforeToolCall | undefined {
+  if (!gate) return undefined;
+  return async (call) => {
+    const start = now();
+    const decision = await gate(call);
+    s.contain('ownTools.gate', () => tools.gated(call, decision, start));
+    return decision;
   };
 }
 

@@ -5,7 +5,7 @@
  * error result (`isError: true`), never a throw.
  */
 
-import { runToolCall } from '../connection/tool-server/mcp-tool-call.js';
+import { runToolCall, type ToolCallSession } from '../connection/tool-server/mcp-tool-call.js';
 import { ToolCatalog } from '../connection/tool-server/mcp-tool-catalog.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -33,17 +33,20 @@ export interface ToolRunnerOptions {
 /** Runs `tool()` definitions by name, sequentially or concurrently. */
 export class ToolRunner {
   readonly #catalog: ToolCatalog;
-  readonly #host: ToolContextHost;
-  readonly #logger: Logger;
+  /** What every call shares: the context host (no gate, no after hook, no observer), the state, the logger. */
+  readonly #session: ToolCallSession;
   /** The state store every call's `ToolContext` reads and writes. */
   readonly state: StateStore;
 
   /** Throws `TypeError` for two tools with the same name. */
   constructor(tools: readonly ToolDefinition[], options: ToolRunnerOptions = {}) {
     this.#catalog = new ToolCatalog('tool-runner', tools);
-    this.#host = options.host ?? {};
     this.state = options.state ?? new StateStore();
-    this.#logger = options.logger ?? consoleLogger;
+    this.#session = {
+      hooks: { context: options.host ?? {} },
+      state: this.state,
+      logger: options.logger ?? consoleLogger,
+    };
   }
 
   /** The tools' names as served (provider-safe), in definition order. */
@@ -57,16 +60,7 @@ export class ToolRunner {
    * becomes `ctx.signal`.
    */
   execute(name: string, args: Record<string, unknown> = {}, signal?: AbortSignal): Promise<CallToolResult> {
-    return runToolCall(
-      this.#catalog,
-      { name, args },
-      {
-        host: this.#host,
-        state: this.state,
-        signal: signal ?? new AbortController().signal,
-        logger: this.#logger,
-      },
-    );
+    return runToolCall(this.#catalog, { name, args }, this.#session, signal ?? new AbortController().signal);
   }
 
   /**

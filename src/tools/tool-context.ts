@@ -84,25 +84,44 @@ export function createToolContext(
   state: StateStore,
   signal: AbortSignal | (() => AbortSignal),
 ): ToolContext {
-  return {
-    get conversationId() {
-      return host.conversationId?.();
-    },
-    getState<T>(key: string, defaultValue?: T): T | undefined {
-      return state.get<T | undefined>(key, defaultValue);
-    },
-    setState(key: string, value: unknown): void {
-      state.set(key, value);
-    },
-    async send(message: string): Promise<void> {
+  return new CallContext(host, state, signal);
+}
+
+/**
+ * A class rather than an object literal with getters: a literal with accessors is built in dictionary mode on
+ * every call (profiled at a few µs of a ~90 µs tool call), a class instance in a few ns. The methods stay own
+ * arrow functions, so a handler may still destructure them (`(args, { setState }) => …`).
+ */
+class CallContext implements ToolContext {
+  readonly #host: ToolContextHost;
+  readonly #signal: AbortSignal | (() => AbortSignal);
+
+  constructor(host: ToolContextHost, state: StateStore, signal: AbortSignal | (() => AbortSignal)) {
+    this.#host = host;
+    this.#signal = signal;
+    this.getState = <T>(key: string, defaultValue?: T): T | undefined =>
+      state.get<T | undefined>(key, defaultValue);
+    this.setState = (key, value) => state.set(key, value);
+    this.send = async (message) => {
       if (!host.send) throw new UsageError('ToolContext.send is unavailable: no conversation is attached');
       await host.send(message);
-    },
-    get signal() {
-      return typeof signal === 'function' ? signal() : signal;
-    },
-    get isIdle() {
-      return host.isIdle?.() ?? true;
-    },
-  };
+    };
+  }
+
+  readonly getState: ToolContext['getState'];
+  readonly setState: ToolContext['setState'];
+  readonly send: ToolContext['send'];
+
+  get conversationId(): string | undefined {
+    return this.#host.conversationId?.();
+  }
+
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    return typeof signal === 'function' ? signal() : signal;
+  }
+
+  get isIdle(): boolean {
+    return this.#host.isIdle?.() ?? true;
+  }
 }

@@ -139,7 +139,11 @@ describe('compactionIndices and ToolContext.isIdle', () => {
     const conn = new InMemoryConnection({ turns: [{ hang: true }] });
     await using agent = new Agent({ connection: conn.connect });
     await agent.start();
-    const ctx = createToolContext(conn.host!.toolContext, new StateStore(), new AbortController().signal);
+    const ctx = createToolContext(
+      conn.host!.ownTools.context ?? {},
+      new StateStore(),
+      new AbortController().signal,
+    );
     expect(ctx.isIdle).toBe(true);
     const response = await agent.chat('go');
     await expect.poll(() => conn.requests.length, { timeout: 30_000 }).toBe(1);

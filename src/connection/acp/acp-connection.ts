@@ -116,10 +116,7 @@ export class AcpConnection implements Connection {
       if ((o.tools?.length ?? 0) > 0) {
         listener = await SessionListener.start({
           mcpServers: { [TOOL_SERVER_NAME]: o.tools ?? [] },
-          beforeCall: host.gateOwnToolCall,
-          afterCall: host.afterToolCall,
-          toolContext: host.toolContext,
-          observer: { onStart: keepAlive, onEnd: keepAlive },
+          ownTools: { ...host.ownTools, observer: { onStart: keepAlive, onEnd: keepAlive } },
           logger: o.logger,
           onMcpExchange: o.tap?.mcp,
         });

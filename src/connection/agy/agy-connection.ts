@@ -144,35 +144,28 @@ export class AgyConnection implements Connection {
     // Set once the stream exists: hook and tool traffic before that has no turn to keep alive.
     let stream: StreamJsonConnection | undefined;
     const keepAlive = () => stream?.noteActivity();
-    // agy's hook payloads → the host's typed calls (the agy hook adapter).
-    const adapter = new AgyHookHandlers(host, { hasOwnTools: (o.tools?.length ?? 0) > 0 });
     const tap = o.tap && containedTap(o.tap, (what, error) => o.logger.error(`${what} threw`, error));
+    // agy's hook payloads → the host's typed calls: the one object the listener's hook endpoint calls.
+    const adapter = new AgyHookHandlers(host, {
+      hasOwnTools: (o.tools?.length ?? 0) > 0,
+      agyHooks: o.hooks,
+      logger: o.logger,
+      tap,
+      onAnswer: keepAlive,
+    });
     const runtime = await SessionRuntime.create({
       ...o.session,
       // The Agent validated the groups once, up front (validate-config.ts).
       prevalidated: true,
       jsonSchema: o.jsonSchema,
       tools: o.tools,
-      hooks: [...o.hooks, ...adapter.registrations()],
-      beforeToolCall: host.gateOwnToolCall,
-      afterToolCall: host.afterToolCall,
-      onHookRequest: tap
-        ? (event, input) => {
-            tap.hookRequest(event, input);
-            adapter.onHookRequest(event, input);
-          }
-        : adapter.onHookRequest,
-      onHookAnswer: (event, input, answer) => {
-        keepAlive();
-        tap?.hookAnswer(event, input, answer);
-        adapter.onHookAnswer(event, input, answer);
-      },
+      hooks: adapter.registrations(),
+      hookEndpoint: adapter,
       onMcpExchange: tap?.mcp,
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
-      toolObserver: { onStart: keepAlive, onEnd: keepAlive },
+      ownTools: { ...host.ownTools, observer: { onStart: keepAlive, onEnd: keepAlive } },
       env: buildAgyEnv(o.env),
       logger: o.logger,
-      toolContext: host.toolContext,
     });
     stream = new StreamJsonConnection({
       ...o.launch,

@@ -10,6 +10,7 @@
  * empty even for a command that failed).
  */
 import { isRecord } from '../../internal/guards.js';
+import type { Logger } from '../../logger.js';
 import type {
   AgyHookInput,
   AgyHookRegistration,
@@ -18,49 +19,69 @@ import type {
   StopOutput,
 } from '../../protocol/hook-wire.js';
 import type { ToolCallHost, ToolCallVerdict } from '../host.js';
+import type { HookAnswerObserver, HookEndpoint, HookHandler } from '../tool-server/listener-hook.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
+import type { WireTap } from '../wire-tap.js';
 import { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
-
-/** agy's name for the agent's own tool server (plugin servers are namespaced `<plugin>_<server>`). */
+import { createHookDispatcher } from './session/hook-dispatcher.js';
 
 /** Options of {@link AgyHookHandlers}. */
 export interface AgyHookHandlersOptions {
   /** The agent serves its own tools (MCP server `agy-sdk_tools`), gated in-process rather than here. */
   hasOwnTools: boolean;
+  /** The user's raw `agyHooks`: on each event they run first, the SDK's own handlers after them. */
+  agyHooks?: readonly AgyHookRegistration[] | undefined;
+  /** Where a malformed raw answer is reported. */
+  logger?: Logger | undefined;
+  /** A recorder that sees each hook call as it arrives and the answer sent. */
+  tap?: Pick<WireTap, 'hookRequest' | 'hookAnswer'> | undefined;
+  /** Called for each answer sent: a hook call is a sign of life although agy's stdout is quiet. */
+  onAnswer?: (() => void) | undefined;
 }
 
-/** agy's hook calls → the host's typed methods, and back. */
-export class AgyHookHandlers {
+/**
+ * agy's hook calls → the host's typed methods, and back: the listener's hook endpoint for an agy session. A
+ * hook call reaches the host by this one object only: {@link AgyHookHandlers.answer} notes a PreToolUse
+ * request (`toolCallRequested`) and runs the raw `agyHooks` and the SDK's own handlers (`gateBackendToolCall`,
+ * …); {@link AgyHookHandlers.answered} turns the answer agy received into the verdict (`toolCallAnswered`).
+ */
+export class AgyHookHandlers implements HookEndpoint {
   readonly #host: ToolCallHost;
   readonly #hasOwnTools: boolean;
+  readonly #tap: AgyHookHandlersOptions['tap'];
+  readonly #onAnswer: (() => void) | undefined;
+  readonly #registrations: readonly AgyHookRegistration[];
+  readonly #dispatch: HookHandler;
 
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
     this.#host = host;
     this.#hasOwnTools = o.hasOwnTools;
+    this.#tap = o.tap;
+    this.#onAnswer = o.onAnswer;
+    this.#registrations = [...(o.agyHooks ?? []), ...this.#own()];
+    this.#dispatch = createHookDispatcher(this.#registrations, o.logger);
   }
 
-  /** The agy hooks to install: only what the host needs. */
+  /** The agy hooks to install (hooks.json): the raw `agyHooks`, then the SDK's own, only what the host needs. */
   registrations(): AgyHookRegistration[] {
-    const needs = this.#host.needs();
-    const regs: AgyHookRegistration[] = [];
-    if (needs.toolGate) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
-    if (needs.toolResults) regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
-    if (needs.stop) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
-    if (needs.steering) regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
-    return regs;
+    return [...this.#registrations];
   }
 
-  /** A hook call arrived, before any handler runs: a PreToolUse is charged to the turn running now. */
-  readonly onHookRequest = (event: string, input: unknown): void => {
-    if (event !== 'PreToolUse' || !isRecord(input)) return;
-    this.#host.toolCallRequested(input, toHookCall(input as AgyHookInput).call);
+  /** A hook call arrived: a PreToolUse is charged to the turn running now, then the handlers answer it. */
+  readonly answer: HookHandler = (event, input, context) => {
+    this.#tap?.hookRequest(event, input);
+    if (event === 'PreToolUse' && isRecord(input))
+      this.#host.toolCallRequested(input, toHookCall(input as AgyHookInput).call);
+    return this.#dispatch(event, input, context);
   };
 
   /**
    * The one answer agy received for a hook call — the handler's, a raw `agyHooks` handler's, or the
    * listener's fail-closed fallback — as a verdict, so every denial reaches the turn's result.
    */
-  readonly onHookAnswer = (event: string, input: unknown, answer: unknown): void => {
+  readonly answered: HookAnswerObserver = (event, input, answer) => {
+    this.#onAnswer?.();
+    this.#tap?.hookAnswer(event, input, answer);
     if (event !== 'PreToolUse') return;
     // Input that never reached a handler (too large, not JSON) still gets a verdict, charged by the host.
     const { call } = toHookCall(isRecord(input) ? (input as AgyHookInput) : {});
@@ -76,6 +97,17 @@ export class AgyHookHandlers {
           };
     this.#host.toolCallAnswered(input, call, verdict);
   };
+
+  /** The SDK's own handlers: only the events the host needs. */
+  #own(): AgyHookRegistration[] {
+    const needs = this.#host.needs();
+    const regs: AgyHookRegistration[] = [];
+    if (needs.toolGate) regs.push({ event: 'PreToolUse', handler: (i) => this.#preToolUse(i) });
+    if (needs.toolResults) regs.push({ event: 'PostToolUse', handler: (i) => this.#postToolUse(i) });
+    if (needs.stop) regs.push({ event: 'Stop', handler: (i) => this.#stop(i) });
+    if (needs.steering) regs.push({ event: 'PreInvocation', handler: () => this.#preInvocation() });
+    return regs;
+  }
 
   async #preToolUse(input: AgyHookInput): Promise<PreToolUseOutput> {
     const { call, mcp } = toHookCall(input);

@@ -19,6 +19,17 @@ export interface HookCallContext {
   signal: AbortSignal;
 }
 
+/**
+ * The host's side of the hook endpoint: one object for a hook call's whole life, from the request to the
+ * answer actually sent.
+ */
+export interface HookEndpoint {
+  /** Answers one hook call; the result is sent as JSON. A throw or a timeout sends the fallback instead. */
+  answer: HookHandler;
+  /** Sees the one answer sent for each hook call (this endpoint's, or the fallback). Errors here are logged. */
+  answered?: HookAnswerObserver | undefined;
+}
+
 /** Builds the answer for a hook that failed; its result is answered as JSON. */
 export type HookFallback = (event: string, error: Error) => unknown;
 
@@ -37,8 +48,8 @@ export function defaultHookFallback(event: string, error: Error): unknown {
 
 /** What {@link handleHookRequest} needs from the listener. */
 export interface HookRouteOptions {
-  /** The host's hook handler. */
-  onHook: HookHandler;
+  /** Answers the call and sees the answer sent. */
+  endpoint: HookEndpoint;
   /** The answer when the handler fails. */
   hookFallback: HookFallback;
   /** How long the handler may run. */
@@ -49,8 +60,6 @@ export interface HookRouteOptions {
   logger: Logger;
   /** Aborted when the listener closes. */
   signal: AbortSignal;
-  /** Sees the answer actually sent for each hook call (the handler's, or the fallback). */
-  onAnswer?: HookAnswerObserver | undefined;
 }
 
 /** Sees the one answer sent for a hook call, whichever path produced it. Errors thrown here are logged. */
@@ -58,7 +67,7 @@ export type HookAnswerObserver = (event: string, input: unknown, answer: unknown
 
 function report(options: HookRouteOptions, event: string, input: unknown, answer: unknown): void {
   try {
-    options.onAnswer?.(event, input, answer);
+    options.endpoint.answered?.(event, input, answer);
   } catch (error) {
     options.logger.error('hook answer observer threw', { event, error: describeError(error) });
   }
@@ -151,7 +160,7 @@ async function runWithTimeout(
   if (options.signal.aborted) onListenerClose();
   try {
     return await Promise.race([
-      Promise.resolve().then(() => options.onHook(event, input, { signal: controller.signal })),
+      Promise.resolve().then(() => options.endpoint.answer(event, input, { signal: controller.signal })),
       aborted,
     ]);
   } finally {

@@ -4,15 +4,30 @@
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Sends `body` as JSON with `status`. Does nothing if the response has already started. */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string> = NO_HEADERS,
 ): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
+  if (headers === NO_HEADERS) {
+    // The usual answer: the head as one flat list, no per-call header object to build and walk.
+    res.writeHead(status, [
+      'Content-Type',
+      'application/json',
+      'Content-Length',
+      String(Buffer.byteLength(text)),
+      'Cache-Control',
+      'no-store',
+    ]);
+    res.end(text);
+    return;
+  }
   const head: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(text)),

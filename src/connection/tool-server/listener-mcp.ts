@@ -26,7 +26,12 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH, mayExceedJsonDepth } from '../../inte
 import { describeError, type Logger } from '../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendJsonRpcError } from './listener-http.js';
-import { answerDirect, type DirectCatalogOptions, isDirectBatch } from './mcp-direct.js';
+import {
+  answerDirect,
+  type DirectCatalogOptions,
+  isDirectBatch,
+  isPlainJsonRpcRequest,
+} from './mcp-direct.js';
 
 /**
  * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
@@ -151,7 +156,9 @@ export async function handleMcpRequest(
     sendJsonRpcError(res, 406, -32000, NOT_ACCEPTABLE);
     return;
   }
-  if (!isJsonContentType(req.headers['content-type'])) {
+  const contentType = req.headers['content-type'];
+  // agy's exact header is answered without parsing it; anything else goes through the SDK's own check.
+  if (contentType !== 'application/json' && !isJsonContentType(contentType)) {
     options.logger.debug('MCP request is not application/json', { server });
     sendJsonRpcError(res, 415, -32000, UNSUPPORTED_MEDIA_TYPE);
     return;
@@ -221,7 +228,7 @@ async function serveDirect(
   if (batch && messages.length > MAX_BATCH_SIZE)
     return reject(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
   for (const message of messages) {
-    if (!JSONRPCMessageSchema.safeParse(message).success)
+    if (!isPlainJsonRpcRequest(message) && !JSONRPCMessageSchema.safeParse(message).success)
       return reject(400, -32700, 'Parse error: Invalid JSON-RPC message');
   }
   // Validated above: a message with a method and an id is a request (the SDK's `isJSONRPCRequest`, without

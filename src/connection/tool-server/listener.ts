@@ -20,14 +20,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { consoleLogger, describeError, type Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
-import { StateStore, type ToolContextHost } from '../../tools/tool-context.js';
+import { StateStore } from '../../tools/tool-context.js';
 import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   defaultHookFallback,
-  type HookAnswerObserver,
+  type HookEndpoint,
   type HookFallback,
-  type HookHandler,
   handleHookRequest,
 } from './listener-hook.js';
 import { sendStatus } from './listener-http.js';
@@ -40,7 +39,7 @@ import {
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import type { DirectCatalogOptions } from './mcp-direct.js';
 import { createMcpServer } from './mcp-server.js';
-import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from './mcp-tool-call.js';
+import type { OwnToolHooks } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 import { createToken } from './token.js';
 
@@ -63,10 +62,8 @@ export interface SessionListenerOptions {
    * an SDK `McpServer`/`Server` (called once per request, as stateless mode requires).
    */
   mcpServers?: Record<string, readonly ToolDefinition[] | McpServerFactory> | undefined;
-  /** Handles hook calls; without it, hook paths are 404s. */
-  onHook?: HookHandler | undefined;
-  /** Sees the one answer sent for each hook call (the handler's or the fallback). */
-  onHookAnswer?: HookAnswerObserver | undefined;
+  /** Answers hook calls and sees each answer sent (its own or the fallback); without it, hook paths are 404s. */
+  hooks?: HookEndpoint | undefined;
   /** Sees each answered MCP POST (a cassette recorder). */
   onMcpExchange?: McpExchangeObserver | undefined;
   /** How long a hook may run before the fallback is answered; default 30 000 ms. */
@@ -88,14 +85,8 @@ export interface SessionListenerOptions {
   maxConnections?: number | undefined;
   /** Where failures are reported; default prints warnings and errors. The token is never logged. */
   logger?: Logger | undefined;
-  /** Sees each call to a `tool()` (not to factory-built servers). */
-  observer?: ToolCallObserver | undefined;
-  /** Decides whether each validated `tool()` call may run. */
-  beforeCall?: BeforeToolCall | undefined;
-  /** May replace each `tool()` call's result. */
-  afterCall?: AfterToolCall | undefined;
-  /** Conversation id and `send` for tool contexts. */
-  toolContext?: ToolContextHost | undefined;
+  /** The host's hooks on each call to a `tool()` (not to factory-built servers), passed whole to every call. */
+  ownTools?: OwnToolHooks | undefined;
   /** The session's tool state; a fresh store when omitted. */
   state?: StateStore | undefined;
 }
@@ -104,6 +95,8 @@ export interface SessionListenerOptions {
 export class SessionListener {
   readonly #server: Server;
   readonly #token: string;
+  /** The token's bytes, for the constant-time comparison on every request. */
+  readonly #tokenBytes: Buffer;
   readonly #port: number;
   readonly #hosts: Set<string>;
   readonly #factories: Map<string, McpServerFactory>;
@@ -126,6 +119,7 @@ export class SessionListener {
   ) {
     this.#server = server;
     this.#token = token;
+    this.#tokenBytes = Buffer.from(token, 'utf8');
     this.#port = (server.address() as AddressInfo).port;
     this.#hosts = loopbackHosts(this.#port);
     this.#catalogs = catalogs;
@@ -133,16 +127,9 @@ export class SessionListener {
     this.#options = options;
     this.#logger = options.logger ?? consoleLogger;
     this.#state = options.state ?? new StateStore();
+    const hooks = options.ownTools ?? {};
     for (const [name, catalog] of catalogs) {
-      this.#direct.set(name, {
-        catalog,
-        observer: options.observer,
-        beforeCall: options.beforeCall,
-        afterCall: options.afterCall,
-        host: options.toolContext ?? {},
-        state: this.#state,
-        logger: this.#logger,
-      });
+      this.#direct.set(name, { catalog, hooks, state: this.#state, logger: this.#logger });
     }
   }
 
@@ -298,24 +285,23 @@ export class SessionListener {
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isLoopbackRequest(req, this.#hosts)) return reject(req, res, 403);
-    const route = parseRoute(req.url, this.#token);
+    const route = parseRoute(req.url, this.#tokenBytes);
     const known =
       route !== undefined &&
       (route.kind === 'mcp'
         ? this.#catalogs.has(route.name) || this.#factories.has(route.name)
-        : !!this.#options.onHook);
+        : !!this.#options.hooks);
     if (!route || !known) return reject(req, res, 404);
     if (req.method !== 'POST') return reject(req, res, 405, { Allow: 'POST' });
     const options = this.#options;
     if (route.kind === 'hook') {
       return handleHookRequest(route.name, req, res, {
-        onHook: options.onHook!,
+        endpoint: options.hooks!,
         hookFallback: options.hookFallback ?? defaultHookFallback,
         hookTimeoutMs: options.hookTimeoutMs!,
         maxBodyBytes: options.maxBodyBytes!,
         logger: this.#logger,
         signal: this.#shutdown.signal,
-        onAnswer: options.onHookAnswer,
       });
     }
     return handleMcpRequest(route.name, this.#factory(route.name), req, res, {
@@ -336,10 +322,7 @@ export class SessionListener {
       createMcpServer({
         name,
         tools: catalog,
-        observer: this.#options.observer,
-        beforeCall: this.#options.beforeCall,
-        afterCall: this.#options.afterCall,
-        context: this.#options.toolContext,
+        hooks: this.#options.ownTools,
         state: this.#state,
         signal,
         logger: this.#logger,

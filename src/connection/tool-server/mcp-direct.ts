@@ -23,15 +23,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../internal/guards.js';
-import { describeError, type Logger } from '../../logger.js';
-import type { StateStore, ToolContextHost } from '../../tools/tool-context.js';
+import { describeError } from '../../logger.js';
 import { DEFAULT_SERVER_VERSION } from './mcp-server.js';
-import {
-  type AfterToolCall,
-  type BeforeToolCall,
-  runToolCall,
-  type ToolCallObserver,
-} from './mcp-tool-call.js';
+import { runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** The methods answered without an SDK `Server`. */
@@ -46,22 +40,10 @@ export type JsonRpcReply =
       error: { code: number; message: string };
     };
 
-/** Everything a directly answered catalog needs besides the request. */
-export interface DirectCatalogOptions {
+/** Everything a directly answered catalog needs besides the request: the catalog and its calls' session. */
+export interface DirectCatalogOptions extends ToolCallSession {
   /** The catalog served. */
   catalog: ToolCatalog;
-  /** Sees each call. */
-  observer?: ToolCallObserver | undefined;
-  /** Decides whether each validated call may run. */
-  beforeCall?: BeforeToolCall | undefined;
-  /** May replace each call's result. */
-  afterCall?: AfterToolCall | undefined;
-  /** Conversation id and `send` for tool contexts. */
-  host: ToolContextHost;
-  /** The session's tool state. */
-  state: StateStore;
-  /** Where failures are reported. */
-  logger: Logger;
 }
 
 /**
@@ -129,17 +111,12 @@ export async function answerDirect(
         const result = await runToolCall(
           options.catalog,
           { name: call.name, args: call.args, requestId: id },
-          {
-            observer: options.observer,
-            beforeCall: options.beforeCall,
-            afterCall: options.afterCall,
-            host: options.host,
-            state: options.state,
-            signal,
-            logger: options.logger,
-          },
+          options,
+          signal,
         );
-        // The SDK Server checks every tools/call result before sending it; so do we.
+        // The SDK Server checks every tools/call result before sending it; so do we (by hand for plain text).
+        if (isPlainTextResult(result))
+          return { jsonrpc: '2.0', id, result: result as unknown as Record<string, unknown> };
         const checked = CallToolResultSchema.safeParse(result);
         if (!checked.success) return invalidParams(id, `Invalid tools/call result: ${checked.error.message}`);
         return { jsonrpc: '2.0', id, result: checked.data };
@@ -170,6 +147,41 @@ function plainCallParams(
   const args = params.arguments;
   if (args !== undefined && !isPlainObject(args)) return undefined;
   return { name: params.name, args };
+}
+
+/**
+ * Whether `message` is a JSON-RPC request in the plain shape agy sends (`{jsonrpc: '2.0', id, method, params?}`,
+ * `id` a string or an integer, `params` an object without `_meta`, nothing else). Everything accepted here the
+ * SDK's strict `JSONRPCRequestSchema` accepts too, so a `false` only means "ask the schema"; the schema's parse
+ * cost more than the tool call's own argument check.
+ */
+export function isPlainJsonRpcRequest(message: unknown): boolean {
+  if (!isPlainObject(message)) return false;
+  for (const key in message) if (!REQUEST_KEYS.has(key)) return false;
+  const { id, params } = message;
+  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return false;
+  if (typeof id !== 'string' && !Number.isInteger(id)) return false;
+  return params === undefined || (isPlainObject(params) && params._meta === undefined);
+}
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * Whether `result` is a tool result the way `toCallToolResult` builds one from a string or a JSON value:
+ * `{content: [{type: 'text', text}], isError?}` and nothing else. The SDK's `CallToolResultSchema` accepts
+ * every such result unchanged, so it is only consulted for anything richer.
+ */
+function isPlainTextResult(result: object): boolean {
+  if (!isPlainObject(result)) return false;
+  for (const key in result) if (key !== 'content' && key !== 'isError') return false;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
+  const content = result.content;
+  if (!Array.isArray(content)) return false;
+  for (const block of content) {
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+    for (const key in block) if (key !== 'type' && key !== 'text') return false;
+  }
+  return true;
 }
 
 /** An object as `JSON.parse` builds it (zod's record accepts only plain objects). */

@@ -11,25 +11,22 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleLogger, type Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
-import { StateStore, type ToolContextHost } from '../../tools/tool-context.js';
-import {
-  type AfterToolCall,
-  type BeforeToolCall,
-  runToolCall,
-  type ToolCallObserver,
-} from './mcp-tool-call.js';
+import { StateStore } from '../../tools/tool-context.js';
+import { type OwnToolHooks, runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 
 export type {
   AfterToolCall,
   BeforeToolCall,
   GatedToolCall,
+  OwnToolHooks,
   ToolCallDecision,
   ToolCallError,
   ToolCallErrorKind,
   ToolCallInfo,
   ToolCallObserver,
   ToolCallRecord,
+  ToolCallSession,
 } from './mcp-tool-call.js';
 export { ToolCatalog } from './mcp-tool-catalog.js';
 
@@ -56,14 +53,8 @@ export interface McpToolServerOptions {
   version?: string | undefined;
   /** The tools, or a catalog prepared once for many servers (the listener's per-request servers share one). */
   tools: readonly ToolDefinition[] | ToolCatalog;
-  /** Sees each call (name, arguments, result, error, duration). */
-  observer?: ToolCallObserver | undefined;
-  /** Decides whether each validated call may run; a denial becomes an error result with the reason. */
-  beforeCall?: BeforeToolCall | undefined;
-  /** May replace each call's result (e.g. an `onToolError` transform). */
-  afterCall?: AfterToolCall | undefined;
-  /** Conversation id and `send` for tool contexts. */
-  context?: ToolContextHost | undefined;
+  /** The host's own-tool hooks (gate, after, observer, context), passed whole to every call. */
+  hooks?: OwnToolHooks | undefined;
   /** The session's tool state; a fresh store when omitted. */
   state?: StateStore | undefined;
   /** Aborts every call's `ctx.signal` when the host goes away (in addition to MCP cancellation). */
@@ -77,8 +68,11 @@ export function createMcpServer(options: McpToolServerOptions): Server {
   const catalog =
     options.tools instanceof ToolCatalog ? options.tools : new ToolCatalog(options.name, options.tools);
   const state = options.state ?? new StateStore();
-  const host = options.context ?? {};
-  const logger = options.logger ?? consoleLogger;
+  const session: ToolCallSession = {
+    hooks: options.hooks ?? {},
+    state,
+    logger: options.logger ?? consoleLogger,
+  };
   // The low-level Server is deprecated for ordinary use only; see the file comment for why we need it.
   const server = new Server(
     { name: options.name, version: options.version ?? DEFAULT_SERVER_VERSION },
@@ -92,15 +86,8 @@ export function createMcpServer(options: McpToolServerOptions): Server {
     runToolCall(
       catalog,
       { name: request.params.name, args: request.params.arguments, requestId: extra.requestId },
-      {
-        observer: options.observer,
-        beforeCall: options.beforeCall,
-        afterCall: options.afterCall,
-        host,
-        state,
-        signal: options.signal ? AbortSignal.any([extra.signal, options.signal]) : extra.signal,
-        logger,
-      },
+      session,
+      options.signal ? AbortSignal.any([extra.signal, options.signal]) : extra.signal,
     ),
   );
   return server;

@@ -90,33 +90,47 @@ export type AfterToolCall = (
   record: ToolCallRecord,
 ) => Promise<CallToolResult | undefined> | CallToolResult | undefined;
 
-/** Everything a call needs besides the request. */
-export interface ToolCallOptions {
-  /** Sees each call. */
+/**
+ * The own-tool hooks: everything the host adds to a call of the agent's own `tool()`s. One object, built once
+ * where the host is (the Agent) and passed whole through the backend and the listener to each call; each hook
+ * has this one name at every level.
+ */
+export interface OwnToolHooks {
+  /** The policy gate: may this validated call run, and with which arguments? A gate that throws denies. */
+  gate?: BeforeToolCall | undefined;
+  /** Runs once the result is known; may replace the result sent back (`postToolCall`, `onToolError`). */
+  after?: AfterToolCall | undefined;
+  /** Sees each call start and end (a watchdog's sign of life, a recorder); never changes the result. */
   observer?: ToolCallObserver | undefined;
-  /** Decides whether each call may run. */
-  beforeCall?: BeforeToolCall | undefined;
-  /** May replace each call's result. */
-  afterCall?: AfterToolCall | undefined;
-  /** Conversation id and `send` for tool contexts. */
-  host: ToolContextHost;
+  /** What a tool's context may reach of the session: the conversation id and `send`. */
+  context?: ToolContextHost | undefined;
+}
+
+/** What every call of one catalog shares: the host's hooks, the session's state, the logger. */
+export interface ToolCallSession {
+  /** The host's own-tool hooks. */
+  hooks: OwnToolHooks;
   /** The session's state. */
   state: StateStore;
-  /**
-   * Aborted when the call should stop; handed to the handler as `ctx.signal`. A function is called when the
-   * handler first reads `ctx.signal` (so a signal nobody reads is never created).
-   */
-  signal: AbortSignal | (() => AbortSignal);
   /** Where failures are reported. */
   logger: Logger;
 }
+
+/** A tool context's host when the session gave none. */
+const NO_CONTEXT: ToolContextHost = {};
 
 /** Runs one call; never throws. */
 export async function runToolCall(
   catalog: ToolCatalog,
   request: { name: string; args: unknown; requestId?: string | number },
-  options: ToolCallOptions,
+  session: ToolCallSession,
+  /**
+   * Aborted when the call should stop; handed to the handler as `ctx.signal`. A function is called when the
+   * handler first reads `ctx.signal` (so a signal nobody reads is never created).
+   */
+  signal: AbortSignal | (() => AbortSignal),
 ): Promise<CallToolResult> {
+  const { hooks, logger } = session;
   const startedAt = Date.now();
   const started = performance.now();
   const found = catalog.find(request.name);
@@ -127,27 +141,27 @@ export async function runToolCall(
     args: request.args,
     requestId: request.requestId,
   };
-  if (options.observer?.onStart) notify(options, 'onStart', info);
+  if (hooks.observer?.onStart) notify(session, 'onStart', info);
 
   let parsedArgs: Record<string, unknown> | undefined;
   const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
-    // Without an observer or an afterCall hook nobody reads the record: skip building it (the hot path).
-    if (!options.afterCall && !options.observer?.onEnd) return result;
+    // Without an observer or an `after` hook nobody reads the record: skip building it (the hot path).
+    if (!hooks.after && !hooks.observer?.onEnd) return result;
     const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
     if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
     if (error) record.error = error;
-    if (options.afterCall) {
+    if (hooks.after) {
       try {
-        const replaced = await options.afterCall(record);
+        const replaced = await hooks.after(record);
         if (replaced) record.result = replaced;
       } catch (err) {
-        options.logger.warn('tool afterCall hook threw; keeping the original result', {
+        logger.warn('tool after hook threw; keeping the original result', {
           tool: request.name,
           error: err,
         });
       }
     }
-    notify(options, 'onEnd', record);
+    notify(session, 'onEnd', record);
     return record.result;
   };
   const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
@@ -168,12 +182,12 @@ export async function runToolCall(
     return fail('invalid_arguments', `Invalid arguments for ${label}: ${formatIssues(parsed.error)}`);
   parsedArgs = parsed.data;
 
-  if (options.beforeCall) {
+  if (hooks.gate) {
     let decision: ToolCallDecision;
     try {
-      decision = await options.beforeCall({ ...info, originalName: definition.name, parsedArgs });
+      decision = await hooks.gate({ ...info, originalName: definition.name, parsedArgs });
     } catch (error) {
-      options.logger.warn('tool policy gate threw; denying the call', {
+      logger.warn('tool policy gate threw; denying the call', {
         server: catalog.server,
         tool: request.name,
         error,
@@ -206,10 +220,10 @@ export async function runToolCall(
   try {
     value = await definition.handler(
       parsedArgs,
-      createToolContext(options.host, options.state, options.signal),
+      createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal),
     );
   } catch (error) {
-    options.logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
+    logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
     return fail('handler_error', `${capitalize(label)} failed: ${describeError(error)}`, error);
   }
   const converted = toCallToolResult(value, definition.output);
@@ -218,12 +232,12 @@ export async function runToolCall(
 }
 
 function notify<K extends keyof ToolCallObserver>(
-  options: ToolCallOptions,
+  session: ToolCallSession,
   method: K,
   arg: Parameters<NonNullable<ToolCallObserver[K]>>[0],
 ): void {
-  const observer = options.observer;
-  const report = (error: unknown) => options.logger.warn(`tool call observer ${method} threw`, { error });
+  const observer = session.hooks.observer;
+  const report = (error: unknown) => session.logger.warn(`tool call observer ${method} threw`, { error });
   try {
     const returned = (observer?.[method] as ((value: typeof arg) => void | Promise<void>) | undefined)?.call(
       observer,

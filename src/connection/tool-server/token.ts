@@ -19,8 +19,9 @@ export function createToken(): string {
  * `timingSafeEqual`. (Hashing both sides to equal lengths first cost a SHA-256 per request, about a tenth of
  * the listener's own CPU on a tool call.)
  */
-export function tokensEqual(presented: string, expected: string): boolean {
+export function tokensEqual(presented: string, expected: string | Buffer): boolean {
   const got = Buffer.from(presented, 'utf8');
-  const want = Buffer.from(expected, 'utf8');
+  // A listener passes its token's bytes, made once: one buffer less on every request.
+  const want = typeof expected === 'string' ? Buffer.from(expected, 'utf8') : expected;
   return got.length === want.length && timingSafeEqual(got, want);
 }

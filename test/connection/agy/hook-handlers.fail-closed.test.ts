@@ -48,14 +48,13 @@ async function answerOf(answer: () => unknown) {
     event: 'PreToolUse',
     handler: answer as AgyHookRegistration<'PreToolUse'>['handler'],
   };
-  const agy = new AgyHookHandlers(cp, { hasOwnTools: false });
+  const agy = new AgyHookHandlers(cp, { hasOwnTools: false, agyHooks: [raw], logger });
   const runtime = await SessionRuntime.create({
     dataDir: sb.box.dataDir,
     env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
-    hooks: [raw, ...agy.registrations()],
-    onHookRequest: agy.onHookRequest,
-    onHookAnswer: agy.onHookAnswer,
+    hooks: agy.registrations(),
+    hookEndpoint: agy,
     hookRelay: 'node',
   });
   sb.defer(() => runtime.close());

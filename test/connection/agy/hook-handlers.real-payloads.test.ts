@@ -44,8 +44,7 @@ async function plane(typedHooks: Hook[]) {
     env: { PATH: process.env.PATH, HOME: sb.box.root },
     logger,
     hooks: agy.registrations(),
-    onHookRequest: agy.onHookRequest,
-    onHookAnswer: agy.onHookAnswer,
+    hookEndpoint: agy,
     hookRelay: 'node',
   });
   sb.defer(() => runtime.close());

@@ -71,12 +71,13 @@ describe('AgyHookHandlers', () => {
     expect(calls[0]?.[2]).toEqual({ gatedInProcess: true });
   });
 
-  it('turns the answer agy received into a verdict, keyed by the request object', () => {
-    const { host, calls } = recordingHost({ allow: true });
+  it('turns the answer agy received into a verdict, keyed by the request object', async () => {
+    // No gate of the host's own here: the request is noted, and the answer (a raw hook's) becomes the verdict.
+    const { host, calls } = recordingHost({ allow: true }, { toolGate: false });
     const h = new AgyHookHandlers(host, { hasOwnTools: false });
-    h.onHookRequest('PreToolUse', mcpInput);
-    h.onHookAnswer('PreToolUse', mcpInput, { decision: 'deny' });
-    h.onHookAnswer('Stop', mcpInput, { decision: 'deny' });
+    await h.answer('PreToolUse', mcpInput, { signal: new AbortController().signal });
+    h.answered?.('PreToolUse', mcpInput, { decision: 'deny' });
+    h.answered?.('Stop', mcpInput, { decision: 'deny' });
     expect(calls.map((c) => c[0])).toEqual(['requested', 'answered']);
     expect(calls[0]?.[1]).toBe(mcpInput);
     expect(calls[1]?.[1]).toBe(mcpInput);

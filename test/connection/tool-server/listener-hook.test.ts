@@ -14,7 +14,7 @@ afterEach(async () => {
 
 async function start(onHook: HookHandler, options: Partial<SessionListenerOptions> = {}) {
   const logger = captureLogger();
-  const listener = await SessionListener.start({ logger, onHook, ...options });
+  const listener = await SessionListener.start({ logger, hooks: { answer: onHook }, ...options });
   cleanups.push(() => listener.close());
   return { listener, logger };
 }

@@ -101,7 +101,7 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     const records: ToolCallRecord[] = [];
     const { listener } = await startListener({
       mcpServers: { tools: [echo, boom] },
-      observer: { onEnd: (record) => void records.push(record) },
+      ownTools: { observer: { onEnd: (record) => void records.push(record) } },
     });
     const c = await client(listener.mcpUrl('tools'));
 
@@ -200,9 +200,11 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     );
     const { listener } = await startListener({
       mcpServers: { tools: [counter, notify] },
-      toolContext: {
-        conversationId: () => conversationId,
-        send: async (message) => void sent.push(message),
+      ownTools: {
+        context: {
+          conversationId: () => conversationId,
+          send: async (message) => void sent.push(message),
+        },
       },
     });
     const c = await client(listener.mcpUrl('tools'));
@@ -221,18 +223,20 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     expect(sent).toEqual(['hello']);
   });
 
-  it('applies the beforeCall gate: deny, rewrite, and fail closed when it throws', async () => {
+  it('applies the own-tool gate: deny, rewrite, and fail closed when it throws', async () => {
     const seen: string[] = [];
     const { listener, logger } = await startListener({
       mcpServers: { tools: [echo] },
-      beforeCall: (call) => {
-        const value = String(call.parsedArgs.text);
-        seen.push(`${call.server}/${call.originalName}:${value}`);
-        if (value === 'forbidden') return { allow: false, message: 'forbidden word' };
-        if (value === 'rewrite') return { allow: true, modifiedArgs: { text: 'rewritten' } };
-        if (value === 'bad-rewrite') return { allow: true, modifiedArgs: { text: 1 } };
-        if (value === 'throw') throw new Error('policy engine down');
-        return { allow: true };
+      ownTools: {
+        gate: (call) => {
+          const value = String(call.parsedArgs.text);
+          seen.push(`${call.server}/${call.originalName}:${value}`);
+          if (value === 'forbidden') return { allow: false, message: 'forbidden word' };
+          if (value === 'rewrite') return { allow: true, modifiedArgs: { text: 'rewritten' } };
+          if (value === 'bad-rewrite') return { allow: true, modifiedArgs: { text: 1 } };
+          if (value === 'throw') throw new Error('policy engine down');
+          return { allow: true };
+        },
       },
     });
     const c = await client(listener.mcpUrl('tools'));

@@ -18,9 +18,11 @@ async function start(options: SessionListenerOptions = {}) {
   let hookCalls = 0;
   const listener = await SessionListener.start({
     logger,
-    onHook: async () => {
-      hookCalls += 1;
-      return { decision: 'allow' };
+    hooks: {
+      answer: async () => {
+        hookCalls += 1;
+        return { decision: 'allow' };
+      },
     },
     ...options,
   });
@@ -144,9 +146,11 @@ describe('SessionListener bounded I/O', () => {
       requestTimeoutMs: 300,
       idleTimeoutMs: 200,
       hookTimeoutMs: 60_000,
-      onHook: async () => {
-        await release.promise;
-        return { decision: 'allow' };
+      hooks: {
+        answer: async () => {
+          await release.promise;
+          return { decision: 'allow' };
+        },
       },
     });
     const client = rawSocket(listener.port);

@@ -25,9 +25,11 @@ async function start(options: Parameters<typeof SessionListener.start>[0] = {}) 
   const listener = await SessionListener.start({
     logger,
     mcpServers: { tools: [echo] },
-    onHook: async () => {
-      userCodeRan += 1;
-      return { decision: 'allow' };
+    hooks: {
+      answer: async () => {
+        userCodeRan += 1;
+        return { decision: 'allow' };
+      },
     },
     ...options,
   });

@@ -40,14 +40,16 @@ describe('createMcpServer (any SDK transport)', () => {
     const { client, close } = await connected({
       tools: [echo],
       logger,
-      observer: {
-        onStart: (call) => {
-          seen.push(`start ${call.name} ${JSON.stringify(call.args)}`);
-          throw new Error('observer bug');
-        },
-        onEnd: async (record) => {
-          seen.push(`end ${record.name} ${record.error?.kind ?? 'ok'}`);
-          throw new Error('async observer bug');
+      hooks: {
+        observer: {
+          onStart: (call) => {
+            seen.push(`start ${call.name} ${JSON.stringify(call.args)}`);
+            throw new Error('observer bug');
+          },
+          onEnd: async (record) => {
+            seen.push(`end ${record.name} ${record.error?.kind ?? 'ok'}`);
+            throw new Error('async observer bug');
+          },
         },
       },
     });

@@ -35,17 +35,12 @@ import {
 } from '../../../protocol/agy-files.js';
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
-import type { ToolContextHost } from '../../../tools/tool-context.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { SessionListener } from '../../tool-server/listener.js';
-import {
-  DEFAULT_HOOK_TIMEOUT_MS,
-  type HookAnswerObserver,
-  type HookHandler,
-} from '../../tool-server/listener-hook.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookEndpoint } from '../../tool-server/listener-hook.js';
 import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
-import type { AfterToolCall, BeforeToolCall, ToolCallObserver } from '../../tool-server/mcp-tool-call.js';
+import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
 import { SessionDir } from '../../tool-server/session-dir.js';
 import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
@@ -99,29 +94,17 @@ export interface SessionRuntimeOptions {
   /** The environment agy will run with (for HOME and PATH). */
   env: NodeJS.ProcessEnv;
   logger: Logger;
-  toolContext?: ToolContextHost | undefined;
-  toolObserver?: ToolCallObserver | undefined;
-  beforeToolCall?: BeforeToolCall | undefined;
-  afterToolCall?: AfterToolCall | undefined;
-  /** Sees each hook call as it arrives, before any handler runs. */
-  onHookRequest?: ((event: string, input: unknown) => void) | undefined;
-  /** Sees the one answer sent for each hook call (the handler's or the fail-closed fallback). */
-  onHookAnswer?: HookAnswerObserver | undefined;
+  /** The host's hooks on each call of `tools` (gate, after, observer, context), passed whole to the listener. */
+  ownTools?: OwnToolHooks | undefined;
+  /**
+   * Answers the calls of the commands `hooks` installs, and sees each answer sent (the agy hook adapter, which
+   * runs the registrations itself and tells the host). Without it, a plain dispatcher over `hooks` answers.
+   */
+  hookEndpoint?: HookEndpoint | undefined;
   /** Sees each answered MCP POST on the listener (a cassette recorder). */
   onMcpExchange?: McpExchangeObserver | undefined;
   /** The caller ran `SessionRuntime.validate` on these options already (the Agent does, once, up front). */
   prevalidated?: boolean | undefined;
-}
-
-function withRequestObserver(
-  handler: HookHandler,
-  observe: SessionRuntimeOptions['onHookRequest'],
-): HookHandler {
-  if (!observe) return handler;
-  return (event, input, ctx) => {
-    observe(event, input);
-    return handler(event, input, ctx);
-  };
 }
 
 export class SessionRuntime {
@@ -230,16 +213,12 @@ export class SessionRuntime {
         listener = await SessionListener.start({
           ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
           ...(hooks.length > 0 && {
-            onHook: withRequestObserver(createHookDispatcher(hooks, o.logger), o.onHookRequest),
+            hooks: o.hookEndpoint ?? { answer: createHookDispatcher(hooks, o.logger) },
           }),
-          onHookAnswer: o.onHookAnswer,
           onMcpExchange: o.onMcpExchange,
           hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
           logger: o.logger,
-          observer: o.toolObserver,
-          beforeCall: o.beforeToolCall,
-          afterCall: o.afterToolCall,
-          toolContext: o.toolContext,
+          ownTools: o.ownTools,
         });
       }
       const built = await writeSessionFiles(dir, listener, o);

@@ -85,8 +85,7 @@ for (const relay of ['node', 'curl', 'bash'] as const) {
           env: { PATH: process.env.PATH, HOME: sb.box.root },
           logger: recordingLogger(),
           hooks: agy.registrations(),
-          onHookRequest: agy.onHookRequest,
-          onHookAnswer: agy.onHookAnswer,
+          hookEndpoint: agy,
           hookRelay: relay,
         });
         sb.defer(() => runtime.close());
