@@ -16,7 +16,8 @@ export default defineConfig({
           name: 'fast',
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.process.test.ts'],
-          setupFiles: ['test/setup/crash-guard.ts', 'test/setup/no-spawn.ts'],
+          // Added to the shared setupFiles below (`extends: true` concatenates them).
+          setupFiles: ['test/setup/no-spawn.ts'],
         },
       },
       {
