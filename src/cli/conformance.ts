@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { Agent, type AgentConfig, policy, tool } from '../index.js';
+import { settlesWithin } from '../internal/timing.js';
 import {
   type Cassette,
   CassetteRecorder,
@@ -156,12 +157,10 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
         // Interrupt once agy is visibly at work: its first step, or after 30 s. A SIGINT that lands before agy
         // has read the prompt finds it idle, and an idle agy exits on SIGINT without a `result`; a short fallback
         // made that race likely on a loaded machine.
-        let fallback: NodeJS.Timeout | undefined;
         const first = (async () => {
           for await (const _ of response.steps()) return;
         })();
-        await Promise.race([first, new Promise((r) => (fallback = setTimeout(r, 30_000)))]);
-        clearTimeout(fallback);
+        await settlesWithin(first, 30_000);
         await agent.interrupt();
       }
       const result = await response.result();
