@@ -71,7 +71,11 @@ export function deltaTemplate(
 export function matchDelta(template: DeltaTemplate, data: string): string | undefined {
   const { prefix, suffix } = template;
   const end = data.length - suffix.length;
-  if (end < prefix.length || !data.startsWith(prefix) || !data.endsWith(suffix)) return undefined;
+  // Slices compared with `===`, not `startsWith`/`endsWith`: on Node 20 those cost about 1 µs on a 150-character
+  // prefix of a sliced string, half the translation's CPU (measured on the xAI recording); these about 0.1 µs.
+  if (end < prefix.length || data.slice(0, prefix.length) !== prefix || data.slice(end) !== suffix) {
+    return undefined;
+  }
   const body = data.slice(prefix.length, end);
   if (!NOT_PLAIN.test(body)) return body;
   // Escapes: the body is a string token's body only if it parses as one on its own (an unescaped quote, a

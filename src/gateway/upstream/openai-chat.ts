@@ -220,7 +220,7 @@ class ChatTranslator implements StreamTranslator {
 
   event(event: string | undefined, data: string): void {
     if (this.#sink.done) return;
-    if (data.trim() === '[DONE]') {
+    if (data.length < 32 && data.trim() === '[DONE]') {
       this.end();
       return;
     }
