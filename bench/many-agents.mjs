@@ -3,7 +3,9 @@
 // with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
-// `init` plus the supervisor's one boot, ÷ cores) and against the CPU actually spent by the time the last start
+// `init` plus the supervisor's one boot, ÷ cores), against the same with each agy's whole start work measured
+// alone (its boot and then its MCP connection to the session's tools, which agy makes at start too), and
+// against the CPU actually spent by the time the last start
 // resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
 // wall could be on an otherwise idle machine), each start's p50/p99, the turn in all at once, memory per
 // session (the host's RSS growth, the PSS of the agy processes themselves, and what the SDK adds beyond them:
@@ -149,6 +151,41 @@ async function bootCpu(root, rounds = 5) {
   return { simulatorMs: med(sim), nodeMs: med(node) };
 }
 
+/**
+ * All the CPU one agy process spends on starting a session, alone on the machine: an Agent with the same tools
+ * is started, then the simulator's CPU is read once it has stopped rising (its boot, and after `init` its MCP
+ * connection to the session's tool server, which agy makes at start too). The median of `rounds`, in ms.
+ */
+async function sessionStartCpu(root, scenarioFile, rounds = 3) {
+  const out = [];
+  for (let i = 0; i < rounds; i++) {
+    const agent = new Agent({
+      agyPath: simulatorPath(),
+      workspaces: [join(root, 'workspace')],
+      dataDir: join(root, 'data'),
+      env: { HOME: join(root, 'home'), AGY_SIM_STATE_DIR: join(root, 'sim-state'), AGY_SIM_SCENARIO: scenarioFile },
+      tools: [echo],
+      logger: silentLogger,
+    });
+    try {
+      await agent.start();
+      let last = -1;
+      let now = cpuMs(agent.pid) ?? 0;
+      // Settled: unchanged over 200 ms, twice in a row (bounded at 10 s).
+      for (let still = 0, t = 0; still < 2 && t < 50; t++) {
+        await new Promise((r) => setTimeout(r, 200));
+        last = now;
+        now = cpuMs(agent.pid) ?? now;
+        still = now === last ? still + 1 : 0;
+      }
+      out.push(now);
+    } finally {
+      await agent.close();
+    }
+  }
+  return [...out].sort((a, b) => a - b)[Math.floor(out.length / 2)] ?? 0;
+}
+
 function markOf(pid) {
   try {
     const entry = readFileSync(`/proc/${pid}/environ`, 'latin1')
@@ -287,6 +324,8 @@ async function measure(n, root, scenarioFile, floorCpu) {
   startTimes.sort((a, b) => a - b);
   // The floor: what must boot (n agy processes, one supervisor) on all cores, with nothing else in the way.
   const floorMs = (n * floorCpu.simulatorMs + floorCpu.nodeMs) / cores;
+  // The same with each agy's whole start work (boot and MCP connection), measured alone.
+  const sessionFloorMs = (n * floorCpu.sessionStartMs + floorCpu.nodeMs) / cores;
   const sdkAdded = rssStarted - rssBefore + (kids.pss - kids.agyPss);
   return {
     sessions: n,
@@ -294,6 +333,7 @@ async function measure(n, root, scenarioFile, floorCpu) {
     startErrors: [...new Set(startErrors)].slice(0, 3),
     startWallMs: round(started - t0),
     machineFloorMs: round(floorMs),
+    sessionStartFloorMs: round(sessionFloorMs),
     agyBootCpuMsPerSession: round(agyBootCpu / n),
     agyCpuMsPerSessionAtStartEnd: round(agyCpuAtStartEnd / n),
     workFloorMs: round((agyCpuAtStartEnd + hostStartCpuMs + floorCpu.nodeMs) / cores),
@@ -346,7 +386,7 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
   const rows = [];
   let floorCpu;
   try {
-    floorCpu = await bootCpu(root);
+    floorCpu = { ...(await bootCpu(root)), sessionStartMs: await sessionStartCpu(root, scenarioFile) };
     for (const n of sizes) {
       const r = await measure(n, root, scenarioFile, floorCpu);
       rows.push(r);
@@ -357,12 +397,17 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
   }
   const out = {
     cores,
-    bootCpuMs: { simulator: round(floorCpu.simulatorMs), node: round(floorCpu.nodeMs) },
+    bootCpuMs: {
+      simulator: round(floorCpu.simulatorMs),
+      node: round(floorCpu.nodeMs),
+      simulatorSessionStart: round(floorCpu.sessionStartMs),
+    },
   };
   for (const r of rows) {
     out[`n${r.sessions}`] = {
       startWallMs: r.startWallMs,
       machineFloorMs: r.machineFloorMs,
+      sessionStartFloorMs: r.sessionStartFloorMs,
       workFloorMs: r.workFloorMs,
       agyCpuMsPerSessionAtStartEnd: r.agyCpuMsPerSessionAtStartEnd,
       hostStartCpuMsPerSession: r.hostStartCpuMsPerSession,
@@ -379,6 +424,7 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
       markedSurvivors: r.markedSurvivors,
     };
     out[`ratioStartWallVsFloorN${r.sessions}`] = r.ratioStartWallVsFloor;
+    out[`ratioStartWallVsSessionFloorN${r.sessions}`] = round(r.startWallMs / r.sessionStartFloorMs, 2);
   }
   return out;
 }
@@ -392,7 +438,7 @@ if (standalone) {
   for (const n of sizes) {
     const r = out[`n${n}`];
     console.log(
-      `  n=${String(n).padStart(3)} start wall=${r.startWallMs} ms (floor ${r.machineFloorMs} ms, ${out[`ratioStartWallVsFloorN${n}`]}×; CPU spent by then ÷ cores ${r.workFloorMs} ms: agy ${r.agyCpuMsPerSessionAtStartEnd} ms + host ${r.hostStartCpuMsPerSession} ms per session) p50/p99=${r.startP50Ms}/${r.startP99Ms} ms` +
+      `  n=${String(n).padStart(3)} start wall=${r.startWallMs} ms (floor ${r.machineFloorMs} ms, ${out[`ratioStartWallVsFloorN${n}`]}×; with each agy's whole start work, ${out.bootCpuMs.simulatorSessionStart} ms alone: ${r.sessionStartFloorMs} ms, ${out[`ratioStartWallVsSessionFloorN${n}`]}×; CPU spent by then ÷ cores ${r.workFloorMs} ms: agy ${r.agyCpuMsPerSessionAtStartEnd} ms + host ${r.hostStartCpuMsPerSession} ms per session) p50/p99=${r.startP50Ms}/${r.startP99Ms} ms` +
         ` turnAll=${r.turnAllWallMs} ms host=${r.hostRssMiBPerSession} MiB/session agy=${r.agyPssMiBPerSession} MiB PSS sdkAdded=${r.sdkAddedMiBPerSession} MiB/session` +
         ` idle supervisors=${r.idleSupervisors} (${r.idleSupervisorTicks} ticks) failures=${r.startFailures} lost/reordered=${r.lostOrReorderedTurns} survivors=${r.markedSurvivors}`,
     );

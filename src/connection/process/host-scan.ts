@@ -11,7 +11,7 @@
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
 import { readdir } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { type ProcEntry, readEntrySync } from './proc-read.js';
+import { type ProcEntry, canWalkTrees, readEntrySync, treeSync } from './proc-read.js';
 
 type Entry = ProcEntry;
 
@@ -113,6 +113,9 @@ export interface Watch {
 /** How often active sessions are sampled. */
 const SAMPLE_MS = 1000;
 
+/** Up to this many sampled sessions walk their own trees; more share one /proc pass. */
+const TREE_WALK_MAX = 8;
+
 /** The host's shared scanner. */
 export class HostScan {
   /** The pass running now. */
@@ -182,11 +185,18 @@ export class HostScan {
   async #sample(): Promise<void> {
     this.#sampling = true;
     try {
-      // The tree is all a sample needs: no environments (half the reads).
       this.passes++;
-      const snap = await scanProc({ marks: false });
+      // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, so the
+      // event loop is never held for long in a turn); many at once share one pass over /proc, without
+      // environments.
+      const walk = this.#active.size <= TREE_WALK_MAX && canWalkTrees();
+      const snap = walk ? undefined : await scanProc({ marks: false });
+      let first = true;
       for (const [watch, told] of this.#active) {
-        const fresh = snap.descendants(watch.root).filter(([pid, start]) => {
+        if (walk && !first) await new Promise<void>((resolve) => setImmediate(resolve));
+        first = false;
+        const tree = snap ? snap.descendants(watch.root) : treeSync(watch.root);
+        const fresh = tree.filter(([pid, start]) => {
           const key = `${pid}:${start}`;
           if (told.has(key)) return false;
           told.add(key);

@@ -4,6 +4,7 @@
  * and the process group is the whole story.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import type { FoundPair } from './control-protocol.js';
 
 /** The environment variable carrying the per-session marker. */
 export const MARK_VAR = 'AGY_SDK_SESSION_MARK';
@@ -102,6 +103,65 @@ export function readEntrySync(pid: number, withMark: boolean): ProcEntry | undef
     if (environ) mark = markIn(environ);
   }
   return { ppid: Number(fields[1]), start: fields[19] ?? '', mark };
+}
+
+let childrenFiles: boolean | undefined;
+
+/** Whether this kernel lists each task's children (`/proc/<pid>/task/<tid>/children`, CONFIG_PROC_CHILDREN). */
+export function canWalkTrees(): boolean {
+  if (process.platform !== 'linux') return false;
+  if (childrenFiles === undefined) {
+    try {
+      closeSync(openSync(`/proc/self/task/${process.pid}/children`, 'r'));
+      childrenFiles = true;
+    } catch {
+      childrenFiles = false;
+    }
+  }
+  return childrenFiles;
+}
+
+/** The children of `pid`: those of every one of its threads (Go and Node fork from any thread). */
+function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const field of text.split(' ')) if (field !== '') out.push(Number(field));
+  }
+  return out;
+}
+
+/**
+ * The live, non-zombie descendants of `root` with their start times, walked down from `root` through the
+ * kernel's children lists: a few reads per process of the tree, where deriving the tree from every process's
+ * `stat` reads all of /proc. Only where {@link canWalkTrees}.
+ */
+export function treeSync(root: number): FoundPair[] {
+  const out: FoundPair[] = [];
+  const seen = new Set<number>([root]);
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const pid of childrenOf(queue.pop() as number)) {
+      if (seen.has(pid)) continue;
+      seen.add(pid);
+      const entry = readEntrySync(pid, false);
+      if (!entry) continue;
+      out.push([pid, entry.start]);
+      queue.push(pid);
+    }
+  }
+  return out;
 }
 
 /**

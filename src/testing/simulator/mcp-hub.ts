@@ -11,6 +11,7 @@
  * stderr. Stdio servers get the simulator's whole environment plus the entry's `env`.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createHttpFetch } from './http-fetch.js';
 import type { McpServerSpec } from './mcp-config.js';
 
 /** How long a server may take to start, initialize and list its tools (`AGY_SIM_MCP_CONNECT_TIMEOUT_MS` for tests). */
@@ -60,6 +61,8 @@ function errorText(err: unknown): string {
 /** The connected MCP servers of one simulator process. */
 export class McpHub {
   readonly #connections = new Map<string, Connection>();
+  /** The Streamable HTTP servers' `fetch`, made at the first one. */
+  #httpFetch: ReturnType<typeof createHttpFetch> | undefined;
 
   constructor(
     /** Every configured (enabled) server, connected or not. */
@@ -136,8 +139,10 @@ export class McpHub {
         };
         await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
       } else {
+        this.#httpFetch ??= createHttpFetch();
         const transport = new StreamableHTTPClientTransport(new URL(t.url), {
           requestInit: { headers: t.headers },
+          fetch: this.#httpFetch.fetch,
         });
         await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
       }
@@ -240,16 +245,18 @@ export class McpHub {
    */
   async close(boundMs: number): Promise<void> {
     const closing = [...this.#connections.values()].map((conn) => conn.client.close().catch(() => {}));
-    if (closing.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(closing),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, boundMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    this.kill('SIGKILL');
+    if (closing.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(closing),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, boundMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.kill('SIGKILL');
+    }
+    this.#httpFetch?.close();
   }
 
   /** Signals every stdio server still running (synchronous: for signal handlers and process exit). */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FoundPair } from '../../../src/connection/process/control-protocol.js';
 import { HostScan, scanProc } from '../../../src/connection/process/host-scan.js';
-import { MARK_VAR } from '../../../src/connection/process/proc-read.js';
+import { canWalkTrees, MARK_VAR, treeSync } from '../../../src/connection/process/proc-read.js';
 import { until } from '../../helpers/fake-agy.js';
 
 const linux = process.platform === 'linux';
@@ -86,5 +86,54 @@ describe.skipIf(!linux)('the host-wide /proc scan', () => {
     const stopped = scan.passes;
     await new Promise((r) => setTimeout(r, 1500));
     expect(scan.passes).toBe(stopped);
+  });
+
+  it('the tree walk finds what the full pass finds, a child forked by another thread included', async () => {
+    expect(canWalkTrees()).toBe(true);
+    // A Node process whose worker thread spawns `sleep` (libuv forks from the calling thread, so the child is
+    // listed under the worker's task, not the main one), and whose main thread spawns `sh` → `sleep`.
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const { spawn } = require('node:child_process');
+      spawn('sh', ['-c', 'sleep 1000 & wait'], { stdio: 'ignore' });
+      new Worker("require('node:child_process').spawn('sleep', ['1000'], { stdio: 'ignore' }); setInterval(() => {}, 1000);", { eval: true });
+      setInterval(() => {}, 1000);`;
+    const root = spawn(process.execPath, ['-e', script], { stdio: 'ignore', detached: true });
+    onTestFinished(() => {
+      try {
+        process.kill(-root.pid!, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    });
+    // Three descendants: sh, its sleep, and the worker's sleep.
+    let full: FoundPair[] = [];
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+      full = (await scanProc()).descendants(root.pid!);
+      if (full.length === 3) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(full).toHaveLength(3);
+    expect(pids(treeSync(root.pid!))).toEqual(pids(full));
+    expect(treeSync(root.pid!).map(([, start]) => start)).toEqual(expect.arrayContaining(full.map(([, s]) => s)));
+    // A gone root has no tree.
+    expect(treeSync(2 ** 22 + 1)).toEqual([]);
+  });
+
+  it('many sampled sessions share one full pass, and each watcher is still told its own descendants', async () => {
+    const trees = [await markedTree(), await markedTree()];
+    const scan = new HostScan();
+    const told = new Map<number, number[]>();
+    // More watchers than walk their own trees (8): the full pass serves them all.
+    const stops = Array.from({ length: 10 }, (_, i) => {
+      const tree = trees[i % 2]!;
+      return scan.sample({
+        root: tree.sh.pid!,
+        onFound: (found) => told.set(i, [...(told.get(i) ?? []), ...pids(found)]),
+      });
+    });
+    expect(await until(() => told.size === 10)).toBe(true);
+    for (const [i, found] of told) expect(found).toEqual([trees[i % 2]!.sleep]);
+    for (const stop of stops) stop();
   });
 });

@@ -1,0 +1,69 @@
+/**
+ * The `fetch` the simulator's MCP client (Streamable HTTP) uses: `node:http` with a keep-alive agent, answering
+ * a WHATWG `Response` whose body streams as it arrives (SSE included). Node's global `fetch` (undici) compiles
+ * its HTTP parser to WebAssembly on the first request: about 30 ms of CPU in every simulator process, an eighth
+ * of its whole start work (bench/many-agents.mjs), which real agy, a Go binary, does not pay. Redirects are
+ * not followed here; the MCP SDK follows same-origin ones itself (`redirect: 'manual'`).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+
+/** The subset of `fetch` the MCP SDK's transport calls. */
+export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** A `fetch` over `node:http(s)`, its connections kept alive by its own agents (closed with `close`). */
+export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const fetch: FetchFunction = (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = typeof input === 'string' ? new URL(input) : input;
+      const secure = url.protocol === 'https:';
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, key) => {
+        headers[key] = value;
+      });
+      const body = init.body;
+      if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+        reject(new TypeError('httpFetch sends string and byte bodies only'));
+        return;
+      }
+      const request = (secure ? https : http).request(url, {
+        method: init.method ?? 'GET',
+        headers,
+        agent: secure ? agents.https : agents.http,
+        ...(signal ? { signal } : {}),
+      });
+      request.once('error', reject);
+      request.once('response', (res) => {
+        const responseHeaders = new Headers();
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, v);
+        }
+        const status = res.statusCode ?? 0;
+        const empty = status === 204 || status === 304 || init.method === 'HEAD';
+        if (empty) res.resume();
+        resolve(
+          new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+            status,
+            statusText: res.statusMessage ?? '',
+            headers: responseHeaders,
+          }),
+        );
+      });
+      request.end(body ?? undefined);
+    });
+  return {
+    fetch,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
