@@ -163,7 +163,11 @@ async function sessionStartCpu(root, scenarioFile, rounds = 3) {
       agyPath: simulatorPath(),
       workspaces: [join(root, 'workspace')],
       dataDir: join(root, 'data'),
-      env: { HOME: join(root, 'home'), AGY_SIM_STATE_DIR: join(root, 'sim-state'), AGY_SIM_SCENARIO: scenarioFile },
+      env: {
+        HOME: join(root, 'home'),
+        AGY_SIM_STATE_DIR: join(root, 'sim-state'),
+        AGY_SIM_SCENARIO: scenarioFile,
+      },
       tools: [echo],
       logger: silentLogger,
     });

@@ -5,13 +5,15 @@
  * every concurrent request shares the same pass:
  * - while a session is starting or in a turn, a sample every second (the tree only: no environments) records
  *   agy's descendants it has not seen yet and tells the supervisor (`adopt`), so they die with agy even if they
- *   later leave its tree;
+ *   later leave its tree. With a few sessions sampled, each walks down its own tree through the kernel's
+ *   children lists (a few reads, so a turn's events are not held up behind a pass over all of /proc); with
+ *   many, one pass serves them all;
  * - after agy exits, the host's scan finds what still carries the session marker and kills it (see
  *   `child-process.ts`).
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
 import { readdir } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { type ProcEntry, canWalkTrees, readEntrySync, treeSync } from './proc-read.js';
+import { canWalkTrees, type ProcEntry, readEntrySync, treeSync } from './proc-read.js';
 
 type Entry = ProcEntry;
 

@@ -115,7 +115,9 @@ describe.skipIf(!linux)('the host-wide /proc scan', () => {
     }
     expect(full).toHaveLength(3);
     expect(pids(treeSync(root.pid!))).toEqual(pids(full));
-    expect(treeSync(root.pid!).map(([, start]) => start)).toEqual(expect.arrayContaining(full.map(([, s]) => s)));
+    expect(treeSync(root.pid!).map(([, start]) => start)).toEqual(
+      expect.arrayContaining(full.map(([, s]) => s)),
+    );
     // A gone root has no tree.
     expect(treeSync(2 ** 22 + 1)).toEqual([]);
   });
