@@ -1,0 +1,127 @@
+// The simulator's `fetch` over node:http (testing/simulator/http-fetch.ts), which its MCP client's Streamable
+// HTTP transport uses: against a real server on 127.0.0.1, the body streams as it arrives (SSE), headers and
+// statuses come through as sent, a bodiless status has a null body, an abort rejects, and what it cannot send
+// is refused by name. The MCP path itself is covered end to end by every own-tool simulator test.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpFetch } from '../../../src/testing/simulator/http-fetch.js';
+
+let server: Server;
+let base: string;
+/** Per path: what the server does. */
+const routes: Record<string, (req: IncomingMessage, body: string, res: ServerResponse) => void> = {};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => routes[req.url ?? '']?.(req, Buffer.concat(chunks).toString('utf8'), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('the simulator fetch over node:http', () => {
+  it('sends method, headers and body, and answers status, headers and JSON as sent', async () => {
+    routes['/echo'] = (req, body, res) => {
+      res.writeHead(201, 'Made', { 'content-type': 'application/json', 'mcp-session-id': 'abc' });
+      res.end(JSON.stringify({ method: req.method, accept: req.headers.accept, body }));
+    };
+    const { fetch, close } = createHttpFetch();
+    try {
+      const headers = new Headers({ accept: 'application/json, text/event-stream' });
+      const res = await fetch(new URL(`${base}/echo`), { method: 'POST', headers, body: '{"id":1}' });
+      expect(res.status).toBe(201);
+      expect(res.ok).toBe(true);
+      expect(res.statusText).toBe('Made');
+      expect(res.headers.get('mcp-session-id')).toBe('abc');
+      expect(await res.json()).toEqual({
+        method: 'POST',
+        accept: 'application/json, text/event-stream',
+        body: '{"id":1}',
+      });
+    } finally {
+      close();
+    }
+  });
+
+  it('streams an SSE body as it arrives, before the response ends', async () => {
+    let finish: (() => void) | undefined;
+    routes['/sse'] = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      finish = () => res.end('data: two\n\n');
+    };
+    const { fetch, close } = createHttpFetch();
+    try {
+      const res = await fetch(`${base}/sse`, { method: 'GET' });
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
+      finish!();
+      let rest = '';
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        rest += new TextDecoder().decode(r.value);
+      expect(rest).toBe('data: two\n\n');
+    } finally {
+      close();
+    }
+  });
+
+  it('a 202 has no body; an error status is not ok and keeps its text', async () => {
+    routes['/accepted'] = (_req, _body, res) => {
+      res.writeHead(202);
+      res.end();
+    };
+    routes['/bad'] = (_req, _body, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such session');
+    };
+    routes['/empty'] = (_req, _body, res) => {
+      res.writeHead(204);
+      res.end();
+    };
+    const { fetch, close } = createHttpFetch();
+    try {
+      expect(await (await fetch(`${base}/accepted`, { method: 'POST', body: '{}' })).text()).toBe('');
+      const empty = await fetch(`${base}/empty`, { method: 'DELETE' });
+      expect(empty.status).toBe(204);
+      expect(empty.body).toBeNull();
+      const bad = await fetch(`${base}/bad`);
+      expect(bad.ok).toBe(false);
+      expect(bad.status).toBe(404);
+      expect(await bad.text()).toBe('no such session');
+    } finally {
+      close();
+    }
+  });
+
+  it('an abort rejects the request; a body it cannot send is refused by name; a refused port rejects', async () => {
+    routes['/hang'] = () => {};
+    const { fetch, close } = createHttpFetch();
+    try {
+      const controller = new AbortController();
+      const pending = fetch(`${base}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
+      controller.abort();
+      await expect(pending).rejects.toThrow(/abort/i);
+      const aborted = new AbortController();
+      aborted.abort(new Error('already gone'));
+      await expect(fetch(`${base}/hang`, { signal: aborted.signal })).rejects.toThrow('already gone');
+      await expect(
+        fetch(`${base}/echo`, { method: 'POST', body: new Blob(['x']) as unknown as string }),
+      ).rejects.toThrow(/string and byte bodies only/);
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      close();
+    }
+  });
+});
