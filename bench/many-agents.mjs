@@ -151,6 +151,22 @@ async function bootCpu(root, rounds = 5) {
   return { simulatorMs: med(sim), nodeMs: med(node) };
 }
 
+/** One agent of the bench: the simulator with the scenario and the own tool. */
+function benchAgent(root, scenarioFile, logger) {
+  return new Agent({
+    agyPath: simulatorPath(),
+    workspaces: [join(root, 'workspace')],
+    dataDir: join(root, 'data'),
+    env: {
+      HOME: join(root, 'home'),
+      AGY_SIM_STATE_DIR: join(root, 'sim-state'),
+      AGY_SIM_SCENARIO: scenarioFile,
+    },
+    tools: [echo],
+    logger,
+  });
+}
+
 /**
  * All the CPU one agy process spends on starting a session, alone on the machine: an Agent with the same tools
  * is started, then the simulator's CPU is read once it has stopped rising (its boot, and after `init` its MCP
@@ -159,18 +175,7 @@ async function bootCpu(root, rounds = 5) {
 async function sessionStartCpu(root, scenarioFile, rounds = 3) {
   const out = [];
   for (let i = 0; i < rounds; i++) {
-    const agent = new Agent({
-      agyPath: simulatorPath(),
-      workspaces: [join(root, 'workspace')],
-      dataDir: join(root, 'data'),
-      env: {
-        HOME: join(root, 'home'),
-        AGY_SIM_STATE_DIR: join(root, 'sim-state'),
-        AGY_SIM_SCENARIO: scenarioFile,
-      },
-      tools: [echo],
-      logger: silentLogger,
-    });
+    const agent = benchAgent(root, scenarioFile, silentLogger);
     try {
       await agent.start();
       let last = -1;
@@ -231,22 +236,7 @@ async function measure(n, root, scenarioFile, floorCpu) {
   const rssBefore = process.memoryUsage().rss;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  const list = Array.from(
-    { length: n },
-    () =>
-      new Agent({
-        agyPath: simulatorPath(),
-        workspaces: [join(root, 'workspace')],
-        dataDir: join(root, 'data'),
-        env: {
-          HOME: join(root, 'home'),
-          AGY_SIM_STATE_DIR: join(root, 'sim-state'),
-          AGY_SIM_SCENARIO: scenarioFile,
-        },
-        tools: [echo],
-        logger,
-      }),
-  );
+  const list = Array.from({ length: n }, () => benchAgent(root, scenarioFile, logger));
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const startTimes = [];
