@@ -3,7 +3,8 @@
  * a WHATWG `Response` whose body streams as it arrives (SSE included). Node's global `fetch` (undici) compiles
  * its HTTP parser to WebAssembly on the first request: about 30 ms of CPU in every simulator process, an eighth
  * of its whole start work (bench/many-agents.mjs), which real agy, a Go binary, does not pay. Redirects are
- * not followed here; the MCP SDK follows same-origin ones itself (`redirect: 'manual'`).
+ * not followed here; the MCP SDK follows same-origin ones itself (`redirect: 'manual'`). Like Go's transport, a
+ * request that failed on a reused connection before reaching the server is sent again once.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -15,7 +16,8 @@ export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<R
 /** A `fetch` over `node:http(s)`, its connections kept alive by its own agents (closed with `close`). */
 export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  const fetch: FetchFunction = (input, init = {}) =>
+  const fetch: FetchFunction = (input, init = {}) => send(input, init, true);
+  const send = (input: string | URL, init: RequestInit, mayRetry: boolean): Promise<Response> =>
     new Promise<Response>((resolve, reject) => {
       const url = typeof input === 'string' ? new URL(input) : input;
       const secure = url.protocol === 'https:';
@@ -39,7 +41,15 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
         agent: secure ? agents.https : agents.http,
         ...(signal ? { signal } : {}),
       });
-      request.once('error', reject);
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed just as it was reused (its idle timeout): the request never
+        // reached it, so it is sent once more on a fresh connection (Node's documented `reusedSocket` retry).
+        if (mayRetry && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          resolve(send(input, init, false));
+          return;
+        }
+        reject(error);
+      });
       request.once('response', (res) => {
         const responseHeaders = new Headers();
         for (const [key, value] of Object.entries(res.headers)) {

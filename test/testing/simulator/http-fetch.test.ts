@@ -3,7 +3,7 @@
 // statuses come through as sent, a bodiless status has a null body, an abort rejects, and what it cannot send
 // is refused by name. The MCP path itself is covered end to end by every own-tool simulator test.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpFetch } from '../../../src/testing/simulator/http-fetch.js';
 
@@ -122,6 +122,43 @@ describe('the simulator fetch over node:http', () => {
       await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       close();
+    }
+  });
+
+  it('a request that meets a kept-alive connection the server is closing is sent once more on a new one', async () => {
+    // The race of a server's keep-alive timeout (seen in CI: `read ECONNRESET` on a tool call): the server
+    // resets a reused connection as the request arrives. Here every connection answers one request and resets
+    // on the next.
+    let connections = 0;
+    let answered = 0;
+    const raw = createNetServer((socket: Socket) => {
+      connections++;
+      let served = false;
+      socket.on('data', () => {
+        if (served) {
+          socket.resetAndDestroy();
+          return;
+        }
+        served = true;
+        answered++;
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{"ok":1}',
+        );
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    const { fetch, close } = createHttpFetch();
+    try {
+      expect(await (await fetch(url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: 1 });
+      // The second request goes out on the kept-alive socket, is reset, and is sent again on a new one.
+      expect(await (await fetch(url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: 1 });
+      expect(answered).toBe(2);
+      expect(connections).toBe(2);
+    } finally {
+      close();
+      await new Promise((resolve) => raw.close(resolve));
     }
   });
 });
