@@ -60,6 +60,11 @@ export class UpstreamTimeoutError extends Error {
 /**
  * POSTs JSON; resolves with the response once its headers arrived. Rejects on network failure, abort, or an
  * `UpstreamTimeoutError` when the connect or headers limit passes (the request is destroyed).
+ *
+ * A request reset on a reused keep-alive connection before any answer (the upstream's idle close racing the
+ * reuse: Node servers and uvicorn, behind most local model servers, close idle connections after 5 s) never
+ * reached the upstream, so it is sent once more on a new connection, as Node documents (`reusedSocket`) and
+ * Go's transport does. Any other failure is the client's to see.
  */
 export function postJson(
   url: URL,
@@ -70,6 +75,18 @@ export function postJson(
   timeouts: UpstreamTimeouts = { connectMs: 0, headersMs: 0 },
 ): Promise<IncomingMessage> {
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  return send(url, headers, payload, agents, signal, timeouts, true);
+}
+
+function send(
+  url: URL,
+  headers: Record<string, string>,
+  payload: Buffer,
+  agents: UpstreamAgents,
+  signal: AbortSignal,
+  timeouts: UpstreamTimeouts,
+  mayRetry: boolean,
+): Promise<IncomingMessage> {
   const secure = url.protocol === 'https:';
   const request = secure ? https.request : http.request;
   return new Promise((resolve, reject) => {
@@ -115,9 +132,14 @@ export function postJson(
       res.on('close', () => signal.removeEventListener('abort', onAbort));
       resolve(res);
     });
-    req.on('error', (error) => {
+    req.on('error', (error: NodeJS.ErrnoException) => {
       clear();
       signal.removeEventListener('abort', onAbort);
+      const code = error.code;
+      if (mayRetry && req.reusedSocket && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        resolve(send(url, headers, payload, agents, signal, timeouts, false));
+        return;
+      }
       reject(error);
     });
     req.setNoDelay(true);
