@@ -127,7 +127,9 @@ function send(
       req.destroy(new Error('aborted'));
     };
     signal.addEventListener('abort', onAbort, { once: true });
+    let answered = false;
     req.on('response', (res) => {
+      answered = true;
       clear();
       res.on('close', () => signal.removeEventListener('abort', onAbort));
       resolve(res);
@@ -136,7 +138,13 @@ function send(
       clear();
       signal.removeEventListener('abort', onAbort);
       const code = error.code;
-      if (mayRetry && req.reusedSocket && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) {
+      if (
+        mayRetry &&
+        !answered &&
+        req.reusedSocket &&
+        !signal.aborted &&
+        (code === 'ECONNRESET' || code === 'EPIPE')
+      ) {
         resolve(send(url, headers, payload, agents, signal, timeouts, false));
         return;
       }

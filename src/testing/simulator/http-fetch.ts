@@ -41,16 +41,21 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
         agent: secure ? agents.https : agents.http,
         ...(signal ? { signal } : {}),
       });
-      request.once('error', (error: NodeJS.ErrnoException) => {
+      let answered = false;
+      // `on`, not `once`: an error after the answer (an abort mid-stream) reaches the body's stream, and must
+      // not find the request without a listener.
+      request.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive socket the server closed just as it was reused (its idle timeout): the request never
         // reached it, so it is sent once more on a fresh connection (Node's documented `reusedSocket` retry).
-        if (mayRetry && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        const code = error.code;
+        if (mayRetry && !answered && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
           resolve(send(input, init, false));
           return;
         }
         reject(error);
       });
       request.once('response', (res) => {
+        answered = true;
         const responseHeaders = new Headers();
         for (const [key, value] of Object.entries(res.headers)) {
           if (value === undefined) continue;

@@ -73,6 +73,24 @@ describe('the simulator fetch over node:http', () => {
     }
   });
 
+  it('an abort in the middle of a streamed body errors the body, nothing else', async () => {
+    routes['/sse-open'] = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    };
+    const { fetch, close } = createHttpFetch();
+    try {
+      const controller = new AbortController();
+      const res = await fetch(`${base}/sse-open`, { signal: controller.signal });
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: one\n\n');
+      controller.abort();
+      await expect(reader.read()).rejects.toThrow(/abort/i);
+    } finally {
+      close();
+    }
+  });
+
   it('a 202 has no body; an error status is not ok and keeps its text', async () => {
     routes['/accepted'] = (_req, _body, res) => {
       res.writeHead(202);
