@@ -7,13 +7,15 @@
 // (this process runs client, servers and gateway; CPU is process CPU of the gateway path minus the baseline
 // path). The same with a bare node:http client instead of @google/genai (whose own CPU varies more than the
 // gateway costs), and beside it a proxy that only forwards the upstream body: the floor any HTTP hop in Node
-// pays, which the gateway's own figure includes. Then heap after a forced GC at the start and the end of a long
-// stream.
+// pays, which the gateway's own figure includes. Then the @google/genai paths again with the servers in a worker
+// thread (the client apart from the gateway, as deployed). Then heap after a forced GC at the start and the end
+// of a long stream.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { GoogleGenAI } from '@google/genai';
 import { createGateway } from 'agy-sdk/gateway';
 import { StreamingSink } from '../dist/gateway/gemini-sink.js';
@@ -90,6 +92,44 @@ function translateOnly(rounds) {
   const c0 = process.cpuUsage();
   for (let i = 0; i < rounds; i++) once();
   return (cpuMs(c0) * 1000) / (rounds * lines.length);
+}
+
+/**
+ * The same client on both paths, with the servers (upstream, gateway, Gemini server) in a worker thread of their
+ * own: as deployed, the client (Gemini CLI, agy) is another process than the SDK host serving the gateway, so
+ * the gateway's work overlaps the client's reading instead of queueing behind it on one thread. Added p50/p99
+ * wall time per request, rounds alternating.
+ */
+async function twoThreads(requestBody) {
+  const worker = new Worker(new URL('./lib/gateway-servers.mjs', import.meta.url), {
+    workerData: { chatBody: CHAT_BODY, requestBody },
+  });
+  const urls = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  try {
+    const direct = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: urls.geminiUrl } });
+    const via = new GoogleGenAI({ apiKey: urls.token, httpOptions: { baseUrl: urls.gatewayUrl } });
+    const wall = { direct: [], via: [] };
+    for (let i = 0; i < ITERATIONS + 20; i++) {
+      let t0 = performance.now();
+      await drain(direct);
+      const d = performance.now() - t0;
+      t0 = performance.now();
+      await drain(via);
+      const g = performance.now() - t0;
+      if (i < 20) continue;
+      wall.direct.push(d);
+      wall.via.push(g);
+    }
+    const d = summarize(wall.direct);
+    const g = summarize(wall.via);
+    return { directP50Ms: d.p50, addedP50Ms: g.p50 - d.p50, addedP99Ms: g.p99 - d.p99 };
+  } finally {
+    worker.postMessage('close');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  }
 }
 
 export async function run() {
@@ -219,6 +259,8 @@ export async function run() {
     const g = summarize(wall.via);
     const addedCpuPerRequest = (cpu.via - cpu.direct) / ITERATIONS;
 
+    const apart = await twoThreads(rawBody);
+
     // Long stream: heap after a forced GC before and after.
     v8.setFlagsFromString('--expose-gc');
     const gc = globalThis.gc ?? vm.runInNewContext('gc');
@@ -241,6 +283,9 @@ export async function run() {
       addedP50Ms: fmt(g.p50 - d.p50),
       addedP99Ms: fmt(g.p99 - d.p99),
       ratioP50: fmt(g.p50 / d.p50, 2),
+      twoThreadsDirectP50Ms: fmt(apart.directP50Ms),
+      twoThreadsAddedP50Ms: fmt(apart.addedP50Ms),
+      twoThreadsAddedP99Ms: fmt(apart.addedP99Ms),
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
       translateOnlyCpuPerEventUs: fmt(translateUs, 2),

@@ -47,6 +47,12 @@ export function frameSse(payload: unknown): string {
   return `data: ${sseJson(payload)}\r\n\r\n`;
 }
 
+/**
+ * Most chunks one write of a batch carries: few enough writes for the client's per-write cost (see `batch`),
+ * early enough that a long upstream read reaches the client in pieces instead of after all of it.
+ */
+const BATCH_FRAMES = 64;
+
 /** Writes one SSE response. */
 export class SseWriter {
   #timer: NodeJS.Timeout | undefined;
@@ -57,6 +63,8 @@ export class SseWriter {
   #ended = false;
   /** Frames written during a batch, sent as one write by `flush`. */
   #pending: string[] | undefined;
+  /** Whether a chunk has been written (the first one is never held in a batch). */
+  #wroteFrame = false;
 
   readonly #res: ServerResponse;
   readonly #keepAliveMs: number;
@@ -116,14 +124,23 @@ export class SseWriter {
     if (this.#ended || this.#res.destroyed) return;
     this.begin();
     const frame = `data: ${json}\r\n\r\n`;
-    if (this.#pending) this.#pending.push(frame);
-    else this.#res.write(frame);
+    const pending = this.#pending;
+    // The response's first chunk leaves at once, so the client starts on it while the rest of the read is
+    // translated; after that a batch leaves every BATCH_FRAMES chunks (the client reads while we translate).
+    if (pending && this.#wroteFrame) {
+      pending.push(frame);
+      if (pending.length >= BATCH_FRAMES) {
+        this.#res.write(pending.join(''));
+        pending.length = 0;
+      }
+    } else this.#res.write(frame);
+    this.#wroteFrame = true;
     this.#arm();
   }
 
   /**
-   * Collects the frames written from now until `flush()` into one write: the chunks one upstream read yields
-   * leave together. Each `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
+   * Collects the frames written from now until `flush()` into one write (at most BATCH_FRAMES each; the
+   * response's first frame is never held): the chunks one upstream read yields leave together. Each `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
    * stream chunk of its own: on the xAI recording, 344 of them cost `@google/genai` more CPU than the whole
    * translation). Nothing waits for a timer: the caller flushes before it returns to the event loop.
    */
