@@ -17,13 +17,13 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { GoogleGenAI } from '@google/genai';
-import { createGateway } from 'agy-sdk/gateway';
 import { StreamingSink } from '../dist/gateway/gemini-sink.js';
 import { parseGenerateContentRequest } from '../dist/gateway/gemini-types.js';
 import { normalizeRequest } from '../dist/gateway/normalize-request.js';
 import { SseWriter } from '../dist/gateway/sse-writer.js';
 import { openAIChatUpstream } from '../dist/gateway/upstream/openai-chat.js';
 import { createSseDecoder } from '../dist/gateway/upstream/sse-parse.js';
+import { captureAnswer, serve, startGateway, urlOf } from './lib/gateway-setup.mjs';
 import { cpuMs, fmt, summarize } from './stats.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_GATEWAY_REC_ITER ?? 200);
@@ -34,15 +34,6 @@ const lines = readFileSync(FILE, 'utf8')
   .split('\n')
   .filter((l) => l.trim().length > 0);
 const CHAT_BODY = `${lines.map((l) => `data: ${l}\n\n`).join('')}data: [DONE]\n\n`;
-
-function serve(handler) {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => handler(req, res));
-  });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
-}
-const urlOf = (s) => `http://127.0.0.1:${s.address().port}`;
 
 async function drain(client) {
   let n = 0;
@@ -158,22 +149,15 @@ export async function run() {
     };
     pump();
   });
-  const gw = await createGateway({
-    upstream: { kind: 'openai-chat', baseUrl: `${urlOf(upstream)}/v1`, apiKey: 'bench' },
-    modelMap: { '*': 'grok-3-mini' },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
+  const gw = await startGateway(urlOf(upstream));
   // The gateway's answer for the recording, captured once: what the baseline server sends.
-  const captured = await (
-    await fetch(`${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.token },
-      body: JSON.stringify({
-        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
-        generationConfig: { thinkingConfig: { includeThoughts: true } },
-      }),
-    })
-  ).text();
+  const captured = await captureAnswer(
+    gw,
+    JSON.stringify({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { thinkingConfig: { includeThoughts: true } },
+    }),
+  );
   const gemini = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(captured);

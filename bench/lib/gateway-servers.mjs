@@ -3,37 +3,17 @@
 // Gemini-speaking server sending the gateway's captured answer for the direct path. The client stays on the
 // main thread, as Gemini CLI or agy run apart from the SDK host that serves the gateway. Posts their URLs, then
 // closes everything on a 'close' message.
-import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createGateway } from 'agy-sdk/gateway';
+import { captureAnswer, serve, startGateway, urlOf } from './gateway-setup.mjs';
 
 const { chatBody, requestBody } = workerData;
-
-function serve(handler) {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => handler(req, res));
-  });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
-}
-const urlOf = (s) => `http://127.0.0.1:${s.address().port}`;
 
 const upstream = await serve((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(chatBody);
 });
-const gw = await createGateway({
-  upstream: { kind: 'openai-chat', baseUrl: `${urlOf(upstream)}/v1`, apiKey: 'bench' },
-  modelMap: { '*': 'grok-3-mini' },
-  logger: { debug() {}, info() {}, warn() {}, error() {} },
-});
-const captured = await (
-  await fetch(`${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.token },
-    body: requestBody,
-  })
-).text();
+const gw = await startGateway(urlOf(upstream));
+const captured = await captureAnswer(gw, requestBody);
 const gemini = await serve((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(captured);

@@ -140,7 +140,8 @@ export class SseWriter {
 
   /**
    * Collects the frames written from now until `flush()` into one write (at most BATCH_FRAMES each; the
-   * response's first frame is never held): the chunks one upstream read yields leave together. Each `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
+   * response's first frame is never held): the chunks one upstream read yields leave together. Each
+   * `res.write` is its own HTTP chunk, and a client pays per chunk (undici makes each a
    * stream chunk of its own: on the xAI recording, 344 of them cost `@google/genai` more CPU than the whole
    * translation). Nothing waits for a timer: the caller flushes before it returns to the event loop.
    */

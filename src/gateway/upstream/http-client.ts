@@ -5,6 +5,7 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { failedOnStaleSocket } from '../../internal/stale-socket.js';
 
 /** Keep-alive agents shared by one gateway. */
 export interface UpstreamAgents {
@@ -62,9 +63,8 @@ export class UpstreamTimeoutError extends Error {
  * `UpstreamTimeoutError` when the connect or headers limit passes (the request is destroyed).
  *
  * A request reset on a reused keep-alive connection before any answer (the upstream's idle close racing the
- * reuse: Node servers and uvicorn, behind most local model servers, close idle connections after 5 s) never
- * reached the upstream, so it is sent once more on a new connection, as Node documents (`reusedSocket`) and
- * Go's transport does. Any other failure is the client's to see.
+ * reuse: Node servers and uvicorn, behind most local model servers, close idle connections after 5 s) is sent
+ * once more on a new connection (`internal/stale-socket.ts`). Any other failure is the client's to see.
  */
 export function postJson(
   url: URL,
@@ -137,14 +137,7 @@ function send(
     req.on('error', (error: NodeJS.ErrnoException) => {
       clear();
       signal.removeEventListener('abort', onAbort);
-      const code = error.code;
-      if (
-        mayRetry &&
-        !answered &&
-        req.reusedSocket &&
-        !signal.aborted &&
-        (code === 'ECONNRESET' || code === 'EPIPE')
-      ) {
+      if (mayRetry && !signal.aborted && failedOnStaleSocket(req, error, answered)) {
         resolve(send(url, headers, payload, agents, signal, timeouts, false));
         return;
       }

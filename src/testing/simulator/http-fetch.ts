@@ -9,6 +9,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
+import { failedOnStaleSocket } from '../../internal/stale-socket.js';
 
 /** The subset of `fetch` the MCP SDK's transport calls. */
 export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -45,10 +46,8 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
       // `on`, not `once`: an error after the answer (an abort mid-stream) reaches the body's stream, and must
       // not find the request without a listener.
       request.on('error', (error: NodeJS.ErrnoException) => {
-        // A kept-alive socket the server closed just as it was reused (its idle timeout): the request never
-        // reached it, so it is sent once more on a fresh connection (Node's documented `reusedSocket` retry).
-        const code = error.code;
-        if (mayRetry && !answered && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        // A kept-alive socket the server closed just as it was reused: sent once more on a fresh connection.
+        if (mayRetry && failedOnStaleSocket(request, error, answered)) {
           resolve(send(input, init, false));
           return;
         }

@@ -1,0 +1,35 @@
+// What both threads of bench/gateway-recorded.mjs set up the same way: the servers, the gateway in front of the replayed Chat
+// upstream, and its answer for the recording, captured once (what the direct path's Gemini server sends).
+import http from 'node:http';
+import { createGateway } from 'agy-sdk/gateway';
+
+/** An HTTP server on 127.0.0.1 calling `handler` once a request's body has been read. */
+export function serve(handler) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
+}
+
+/** A server's base URL. */
+export const urlOf = (s) => `http://127.0.0.1:${s.address().port}`;
+
+/** The gateway in front of `upstreamUrl` (an OpenAI Chat server), quiet. */
+export function startGateway(upstreamUrl) {
+  return createGateway({
+    upstream: { kind: 'openai-chat', baseUrl: `${upstreamUrl}/v1`, apiKey: 'bench' },
+    modelMap: { '*': 'grok-3-mini' },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+}
+
+/** The gateway's streamed answer to `requestBody`, as text. */
+export async function captureAnswer(gw, requestBody) {
+  const res = await fetch(`${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.token },
+    body: requestBody,
+  });
+  return res.text();
+}
