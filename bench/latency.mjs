@@ -6,7 +6,9 @@
 // - ours: the simulator → the SDK (LineSplitter, parse, normalize, turn tracker, ChatResponse) → `for await`.
 // ours ÷ bare is the figure of issue 26; ours ÷ simRaw is the SDK's own part (same writer on both sides) and
 // simRaw ÷ bare the writer's. Each side is one long-lived process (warm JIT on both ends, no spawn in the
-// figure) that streams one turn of COUNT events per round; a warm-up turn per side is discarded; the sides
+// figure) that streams one turn of COUNT events per round; WARMUP turns per side are discarded (every side keeps
+// getting faster for about 4,000 events, ours the most: JIT tier-up of the stream and delivery paths), and their
+// ratio is reported apart as the warming-up figure; the sides
 // take turns in a rotating order. Per round the p50/p99 of each side, then the medians of rounds [min–max].
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -20,6 +22,7 @@ import { rounds, summarize } from './stats.mjs';
 const COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 600);
 const INTERVAL_MS = 2;
 const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 7);
+const WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 6);
 const now = () => performance.timeOrigin + performance.now();
 
 // One turn per stdin line: COUNT step updates, each written after the previous write's callback and a timer,
@@ -57,6 +60,7 @@ function rawSession(command, args, env) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
   let pending = '';
   let samples = [];
+  let atChunk = [];
   let done;
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
@@ -67,9 +71,12 @@ function rawSession(command, args, env) {
       const value = JSON.parse(pending.slice(0, nl));
       pending = pending.slice(nl + 1);
       const step = value.step_update;
-      if (step?.state === 'ACTIVE' && step.step_type === 'agent_response' && step.text_delta)
-        samples.push(arrived - Number(step.text_delta));
-      else if (value.event === 'result') done?.(samples);
+      if (step?.state === 'ACTIVE' && step.step_type === 'agent_response' && step.text_delta) {
+        // The consumer has the event once it is parsed, as an Agent's `for await` body has it.
+        const written = Number(step.text_delta);
+        samples.push(now() - written);
+        atChunk.push(arrived - written);
+      } else if (value.event === 'result') done?.({ samples, atChunk });
       nl = pending.indexOf('\n');
     }
   });
@@ -77,6 +84,7 @@ function rawSession(command, args, env) {
   return {
     turn(line) {
       samples = [];
+      atChunk = [];
       const result = new Promise((resolve, reject) => {
         done = resolve;
         exited.then(() => reject(new Error(`${command} exited during a turn`)));
@@ -135,7 +143,7 @@ export async function run() {
   const dir = await mkdtemp(join(tmpdir(), 'agy-bench-latency-'));
   await mkdir(join(dir, 'home'));
   const turn = { actions: [{ timestampDeltas: { count: COUNT, intervalMs: INTERVAL_MS } }] };
-  const scenario = await writeScenario({ turns: Array.from({ length: ROUNDS + 1 }, () => turn) }, dir);
+  const scenario = await writeScenario({ turns: Array.from({ length: ROUNDS + WARMUP }, () => turn) }, dir);
   const sessions = {};
   try {
     sessions.bare = rawSession(process.execPath, ['-e', BARE_WRITER], process.env);
@@ -143,13 +151,25 @@ export async function run() {
     sessions.ours = await agentSession(dir, scenario);
     const names = Object.keys(sessions);
     const rows = Object.fromEntries(names.map((n) => [n, []]));
-    for (let r = 0; r <= ROUNDS; r++) {
+    // The raw readers' latency at the chunk's arrival, before their JSON.parse (the figure before issue 26's
+    // last step), kept beside the one at the parsed event for comparison.
+    const atChunk = {};
+    const warming = Object.fromEntries(names.map((n) => [n, []]));
+    for (let r = 0; r < ROUNDS + WARMUP; r++) {
       // Rotate who goes first, so no side always follows the same one.
       const order = names.map((_, i) => names[(i + r) % names.length]);
       for (const name of order) {
-        const samples = await sessions[name].turn(USER_LINE);
+        const got = await sessions[name].turn(USER_LINE);
+        const samples = Array.isArray(got) ? got : got.samples;
         if (samples.length !== COUNT) throw new Error(`${name}: ${samples.length} of ${COUNT} events`);
-        if (r > 0) rows[name].push(summarize(samples));
+        if (r < WARMUP) warming[name].push(summarize(samples));
+        else {
+          rows[name].push(summarize(samples));
+          if (!Array.isArray(got)) {
+            atChunk[name] ??= [];
+            atChunk[name].push(summarize(got.atChunk));
+          }
+        }
       }
     }
     const pick = (name, key) =>
@@ -171,6 +191,12 @@ export async function run() {
       name: 'write → consumer latency: simulator → ChatResponse vs bare child → raw JSON.parse reader (and the simulator → raw reader)',
       samplesPerRound: COUNT,
       rounds: ROUNDS,
+      warmupRounds: WARMUP,
+      // While warming up (the discarded turns): ours ÷ bare per turn.
+      warmingRatioP50: rounds(
+        warming.ours.map((x, i) => x.p50 / warming.bare[i].p50),
+        2,
+      ),
       baselineP50ms: pick('bare', 'p50'),
       baselineP99ms: pick('bare', 'p99'),
       simulatorRawP50ms: pick('simRaw', 'p50'),
@@ -183,6 +209,22 @@ export async function run() {
       ratioP99: ratio('ours', 'bare', 'p99'),
       ratioSdkP50: ratio('ours', 'simRaw', 'p50'),
       ratioSdkP99: ratio('ours', 'simRaw', 'p99'),
+      baselineAtChunkP50ms: rounds(
+        atChunk.bare.map((x) => x.p50),
+        3,
+      ),
+      baselineAtChunkP99ms: rounds(
+        atChunk.bare.map((x) => x.p99),
+        3,
+      ),
+      ratioP50VsChunkArrival: rounds(
+        rows.ours.map((x, i) => x.p50 / atChunk.bare[i].p50),
+        2,
+      ),
+      ratioP99VsChunkArrival: rounds(
+        rows.ours.map((x, i) => x.p99 / atChunk.bare[i].p99),
+        2,
+      ),
       ratioWriterP50: ratio('simRaw', 'bare', 'p50'),
       ratioWriterP99: ratio('simRaw', 'bare', 'p99'),
     };
