@@ -7,7 +7,7 @@
 import { describeError } from '../../logger.js';
 import type { McpServerState } from '../../model/mcp-server-state.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
-import { DEFAULT_SERVER_VERSION } from '../tool-server/mcp-server.js';
+import { DEFAULT_SERVER_VERSION } from '../tool-server/server-name.js';
 import { type ServerExit, StdioServerProcess } from './stdio-process.js';
 
 /** The default time a server gets to answer `initialize` and list its tools. */

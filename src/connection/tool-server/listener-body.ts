@@ -11,9 +11,16 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The outcome of {@link readBody}. */
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' };
 
-/** Reads all of `req` if it fits in `maxBytes`. Rejects if the client aborts or the stream fails. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length']);
+/**
+ * Reads all of `req` if it fits in `maxBytes`; `contentLength` is its `Content-Length` header, if any. Rejects
+ * if the client aborts or the stream fails.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  contentLength: string | undefined,
+): Promise<BodyResult> {
+  const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > maxBytes)
     return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve, reject) => {

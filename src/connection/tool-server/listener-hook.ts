@@ -9,6 +9,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../internal/json-depth.js';
 import { describeError, type Logger, toError } from '../../logger.js';
 import { readBody } from './listener-body.js';
 import { sendJson, sendStatus } from './listener-http.js';
+import type { ListenerHeaders } from './request-headers.js';
 
 /** Runs the host's hook logic for `event` on agy's hook input; the result is answered as JSON. */
 export type HookHandler = (event: string, input: unknown, context: HookCallContext) => unknown;
@@ -82,10 +83,11 @@ class HookEnded extends Error {
 export async function handleHookRequest(
   event: string,
   req: IncomingMessage,
+  headers: ListenerHeaders,
   res: ServerResponse,
   options: HookRouteOptions,
 ): Promise<void> {
-  const body = await readBody(req, options.maxBodyBytes);
+  const body = await readBody(req, options.maxBodyBytes, headers.contentLength);
   if (!body.ok) {
     // The relay turns the 413 into its own fail-closed answer (a deny for PreToolUse); report that answer
     // too, so the denial is recorded like every other one.

@@ -14,7 +14,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   JSONRPCMessageSchema,
@@ -32,6 +31,7 @@ import {
   isDirectBatch,
   isPlainJsonRpcRequest,
 } from './mcp-direct.js';
+import type { ListenerHeaders } from './request-headers.js';
 
 /**
  * The part of the SDK's `Transport` the listener's type needs. Structural, so these declarations do not pull
@@ -140,23 +140,24 @@ export async function handleMcpRequest(
   server: string,
   factory: McpServerFactory,
   req: IncomingMessage,
+  headers: ListenerHeaders,
   res: ServerResponse,
   options: McpRouteOptions,
 ): Promise<void> {
-  const body = await readBody(req, options.maxBodyBytes);
+  const body = await readBody(req, options.maxBodyBytes, headers.contentLength);
   if (!body.ok) {
     res.setHeader('Connection', 'close');
     sendJsonRpcError(res, 413, -32000, `Request body exceeds ${options.maxBodyBytes} bytes`);
     return;
   }
   // The SDK transport's own checks, in its order and with its answers, so both paths reject alike.
-  const accept = req.headers.accept;
+  const accept = headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
     options.logger.debug('MCP request does not accept JSON and SSE', { server });
     sendJsonRpcError(res, 406, -32000, NOT_ACCEPTABLE);
     return;
   }
-  const contentType = req.headers['content-type'];
+  const contentType = headers.contentType;
   // agy's exact header is answered without parsing it; anything else goes through the SDK's own check.
   if (contentType !== 'application/json' && !isJsonContentType(contentType)) {
     options.logger.debug('MCP request is not application/json', { server });
@@ -183,7 +184,7 @@ export async function handleMcpRequest(
   cancelRequested(server, messages, options);
 
   if (options.direct && isDirectBatch(messages)) {
-    await serveDirect(server, options.direct, messages, Array.isArray(message), req, res, options);
+    await serveDirect(server, options.direct, messages, Array.isArray(message), headers, res, options);
     return;
   }
   const call = track(server, messages, res, options);
@@ -192,6 +193,7 @@ export async function handleMcpRequest(
     // The client may have gone while the factory ran; nothing else would close this server then.
     if (!call.adopt(instance)) return;
     // Stateless (no Mcp-Session-Id): no `sessionIdGenerator`, which the SDK reads as `undefined`.
+    const { StreamableHTTPServerTransport } = await loadServerTransport();
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     // Protocol-level rejections (406, 415, …) are answered to the client; they are only worth a debug line.
     transport.onerror = (error) =>
@@ -202,6 +204,17 @@ export async function handleMcpRequest(
     options.logger.error('MCP request failed', { server, error: describeError(error) });
     sendJsonRpcError(res, 500, -32603, 'Internal error');
   }
+}
+
+/**
+ * The MCP SDK's server transport, imported on first use: it imports `@hono/node-server`, which touches Node's
+ * `Headers`, `Request` and `Response` globals when it loads, and the first touch loads all of undici (~28 ms of
+ * CPU). A `tool()` catalog is answered directly and never needs it, so `import 'agy-sdk'` should not pay that.
+ */
+let serverTransport: Promise<typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')> | undefined;
+function loadServerTransport(): Promise<typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')> {
+  serverTransport ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  return serverTransport;
 }
 
 const NOT_ACCEPTABLE = 'Not Acceptable: Client must accept both application/json and text/event-stream';
@@ -217,7 +230,7 @@ async function serveDirect(
   direct: DirectCatalogOptions,
   messages: unknown[],
   batch: boolean,
-  req: IncomingMessage,
+  headers: ListenerHeaders,
   res: ServerResponse,
   options: McpRouteOptions,
 ): Promise<void> {
@@ -240,7 +253,7 @@ async function serveDirect(
     if (messages.length > 1)
       return reject(400, -32600, 'Invalid Request: Only one initialization request is allowed');
   } else {
-    const version = req.headers['mcp-protocol-version'];
+    const version = headers.protocolVersion;
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
       const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
       return reject(

@@ -2,7 +2,7 @@
  * Request screening for the listener, all before any user code runs: the Host/Origin check against DNS
  * rebinding, and parsing `/<token>/<kind>/<name>` with a constant-time token comparison.
  */
-import type { IncomingMessage } from 'node:http';
+import type { ListenerHeaders } from './request-headers.js';
 import { tokensEqual } from './token.js';
 
 /** Server and hook-event names the listener routes: no dots, slashes or percent signs can get through. */
@@ -24,11 +24,19 @@ export interface Route {
 export function parseRoute(rawUrl: string | undefined, token: string | Buffer): Route | undefined {
   const target = rawUrl ?? '';
   const queryAt = target.indexOf('?');
-  const path = queryAt === -1 ? target : target.slice(0, queryAt);
-  const segments = path.startsWith('/') ? path.slice(1).split('/') : [];
-  const tokenOk = tokensEqual(segments[0] ?? '', token);
-  if (!tokenOk || segments.length !== 3) return undefined;
-  const [, kind, name] = segments as [string, string, string];
+  const end = queryAt === -1 ? target.length : queryAt;
+  const rooted = target.charCodeAt(0) === 0x2f;
+  // The segment boundaries by index (no split, no array): `/<token>/<kind>/<name>` and nothing after it.
+  const kindAt = rooted ? target.indexOf('/', 1) : -1;
+  const inPath = kindAt !== -1 && kindAt < end;
+  const tokenOk = tokensEqual(rooted ? target.slice(1, inPath ? kindAt : end) : '', token);
+  if (!tokenOk || !inPath) return undefined;
+  const nameAt = target.indexOf('/', kindAt + 1);
+  if (nameAt === -1 || nameAt >= end) return undefined;
+  const extra = target.indexOf('/', nameAt + 1);
+  if (extra !== -1 && extra < end) return undefined;
+  const kind = target.slice(kindAt + 1, nameAt);
+  const name = target.slice(nameAt + 1, end);
   if ((kind !== 'mcp' && kind !== 'hook') || !ROUTE_NAME.test(name)) return undefined;
   return { kind, name };
 }
@@ -43,10 +51,10 @@ export function loopbackHosts(port: number): Set<string> {
  * under its own host name, so its `Host` (and `Origin`) give it away. agy sends no `Origin`; a browser
  * always does on a cross-origin POST, and only our own origins are accepted.
  */
-export function isLoopbackRequest(req: IncomingMessage, hosts: Set<string>): boolean {
-  const host = req.headers.host?.toLowerCase();
+export function isLoopbackRequest(headers: ListenerHeaders, hosts: Set<string>): boolean {
+  const host = headers.host?.toLowerCase();
   if (host === undefined || !hosts.has(host)) return false;
-  const origin = req.headers.origin;
+  const origin = headers.origin;
   if (origin === undefined) return true;
   return (
     origin.toLowerCase().startsWith('http://') && hosts.has(origin.toLowerCase().slice('http://'.length))

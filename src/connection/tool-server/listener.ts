@@ -38,9 +38,9 @@ import {
 } from './listener-mcp.js';
 import { isLoopbackRequest, loopbackHosts, parseRoute, ROUTE_NAME } from './listener-request.js';
 import type { DirectCatalogOptions } from './mcp-direct.js';
-import { createMcpServer } from './mcp-server.js';
 import type { OwnToolHooks } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
+import { listenerHeaders } from './request-headers.js';
 import { createToken } from './token.js';
 
 /** The address the listener binds; never a public interface. */
@@ -284,7 +284,8 @@ export class SessionListener {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isLoopbackRequest(req, this.#hosts)) return reject(req, res, 403);
+    const headers = listenerHeaders(req);
+    if (!isLoopbackRequest(headers, this.#hosts)) return reject(req, res, 403);
     const route = parseRoute(req.url, this.#tokenBytes);
     const known =
       route !== undefined &&
@@ -295,7 +296,7 @@ export class SessionListener {
     if (req.method !== 'POST') return reject(req, res, 405, { Allow: 'POST' });
     const options = this.#options;
     if (route.kind === 'hook') {
-      return handleHookRequest(route.name, req, res, {
+      return handleHookRequest(route.name, req, headers, res, {
         endpoint: options.hooks!,
         hookFallback: options.hookFallback ?? defaultHookFallback,
         hookTimeoutMs: options.hookTimeoutMs!,
@@ -304,7 +305,7 @@ export class SessionListener {
         signal: this.#shutdown.signal,
       });
     }
-    return handleMcpRequest(route.name, this.#factory(route.name), req, res, {
+    return handleMcpRequest(route.name, this.#factory(route.name), req, headers, res, {
       maxBodyBytes: options.maxBodyBytes!,
       logger: this.#logger,
       signal: this.#shutdown.signal,
@@ -318,8 +319,10 @@ export class SessionListener {
     const custom = this.#factories.get(name);
     if (custom) return custom;
     const catalog = this.#catalogs.get(name)!;
-    return ({ signal }) =>
-      createMcpServer({
+    // Imported on first use: the MCP SDK's `Server` loads ajv and its formats (~35 ms of `import 'agy-sdk'`),
+    // and a `tool()` catalog only needs it for what the direct path does not answer (mcp-direct.ts).
+    return async ({ signal }) =>
+      (await import('./mcp-server.js')).createMcpServer({
         name,
         tools: catalog,
         hooks: this.#options.ownTools,

@@ -24,9 +24,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../internal/guards.js';
 import { describeError } from '../../logger.js';
-import { DEFAULT_SERVER_VERSION } from './mcp-server.js';
 import { runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
+import { DEFAULT_SERVER_VERSION } from './server-name.js';
 
 /** The methods answered without an SDK `Server`. */
 const DIRECT_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);

@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../../tools/tool.js';
 import { StateStore } from '../../tools/tool-context.js';
 import { type OwnToolHooks, runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
+import { DEFAULT_SERVER_VERSION } from './server-name.js';
 
 export type {
   AfterToolCall,
@@ -29,9 +30,7 @@ export type {
   ToolCallSession,
 } from './mcp-tool-call.js';
 export { ToolCatalog } from './mcp-tool-catalog.js';
-
-/** The version reported in `serverInfo` when none is given. */
-export const DEFAULT_SERVER_VERSION = '0.1.0';
+export { DEFAULT_SERVER_VERSION } from './server-name.js';
 
 /**
  * One JSON Schema validator for every server built here. Without it the SDK `Server` builds (and compiles

@@ -5,6 +5,9 @@
  * alike on both.
  */
 
+/** The version the SDK's own MCP servers and clients report (`serverInfo` / `clientInfo`) when none is given. */
+export const DEFAULT_SERVER_VERSION = '0.1.0';
+
 /** The SDK's namespace: the plugin name agy sees. */
 export const SDK_NAMESPACE = 'agy-sdk';
 

@@ -20,8 +20,17 @@ export function createToken(): string {
  * the listener's own CPU on a tool call.)
  */
 export function tokensEqual(presented: string, expected: string | Buffer): boolean {
-  const got = Buffer.from(presented, 'utf8');
   // A listener passes its token's bytes, made once: one buffer less on every request.
   const want = typeof expected === 'string' ? Buffer.from(expected, 'utf8') : expected;
-  return got.length === want.length && timingSafeEqual(got, want);
+  // Fewer UTF-16 units than bytes is never equal (each unit takes at least one byte); more cannot be either.
+  if (presented.length !== want.length) return false;
+  // The presented bytes go into one reused buffer instead of a new one per request. It has room for a few
+  // bytes more than a token, so a presented value with any non-ASCII character writes more bytes than the
+  // token has and is refused by length, as a fresh buffer would be.
+  if (scratch.length < want.length + 4) scratch = Buffer.allocUnsafe(want.length + 4);
+  const written = scratch.write(presented, 0, 'utf8');
+  return written === want.length && timingSafeEqual(scratch.subarray(0, written), want);
 }
+
+/** Where {@link tokensEqual} writes the presented bytes (only ever read within the one call). */
+let scratch = Buffer.alloc(TOKEN_BYTES * 2);

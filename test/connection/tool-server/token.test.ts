@@ -22,6 +22,19 @@ describe('session token', () => {
     expect(tokensEqual('x'.repeat(10_000), token)).toBe(false);
     expect(tokensEqual(createToken(), token)).toBe(false);
   });
+
+  it('refuses a value of the token’s length with non-ASCII characters, whose low bytes would spell it', () => {
+    const token = createToken();
+    const last = token.charCodeAt(42);
+    // Same UTF-16 length, more UTF-8 bytes: refused by length.
+    expect(tokensEqual(`${token.slice(0, -1)}é`, token)).toBe(false);
+    // U+0100 + c truncates to c in latin1: the comparison must not be made on truncated bytes.
+    expect(tokensEqual(`${token.slice(0, -1)}${String.fromCharCode(0x100 + last)}`, token)).toBe(false);
+    expect(tokensEqual(`${token.slice(0, 41)}\u{1F600}`.slice(0, 43), token)).toBe(false);
+    // The reused buffer holds nothing over: the right token still matches after each refusal.
+    expect(tokensEqual(token, token)).toBe(true);
+    expect(tokensEqual(token, Buffer.from(token))).toBe(true);
+  });
 });
 
 describe('listener routes', () => {
@@ -29,6 +42,8 @@ describe('listener routes', () => {
   it('parses /<token>/<kind>/<name> on the raw path', () => {
     expect(parseRoute(`/${token}/mcp/tools`, token)).toEqual({ kind: 'mcp', name: 'tools' });
     expect(parseRoute(`/${token}/hook/PreToolUse?x=1`, token)).toEqual({ kind: 'hook', name: 'PreToolUse' });
+    // A query is ignored, slashes in it included.
+    expect(parseRoute(`/${token}/mcp/tools?a=/b/c`, token)).toEqual({ kind: 'mcp', name: 'tools' });
     for (const path of [
       `/${token}/mcp/..%2f..`,
       `/${token}/mcp/a.b`,
@@ -39,6 +54,13 @@ describe('listener routes', () => {
       `${token}/mcp/x`,
       '/mcp/x',
       `/${token.slice(1)}/mcp/x`,
+      `/${token}?/mcp/x`,
+      `/${token}/mcp?/x`,
+      `/${token}/mcp/x/`,
+      `/${token}/mcp/x?y/z/w`.replace('?y/z/w', '/?'),
+      `//${token}/mcp/x`,
+      '',
+      '/',
       undefined,
       '*',
     ]) {
