@@ -1,6 +1,7 @@
 // After tsc: bundles the simulator into one file, and marks the package's executables as executable (tsc does
 // not preserve modes).
 import { chmodSync, copyFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 // The simulator is started once per agent; as one module instead of ~33 it boots ~15 ms sooner, which is most
 // of what an Agent start costs beyond agy's own boot (bench/startup.mjs). Without rolldown (a build with
@@ -11,6 +12,10 @@ import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 // from node_modules it resolves and compiles some 300 files, ~230 ms of CPU per simulator (5x the simulator's
 // whole boot; bundled: ~65 ms). Real agy is one Go binary and pays nothing like it, and in a start storm that
 // artefact was most of the CPU on the machine (bench/many-agents.mjs). It is still the official SDK's code.
+//
+// That bundle's `Headers` is the simulator's own (testing/simulator/mcp-headers.ts), not the global: the MCP
+// SDK's transport builds a `Headers` for every request, and touching Node's global one loads all of undici
+// first (~28 ms of CPU per process; the simulator's fetch, http-fetch.ts, uses none of undici's globals).
 const MCP_CLIENT_MODULES = [
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/stdio.js',
@@ -24,6 +29,7 @@ if (rolldown) {
     platform: 'node',
     // Node's built-ins only: the SDK and what it imports are inlined.
     external: (id) => id.startsWith('node:'),
+    transform: { inject: { Headers: [resolve('dist/testing/simulator/mcp-headers.js'), 'Headers'] } },
     plugins: [
       {
         name: 'mcp-client-entry',

@@ -1,12 +1,19 @@
 /**
  * The `fetch` the simulator's MCP client (Streamable HTTP) uses: `node:http` with a keep-alive agent, answering
- * a WHATWG `Response` whose body streams as it arrives (SSE included). Node's global `fetch` (undici) compiles
- * its HTTP parser to WebAssembly on the first request: about 30 ms of CPU in every simulator process, an eighth
- * of its whole start work (bench/many-agents.mjs), which real agy, a Go binary, does not pay. Redirects are
- * not followed here; the MCP SDK follows same-origin ones itself (`redirect: 'manual'`). Like Go's transport, a
- * request that failed on a reused connection before reaching the server is sent again once.
+ * a `Response`-shaped object whose body streams as it arrives (SSE included). Real agy, a Go binary, pays
+ * nothing like what Node's own `fetch` costs a process that uses it once:
+ * - the first request compiles undici's HTTP parser to WebAssembly, about 30 ms of CPU;
+ * - touching any of the globals `fetch`, `Headers`, `Request` or `Response` loads all of undici first, about 28 ms
+ *   of CPU, an eighth of a simulator's whole start work (bench/many-agents.mjs).
+ *
+ * So this module touches none of them: request headers are read from any `HeadersInit`, and the answer is an
+ * {@link HttpFetchResponse} with what the MCP SDK's transport reads (`ok`, `status`, `statusText`, `url`,
+ * `headers.get`, `body`, `text()`, `json()`). The bundled MCP client (scripts/postbuild.mjs) gets its
+ * `Headers` from `headers-polyfill` for the same reason. Redirects are not followed here; the MCP SDK follows
+ * same-origin ones itself (`redirect: 'manual'`). Like Go's transport, a request that failed on a reused
+ * connection before reaching the server is sent again once.
  */
-import http from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { failedOnStaleSocket } from '../../internal/stale-socket.js';
@@ -27,10 +34,7 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
         reject(signal.reason);
         return;
       }
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((value, key) => {
-        headers[key] = value;
-      });
+      const headers = headerRecord(init.headers);
       const body = init.body;
       if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
         reject(new TypeError('httpFetch sends string and byte bodies only'));
@@ -55,21 +59,7 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
       });
       request.once('response', (res) => {
         answered = true;
-        const responseHeaders = new Headers();
-        for (const [key, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, v);
-        }
-        const status = res.statusCode ?? 0;
-        const empty = status === 204 || status === 304 || init.method === 'HEAD';
-        if (empty) res.resume();
-        resolve(
-          new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
-            status,
-            statusText: res.statusMessage ?? '',
-            headers: responseHeaders,
-          }),
-        );
+        resolve(new HttpFetchResponse(res, url.href, init.method) as unknown as Response);
       });
       request.end(body ?? undefined);
     });
@@ -80,4 +70,110 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
       agents.https.destroy();
     },
   };
+}
+
+/** Request headers from any `HeadersInit` (a `Headers`, pairs, or a record), names lower-cased, repeats joined. */
+export function headerRecord(init: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (init === undefined || init === null) return out;
+  const put = (name: string, value: string): void => {
+    const key = name.toLowerCase();
+    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
+  };
+  if (typeof (init as Iterable<[string, string]>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of init as Iterable<[string, string]>) put(name, String(value));
+  } else {
+    for (const [name, value] of Object.entries(init as Record<string, string>)) put(name, String(value));
+  }
+  return out;
+}
+
+/** A response's headers, read as `Headers` reads them: by name in any case, repeats joined with `", "`. */
+export class HttpFetchHeaders {
+  readonly #headers: IncomingHttpHeaders;
+
+  constructor(headers: IncomingHttpHeaders) {
+    this.#headers = headers;
+  }
+
+  /** The value of `name`, or `null` when absent. */
+  get(name: string): string | null {
+    const value = this.#headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  /** Whether `name` was sent. */
+  has(name: string): boolean {
+    return this.#headers[name.toLowerCase()] !== undefined;
+  }
+
+  /** Every header as `[name, value]`, names lower-cased. */
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#headers)) {
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+
+  /** Calls `fn(value, name)` for each header. */
+  forEach(fn: (value: string, name: string) => void): void {
+    for (const [name, value] of this.entries()) fn(value, name);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** What {@link createHttpFetch} answers: the part of `Response` the MCP SDK's transport reads. */
+export class HttpFetchResponse {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The reason phrase. */
+  readonly statusText: string;
+  /** Whether the status is 2xx. */
+  readonly ok: boolean;
+  /** The requested URL (redirects are not followed). */
+  readonly url: string;
+  /** Always false: redirects are not followed. */
+  readonly redirected = false;
+  /** The response headers. */
+  readonly headers: HttpFetchHeaders;
+  /** The body as it arrives, or `null` for 204, 304 and HEAD. */
+  readonly body: ReadableStream<Uint8Array> | null;
+
+  constructor(res: IncomingMessage, url: string, method: string | undefined) {
+    this.status = res.statusCode ?? 0;
+    this.statusText = res.statusMessage ?? '';
+    this.ok = this.status >= 200 && this.status < 300;
+    this.url = url;
+    this.headers = new HttpFetchHeaders(res.headers);
+    const empty = this.status === 204 || this.status === 304 || method === 'HEAD';
+    if (empty) res.resume();
+    this.body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+  }
+
+  #read = false;
+
+  /** Whether the body has been read by `text()`/`json()`, or is being read through `body`. */
+  get bodyUsed(): boolean {
+    return this.#read || (this.body?.locked ?? false);
+  }
+
+  /** The whole body, decoded as UTF-8. */
+  async text(): Promise<string> {
+    if (this.bodyUsed) throw new TypeError('the body has already been read');
+    this.#read = true;
+    if (!this.body) return '';
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of this.body) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
+  }
+
+  /** The whole body, parsed as JSON. */
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
 }

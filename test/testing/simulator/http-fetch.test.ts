@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpFetch } from '../../../src/testing/simulator/http-fetch.js';
+import { createHttpFetch, headerRecord } from '../../../src/testing/simulator/http-fetch.js';
+import { Headers as SimulatorHeaders } from '../../../src/testing/simulator/mcp-headers.js';
 
 let server: Server;
 let base: string;
@@ -45,6 +46,53 @@ describe('the simulator fetch over node:http', () => {
         accept: 'application/json, text/event-stream',
         body: '{"id":1}',
       });
+    } finally {
+      close();
+    }
+  });
+
+  it('reads request headers from any HeadersInit, and answers headers as Headers reads them', async () => {
+    for (const init of [
+      { Accept: 'a', 'X-Two': 'b' },
+      [
+        ['Accept', 'a'],
+        ['X-Two', 'b'],
+      ] as [string, string][],
+      new Headers({ Accept: 'a', 'X-Two': 'b' }),
+      new SimulatorHeaders({ Accept: 'a', 'X-Two': 'b' }) as unknown as Headers,
+    ])
+      expect(headerRecord(init)).toEqual({ accept: 'a', 'x-two': 'b' });
+    expect(
+      headerRecord([
+        ['X-Rep', '1'],
+        ['x-rep', '2'],
+      ]),
+    ).toEqual({ 'x-rep': '1, 2' });
+    expect(headerRecord(undefined)).toEqual({});
+
+    routes['/repeat'] = (_req, _body, res) => {
+      // Two header lines of one name, and a body whose UTF-8 character is split across two writes.
+      res.writeHead(200, [
+        ['X-Rep', '1'],
+        ['X-Rep', '2'],
+        ['Content-Type', 'text/plain'],
+      ] as unknown as Record<string, string>);
+      const bytes = Buffer.from('é—🌍');
+      res.write(bytes.subarray(0, 1));
+      setTimeout(() => res.end(bytes.subarray(1)), 5);
+    };
+    const { fetch, close } = createHttpFetch();
+    try {
+      const res = await fetch(`${base}/repeat`);
+      expect(res.headers.get('X-REP')).toBe('1, 2');
+      expect(res.headers.has('content-type')).toBe(true);
+      expect(res.headers.get('absent')).toBeNull();
+      expect([...res.headers.entries()]).toEqual(expect.arrayContaining([['x-rep', '1, 2']]));
+      expect(res.url).toBe(`${base}/repeat`);
+      expect(res.bodyUsed).toBe(false);
+      expect(await res.text()).toBe('é—🌍');
+      expect(res.bodyUsed).toBe(true);
+      await expect(res.text()).rejects.toThrow(/already been read/);
     } finally {
       close();
     }

@@ -1,0 +1,45 @@
+// The simulator's MCP path never loads undici: its bundled MCP client (with the simulator's own `Headers`
+// injected, scripts/postbuild.mjs) over its node:http fetch lists and calls a real SessionListener's tools in a
+// child process, and Node's list of loaded internal modules has no undici in it afterwards. Touching any of
+// undici's globals (`fetch`, `Headers`, `Response`) costs a process about 28 ms of CPU, real agy nothing.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SessionListener } from '../../../src/connection/tool-server/listener.js';
+import { tool } from '../../../src/tools/tool.js';
+
+const root = join(import.meta.dirname, '../../..');
+const bundle = join(root, 'dist/testing/simulator/mcp-client.mjs');
+
+describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, without undici', () => {
+  it('list and call tools over HTTP, headers kept, and never load undici', async () => {
+    const seen: string[] = [];
+    const echo = tool(
+      { name: 'echo', description: 'Echoes', input: z.object({ text: z.string() }) },
+      ({ text }) => text,
+    );
+    const listener = await SessionListener.start({
+      mcpServers: { tools: [echo] },
+      onMcpExchange: (_server, request) => {
+        seen.push(String((request as { method?: unknown }).method));
+      },
+    });
+    try {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [join(root, 'test/fixtures/simulator/mcp-client-no-undici.mjs'), listener.mcpUrl('tools')],
+        { timeout: 60_000 },
+      );
+      const report = JSON.parse(stdout) as { tools: string[]; result: unknown; undici: string[] };
+      expect(report.tools).toEqual(['echo']);
+      expect(report.result).toMatchObject({ content: [{ type: 'text', text: 'é — 🌍' }] });
+      expect(seen).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call']));
+      expect(report.undici).toEqual([]);
+    } finally {
+      await listener.close();
+    }
+  }, 90_000);
+});
