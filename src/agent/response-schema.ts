@@ -3,9 +3,20 @@
  * passed as `--json-schema <file>`; agy returns `result.structured_output`, which is validated here. A missing
  * value or a mismatch is a typed failure, never `success` with nothing (docs/reference/design-sources.md#typed-structured-output).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
 import { z } from 'zod/v4';
 import { ConfigError, StructuredOutputError } from '../errors.js';
+
+/**
+ * ajv's class, loaded on the first JSON Schema given as a `responseSchema`: about 35 ms of `import 'agy-sdk'`
+ * that an agent with a zod schema, or none, never needs.
+ */
+let ajvClass: typeof import('ajv').Ajv | undefined;
+function ajv(): typeof import('ajv').Ajv {
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv;
+  return ajvClass;
+}
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -115,7 +126,7 @@ export class ResponseSchema {
     }
     let validate: ValidateFunction;
     try {
-      validate = new Ajv({ allErrors: true, strict: false }).compile(input);
+      validate = new (ajv())({ allErrors: true, strict: false }).compile(input);
     } catch (err) {
       throw new ConfigError('responseSchema', `invalid JSON Schema: ${(err as Error).message}`);
     }

@@ -6,8 +6,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import mime from 'mime-types';
 import { ContentError } from '../errors.js';
+import { lookupMime } from './mime.js';
 import { isSlashCommand, type SlashCommand } from './slash-command.js';
 
 /** Image MIME types accepted (as in the Python SDK). */
@@ -192,7 +192,7 @@ export async function fromFile(
   path: string,
   opts: { description?: string; mimeType?: string } = {},
 ): Promise<MediaContent> {
-  const mimeType = opts.mimeType ?? mime.lookup(path);
+  const mimeType = opts.mimeType ?? lookupMime(path);
   if (!mimeType) throw new ContentError(`cannot tell the MIME type of ${path}; pass { mimeType }`);
   let data: Buffer;
   try {

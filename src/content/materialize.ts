@@ -4,8 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import mime from 'mime-types';
 import { type ContentPart, isMediaContent } from './content.js';
+import { mimeExtension } from './mime.js';
 
 let sequence = 0;
 
@@ -25,7 +25,7 @@ export interface MaterializedMedia {
 
 /** A file name that cannot escape the attachments directory and has no hidden segment. */
 export function safeFileName(name: string | undefined, mimeType: string): string {
-  const ext = mime.extension(mimeType) || 'bin';
+  const ext = mimeExtension(mimeType) || 'bin';
   const base = (name ?? '')
     .split(/[\\/]/)
     .pop()!
