@@ -87,7 +87,9 @@ export async function checkMcpServer(
     } while (cursor !== undefined);
     return { state: { ...base, status: 'ready', tools, ...tail(stdio) } };
   } catch (error) {
-    // Read before the finally block stops the group, which would make any server look exited.
+    // Read before the finally block stops the group, which would make any server look exited. A write that
+    // failed with EPIPE means the server closed its stdin, usually by exiting: its exit is awaited, briefly.
+    if (stdio && isBrokenPipe(error)) await stdio.exitWithin(EXIT_AFTER_EPIPE_MS);
     const exit = stdio?.exit;
     return {
       state: {
@@ -103,6 +105,16 @@ export async function checkMcpServer(
     await client.close().catch(() => {});
     await stdio?.stop();
   }
+}
+
+/** How long a check waits for a server's exit after writing to it failed with EPIPE. */
+const EXIT_AFTER_EPIPE_MS = 1_000;
+
+/** Whether `error` (or its cause) is a write to a closed pipe. */
+function isBrokenPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+  return code === 'EPIPE' || cause?.code === 'EPIPE';
 }
 
 /** The stderr tail of a stdio server, when it wrote any. */

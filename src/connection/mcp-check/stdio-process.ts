@@ -65,6 +65,18 @@ export class StdioServerProcess implements Transport {
     return this.#exit;
   }
 
+  /**
+   * How the process ended, waiting up to `ms` for it: a server that exits as we write to it fails the write
+   * with EPIPE before its own 'close' arrives, and that exit is what the check should report.
+   */
+  async exitWithin(ms: number): Promise<ServerExit | undefined> {
+    if (this.#exit !== undefined || this.#child === undefined) return this.#exit;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    return this.#exit;
+  }
+
   /** Why the process could not be started (`spawn node ENOENT`), if it could not. */
   get spawnError(): Error | undefined {
     return this.#spawnError;
@@ -139,9 +151,14 @@ export class StdioServerProcess implements Transport {
     });
   }
 
-  /** The `Client` closes its transport: the process group is stopped. */
+  /**
+   * The `Client` closes its transport: stdin is ended, nothing more. The check stops the group itself once it
+   * has read how the server ended (`stop()`); the client also closes on a failed `initialize`, and a SIGTERM
+   * sent then would stand in for the server's own exit (see {@link exitWithin}).
+   */
   close(): Promise<void> {
-    return this.stop();
+    this.#child?.stdin?.end();
+    return Promise.resolve();
   }
 
   /** Ends stdin, then SIGTERM to the group, SIGKILL after a grace; resolves once the server has exited. */
