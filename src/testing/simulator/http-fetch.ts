@@ -6,17 +6,18 @@
  * - touching any of the globals `fetch`, `Headers`, `Request` or `Response` loads all of undici first, about 28 ms
  *   of CPU, an eighth of a simulator's whole start work (bench/many-agents.mjs).
  *
- * So this module touches none of them: request headers are read from any `HeadersInit`, and the answer is an
+ * So this module touches none of them: headers, both ways, are the simulator's own `Headers` (`mcp-headers.ts`,
+ * which scripts/postbuild.mjs also injects into the bundled MCP client), and the answer is an
  * {@link HttpFetchResponse} with what the MCP SDK's transport reads (`ok`, `status`, `statusText`, `url`,
- * `headers.get`, `body`, `text()`, `json()`). The bundled MCP client (scripts/postbuild.mjs) gets its
- * `Headers` from `headers-polyfill` for the same reason. Redirects are not followed here; the MCP SDK follows
+ * `headers.get`, `body`, `text()`, `json()`). Redirects are not followed here; the MCP SDK follows
  * same-origin ones itself (`redirect: 'manual'`). Like Go's transport, a request that failed on a reused
  * connection before reaching the server is sent again once.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { failedOnStaleSocket } from '../../internal/stale-socket.js';
+import { Headers, type HeadersSource } from './mcp-headers.js';
 
 /** The subset of `fetch` the MCP SDK's transport calls. */
 export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -74,56 +75,7 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
 
 /** Request headers from any `HeadersInit` (a `Headers`, pairs, or a record), names lower-cased, repeats joined. */
 export function headerRecord(init: RequestInit['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (init === undefined || init === null) return out;
-  const put = (name: string, value: string): void => {
-    const key = name.toLowerCase();
-    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
-  };
-  if (typeof (init as Iterable<[string, string]>)[Symbol.iterator] === 'function') {
-    for (const [name, value] of init as Iterable<[string, string]>) put(name, String(value));
-  } else {
-    for (const [name, value] of Object.entries(init as Record<string, string>)) put(name, String(value));
-  }
-  return out;
-}
-
-/** A response's headers, read as `Headers` reads them: by name in any case, repeats joined with `", "`. */
-export class HttpFetchHeaders {
-  readonly #headers: IncomingHttpHeaders;
-
-  constructor(headers: IncomingHttpHeaders) {
-    this.#headers = headers;
-  }
-
-  /** The value of `name`, or `null` when absent. */
-  get(name: string): string | null {
-    const value = this.#headers[name.toLowerCase()];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
-
-  /** Whether `name` was sent. */
-  has(name: string): boolean {
-    return this.#headers[name.toLowerCase()] !== undefined;
-  }
-
-  /** Every header as `[name, value]`, names lower-cased. */
-  *entries(): IterableIterator<[string, string]> {
-    for (const name of Object.keys(this.#headers)) {
-      const value = this.get(name);
-      if (value !== null) yield [name, value];
-    }
-  }
-
-  /** Calls `fn(value, name)` for each header. */
-  forEach(fn: (value: string, name: string) => void): void {
-    for (const [name, value] of this.entries()) fn(value, name);
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
+  return Object.fromEntries(new Headers(init as HeadersSource));
 }
 
 /** What {@link createHttpFetch} answers: the part of `Response` the MCP SDK's transport reads. */
@@ -139,22 +91,24 @@ export class HttpFetchResponse {
   /** Always false: redirects are not followed. */
   readonly redirected = false;
   /** The response headers. */
-  readonly headers: HttpFetchHeaders;
+  readonly headers = new Headers();
   /** The body as it arrives, or `null` for 204, 304 and HEAD. */
   readonly body: ReadableStream<Uint8Array> | null;
+  #read = false;
 
   constructor(res: IncomingMessage, url: string, method: string | undefined) {
     this.status = res.statusCode ?? 0;
     this.statusText = res.statusMessage ?? '';
     this.ok = this.status >= 200 && this.status < 300;
     this.url = url;
-    this.headers = new HttpFetchHeaders(res.headers);
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) this.headers.append(name, v);
+    }
     const empty = this.status === 204 || this.status === 304 || method === 'HEAD';
     if (empty) res.resume();
     this.body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
   }
-
-  #read = false;
 
   /** Whether the body has been read by `text()`/`json()`, or is being read through `body`. */
   get bodyUsed(): boolean {
