@@ -7,7 +7,8 @@
 // (this process runs client, servers and gateway; CPU is process CPU of the gateway path minus the baseline
 // path). The same with a bare node:http client instead of @google/genai (whose own CPU varies more than the
 // gateway costs), and beside it a proxy that only forwards the upstream body: the floor any HTTP hop in Node
-// pays, which the gateway's own figure includes. Then the @google/genai paths again with the servers in a worker
+// pays, which the gateway's own figure includes. Each CPU figure is also split into a fixed part per request
+// and a part per event (the slope between the recording and the recording with its deltas three times over). Then the @google/genai paths again with the servers in a worker
 // thread (the client apart from the gateway, as deployed). Then heap after a forced GC at the start and the end
 // of a long stream.
 import { readFileSync } from 'node:fs';
@@ -33,7 +34,28 @@ const FILE = new URL('../test/fixtures/upstream-providers/xai/xai-text.chunks.tx
 const lines = readFileSync(FILE, 'utf8')
   .split('\n')
   .filter((l) => l.trim().length > 0);
-const CHAT_BODY = `${lines.map((l) => `data: ${l}\n\n`).join('')}data: [DONE]\n\n`;
+/** The recording with its deltas (all but the last two events: finish, usage) `times` times over. */
+function chatBody(times) {
+  const frame = (l) => `data: ${l}\n\n`;
+  const deltas = lines.slice(0, -2).map(frame).join('');
+  return `${deltas.repeat(times)}${lines.slice(-2).map(frame).join('')}data: [DONE]\n\n`;
+}
+const CHAT_BODY = chatBody(1);
+/**
+ * The gateway's cost is a fixed part per request plus a part per event (the issue's own model: "0.8 ms per
+ * request plus 7 µs per event"). Both are read from two stream lengths measured alternately: the recording
+ * and the recording with its deltas LONG_TIMES over. The per-event part is the slope between them.
+ */
+const LONG_TIMES = 3;
+const LENGTHS = [
+  { body: CHAT_BODY, events: lines.length },
+  { body: chatBody(LONG_TIMES), events: (lines.length - 2) * LONG_TIMES + 2 },
+];
+/** Fixed and per-event parts of an added cost (ms) measured at both LENGTHS. */
+function split([short, long]) {
+  const perEvent = (long - short) / (LENGTHS[1].events - LENGTHS[0].events);
+  return { perRequestMs: short - perEvent * LENGTHS[0].events, perEventUs: perEvent * 1000 };
+}
 
 async function drain(client) {
   let n = 0;
@@ -126,9 +148,11 @@ async function twoThreads(requestBody) {
 export async function run() {
   const translateUs = translateOnly(Math.max(50, ITERATIONS));
   let long = false;
+  /** Which of LENGTHS the servers answer (requests are sequential). */
+  let length = 0;
   const upstream = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    if (!long) return res.end(CHAT_BODY);
+    if (!long) return res.end(LENGTHS[length].body);
     // A long stream: the recorded reasoning chunks over and over, then the recorded end.
     const body = lines
       .slice(0, 300)
@@ -151,40 +175,51 @@ export async function run() {
   });
   const gw = await startGateway(urlOf(upstream));
   // The gateway's answer for the recording, captured once: what the baseline server sends.
-  const captured = await captureAnswer(
-    gw,
-    JSON.stringify({
-      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
-      generationConfig: { thinkingConfig: { includeThoughts: true } },
-    }),
-  );
+  const captured = [];
+  for (length = 0; length < LENGTHS.length; length++) {
+    captured.push(
+      await captureAnswer(
+        gw,
+        JSON.stringify({
+          contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+          generationConfig: { thinkingConfig: { includeThoughts: true } },
+        }),
+      ),
+    );
+  }
+  length = 0;
   const gemini = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(captured);
+    res.end(captured[length]);
   });
   const direct = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: urlOf(gemini) } });
   const via = new GoogleGenAI({ apiKey: gw.token, httpOptions: { baseUrl: gw.url } });
   const wall = { direct: [], via: [] };
-  const cpu = { direct: 0, via: 0 };
+  /** Added CPU (ms, summed over the measured rounds) at each of LENGTHS. */
+  const addedCpu = [0, 0];
   let chunks = 0;
   try {
     for (let i = 0; i < ITERATIONS + 20; i++) {
-      let c0 = process.cpuUsage();
-      let t0 = performance.now();
-      await drain(direct);
-      const dWall = performance.now() - t0;
-      const dCpu = cpuMs(c0);
-      c0 = process.cpuUsage();
-      t0 = performance.now();
-      chunks = await drain(via);
-      const gWall = performance.now() - t0;
-      const gCpu = cpuMs(c0);
-      if (i < 20) continue; // warm-up
-      wall.direct.push(dWall);
-      wall.via.push(gWall);
-      cpu.direct += dCpu;
-      cpu.via += gCpu;
+      for (length = 0; length < LENGTHS.length; length++) {
+        let c0 = process.cpuUsage();
+        let t0 = performance.now();
+        await drain(direct);
+        const dWall = performance.now() - t0;
+        const dCpu = cpuMs(c0);
+        c0 = process.cpuUsage();
+        t0 = performance.now();
+        const n = await drain(via);
+        const gWall = performance.now() - t0;
+        const gCpu = cpuMs(c0);
+        if (i < 20) continue; // warm-up
+        addedCpu[length] += gCpu - dCpu;
+        if (length > 0) continue;
+        chunks = n;
+        wall.direct.push(dWall);
+        wall.via.push(gWall);
+      }
     }
+    length = 0;
     // The gateway's own share without @google/genai's variance: a bare node:http client reading the gateway's
     // answer, against the same client reading the recorded Chat body from the upstream directly.
     const agent = new http.Agent({ keepAlive: true });
@@ -214,34 +249,40 @@ export async function run() {
       });
       up.end(rawBody);
     });
-    let rawVia = 0;
-    let rawDirect = 0;
-    let rawProxy = 0;
+    /** Added CPU (ms, summed over the measured rounds) at each of LENGTHS: gateway, and the forwarding proxy. */
+    const rawAdded = [0, 0];
+    const proxyAdded = [0, 0];
     for (let i = 0; i < ITERATIONS + 20; i++) {
-      let c0 = process.cpuUsage();
-      await rawAsk(gwUrl, gwHeaders);
-      const v = cpuMs(c0);
-      c0 = process.cpuUsage();
-      await rawAsk(upUrl, {});
-      const u = cpuMs(c0);
-      c0 = process.cpuUsage();
-      await rawAsk(urlOf(proxy), {});
-      const p = cpuMs(c0);
-      if (i < 20) continue;
-      rawVia += v;
-      rawDirect += u;
-      rawProxy += p;
+      for (length = 0; length < LENGTHS.length; length++) {
+        let c0 = process.cpuUsage();
+        await rawAsk(gwUrl, gwHeaders);
+        const v = cpuMs(c0);
+        c0 = process.cpuUsage();
+        await rawAsk(upUrl, {});
+        const u = cpuMs(c0);
+        c0 = process.cpuUsage();
+        await rawAsk(urlOf(proxy), {});
+        const p = cpuMs(c0);
+        if (i < 20) continue;
+        rawAdded[length] += v - u;
+        proxyAdded[length] += p - u;
+      }
     }
+    length = 0;
     agent.destroy();
     proxyAgent.destroy();
     proxy.closeAllConnections();
     await new Promise((r) => proxy.close(r));
-    const rawAddedMs = (rawVia - rawDirect) / ITERATIONS;
-    const proxyAddedMs = (rawProxy - rawDirect) / ITERATIONS;
+    const perRound = (xs) => xs.map((x) => x / ITERATIONS);
+    const rawAddedMs = perRound(rawAdded)[0];
+    const proxyAddedMs = perRound(proxyAdded)[0];
+    const rawSplit = split(perRound(rawAdded));
+    const proxySplit = split(perRound(proxyAdded));
+    const genaiSplit = split(perRound(addedCpu));
 
     const d = summarize(wall.direct);
     const g = summarize(wall.via);
-    const addedCpuPerRequest = (cpu.via - cpu.direct) / ITERATIONS;
+    const addedCpuPerRequest = addedCpu[0] / ITERATIONS;
 
     const apart = await twoThreads(rawBody);
 
@@ -272,10 +313,17 @@ export async function run() {
       twoThreadsAddedP99Ms: fmt(apart.addedP99Ms),
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
+      longStreamEventsForSplit: LENGTHS[1].events,
+      addedCpuFixedPerRequestMs: fmt(genaiSplit.perRequestMs),
+      addedCpuPerEventSlopeUs: fmt(genaiSplit.perEventUs, 2),
       translateOnlyCpuPerEventUs: fmt(translateUs, 2),
       rawClientAddedCpuPerRequestMs: fmt(rawAddedMs),
       rawClientAddedCpuPerEventUs: fmt((rawAddedMs * 1000) / lines.length, 2),
+      rawClientAddedCpuFixedPerRequestMs: fmt(rawSplit.perRequestMs),
+      rawClientAddedCpuPerEventSlopeUs: fmt(rawSplit.perEventUs, 2),
       nullProxyAddedCpuPerEventUs: fmt((proxyAddedMs * 1000) / lines.length, 2),
+      nullProxyAddedCpuFixedPerRequestMs: fmt(proxySplit.perRequestMs),
+      nullProxyAddedCpuPerEventSlopeUs: fmt(proxySplit.perEventUs, 2),
       longStreamEvents: LONG_EVENTS,
       longStreamChunks: longChunks,
       longStreamSeconds: fmt(longSeconds, 1),

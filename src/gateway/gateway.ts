@@ -675,7 +675,11 @@ class GatewayServer {
       /** The upstream's silence is bounded: the gateway's own keep-alives must not hide a stall. */
       const armIdle = (): void => {
         if (idleMs <= 0) return;
-        clearTimeout(idle);
+        // One timer per request, restarted on each read rather than replaced.
+        if (idle) {
+          idle.refresh();
+          return;
+        }
         idle = setTimeout(() => {
           const error = new UpstreamTimeoutError('idle', idleMs);
           this.#logger.warn(`gateway: ${error.message}`);

@@ -3,8 +3,8 @@
 // leaves in pieces of at most 64 chunks, so the client reads while the gateway translates. Bytes and order are
 // those of one write per chunk.
 import type { ServerResponse } from 'node:http';
-import { describe, expect, it } from 'vitest';
-import { SseWriter } from '../../src/gateway/sse-writer.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frameSse, KEEP_ALIVE_CHUNK, SseWriter } from '../../src/gateway/sse-writer.js';
 
 /** A response that records its writes. */
 function recorder() {
@@ -49,5 +49,35 @@ describe('SseWriter batches', () => {
     const writer = new SseWriter(res, 0);
     for (let i = 0; i < 3; i++) writer.writeJson(`{"n":${i}}`);
     expect(writes).toEqual([frame(0), frame(1), frame(2)]);
+  });
+});
+
+describe('SseWriter keep-alive', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a batch restarts the clock at its flush: silence after it is measured from there, not from its first frame', () => {
+    vi.useFakeTimers();
+    const { res, writes } = recorder();
+    const writer = new SseWriter(res, 1000);
+    writer.writeJson('{"n":0}');
+    vi.advanceTimersByTime(900);
+    // A read's batch (more than one full batch, so some frames leave before the flush).
+    writer.batch();
+    for (let i = 1; i <= 70; i++) writer.writeJson(`{"n":${i}}`);
+    writer.flush();
+    vi.advanceTimersByTime(900);
+    expect(writes.join('')).not.toContain(frameSse(KEEP_ALIVE_CHUNK));
+    vi.advanceTimersByTime(100);
+    expect(writes.at(-1)).toBe(frameSse(KEEP_ALIVE_CHUNK));
+    // A batch that wrote nothing (the read held no complete event) does not count as output.
+    vi.advanceTimersByTime(600);
+    writer.batch();
+    writer.flush();
+    vi.advanceTimersByTime(400);
+    expect(writes.filter((w) => w === frameSse(KEEP_ALIVE_CHUNK))).toHaveLength(2);
+    writer.end();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
