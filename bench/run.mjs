@@ -1,6 +1,11 @@
 // `npm run bench`: every benchmark reports a ratio against a baseline measured in the same run, because these
 // machines are noisy; most figures are medians of rounds with their min–max. Usage: node bench/run.mjs
 // [name-filter]. The whole run stays under 10 minutes on 2 cores.
+//
+// Each benchmark runs in a fresh Node process of its own (`node bench/run.mjs --one <name>`): run one after
+// another in one process, a benchmark inherits the heap and the JIT state the ones before it left (the parse
+// bench's 100 MB of strings, the pool's sessions), and it was measured differently alone than in the run.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as acp from './acp.mjs';
@@ -31,13 +36,26 @@ if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');
 if (manyAgents) benches.manyAgents = manyAgents;
 
+if (process.argv[2] === '--one') {
+  const bench = benches[process.argv[3]];
+  if (!bench) throw new Error(`no bench named ${process.argv[3]}`);
+  process.stdout.write(`${JSON.stringify(await bench.run())}\n`);
+  process.exit(0);
+}
+
 const filter = process.argv[2];
 const results = [];
 const t0 = performance.now();
-for (const [name, bench] of Object.entries(benches)) {
+for (const name of Object.keys(benches)) {
   if (filter && !name.includes(filter)) continue;
   const started = performance.now();
-  const result = await bench.run();
+  // The child's stderr is this run's; its stdout is the result, one JSON line at its end.
+  const out = execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--one', name], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const result = JSON.parse(out.trim().split('\n').at(-1));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
   results.push({ bench: name, seconds, ...result });
   console.log(JSON.stringify({ bench: name, seconds, ...result }));

@@ -296,7 +296,8 @@ export class SessionListener {
     if (req.method !== 'POST') return reject(req, res, 405, { Allow: 'POST' });
     const options = this.#options;
     if (route.kind === 'hook') {
-      return handleHookRequest(route.name, req, headers, res, {
+      // Awaited rather than returned: returning a promise from an async function costs two more microtask turns.
+      return await handleHookRequest(route.name, req, headers, res, {
         endpoint: options.hooks!,
         hookFallback: options.hookFallback ?? defaultHookFallback,
         hookTimeoutMs: options.hookTimeoutMs!,
@@ -305,7 +306,7 @@ export class SessionListener {
         signal: this.#shutdown.signal,
       });
     }
-    return handleMcpRequest(route.name, this.#factory(route.name), req, headers, res, {
+    return await handleMcpRequest(route.name, this.#factory(route.name), req, headers, res, {
       maxBodyBytes: options.maxBodyBytes!,
       logger: this.#logger,
       signal: this.#shutdown.signal,

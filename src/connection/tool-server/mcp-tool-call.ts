@@ -131,8 +131,10 @@ export async function runToolCall(
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<CallToolResult> {
   const { hooks, logger } = session;
-  const startedAt = Date.now();
-  const started = performance.now();
+  // Only a record reads the clock; without an `after` hook or an `onEnd` observer nothing builds one.
+  const recorded = hooks.after !== undefined || hooks.observer?.onEnd !== undefined;
+  const startedAt = recorded ? Date.now() : 0;
+  const started = recorded ? performance.now() : 0;
   const found = catalog.find(request.name);
   const info: ToolCallInfo = {
     server: catalog.server,
@@ -145,8 +147,7 @@ export async function runToolCall(
 
   let parsedArgs: Record<string, unknown> | undefined;
   const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
-    // Without an observer or an `after` hook nobody reads the record: skip building it (the hot path).
-    if (!hooks.after && !hooks.observer?.onEnd) return result;
+    if (!recorded) return result;
     const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
     if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
     if (error) record.error = error;
@@ -218,17 +219,25 @@ export async function runToolCall(
 
   let value: unknown;
   try {
-    value = await definition.handler(
-      parsedArgs,
-      createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal),
-    );
+    value = definition.handler(parsedArgs, createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal));
+    // A handler that answers at once costs no extra turn of the microtask queue.
+    if (isThenable(value)) value = await value;
   } catch (error) {
     logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
     return fail('handler_error', `${capitalize(label)} failed: ${describeError(error)}`, error);
   }
   const converted = toCallToolResult(value, definition.output);
   if (!converted.ok) return fail('invalid_output', `${capitalize(label)} ${converted.message}`);
-  return finish(converted.result);
+  // Without an observer or an `after` hook nobody reads the record: the result as it is (the hot path).
+  return recorded ? finish(converted.result) : converted.result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function notify<K extends keyof ToolCallObserver>(

@@ -97,6 +97,24 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     ]);
   });
 
+  it('awaits a handler that answers with any thenable, not only a Promise, and reports one that rejects', async () => {
+    // A handler's value is awaited only when it is thenable (mcp-tool-call.ts); a foreign thenable must count.
+    const later = tool({ name: 'later', description: 'A foreign thenable', input: z.object({}) }, () => ({
+      // biome-ignore lint/suspicious/noThenProperty: the point of the test is a non-Promise thenable.
+      then: (resolve: (v: string) => void) => setImmediate(() => resolve('settled later')),
+    }));
+    const refuse = tool({ name: 'refuse', description: 'A rejecting thenable', input: z.object({}) }, () => ({
+      // biome-ignore lint/suspicious/noThenProperty: the point of the test is a non-Promise thenable.
+      then: (_resolve: unknown, reject: (e: Error) => void) => reject(new Error('no, later')),
+    }));
+    const { listener } = await startListener({ mcpServers: { tools: [later, refuse] } });
+    const c = await client(listener.mcpUrl('tools'));
+    expect(text(await c.callTool({ name: 'later', arguments: {} }))).toBe('settled later');
+    const refused = (await c.callTool({ name: 'refuse', arguments: {} })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe('Tool "refuse" failed: no, later');
+  });
+
   it('answers invalid arguments, unknown tools and throwing handlers with error results; the session goes on', async () => {
     const records: ToolCallRecord[] = [];
     const { listener } = await startListener({
