@@ -219,7 +219,10 @@ export async function runToolCall(
 
   let value: unknown;
   try {
-    value = definition.handler(parsedArgs, createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal));
+    value = definition.handler(
+      parsedArgs,
+      createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal),
+    );
     // A handler that answers at once costs no extra turn of the microtask queue.
     if (isThenable(value)) value = await value;
   } catch (error) {
