@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import * as acp from './acp.mjs';
 import * as gateway from './gateway.mjs';
 import * as gatewayRecorded from './gateway-recorded.mjs';
@@ -50,7 +51,7 @@ for (const name of Object.keys(benches)) {
   if (filter && !name.includes(filter)) continue;
   const started = performance.now();
   // The child's stderr is this run's; its stdout is the result, one JSON line at its end.
-  const out = execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--one', name], {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', name], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,

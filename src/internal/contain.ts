@@ -5,6 +5,7 @@
  * process.
  */
 import type { Logger } from '../logger.js';
+import { isThenable } from './guards.js';
 
 /** Calls `fn(...args)`; failures are logged as `<what> threw` and never propagate. */
 export function callContained<A extends unknown[]>(
@@ -22,14 +23,6 @@ export function callContained<A extends unknown[]>(
   } catch (error) {
     report(logger, what, error);
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 function report(logger: Logger, what: string, error: unknown): void {

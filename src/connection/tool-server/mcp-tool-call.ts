@@ -5,6 +5,7 @@
  */
 
 import type { ToolCallDecision } from '../../hooks/types.js';
+import { isThenable } from '../../internal/guards.js';
 import { describeError, type Logger } from '../../logger.js';
 import { createToolContext, type StateStore, type ToolContextHost } from '../../tools/tool-context.js';
 import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../tools/tool-result.js';
@@ -233,14 +234,6 @@ export async function runToolCall(
   if (!converted.ok) return fail('invalid_output', `${capitalize(label)} ${converted.message}`);
   // Without an observer or an `after` hook nobody reads the record: the result as it is (the hot path).
   return recorded ? finish(converted.result) : converted.result;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 function notify<K extends keyof ToolCallObserver>(
