@@ -14,7 +14,7 @@
 // is low by as much. The @google/genai figures are not split: the client's own parsing depends on how the body
 // arrives (the gateway's 64-frame writes against one read of the whole body), which the slope would mix in. Then the @google/genai paths again with the servers in a worker
 // thread (the client apart from the gateway, as deployed). Then heap after a forced GC at the start and the end
-// of a long stream.
+// of a long stream (1 M events or 30 s of sending, whichever ends first).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +33,9 @@ import { cpuMs, fmt, summarize } from './stats.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_GATEWAY_REC_ITER ?? 200);
 const LONG_EVENTS = Number(process.env.BENCH_GATEWAY_LONG_EVENTS ?? 1_000_000);
+// The long stream also ends after this long, so the bench's time does not scale with the machine's speed (1 M
+// events took 30 s on one machine of this kind and 165 s on a slower one, which put `npm run bench` over 10 min).
+const LONG_SECONDS = Number(process.env.BENCH_GATEWAY_LONG_SECONDS ?? 30);
 const FILE = new URL('../test/fixtures/upstream-providers/xai/xai-text.chunks.txt', import.meta.url);
 
 const lines = readFileSync(FILE, 'utf8')
@@ -152,6 +155,8 @@ async function twoThreads(requestBody) {
 export async function run() {
   const translateUs = translateOnly(Math.max(50, ITERATIONS));
   let long = false;
+  /** Events the long stream sent before its count or its time ran out. */
+  let longSent = 0;
   /** Which of LENGTHS the servers answer (requests are sequential). */
   let length = 0;
   const upstream = await serve((_req, res) => {
@@ -163,11 +168,13 @@ export async function run() {
       .map((l) => `data: ${l}\n\n`)
       .join('');
     let sent = 0;
+    const deadline = performance.now() + LONG_SECONDS * 1000;
     const pump = () => {
-      while (sent < LONG_EVENTS) {
+      while (sent < LONG_EVENTS && performance.now() < deadline) {
         sent += 300;
         if (!res.write(body)) return res.once('drain', pump);
       }
+      longSent = sent;
       res.end(
         `${lines
           .slice(-2)
@@ -314,7 +321,7 @@ export async function run() {
       nullProxyAddedCpuPerEventUs: fmt((proxyAddedMs * 1000) / lines.length, 2),
       nullProxyAddedCpuFixedPerRequestMs: fmt(proxySplit.perRequestMs),
       nullProxyAddedCpuPerEventSlopeUs: fmt(proxySplit.perEventUs, 2),
-      longStreamEvents: LONG_EVENTS,
+      longStreamEvents: longSent,
       longStreamChunks: longChunks,
       longStreamSeconds: fmt(longSeconds, 1),
       heapAfterGcStartMb: fmt(heapStart, 1),
