@@ -16,6 +16,10 @@ import { resolve } from 'node:path';
 // That bundle's `Headers` is the simulator's own (testing/simulator/mcp-headers.ts), not the global: the MCP
 // SDK's transport builds a `Headers` for every request, and touching Node's global one loads all of undici
 // first (~28 ms of CPU per process; the simulator's fetch, http-fetch.ts, uses none of undici's globals).
+//
+// Its `validation/ajv-provider.js` is testing/simulator/lazy-ajv-provider.ts: the SDK's own validator, required
+// from node_modules on the first schema compiled, so ajv is neither evaluated with the bundle nor built by every
+// `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it).
 const MCP_CLIENT_MODULES = [
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/stdio.js',
@@ -24,6 +28,7 @@ const MCP_CLIENT_MODULES = [
 const rolldown = await import('rolldown').catch(() => undefined);
 if (rolldown) {
   const entry = '\0mcp-client-entry';
+  const lazyAjvProvider = resolve('dist/testing/simulator/lazy-ajv-provider.js');
   const client = await rolldown.rolldown({
     input: entry,
     platform: 'node',
@@ -33,7 +38,13 @@ if (rolldown) {
     plugins: [
       {
         name: 'mcp-client-entry',
-        resolveId: (id) => (id === entry ? entry : undefined),
+        resolveId: (id, importer) => {
+          if (id === entry) return entry;
+          // The SDK's client imports its default validator relatively; nothing else of the SDK is replaced.
+          if (id.endsWith('/validation/ajv-provider.js') && importer?.includes('@modelcontextprotocol/sdk/'))
+            return lazyAjvProvider;
+          return undefined;
+        },
         load: (id) =>
           id === entry ? MCP_CLIENT_MODULES.map((m) => `export * from '${m}';`).join('\n') : undefined,
       },

@@ -2,10 +2,14 @@
 // injected, scripts/postbuild.mjs) over its node:http fetch lists and calls a real SessionListener's tools in a
 // child process, and Node's list of loaded internal modules has no undici in it afterwards. Touching any of
 // undici's globals (`fetch`, `Headers`, `Response`) costs a process about 28 ms of CPU, real agy nothing.
+// Nor ajv until a tool has an `outputSchema` (lazy-ajv-provider.ts): then the SDK's validation still rejects a
+// `structuredContent` that does not match it.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionListener } from '../../../src/connection/tool-server/listener.js';
@@ -13,6 +17,25 @@ import { tool } from '../../../src/tools/tool.js';
 
 const root = join(import.meta.dirname, '../../..');
 const bundle = join(root, 'dist/testing/simulator/mcp-client.mjs');
+
+/** A server whose one tool declares an output schema and breaks it when called with `lie: true`. */
+function liar(): Server {
+  const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      {
+        name: 'count',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const n = request.params.arguments?.lie ? 'not a number' : 1;
+    return { content: [{ type: 'text', text: JSON.stringify({ n }) }], structuredContent: { n } };
+  });
+  return server;
+}
 
 describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, without undici', () => {
   it('list and call tools over HTTP, headers kept, and never load undici', async () => {
@@ -22,7 +45,7 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       ({ text }) => text,
     );
     const listener = await SessionListener.start({
-      mcpServers: { tools: [echo] },
+      mcpServers: { tools: [echo], liar },
       onMcpExchange: (_server, request) => {
         seen.push(String((request as { method?: unknown }).method));
       },
@@ -30,14 +53,30 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [join(root, 'test/fixtures/simulator/mcp-client-no-undici.mjs'), listener.mcpUrl('tools')],
+        [
+          join(root, 'test/fixtures/simulator/mcp-client-no-undici.mjs'),
+          listener.mcpUrl('tools'),
+          listener.mcpUrl('liar'),
+        ],
         { timeout: 60_000 },
       );
-      const report = JSON.parse(stdout) as { tools: string[]; result: unknown; undici: string[] };
+      const report = JSON.parse(stdout) as {
+        tools: string[];
+        result: unknown;
+        undici: string[];
+        ajvWithoutSchemas: boolean;
+        truthful: unknown;
+        lie: string;
+        ajvWithSchemas: boolean;
+      };
       expect(report.tools).toEqual(['echo']);
       expect(report.result).toMatchObject({ content: [{ type: 'text', text: 'é — 🌍' }] });
       expect(seen).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call']));
       expect(report.undici).toEqual([]);
+      expect(report.ajvWithoutSchemas).toBe(false);
+      expect(report.truthful).toMatchObject({ structuredContent: { n: 1 } });
+      expect(report.lie).toMatch(/does not match the tool's output schema/);
+      expect(report.ajvWithSchemas).toBe(true);
     } finally {
       await listener.close();
     }
