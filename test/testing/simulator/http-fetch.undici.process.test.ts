@@ -3,7 +3,7 @@
 // child process, and Node's list of loaded internal modules has no undici in it afterwards. Touching any of
 // undici's globals (`fetch`, `Headers`, `Response`) costs a process about 28 ms of CPU, real agy nothing.
 // Nor ajv until a tool has an `outputSchema` (lazy-ajv-provider.ts): then the SDK's validation still rejects a
-// `structuredContent` that does not match it.
+// `structuredContent` that does not match it. Nor node:http before its first request, nor node:https for http:.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,6 +68,8 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         truthful: unknown;
         lie: string;
         ajvWithSchemas: boolean;
+        httpBeforeRequest: boolean;
+        https: boolean;
       };
       expect(report.tools).toEqual(['echo']);
       expect(report.result).toMatchObject({ content: [{ type: 'text', text: 'é — 🌍' }] });
@@ -77,6 +79,9 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       expect(report.truthful).toMatchObject({ structuredContent: { n: 1 } });
       expect(report.lie).toMatch(/does not match the tool's output schema/);
       expect(report.ajvWithSchemas).toBe(true);
+      // The simulator boots without node:http(s) (~17 ms of CPU): http comes with the first request, https never here.
+      expect(report.httpBeforeRequest).toBe(false);
+      expect(report.https).toBe(false);
     } finally {
       await listener.close();
     }
