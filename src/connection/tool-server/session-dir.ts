@@ -48,6 +48,16 @@ async function ensurePrivateDir(dir: string, tighten: boolean): Promise<void> {
   if (tighten && (st.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 
+/** A file for {@link SessionDir.writeAllPrivate}. */
+export interface PrivateFile {
+  /** Its path relative to the session directory. */
+  relative: string;
+  /** What it holds. */
+  content: string | Uint8Array;
+  /** 0600 (the default), or 0700 for a script agy runs. */
+  mode?: 0o600 | 0o700 | undefined;
+}
+
 /** This machine and boot: a pid is only meaningful on the host (and boot) that wrote it. */
 function hostIdentity(): { host: string; boot: string } {
   let boot = '';
@@ -57,6 +67,18 @@ function hostIdentity(): { host: string; boot: string } {
     // Not Linux: the host name alone has to do.
   }
   return { host: hostname(), boot };
+}
+
+/** Writes `file` with `mode`, set again after the write (`writeFile` applies it only when creating, through the umask). */
+async function writeWithMode(file: string, content: string | Uint8Array, mode: 0o600 | 0o700): Promise<void> {
+  await writeFile(file, content, { mode });
+  await chmod(file, mode);
+}
+
+/** Waits for every promise; then rejects with the first failure, if any. */
+async function allSettledOrThrow(work: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function isAlive(pid: number): boolean {
@@ -74,6 +96,11 @@ export class SessionDir {
   /** The session id (the directory's name). */
   readonly id: string;
   #removed = false;
+  /**
+   * This process's session directories not yet removed: alive by definition, so a sweep never reads their owner
+   * files (in a start storm every start swept a directory holding all the others').
+   */
+  static readonly #live = new Set<string>();
 
   private constructor(path: string, id: string) {
     this.path = path;
@@ -95,15 +122,25 @@ export class SessionDir {
     }
     await ensurePrivateDir(dataDir, opts.dataDir === undefined);
     await ensurePrivateDir(sessions, true);
-    await SessionDir.sweep(sessions);
     const id = randomUUID();
     const path = join(sessions, id);
-    await mkdir(path, { mode: 0o700 });
+    // The sweep beside our own directory's creation: it leaves a directory without an owner file alone, and
+    // this process's live ones unread.
+    const [swept, made] = await Promise.allSettled([
+      SessionDir.sweep(sessions),
+      (async () => {
+        await mkdir(path, { mode: 0o700 });
+        SessionDir.#live.add(path);
+        const owner = { pid: process.pid, ...hostIdentity(), createdAt: new Date().toISOString() };
+        await writeWithMode(join(path, OWNER_FILE), JSON.stringify(owner), 0o600);
+      })(),
+    ]);
     const dir = new SessionDir(path, id);
-    await dir.writePrivate(
-      OWNER_FILE,
-      JSON.stringify({ pid: process.pid, ...hostIdentity(), createdAt: new Date().toISOString() }),
-    );
+    if (made.status === 'rejected' || swept.status === 'rejected') {
+      // Nothing of a failed create is left behind (a half-made directory included).
+      if (SessionDir.#live.has(path)) await dir.remove();
+      throw made.status === 'rejected' ? made.reason : (swept as PromiseRejectedResult).reason;
+    }
     return dir;
   }
 
@@ -121,34 +158,64 @@ export class SessionDir {
     } catch {
       return removed;
     }
-    for (const entry of entries) {
-      const dir = join(sessionsDir, entry);
-      let pid: number | undefined;
-      try {
-        const owner = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8'));
-        if (owner.host !== here.host || owner.boot !== here.boot) continue;
-        pid = owner.pid;
-      } catch {
-        // No owner file: a directory still being created, or not ours. Leave it alone.
-        continue;
-      }
-      if (typeof pid === 'number' && !isAlive(pid)) {
-        await rm(dir, { recursive: true, force: true });
-        removed.push(dir);
-      }
-    }
+    // Every owner file read at once: on a start storm each start sweeps a directory holding all the others'.
+    await Promise.all(
+      entries.map(async (entry) => {
+        const dir = join(sessionsDir, entry);
+        if (SessionDir.#live.has(dir)) return;
+        let pid: number | undefined;
+        try {
+          const owner = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8'));
+          if (owner.host !== here.host || owner.boot !== here.boot) return;
+          pid = owner.pid;
+        } catch {
+          // No owner file: a directory still being created, or not ours. Leave it alone.
+          return;
+        }
+        if (typeof pid === 'number' && !isAlive(pid)) {
+          await rm(dir, { recursive: true, force: true });
+          removed.push(dir);
+        }
+      }),
+    );
     return removed;
   }
 
-  /** Writes a private file (0600) at a path relative to the session directory, creating 0700 parents. */
-  async writePrivate(relative: string, content: string | Uint8Array): Promise<string> {
+  /**
+   * Writes a private file (0600, or `mode`: 0700 for a script) at a path relative to the session directory,
+   * creating 0700 parents.
+   */
+  async writePrivate(
+    relative: string,
+    content: string | Uint8Array,
+    mode: 0o600 | 0o700 = 0o600,
+  ): Promise<string> {
+    const file = this.resolve(relative);
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeWithMode(file, content, mode);
+    return file;
+  }
+
+  /**
+   * Writes several private files at once (each as {@link writePrivate} does), in their paths' order. Settles
+   * only when every write has: a failure rejects with the first error once the others are done, so the caller's
+   * cleanup never removes the directory under a write still in flight (which would recreate its parents).
+   */
+  async writeAllPrivate(files: readonly PrivateFile[]): Promise<string[]> {
+    const paths = files.map((f) => this.resolve(f.relative));
+    // Each parent once (four hook files share one), then every file.
+    const parents = [...new Set(paths.map((file) => dirname(file)))];
+    await allSettledOrThrow(parents.map((dir) => mkdir(dir, { recursive: true, mode: 0o700 })));
+    await allSettledOrThrow(files.map((f, i) => writeWithMode(paths[i]!, f.content, f.mode ?? 0o600)));
+    return paths;
+  }
+
+  /** The absolute path of `relative` inside the session directory; one that escapes it is a `ConfigError`. */
+  resolve(relative: string): string {
     const file = join(this.path, relative);
     if (!file.startsWith(`${this.path}${sep}`)) {
       throw new ConfigError('path', `${relative} escapes the session directory`);
     }
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    await writeFile(file, content, { mode: 0o600 });
-    await chmod(file, 0o600);
     return file;
   }
 
@@ -172,6 +239,7 @@ export class SessionDir {
   async remove(): Promise<void> {
     if (this.#removed) return;
     this.#removed = true;
+    SessionDir.#live.delete(this.path);
     await rm(this.path, { recursive: true, force: true });
   }
 }

@@ -11,12 +11,10 @@
  * listener URL carries the session token; it lives only in private (0600) config files read by `curl -K` or
  * the relay, never in argv.
  */
-import { chmod } from 'node:fs/promises';
-import { join } from 'node:path';
 import { scriptPath } from '../../../internal/script-path.js';
 import { shellCommand, shellQuote } from '../../../internal/shell-quote.js';
 import { findOnPath } from '../../../internal/which.js';
-import type { SessionDir } from '../../tool-server/session-dir.js';
+import type { PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
 
 /**
  * How hook commands reach the listener: `curl`; `bash` (its `/dev/tcp`, no process but bash itself, for
@@ -60,12 +58,30 @@ export interface HookCommandOptions {
  * the script's absolute path, shell-quoted.
  */
 export async function writeHookCommand(session: SessionDir, o: HookCommandOptions): Promise<string> {
-  const dir = await session.subdir('hooks');
-  const script = join(dir, `${o.event}.sh`);
+  const { command, files } = hookCommandFiles(session, o);
+  await session.writeAllPrivate(files);
+  return command;
+}
+
+/**
+ * What {@link writeHookCommand} writes, without writing it: the command line for hooks.json and the files it
+ * needs (the script, 0700, and its private config), so a session writes every event's files at once.
+ */
+export function hookCommandFiles(
+  session: SessionDir,
+  o: HookCommandOptions,
+): { command: string; files: PrivateFile[] } {
+  const files: PrivateFile[] = [];
+  /** Queues `hooks/<event>.<suffix>` (0600) and returns its absolute path. */
+  const privateFile = (suffix: string, content: string): string => {
+    const relative = `hooks/${o.event}.${suffix}`;
+    files.push({ relative, content });
+    return session.resolve(relative);
+  };
   let body: string;
   if (o.relay === 'curl') {
-    const conf = await session.writePrivate(
-      `hooks/${o.event}.curl`,
+    const conf = privateFile(
+      'curl',
       [
         `url = ${curlQuote(o.url)}`,
         'request = "POST"',
@@ -93,10 +109,10 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
       `printf '%s' ${shellQuote(fallback)}`,
     ].join('\n');
   } else if (o.relay === 'bash') {
-    body = await bashRelay(session, o);
+    body = bashRelay(o, privateFile);
   } else {
-    const conf = await session.writePrivate(
-      `hooks/${o.event}.json`,
+    const conf = privateFile(
+      'json',
       // A second more than the listener's own timeout (as curl's max-time), so the listener's answer, or
       // its fail-closed fallback, always arrives before the relay gives up.
       JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 }),
@@ -104,9 +120,9 @@ export async function writeHookCommand(session: SessionDir, o: HookCommandOption
     body = `exec ${shellCommand([process.execPath, scriptPath('./hook-relay.js', import.meta.url), conf])}`;
   }
   const shebang = o.relay === 'bash' ? `#!${o.bashPath ?? '/bin/bash'}` : '#!/bin/sh';
-  await session.writePrivate(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`);
-  await chmod(script, 0o700);
-  return shellQuote(script);
+  const relative = `hooks/${o.event}.sh`;
+  files.push({ relative, content: `${shebang}\n${body}\n`, mode: 0o700 });
+  return { command: shellQuote(session.resolve(relative)), files };
 }
 
 /** The fail-closed answer a relay prints itself: an explicit deny for PreToolUse, `{}` for the other events. */
@@ -125,16 +141,16 @@ function relayFallback(event: string): string {
  * script. Anything but a 2xx with a non-empty body prints the fail-closed fallback; a bash built without
  * `/dev/tcp` execs the Node relay instead (which fails closed the same way).
  */
-async function bashRelay(session: SessionDir, o: HookCommandOptions): Promise<string> {
+function bashRelay(o: HookCommandOptions, privateFile: (suffix: string, content: string) => string): string {
   const url = new URL(o.url);
-  const conf = await session.writePrivate(
-    `hooks/${o.event}.tcp`,
+  const conf = privateFile(
+    'tcp',
     // A second more than the listener's own timeout (as curl's max-time): its answer, or its fail-closed
     // fallback, always arrives before the relay gives up.
     `${url.port}\n${url.pathname}\n${Math.ceil(o.timeoutMs / 1000) + 1}\n`,
   );
-  const nodeConf = await session.writePrivate(
-    `hooks/${o.event}.json`,
+  const nodeConf = privateFile(
+    'json',
     JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 }),
   );
   const nodeRelay = shellCommand([

@@ -42,8 +42,8 @@ import { DEFAULT_HOOK_TIMEOUT_MS, type HookEndpoint } from '../../tool-server/li
 import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
-import { SessionDir } from '../../tool-server/session-dir.js';
-import { findBash, findCurl, type HookRelayKind, writeHookCommand } from './hook-commands.js';
+import { type PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
+import { findBash, findCurl, type HookRelayKind, hookCommandFiles } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
@@ -204,23 +204,33 @@ export class SessionRuntime {
   /** Builds the session directory, starts the listener, writes every file. Cleans up after itself on failure. */
   static async create(o: SessionRuntimeOptions): Promise<SessionRuntime> {
     if (!o.prevalidated) SessionRuntime.validate(o);
-    const dir = await SessionDir.create({ dataDir: o.dataDir });
-    let listener: SessionListener | undefined;
+    const hooks = o.hooks ?? [];
+    const tools = o.tools ?? [];
+    // The directory and the listener do not depend on each other: both at once, each cleaned up if the other
+    // failed (the directory's error first, as when they were made one after the other).
+    const [made, started] = await Promise.allSettled([
+      SessionDir.create({ dataDir: o.dataDir }),
+      tools.length > 0 || hooks.length > 0
+        ? SessionListener.start({
+            ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
+            ...(hooks.length > 0 && {
+              hooks: o.hookEndpoint ?? { answer: createHookDispatcher(hooks, o.logger) },
+            }),
+            onMcpExchange: o.onMcpExchange,
+            hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+            logger: o.logger,
+            ownTools: o.ownTools,
+          })
+        : Promise.resolve(undefined),
+    ]);
+    if (made.status === 'rejected' || started.status === 'rejected') {
+      if (started.status === 'fulfilled') await started.value?.close();
+      if (made.status === 'fulfilled') await made.value.remove();
+      throw made.status === 'rejected' ? made.reason : (started as PromiseRejectedResult).reason;
+    }
+    const dir = made.value;
+    const listener = started.value;
     try {
-      const hooks = o.hooks ?? [];
-      const tools = o.tools ?? [];
-      if (tools.length > 0 || hooks.length > 0) {
-        listener = await SessionListener.start({
-          ...(tools.length > 0 && { mcpServers: { [TOOL_SERVER_NAME]: tools } }),
-          ...(hooks.length > 0 && {
-            hooks: o.hookEndpoint ?? { answer: createHookDispatcher(hooks, o.logger) },
-          }),
-          onMcpExchange: o.onMcpExchange,
-          hookTimeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-          logger: o.logger,
-          ownTools: o.ownTools,
-        });
-      }
       const built = await writeSessionFiles(dir, listener, o);
       return new SessionRuntime({ dir, listener, ...built });
     } catch (err) {
@@ -263,13 +273,20 @@ async function writeSessionFiles(
   const plugin = `.agents/plugins/${PLUGIN_NAME}`;
   const isolation = o.isolation ?? 'none';
   const env: Record<string, string> = {};
-  await dir.writePrivate(
+  // Every file is queued here and written at once below (a start used to wait on ~40 file operations in a
+  // row, ~12 ms before agy could be spawned).
+  const files: PrivateFile[] = [];
+  const queue = (relative: string, content: string): string => {
+    files.push({ relative, content });
+    return dir.resolve(relative);
+  };
+  queue(
     `${plugin}/plugin.json`,
     JSON.stringify(validated(PluginJsonSchema, { name: PLUGIN_NAME }, 'plugin.json')),
   );
 
   if (o.systemInstructions !== undefined) {
-    await dir.writePrivate(
+    queue(
       `${plugin}/rules/system-instructions.md`,
       alwaysOnRule(
         'systemInstructions',
@@ -279,10 +296,10 @@ async function writeSessionFiles(
     );
   }
   if (o.notes !== undefined)
-    await dir.writePrivate(`${plugin}/rules/notes.md`, alwaysOnRule('notes', 'agy-sdk notes', o.notes));
+    queue(`${plugin}/rules/notes.md`, alwaysOnRule('notes', 'agy-sdk notes', o.notes));
 
   const jsonSchemaFile = o.jsonSchema
-    ? await dir.writePrivate('response-schema.json', JSON.stringify(o.jsonSchema))
+    ? queue('response-schema.json', JSON.stringify(o.jsonSchema))
     : undefined;
 
   // MCP servers: ours on the listener, then the user's. Keys are the names agy will show, minus the plugin prefix.
@@ -316,7 +333,7 @@ async function writeSessionFiles(
     for (const event of AGY_HOOK_EVENTS) {
       const regs = registrations.filter((r) => r.event === event);
       if (regs.length === 0) continue;
-      const command = await writeHookCommand(dir, {
+      const hook = hookCommandFiles(dir, {
         event,
         url: listener.hookUrl(event),
         timeoutMs,
@@ -324,6 +341,8 @@ async function writeSessionFiles(
         curlPath: curl,
         bashPath: bash,
       });
+      files.push(...hook.files);
+      const command = hook.command;
       // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
       const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
       if (TOOL_HOOK_EVENTS.has(event)) {
@@ -354,13 +373,13 @@ async function writeSessionFiles(
     env.HOME = shadowHome;
     if (hooksFile && placement === 'home') hooksPath = join(shadowHome, '.gemini/config/hooks.json');
   } else if (Object.keys(servers).length > 0) {
-    await dir.writePrivate(
+    queue(
       `${plugin}/mcp_config.json`,
       JSON.stringify(validated(McpConfigSchema, { mcpServers: servers }, 'mcp_config.json'), null, 2),
     );
   }
   if (hooksFile && placement !== 'home') {
-    hooksPath = await dir.writePrivate(
+    hooksPath = queue(
       placement === 'plugin' ? `${plugin}/hooks.json` : '.agents/hooks.json',
       JSON.stringify(hooksFile, null, 2),
     );
@@ -372,11 +391,9 @@ async function writeSessionFiles(
       { name: s.name, description: s.description, subagent: s.subagent ?? true },
       'agent.md',
     );
-    await dir.writePrivate(
-      `.agents/agents/${s.name}/agent.md`,
-      `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`,
-    );
+    queue(`.agents/agents/${s.name}/agent.md`, `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`);
   }
+  await dir.writeAllPrivate(files);
 
   if (o.skillsPaths?.length) {
     const skillsDir = await dir.subdir(`${plugin}/skills`);
