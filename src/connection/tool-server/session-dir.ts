@@ -181,23 +181,14 @@ export class SessionDir {
     return removed;
   }
 
-  /**
-   * Writes a private file (0600, or `mode`: 0700 for a script) at a path relative to the session directory,
-   * creating 0700 parents.
-   */
-  async writePrivate(
-    relative: string,
-    content: string | Uint8Array,
-    mode: 0o600 | 0o700 = 0o600,
-  ): Promise<string> {
-    const file = this.resolve(relative);
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    await writeWithMode(file, content, mode);
-    return file;
+  /** Writes a private file (0600) at a path relative to the session directory, creating 0700 parents. */
+  async writePrivate(relative: string, content: string | Uint8Array): Promise<string> {
+    const [file] = await this.writeAllPrivate([{ relative, content }]);
+    return file!;
   }
 
   /**
-   * Writes several private files at once (each as {@link writePrivate} does), in their paths' order. Settles
+   * Writes several private files at once (0600 unless a file says 0700, parents 0700) and returns their paths in order. Settles
    * only when every write has: a failure rejects with the first error once the others are done, so the caller's
    * cleanup never removes the directory under a write still in flight (which would recreate its parents).
    */

@@ -54,18 +54,9 @@ export interface HookCommandOptions {
 }
 
 /**
- * Writes the command script (0700) and its private config (0600); returns the command line for hooks.json:
- * the script's absolute path, shell-quoted.
- */
-export async function writeHookCommand(session: SessionDir, o: HookCommandOptions): Promise<string> {
-  const { command, files } = hookCommandFiles(session, o);
-  await session.writeAllPrivate(files);
-  return command;
-}
-
-/**
- * What {@link writeHookCommand} writes, without writing it: the command line for hooks.json and the files it
- * needs (the script, 0700, and its private config), so a session writes every event's files at once.
+ * One event's hook command: the command line for hooks.json (the script's absolute path, shell-quoted) and the
+ * files it needs (the script, 0700, and its private config, 0600), for the session to write with all its others
+ * at once (`SessionDir.writeAllPrivate`).
  */
 export function hookCommandFiles(
   session: SessionDir,
