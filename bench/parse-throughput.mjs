@@ -3,13 +3,20 @@
 // - fair: the same Buffer chunks → split on 0x0A → decode each line → JSON.parse (what any correct reader of
 //   agy's stdout must do at least);
 // - raw: JSON.parse over lines already split and decoded (the old figure; it skips framing and decoding).
-// Ours: LineSplitter → parseEvent (framing, JSON.parse, depth bound, event dispatch, wire → Step).
+// Ours: LineSplitter → EventReader (framing, JSON.parse, depth bound, event dispatch, wire → Step; a text delta
+// that differs from the one before only inside its string is read from that one's template, without a parse),
+// as the agy connection reads stdout. Also ours with every line parsed in full (LineSplitter → parseEvent): the
+// reader's cost where no line repeats another's shape.
 // Each figure is the median of rounds (sides interleaved, a full GC before each) with min–max, as throughput
 // (MB/s of wall time) and CPU time; ratios are ours ÷ baseline of time, so lower is better and ≤ 1.053 is
-// ≥ 0.95× the throughput.
+// ≥ 0.95× the throughput. The CPU ratio counts V8's helper threads too: the forced GC frees every wire object,
+// their hidden classes die with them, and code that reads their properties (ours, not fair's) is deoptimized
+// and optimized again on the compiler thread at the next measurement (`--trace-deopt`: "weak objects"). Without
+// the forced GC the CPU ratio follows the time ratio.
 
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { EventReader } from '../dist/connection/agy/stream-json/event-reader.js';
 import { parseEvent } from '../dist/connection/agy/stream-json/parse-line.js';
 import { LineSplitter } from '../dist/connection/process/line-splitter.js';
 import { cpuMs, rounds } from './stats.mjs';
@@ -151,6 +158,22 @@ function raw(lines) {
 
 function ours(buffer) {
   let events = 0;
+  const reader = new EventReader();
+  const splitter = new LineSplitter({
+    maxLineBytes: 64 * 1024 * 1024,
+    onLine: (line) => {
+      if (reader.read(line).type !== undefined) events++;
+    },
+    onOverflow: () => {},
+  });
+  for (const chunk of chunks(buffer)) splitter.push(chunk);
+  splitter.end();
+  return events;
+}
+
+/** Ours without templates: every line parsed in full. */
+function oursFull(buffer) {
+  let events = 0;
   const splitter = new LineSplitter({
     maxLineBytes: 64 * 1024 * 1024,
     onLine: (line) => {
@@ -173,7 +196,7 @@ function measure(fn) {
 
 export function run() {
   const out = {
-    name: 'parse + normalize: LineSplitter → parseEvent vs fair (chunks → split → decode → JSON.parse) and raw (JSON.parse of pre-split lines)',
+    name: 'parse + normalize: LineSplitter → EventReader (and → parseEvent, every line parsed) vs fair (chunks → split → decode → JSON.parse) and raw (JSON.parse of pre-split lines)',
     sizes: {},
   };
   for (const sizeMb of SIZES_MB) {
@@ -192,24 +215,25 @@ export function run() {
       fair: repeat(() => fair(buffer)),
       raw: repeat(() => raw(lines)),
       ours: repeat(() => ours(buffer)),
+      oursFull: repeat(() => oursFull(buffer)),
     };
-    const rows = { fair: [], raw: [], ours: [] };
+    const rows = { fair: [], raw: [], ours: [], oursFull: [] };
     // Warm-up (JIT) on every side.
     for (const side of Object.values(sides)) measure(side);
     for (let r = 0; r < n; r++) {
-      const order = r % 2 ? ['ours', 'raw', 'fair'] : ['fair', 'raw', 'ours'];
+      const order = r % 2 ? ['oursFull', 'ours', 'raw', 'fair'] : ['fair', 'raw', 'ours', 'oursFull'];
       for (const side of order) rows[side].push(measure(sides[side]));
     }
-    for (const row of rows.ours)
+    for (const row of [...rows.ours, ...rows.oursFull])
       if (row.result !== rows.fair[0].result) throw new Error(`event count mismatch at ${sizeMb} MB`);
     const mbps = (side) =>
       rounds(
         rows[side].map((x) => (reps * mb) / (x.ms / 1000)),
         1,
       );
-    const ratio = (base, key) =>
+    const ratio = (base, key, side = 'ours') =>
       rounds(
-        rows.ours.map((o, i) => o[key] / rows[base][i][key]),
+        rows[side].map((o, i) => o[key] / rows[base][i][key]),
         3,
       );
     out.sizes[`${sizeMb}MB`] = {
@@ -224,12 +248,15 @@ export function run() {
       ratioFairTime: ratio('fair', 'ms'),
       ratioFairCpu: ratio('fair', 'cpu'),
       ratioRawTime: ratio('raw', 'ms'),
+      oursEveryLineParsedMBps: mbps('oursFull'),
+      ratioFairTimeEveryLineParsed: ratio('fair', 'ms', 'oursFull'),
     };
   }
   // Flattened for the summary line.
   for (const [size, s] of Object.entries(out.sizes)) {
     out[`ratioFair${size}`] = s.ratioFairTime.median;
     out[`ratioFairCpu${size}`] = s.ratioFairCpu.median;
+    out[`ratioFairEveryLineParsed${size}`] = s.ratioFairTimeEveryLineParsed.median;
   }
   return out;
 }

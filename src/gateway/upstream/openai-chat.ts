@@ -5,13 +5,14 @@
  * `finish_reason` arrives; the terminal chunk is held until the separate `include_usage` chunk or the end of
  * the stream, so the final Gemini chunk carries both.
  */
+
+import { type DeltaTemplate, deltaTemplate, matchDelta } from '../../internal/delta-template.js';
 import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
 import type { UsageMetadata } from '../gemini-types.js';
 import { type NormalizedPart, type NormalizedRequest, resultsFirst } from '../normalize-request.js';
 import { sanitizeForOpenAI, sanitizeResponseSchema } from '../schema/sanitize.js';
 import { type ChatReasoning, packSignature, unpackSignature } from '../signature.js';
-import { type DeltaTemplate, deltaTemplate, matchDelta } from './delta-template.js';
 import {
   count,
   effortFor,

@@ -1,4 +1,4 @@
-// A delta event read from a template (src/gateway/upstream/delta-template.ts) must be read exactly as
+// A delta event read from a template (src/internal/delta-template.ts) must be read exactly as
 // `JSON.parse` reads it: the same value when the event is the template's text with another string in its place,
 // and "parse it in full" (undefined) for anything else. Events are the xAI recording's
 // (test/fixtures/upstream-providers/xai/xai-text.chunks.txt) with arbitrary strings as their deltas.
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { EmittedCall, GeminiSink } from '../../../src/gateway/gemini-sink.js';
 import { parseGenerateContentRequest } from '../../../src/gateway/gemini-types.js';
 import { normalizeRequest } from '../../../src/gateway/normalize-request.js';
-import { deltaTemplate, matchDelta } from '../../../src/gateway/upstream/delta-template.js';
 import { openAIChatUpstream } from '../../../src/gateway/upstream/openai-chat.js';
+import { deltaTemplate, matchDelta } from '../../../src/internal/delta-template.js';
 import { chunkEvents } from '../../helpers/gateway/provider-recordings.js';
 
 type Chunk = { choices: { delta: Record<string, unknown> }[] };

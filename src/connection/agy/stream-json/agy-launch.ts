@@ -6,9 +6,10 @@
 import { StartError } from '../../../errors.js';
 import { AgentProcess, type ExitInfo } from '../../process/child-process.js';
 import { LineSplitter } from '../../process/line-splitter.js';
+import { EventReader } from './event-reader.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
-import { type AgyEvent, type BadLine, isBadLine, parseEvent, parseLine } from './parse-line.js';
+import { type AgyEvent, type BadLine, isBadLine, parseLine } from './parse-line.js';
 
 /** What to start. */
 export interface LaunchOptions {
@@ -88,12 +89,13 @@ export class AgyLaunch {
           events.onHandlerError(error, stream);
         }
       };
+    const reader = new EventReader();
     const splitter = new LineSplitter({
       maxLineBytes: o.maxLineBytes,
       onLine: guarded('stdout', (line: string) => {
         events.onLine(line);
         if (line.length === 0) return;
-        const parsed = parseEvent(line);
+        const parsed = reader.read(line);
         if (isBadLine(parsed)) events.onBadLine(parsed);
         else handle(parsed, line);
       }),

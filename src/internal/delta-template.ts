@@ -1,12 +1,15 @@
 /**
- * Reading a delta event without parsing it. A provider's delta events differ, one from the next, in one string
- * only (`{"id":"…","model":"…","choices":[{"index":0,"delta":{"content":"<delta>"}}]}`), and `JSON.parse` of
- * the whole event was half of the Chat translation's CPU on the xAI recording. A template is an event parsed
- * in full, cut around that one string token: a later event that starts with the same prefix and ends with the
- * same suffix, byte for byte, and has a valid JSON string body between them, is the same JSON text but for that
- * string token, so its parse is the template's with that one field changed. Where the token sits is proven
- * once, when the template is made: the prefix and suffix around a probe string must parse with the probe in
- * the expected field (an escaped key, a duplicate key or the pattern in another object fails the proof).
+ * Reading a delta event without parsing it. A stream's delta events differ, one from the next, in one string
+ * only: a provider's Chat chunk (`{"id":"…","model":"…","choices":[{"index":0,"delta":{"content":"<delta>"}}]}`),
+ * agy's text delta (`{"event":"step_update","step_update":{…,"step_index":3,"state":"ACTIVE",…,"text_delta":
+ * "<delta>"}}`). `JSON.parse` of the whole event was half of the gateway's Chat translation CPU on the xAI
+ * recording, and most of agy's stdout reader's. A template is an event parsed in full, cut around that one
+ * string token: a later event that starts with the same prefix and ends with the same suffix, byte for byte,
+ * and has a valid JSON string body between them, is the same JSON text but for that string token, so its parse
+ * is the template's with that one field changed. Where the token sits is proven once, when the template is
+ * made: the prefix and suffix around a probe string must parse with the probe in the expected field (an escaped
+ * key, a duplicate key or the pattern in another object fails the proof). Used by the gateway's Chat
+ * translator and agy's stdout reader (`connection/agy/stream-json/event-reader.ts`).
  */
 
 /** An event cut around one string value. */
