@@ -2,25 +2,31 @@
 // client such as @google/genai pays per write), but the response's first chunk leaves at once and a long read
 // leaves in pieces of at most 64 chunks, so the client reads while the gateway translates. Bytes and order are
 // those of one write per chunk.
-import type { ServerResponse } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { frameSse, KEEP_ALIVE_CHUNK, SseWriter } from '../../src/gateway/sse-writer.js';
 
-/** A response that records its writes. */
+/** A response that records its writes, its header flushes and what `end` was given. */
 function recorder() {
   const writes: string[] = [];
+  const log = { headerFlushes: 0, ends: [] as (string | undefined)[] };
   const res = {
     destroyed: false,
     socket: null,
     writeHead() {},
-    flushHeaders() {},
+    flushHeaders() {
+      log.headerFlushes++;
+    },
     write(chunk: string) {
       writes.push(chunk);
       return true;
     },
-    end() {},
+    end(chunk?: string) {
+      log.ends.push(chunk);
+    },
   } as unknown as ServerResponse;
-  return { res, writes };
+  return { res, writes, log };
 }
 
 const frame = (i: number) => `data: {"n":${i}}\r\n\r\n`;
@@ -49,6 +55,92 @@ describe('SseWriter batches', () => {
     const writer = new SseWriter(res, 0);
     for (let i = 0; i < 3; i++) writer.writeJson(`{"n":${i}}`);
     expect(writes).toEqual([frame(0), frame(1), frame(2)]);
+  });
+});
+
+describe('SseWriter writes', () => {
+  it('headers leave with the first chunk, not alone before it', () => {
+    const { res, writes, log } = recorder();
+    const writer = new SseWriter(res, 0);
+    writer.batch();
+    for (let i = 0; i < 3; i++) writer.writeJson(`{"n":${i}}`);
+    writer.end();
+    // `flushHeaders` would write the head at once, in a system call of its own; unflushed, Node sends it with
+    // the first chunk (and the rest of that tick's writes).
+    expect(log.headerFlushes).toBe(0);
+    expect(writes).toEqual([frame(0), frame(1) + frame(2)]);
+    expect(log.ends).toEqual([undefined]);
+  });
+
+  it('on a real socket, a short answer written in one tick is one system call, headers included', async () => {
+    let flushes = 0;
+    const server = createServer((_req, res) => {
+      // What the socket hands to the kernel: one `_write` or `_writev` per system call.
+      const socket = res.socket as Socket & {
+        _write: (...a: unknown[]) => void;
+        _writev: (...a: unknown[]) => void;
+      };
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name].bind(socket);
+        socket[name] = (...a: unknown[]) => {
+          flushes++;
+          original(...a);
+        };
+      }
+      const writer = new SseWriter(res, 0);
+      writer.batch();
+      for (let i = 0; i < 3; i++) writer.writeJson(`{"n":${i}}`);
+      writer.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, method: 'POST' }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve(text));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(body).toBe(frame(0) + frame(1) + frame(2));
+      expect(flushes).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('headers alone leave when the hold runs out with nothing to send, or at hold(0)', () => {
+    vi.useFakeTimers();
+    try {
+      const held = recorder();
+      const writer = new SseWriter(held.res, 0);
+      writer.hold(50);
+      expect(held.log.headerFlushes).toBe(0);
+      vi.advanceTimersByTime(50);
+      expect(held.log.headerFlushes).toBe(1);
+      writer.writeJson('{"n":0}');
+      writer.end();
+      expect(held.log.headerFlushes).toBe(1);
+      expect(held.log.ends).toEqual([undefined]);
+      const atOnce = recorder();
+      new SseWriter(atOnce.res, 0).hold(0);
+      expect(atOnce.log.headerFlushes).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an empty stream is the headers and the end, no frame', () => {
+    const { res, writes, log } = recorder();
+    new SseWriter(res, 0).end();
+    expect(writes).toEqual([]);
+    expect(log).toEqual({ headerFlushes: 0, ends: [undefined] });
   });
 });
 
