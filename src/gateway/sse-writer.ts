@@ -89,7 +89,7 @@ export class SseWriter {
   hold(ms: number): void {
     if (this.#started || this.#ended) return;
     if (ms <= 0) {
-      this.begin();
+      this.#commit(true);
       return;
     }
     const until = performance.now() + ms;
@@ -98,18 +98,13 @@ export class SseWriter {
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = setTimeout(() => {
       this.#holdTimer = undefined;
-      this.begin();
+      this.#commit(true);
     }, ms).unref();
   }
 
-  /** Sends the 200 and the headers now, and starts the keep-alive clock. */
-  begin(): void {
-    this.#commit(true);
-  }
-
   /**
-   * Commits the 200. Headers alone are flushed only when nothing follows them at once (`begin`: the hold ran
-   * out, or `hold(0)`). Otherwise the chunk or the end written right after carries them: Node sends a
+   * Commits the 200 and starts the keep-alive clock. Headers alone are flushed only when nothing follows them
+   * at once (the hold ran out, or `hold(0)`). Otherwise the chunk or the end written right after carries them: Node sends a
    * response's writes of one tick together (it corks the socket until the next tick), but `flushHeaders` writes
    * at once, so a response cost one system call more (strace: one `write` per request fewer).
    */

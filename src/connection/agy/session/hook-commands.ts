@@ -14,7 +14,6 @@
 import { scriptPath } from '../../../internal/script-path.js';
 import { shellCommand, shellQuote } from '../../../internal/shell-quote.js';
 import { findOnPath } from '../../../internal/which.js';
-import type { PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
 
 /**
  * How hook commands reach the listener: `curl`; `bash` (its `/dev/tcp`, no process but bash itself, for
@@ -53,22 +52,17 @@ export interface HookCommandOptions {
   bashPath?: string | undefined;
 }
 
+/** Queues a file for the session to write with all its others (`SessionDir.writeAllPrivate`); returns its path. */
+export type QueueFile = (relative: string, content: string, mode?: 0o700) => string;
+
 /**
- * One event's hook command: the command line for hooks.json (the script's absolute path, shell-quoted) and the
- * files it needs (the script, 0700, and its private config, 0600), for the session to write with all its others
- * at once (`SessionDir.writeAllPrivate`).
+ * Queues one event's hook files (the script, 0700, and its private config, 0600) and returns the command line
+ * for hooks.json: the script's absolute path, shell-quoted.
  */
-export function hookCommandFiles(
-  session: SessionDir,
-  o: HookCommandOptions,
-): { command: string; files: PrivateFile[] } {
-  const files: PrivateFile[] = [];
+export function queueHookCommand(queue: QueueFile, o: HookCommandOptions): string {
   /** Queues `hooks/<event>.<suffix>` (0600) and returns its absolute path. */
-  const privateFile = (suffix: string, content: string): string => {
-    const relative = `hooks/${o.event}.${suffix}`;
-    files.push({ relative, content });
-    return session.resolve(relative);
-  };
+  const privateFile = (suffix: string, content: string): string =>
+    queue(`hooks/${o.event}.${suffix}`, content);
   let body: string;
   if (o.relay === 'curl') {
     const conf = privateFile(
@@ -111,9 +105,7 @@ export function hookCommandFiles(
     body = `exec ${shellCommand([process.execPath, scriptPath('./hook-relay.js', import.meta.url), conf])}`;
   }
   const shebang = o.relay === 'bash' ? `#!${o.bashPath ?? '/bin/bash'}` : '#!/bin/sh';
-  const relative = `hooks/${o.event}.sh`;
-  files.push({ relative, content: `${shebang}\n${body}\n`, mode: 0o700 });
-  return { command: shellQuote(session.resolve(relative)), files };
+  return shellQuote(queue(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`, 0o700));
 }
 
 /** The fail-closed answer a relay prints itself: an explicit deny for PreToolUse, `{}` for the other events. */

@@ -43,7 +43,7 @@ import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
 import { type PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
-import { findBash, findCurl, type HookRelayKind, hookCommandFiles } from './hook-commands.js';
+import { findBash, findCurl, type HookRelayKind, type QueueFile, queueHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
@@ -276,8 +276,8 @@ async function writeSessionFiles(
   // Every file is queued here and written at once below (a start used to wait on ~40 file operations in a
   // row, ~12 ms before agy could be spawned).
   const files: PrivateFile[] = [];
-  const queue = (relative: string, content: string): string => {
-    files.push({ relative, content });
+  const queue: QueueFile = (relative, content, mode) => {
+    files.push({ relative, content, mode });
     return dir.resolve(relative);
   };
   queue(
@@ -333,7 +333,7 @@ async function writeSessionFiles(
     for (const event of AGY_HOOK_EVENTS) {
       const regs = registrations.filter((r) => r.event === event);
       if (regs.length === 0) continue;
-      const hook = hookCommandFiles(dir, {
+      const command = queueHookCommand(queue, {
         event,
         url: listener.hookUrl(event),
         timeoutMs,
@@ -341,8 +341,6 @@ async function writeSessionFiles(
         curlPath: curl,
         bashPath: bash,
       });
-      files.push(...hook.files);
-      const command = hook.command;
       // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
       const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
       if (TOOL_HOOK_EVENTS.has(event)) {

@@ -33,8 +33,8 @@ export class EventReader {
   #template: DeltaTemplate | undefined;
   /** The template line's `step_update`, copied (the step handed out may be changed by its consumer). */
   #wire: Record<string, unknown> | undefined;
-  /** The envelope's own `conversation_id`, the fallback of a payload without one. */
-  #envelopeConversationId: string | undefined;
+  /** The template step's conversation id: the fallback of a payload without its own (then the envelope's). */
+  #conversationId: string | undefined;
   #templatesMade = 0;
   #templateHits = 0;
 
@@ -46,7 +46,7 @@ export class EventReader {
       if (text !== undefined) {
         this.#templateHits++;
         const wire = { ...this.#wire, text_delta: text } as WireStepUpdate;
-        return { type: 'step', step: stepFromWire(wire, this.#envelopeConversationId) as Step };
+        return { type: 'step', step: stepFromWire(wire, this.#conversationId) as Step };
       }
     }
     const parsed = parseEvent(line);
@@ -60,8 +60,9 @@ export class EventReader {
    * object).
    */
   #remember(line: string, step: Step): void {
+    // A text delta is a textual step, which never has a `message`.
     if (step.textDelta === undefined || step.tool !== undefined || step.subagents !== undefined) return;
-    if (step.usage !== undefined || step.message !== undefined) return;
+    if (step.usage !== undefined) return;
     if (this.#templatesMade >= FREE_TEMPLATES && this.#templateHits < this.#templatesMade * HITS_PER_TEMPLATE)
       return;
     const wire = step.raw;
@@ -74,7 +75,7 @@ export class EventReader {
     this.#templatesMade++;
     this.#template = template;
     this.#wire = { ...wire };
-    // The payload's own id wins when it is a string; otherwise the step's id came from the envelope.
-    this.#envelopeConversationId = typeof wire.conversation_id === 'string' ? undefined : step.conversationId;
+    // Used only when the payload has no string id of its own, and then the step's id is the envelope's.
+    this.#conversationId = step.conversationId;
   }
 }
