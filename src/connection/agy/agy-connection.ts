@@ -126,7 +126,7 @@ export class AgyConnection implements Connection {
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
   static async create(o: AgyConnectionOptions, host: ConnectionHost): Promise<AgyConnection> {
-    // The host's supervisor boots while the session is prepared (process/host-supervisor.ts).
+    // The host's supervisor, once its first agy has started it, stays until this session ends (process/host-supervisor.ts).
     const releaseSupervisor = hostSupervisor.hold();
     try {
       return await AgyConnection.#create(o, host, releaseSupervisor);

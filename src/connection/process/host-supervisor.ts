@@ -3,8 +3,9 @@
  * created, shared by every agent process (agy and ACP) after it, and stopped when the last one has ended and been
  * swept, so `close()` of the last agent leaves no child process behind when it returns.
  *
- * Its boot is never on a start's path: the control pipe exists as soon as the spawn returns, and what the host
- * writes into it (`watch`, `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
+ * Its boot is never on a start's path: it is spawned just before the first agy (its own macrotask in the spawn
+ * queue), the control pipe exists as soon as that spawn returns, and what the host writes into it (`watch`,
+ * `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
  * The supervisor and its pipes are unref'd (it never keeps the host alive) except while it is being stopped.
  *
  * If it dies while it holds sessions (a crash, a SIGKILL), the guarantee is gone for them, so they fail closed:
@@ -106,13 +107,15 @@ export class HostSupervisor {
   }
 
   /**
-   * A session (an agent's connection) is being prepared: the supervisor boots now, while the session's files
-   * and listener are prepared (its spawn off the start's path), and stays until the returned release, so an
-   * agent's restarts of agy never boot another one. The release is idempotent; it resolves once the supervisor
-   * has exited if that was the last hold.
+   * A session (an agent's connection) is being prepared: from now until the returned release the supervisor,
+   * once started, stays, so an agent's restarts of agy never boot another one. It is not started here but by
+   * the session's first agent process (`acquire`), just before agy's spawn: booting it while the session's
+   * files and listener were prepared slowed that preparation on 2 cores (agy was spawned at 10–15 ms after
+   * `start()` instead of 5–7 ms) and gained nothing, since agy's own boot is what a start waits for. The release
+   * is idempotent; it resolves once the supervisor has exited if that was the last hold.
    */
   hold(): () => Promise<void> {
-    this.acquire();
+    this.#users++;
     let released = false;
     return () => {
       if (released) return Promise.resolve();

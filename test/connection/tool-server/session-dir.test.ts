@@ -1,5 +1,5 @@
 // SessionDir's batch write and its sweep, on a real temp data dir: every file of a batch written with its mode
-// and its parents private, in order; a failing write reported only once every other write has settled (so the
+// and its parents private, in order; a failing write stops the batch with nothing left in flight (so the
 // caller's cleanup leaves nothing); a path that escapes refused before anything is written; and the sweep never
 // judges this process's own live sessions by their owner file.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -49,24 +49,25 @@ describe('SessionDir.writeAllPrivate', () => {
       expect(await modeOf(join(dir.path, parent))).toBe(0o700);
   });
 
-  it('rejects with the failing write only after every other write has settled', async () => {
+  it('stops at the first failing write, with nothing left in flight for the cleanup to race', async () => {
     const dir = await create();
-    // `a/b` makes `a` a directory, so writing the file `a` fails at once (EISDIR) while `a/b`, 32 MiB, takes a
-    // while to write: it must be complete when the batch rejects.
-    const big = Buffer.alloc(32 * 1024 * 1024, 0x78);
+    // `a/b` makes `a` a directory, so writing the file `a` fails (EISDIR); the batch goes no further.
     const failure = await dir
       .writeAllPrivate([
         { relative: 'a', content: 'file' },
-        { relative: 'a/b', content: big },
+        { relative: 'a/b', content: Buffer.alloc(1024 * 1024, 0x78) },
+        { relative: 'c.json', content: '{}' },
       ])
       .then(
         () => undefined,
         (error: NodeJS.ErrnoException) => error,
       );
     expect(failure?.code).toBe('EISDIR');
-    // No write is left in flight to race the caller's cleanup (which would recreate what it removed).
-    expect((await stat(join(dir.path, 'a/b'))).size).toBe(big.length);
+    expect((await readdir(dir.path)).sort()).toEqual(['a', 'owner.json']);
+    expect(await readdir(join(dir.path, 'a'))).toEqual([]);
     await dir.remove();
+    // Nothing written after the rejection recreates what the cleanup removed.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await readdir(join(dataDir, 'sessions'))).toEqual([]);
   });
 
