@@ -14,7 +14,7 @@ import { tool } from '../dist/tools/tool.js';
 import { cpuMs, rounds, summarize } from './stats.mjs';
 
 const CALLS = Number(process.env.BENCH_TOOL_CALLS ?? 2000);
-const ROUNDS = Number(process.env.BENCH_TOOL_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_TOOL_ROUNDS ?? 9);
 const CONCURRENCY = Number(process.env.BENCH_TOOL_CONCURRENCY ?? 8);
 // ~100 bytes of argument text, as in the table.
 const PAYLOAD = 'x'.repeat(96);
