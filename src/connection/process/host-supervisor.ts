@@ -110,9 +110,10 @@ export class HostSupervisor {
    * A session (an agent's connection) is being prepared: from now until the returned release the supervisor,
    * once started, stays, so an agent's restarts of agy never boot another one. It is not started here but by
    * the session's first agent process (`acquire`), just before agy's spawn: booting it while the session's
-   * files and listener were prepared slowed that preparation on 2 cores (agy was spawned at 10–15 ms after
-   * `start()` instead of 5–7 ms) and gained nothing, since agy's own boot is what a start waits for. The release
-   * is idempotent; it resolves once the supervisor has exited if that was the last hold.
+   * files and listener were prepared slowed that preparation on 2 cores (agy was spawned 8–20 ms after
+   * `start()` with it booting, 5–6 ms with it already up) and gained nothing, since agy's own boot is what a
+   * start waits for. The release is idempotent; it resolves once the supervisor has exited if that was the
+   * last hold.
    */
   hold(): () => Promise<void> {
     this.#users++;
