@@ -5,7 +5,7 @@
  * fail per fact; exit 1 on a fail. `--offline` runs the probes on the simulator (each probe with its scenario).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
@@ -127,14 +127,19 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
     return { ...(o.agyPath && { agyPath: o.agyPath }), ...(o.env && { env: o.env }) };
   };
 
-  for (const probe of o.probes ?? PROBES) {
-    try {
-      const file = probe === 'slash' ? await slashProbe(o, dir, state) : await turnProbe(probe);
-      cassettes[probe] = file;
-      runs[probe] = readCassette(file);
-    } catch (err) {
-      errors[probe] = err instanceof Error ? err.message : String(err);
+  try {
+    for (const probe of o.probes ?? PROBES) {
+      try {
+        const file = probe === 'slash' ? await slashProbe(o, dir, state) : await turnProbe(probe);
+        cassettes[probe] = file;
+        runs[probe] = readCassette(file);
+      } catch (err) {
+        errors[probe] = err instanceof Error ? err.message : String(err);
+      }
     }
+  } finally {
+    // The simulator's state is the probes' own; the cassettes in `dir` are the caller's.
+    await rm(state, { recursive: true, force: true });
   }
   return { facts: checkConformance(runs), cassettes, errors };
 

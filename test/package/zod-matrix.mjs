@@ -79,9 +79,10 @@ const echo = tool({ name: 'echo', description: 'echo', input: z.object({ text: z
   return text.toUpperCase();
 });
 const probe = new Agent({ tools: [echo], agyPath: simulatorPath() });
+// Into the consumer's own directory (removed with it), not a temp directory of its own left behind.
 const scenario = await writeScenario({
   turns: [{ actions: [{ mcpTool: { server: probe.toolServerName, tool: probe.servedName(echo), arguments: { text: 'hi' } } }, { text: 'done' }] }],
-});
+}, process.cwd());
 await probe.close();
 const agent = new Agent({ tools: [echo], policies: [policy.allowAll()], agyPath: simulatorPath(), env: { AGY_SIM_SCENARIO: scenario } });
 try {
