@@ -3,7 +3,7 @@
  * load this from `agy-sdk/testing` to point their agent at the simulator.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,15 +28,36 @@ export function simulatorPath(): string {
   return bundleTime !== undefined && (mainTime === undefined || bundleTime >= mainTime) ? bundle : main;
 }
 
+/** Temp directories `writeScenario` made, removed when the process exits. */
+const madeDirs = new Set<string>();
+
+/** Removes every temp directory `writeScenario` made that is still there. */
+function removeMadeDirs(): void {
+  for (const dir of madeDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // The process is exiting: nothing is left to tell, and another directory may still go.
+    }
+  }
+  madeDirs.clear();
+}
+
 /**
  * Writes a scenario to a private JSON file (mode 0600) for the `AGY_SIM_SCENARIO` environment variable.
  *
- * @param dir where to write it; by default a fresh private temp directory (mode 0700), which the caller
- *   should remove (`dirname` of the returned path) when done.
+ * @param dir where to write it; by default a fresh private temp directory (mode 0700), removed when this
+ *   process exits (every simulator process reads the file when it starts, and an agent may start one at any
+ *   turn, so it stays until then). Removing it earlier (`dirname` of the returned path) is fine too.
  * @returns the file's absolute path.
  */
 export async function writeScenario(scenario: Scenario, dir?: string): Promise<string> {
-  const target = dir ?? (await mkdtemp(join(tmpdir(), 'agy-sim-scenario-')));
+  let target = dir;
+  if (target === undefined) {
+    target = await mkdtemp(join(tmpdir(), 'agy-sim-scenario-'));
+    if (madeDirs.size === 0) process.once('exit', removeMadeDirs);
+    madeDirs.add(target);
+  }
   const file = resolve(target, dir === undefined ? 'scenario.json' : `scenario-${randomUUID()}.json`);
   // `wx`: never follow or overwrite a file someone else put there.
   await writeFile(file, `${JSON.stringify(scenario, null, 2)}\n`, { mode: 0o600, flag: 'wx' });

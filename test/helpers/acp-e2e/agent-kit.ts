@@ -24,8 +24,11 @@ export function agentBox(): AgentBox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-agent-e2e-')));
   const workspace = join(root, 'ws');
   const dataDir = join(root, 'data');
+  // Gemini CLI writes an error report (gemini-client-error-*.json) into its temp dir on every failed turn.
+  const tmp = join(root, 'tmp');
   mkdirSync(workspace);
   mkdirSync(dataDir);
+  mkdirSync(tmp);
   return {
     root,
     workspace,
@@ -44,7 +47,7 @@ export function agentBox(): AgentBox {
         // A loaded 2-core box: initialize alone can take 8 s (docs/reference/acp.md#initialize).
         startTimeoutMs: 90_000,
         ...extra,
-        env: { GEMINI_API_KEY: fake.apiKey, GOOGLE_GEMINI_BASE_URL: fake.url, ...extra.env },
+        env: { GEMINI_API_KEY: fake.apiKey, GOOGLE_GEMINI_BASE_URL: fake.url, TMPDIR: tmp, ...extra.env },
       }),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };

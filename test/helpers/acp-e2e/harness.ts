@@ -185,6 +185,7 @@ export async function startAcpGemini(opts: AcpGeminiOptions = {}): Promise<AcpGe
   const home = opts.home ?? realpathSync(mkdtempSync(join(tmpdir(), 'acp-e2e-home-')));
   const cwd = opts.cwd ?? realpathSync(mkdtempSync(join(tmpdir(), 'acp-e2e-work-')));
   mkdirSync(join(home, '.gemini'), { recursive: true, mode: 0o700 });
+  const ownTmp = mkdtempSync(join(tmpdir(), 'acp-e2e-tmp-'));
   if (ownHome || opts.settings !== undefined)
     writeFileSync(
       join(home, '.gemini', 'settings.json'),
@@ -194,7 +195,9 @@ export async function startAcpGemini(opts: AcpGeminiOptions = {}): Promise<AcpGe
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
-    TMPDIR: tmpdir(),
+    // Gemini CLI writes an error report (gemini-client-error-*.json) into its temp dir on every failed turn:
+    // this process's own, removed by close().
+    TMPDIR: ownTmp,
     GEMINI_API_KEY: fake.apiKey,
     GOOGLE_GEMINI_BASE_URL: fake.url,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
@@ -329,6 +332,7 @@ export async function startAcpGemini(opts: AcpGeminiOptions = {}): Promise<AcpGe
       await Promise.race([exited, new Promise((ok) => setTimeout(ok, 5_000))]);
       connection.close();
       if (opts.fake === undefined) await fake.close();
+      rmSync(ownTmp, { recursive: true, force: true });
       if (ownHome) rmSync(home, { recursive: true, force: true });
       if (ownCwd) rmSync(cwd, { recursive: true, force: true });
     },

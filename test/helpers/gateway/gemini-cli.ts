@@ -89,6 +89,7 @@ export async function runGeminiCli(opts: GeminiCliOptions): Promise<GeminiCliRun
   const ownCwd = opts.cwd === undefined ? mkdtempSync(join(tmpdir(), 'gemini-cli-work-')) : undefined;
   try {
     mkdirSync(join(home, '.gemini'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(home, 'tmp'), { mode: 0o700 });
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(OFFLINE_SETTINGS), { mode: 0o600 });
     const args = [GEMINI_CLI_ENTRY, '-p', opts.prompt, '--output-format', opts.outputFormat ?? 'stream-json'];
     args.push('--approval-mode', opts.approvalMode ?? 'yolo');
@@ -96,7 +97,9 @@ export async function runGeminiCli(opts: GeminiCliOptions): Promise<GeminiCliRun
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
-      TMPDIR: tmpdir(),
+      // Gemini CLI writes an error report (gemini-client-error-*.json) into its temp dir on every failed turn:
+      // this run's, removed with its HOME.
+      TMPDIR: join(home, 'tmp'),
       GEMINI_API_KEY: opts.apiKey,
       GOOGLE_GEMINI_BASE_URL: opts.baseUrl,
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
