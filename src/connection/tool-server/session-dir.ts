@@ -58,15 +58,23 @@ export interface PrivateFile {
   mode?: 0o600 | 0o700 | undefined;
 }
 
-/** This machine and boot: a pid is only meaningful on the host (and boot) that wrote it. */
+let identity: { host: string; boot: string } | undefined;
+
+/**
+ * This machine and boot: a pid is only meaningful on the host (and boot) that wrote it. Read once per process
+ * (every start wrote and swept with it: two /proc reads on the start's path); a host name changed later is
+ * still this process's, and another host's live session is left alone either way.
+ */
 function hostIdentity(): { host: string; boot: string } {
+  if (identity) return identity;
   let boot = '';
   try {
     boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
     // Not Linux: the host name alone has to do.
   }
-  return { host: hostname(), boot };
+  identity = { host: hostname(), boot };
+  return identity;
 }
 
 /** Writes `file` with `mode`, set again after the write (`writeFile` applies it only when creating, through the umask). */

@@ -5,7 +5,6 @@
  * `finish_reason` arrives; the terminal chunk is held until the separate `include_usage` chunk or the end of
  * the stream, so the final Gemini chunk carries both.
  */
-
 import { type DeltaTemplate, deltaTemplate, matchDelta } from '../../internal/delta-template.js';
 import { fromUpstreamStreamError, prematureEnd } from '../errors.js';
 import type { GeminiSink } from '../gemini-sink.js';
