@@ -122,3 +122,12 @@ export function point(
   }
   return undefined;
 }
+
+/**
+ * A span's start and end in nanoseconds. OpenTelemetry times are `[seconds, nanoseconds]` tuples, which `<`
+ * compares as strings ("5,9" > "5,10"): tests compare these instead.
+ */
+export function nanos(span: ReadableSpan): { start: bigint; end: bigint } {
+  const ns = ([s, n]: readonly [number, number]): bigint => BigInt(s) * 1_000_000_000n + BigInt(n);
+  return { start: ns(span.startTime), end: ns(span.endTime) };
+}

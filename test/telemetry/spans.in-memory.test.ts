@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig, hooks, type Usage, WatchdogTimeoutError } from '../../src/index.js';
 import { InMemoryConnection, type ScriptedTurn } from '../../src/testing/index.js';
-import { childrenOf, names, one, otelKit, parentOf, point } from '../helpers/otel-kit.js';
+import { childrenOf, names, nanos, one, otelKit, parentOf, point } from '../helpers/otel-kit.js';
 
 const kit = otelKit();
 afterAll(() => kit.shutdown());
@@ -96,7 +96,7 @@ describe('spans of a turn (in-memory connection)', () => {
       'agy_sdk.step.index': 1,
     });
     // Timed from the ACTIVE update to DONE: it cannot start before its turn or end after it.
-    expect(chat.startTime <= chat.endTime).toBe(true);
+    expect(nanos(chat).start <= nanos(chat).end).toBe(true);
     // No content unless captureContent.
     for (const span of spans) {
       expect(

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { policy, tool } from '../../src/index.js';
 import { useSandboxAgents } from '../helpers/agents.js';
-import { childrenOf, one, otelKit, parentOf, point } from '../helpers/otel-kit.js';
+import { childrenOf, nanos, one, otelKit, parentOf, point } from '../helpers/otel-kit.js';
 
 const kit = otelKit({ global: true });
 afterAll(() => kit.shutdown());
@@ -230,7 +230,7 @@ describe('spans through the simulator', () => {
       'agy_sdk.tool.outcome': 'allowed',
       'gen_ai.tool.call.id': result.toolCalls[0]?.id,
     });
-    expect(call.endTime >= call.startTime).toBe(true);
+    expect(nanos(call).end >= nanos(call).start).toBe(true);
     // A tool that failed: outcome error, with agy's error type and message.
     const failed = one(spans, 'execute_tool run_command');
     expect(failed.attributes).toMatchObject({ 'agy_sdk.tool.outcome': 'error', 'error.type': 'TOOL_ERROR' });
