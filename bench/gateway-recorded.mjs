@@ -99,6 +99,7 @@ function translateOnly(rounds) {
     write() {
       return true;
     },
+    uncork() {},
     end() {},
   };
   const once = () => {

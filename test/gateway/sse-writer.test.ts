@@ -1,7 +1,7 @@
 // The SSE writer's batching (gateway/sse-writer.ts): the chunks of one upstream read leave in few writes (a
-// client such as @google/genai pays per write), but the response's first chunk leaves at once and a long read
-// leaves in pieces of at most 64 chunks, so the client reads while the gateway translates. Bytes and order are
-// those of one write per chunk.
+// client such as @google/genai pays per write), but the response's first 4 chunks go to the socket at once, so
+// the client starts while the gateway translates the rest of a long read; then writes of at most 64 chunks.
+// Bytes and order are those of one write per chunk.
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ import { frameSse, KEEP_ALIVE_CHUNK, SseWriter } from '../../src/gateway/sse-wri
 /** A response that records its writes, its header flushes and what `end` was given. */
 function recorder() {
   const writes: string[] = [];
-  const log = { headerFlushes: 0, ends: [] as (string | undefined)[] };
+  const log = { headerFlushes: 0, uncorks: 0, ends: [] as (string | undefined)[] };
   const res = {
     destroyed: false,
     socket: null,
@@ -22,6 +22,9 @@ function recorder() {
       writes.push(chunk);
       return true;
     },
+    uncork() {
+      log.uncorks++;
+    },
     end(chunk?: string) {
       log.ends.push(chunk);
     },
@@ -32,15 +35,18 @@ function recorder() {
 const frame = (i: number) => `data: {"n":${i}}\r\n\r\n`;
 
 describe('SseWriter batches', () => {
-  it('first chunk alone, then writes of at most 64 chunks, the rest at flush; same bytes in order', () => {
-    const { res, writes } = recorder();
+  it('first 4 chunks sent at once, then writes of at most 64 chunks, the rest at flush; same bytes in order', () => {
+    const { res, writes, log } = recorder();
     const writer = new SseWriter(res, 0);
     writer.batch();
     for (let i = 0; i < 150; i++) writer.writeJson(`{"n":${i}}`);
-    // Before the flush: the first chunk and two full batches have left.
-    expect(writes.map((w) => w.split('\r\n\r\n').length - 1)).toEqual([1, 64, 64]);
+    // Before the flush: the first 4 chunks (uncorked: sent now) and two full batches have been written.
+    expect(writes.map((w) => w.split('\r\n\r\n').length - 1)).toEqual([4, 64, 64]);
+    expect(log.uncorks).toBe(1);
     writer.flush();
-    expect(writes.map((w) => w.split('\r\n\r\n').length - 1)).toEqual([1, 64, 64, 21]);
+    expect(writes.map((w) => w.split('\r\n\r\n').length - 1)).toEqual([4, 64, 64, 18]);
+    // The batches leave with Node's own uncork at the end of the tick (with the end of the response, if it ends).
+    expect(log.uncorks).toBe(1);
     expect(writes.join('')).toBe(Array.from({ length: 150 }, (_, i) => frame(i)).join(''));
     // A later read's batch holds from its first chunk (the response's first is long gone).
     writer.batch();
@@ -68,7 +74,7 @@ describe('SseWriter writes', () => {
     // `flushHeaders` would write the head at once, in a system call of its own; unflushed, Node sends it with
     // the first chunk (and the rest of that tick's writes).
     expect(log.headerFlushes).toBe(0);
-    expect(writes).toEqual([frame(0), frame(1) + frame(2)]);
+    expect(writes).toEqual([frame(0) + frame(1) + frame(2)]);
     expect(log.ends).toEqual([undefined]);
   });
 
@@ -115,6 +121,54 @@ describe('SseWriter writes', () => {
     }
   });
 
+  it('on a real socket, a long read has its first chunks sent while it is translated, the rest in one system call', async () => {
+    let syscalls = 0;
+    let beforeFlush = -1;
+    const server = createServer((_req, res) => {
+      const socket = res.socket as Socket & {
+        _write: (...a: unknown[]) => void;
+        _writev: (...a: unknown[]) => void;
+      };
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name].bind(socket);
+        socket[name] = (...a: unknown[]) => {
+          syscalls++;
+          original(...a);
+        };
+      }
+      const writer = new SseWriter(res, 0);
+      writer.batch();
+      for (let i = 0; i < 200; i++) writer.writeJson(`{"n":${i}}`);
+      // Node's cork would hold every write until the next tick: count what reached the socket synchronously.
+      beforeFlush = syscalls;
+      writer.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, method: 'POST' }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve(text));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(body).toBe(Array.from({ length: 200 }, (_, i) => frame(i)).join(''));
+      // Headers with the first 4 chunks before the flush (Node's cork would hold them to the end of the tick);
+      // the other 196 and the end in one system call after it.
+      expect(beforeFlush).toBe(1);
+      expect(syscalls).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('headers alone leave when the hold runs out with nothing to send, or at hold(0)', () => {
     vi.useFakeTimers();
     try {
@@ -140,7 +194,7 @@ describe('SseWriter writes', () => {
     const { res, writes, log } = recorder();
     new SseWriter(res, 0).end();
     expect(writes).toEqual([]);
-    expect(log).toEqual({ headerFlushes: 0, ends: [undefined] });
+    expect(log).toEqual({ headerFlushes: 0, uncorks: 0, ends: [undefined] });
   });
 });
 
