@@ -198,7 +198,7 @@ export function canonicalizeKeys(value: unknown, container = true): unknown {
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value as Record<string, unknown>);
   for (const [key, v] of entries) {
-    const name = camel(key);
+    const name = key.includes('_') ? camel(key) : key;
     if (name !== key && Object.hasOwn(value, name)) continue;
     out[name] = canonicalizeKeys(v, CONTAINERS.has(name));
   }

@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { parseGenerateContentRequest } from '../../src/gateway/gemini-types.js';
 import { normalizeRequest } from '../../src/gateway/normalize-request.js';
 import { canonicalizeSchema, visitSchemas } from '../../src/gateway/schema/canonicalize.js';
-import { sanitizeForAnthropic, sanitizeForOpenAI } from '../../src/gateway/schema/sanitize.js';
+import {
+  sanitizeForAnthropic,
+  sanitizeForOpenAI,
+  sanitizeResponseSchema,
+} from '../../src/gateway/schema/sanitize.js';
 import { packSignature } from '../../src/gateway/signature.js';
 import { frameSse } from '../../src/gateway/sse-writer.js';
 import { anthropicUpstream } from '../../src/gateway/upstream/anthropic.js';
@@ -181,10 +185,12 @@ describe('schema canonicalizer', () => {
     );
   });
 
-  it('per-upstream sanitizers are idempotent and meet their upstream rules', () => {
+  it('per-upstream sanitizers are idempotent, meet their upstream rules and never write to their input', () => {
     fc.assert(
       fc.property(anySchema(), (schema) => {
+        const before = structuredClone(schema);
         const openai = sanitizeForOpenAI(schema);
+        expect(schema).toEqual(before);
         expect(sanitizeForOpenAI(openai)).toEqual(openai);
         expect(openai.type).toBe('object');
         visitSchemas(openai, (s) => {
@@ -192,6 +198,10 @@ describe('schema canonicalizer', () => {
           if (t === 'array' || (Array.isArray(t) && t.includes('array'))) expect(s.items).toBeDefined();
         });
         const anthropic = sanitizeForAnthropic(schema);
+        expect(schema).toEqual(before);
+        const response = sanitizeResponseSchema(schema);
+        expect(schema).toEqual(before);
+        expect(sanitizeResponseSchema(response)).toEqual(response);
         expect(sanitizeForAnthropic(anthropic)).toEqual(anthropic);
         expect(anthropic.type).toBe('object');
         expect(anthropic.anyOf ?? anthropic.oneOf ?? anthropic.allOf).toBeUndefined();

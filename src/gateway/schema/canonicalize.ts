@@ -14,6 +14,16 @@ const NUMERIC_KEYWORDS = ['minItems', 'maxItems', 'minLength', 'maxLength', 'min
 const MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const ONE_KEYWORDS = ['additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+
+/** What `walk` does with a keyword's value; one lookup per key instead of a scan of each list. */
+type KeywordKind = 'drop' | 'numeric' | 'map' | 'list' | 'one';
+const KEYWORD_KINDS = new Map<string, KeywordKind>([
+  ...['$defs', 'definitions', 'propertyOrdering', 'example', 'nullable'].map((k) => [k, 'drop'] as const),
+  ...NUMERIC_KEYWORDS.map((k) => [k, 'numeric'] as const),
+  ...MAP_KEYWORDS.filter((k) => k !== '$defs' && k !== 'definitions').map((k) => [k, 'map'] as const),
+  ...LIST_KEYWORDS.map((k) => [k, 'list'] as const),
+  ...ONE_KEYWORDS.map((k) => [k, 'one'] as const),
+]);
 /** Beyond this depth a schema is cut off: a guard against hostile nesting, far past any real tool. */
 const MAX_DEPTH = 64;
 /** At most this many `$ref`s are inlined per schema: refs that fan out would otherwise grow exponentially. */
@@ -78,26 +88,26 @@ function walk(
   const stack = expanding;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
-    if (key === '$defs' || key === 'definitions' || key === 'propertyOrdering' || key === 'example') continue;
-    if (key === 'nullable') continue;
+    const kind = KEYWORD_KINDS.get(key);
+    if (kind === 'drop') continue;
     if (key === 'type') {
       const t = lowerType(value);
       if (t === 'type_unspecified') continue;
       out.type = t;
     } else if (key === 'format' && value === 'enum') {
-    } else if (NUMERIC_KEYWORDS.includes(key) && typeof value === 'string' && /^\d+$/.test(value)) {
+    } else if (kind === 'numeric' && typeof value === 'string' && /^\d+$/.test(value)) {
       out[key] = Number(value);
-    } else if (MAP_KEYWORDS.includes(key) && isObject(value)) {
+    } else if (kind === 'map' && isObject(value)) {
       const map: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) map[k] = walk(v, root, stack, depth + 1, budget);
       out[key] = map;
-    } else if (LIST_KEYWORDS.includes(key) && Array.isArray(value)) {
+    } else if (kind === 'list' && Array.isArray(value)) {
       out[key] = value.map((v) => walk(v, root, stack, depth + 1, budget));
     } else if (key === 'items') {
       out.items = Array.isArray(value)
         ? value.map((v) => walk(v, root, stack, depth + 1, budget))
         : walk(value, root, stack, depth + 1, budget);
-    } else if (ONE_KEYWORDS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
+    } else if (kind === 'one' && (isObject(value) || typeof value === 'boolean')) {
       out[key] = walk(value, root, stack, depth + 1, budget);
     } else {
       out[key] = value;

@@ -3,7 +3,7 @@
  * (docs/reference/gateway-translation.md#schema-dialects). Both upstreams want an object at the root;
  * Anthropic rejects `anyOf`/`oneOf`/`allOf` at the top level ("input_schema does not support oneOf, allOf, or
  * anyOf at the top level"); OpenAI rejects arrays without `items`. Each sanitizer is idempotent and returns a
- * copy.
+ * copy: its input is never written to.
  */
 import { canonicalizeSchema, type JsonSchema, visitSchemas } from './canonicalize.js';
 
@@ -57,8 +57,11 @@ function flattenTopLevel(schema: Record<string, unknown>): Record<string, unknow
 }
 
 function objectRoot(input: unknown): Record<string, unknown> {
+  // The canonical pass builds every schema node anew (what the sanitizers edit); only leaf values such as
+  // `enum` or `default` are shared with the input, and nothing here writes to them. A `structuredClone` on top
+  // was half the cost of building a Gemini CLI request's upstream body.
   const canonical = canonicalizeSchema(input);
-  let root: Record<string, unknown> = isObject(canonical) ? structuredClone(canonical) : {};
+  let root: Record<string, unknown> = isObject(canonical) ? canonical : {};
   delete root.$schema;
   delete root.$id;
   root = flattenTopLevel(root);
@@ -85,10 +88,9 @@ export function sanitizeForAnthropic(input: unknown): Record<string, unknown> {
 export function sanitizeResponseSchema(input: unknown): JsonSchema {
   const schema = canonicalizeSchema(input);
   if (!isObject(schema)) return schema;
-  const copy = structuredClone(schema);
-  delete copy.$schema;
-  visitSchemas(copy, (s) => {
+  delete schema.$schema;
+  visitSchemas(schema, (s) => {
     if (hasType(s, 'array') && s.items === undefined) s.items = {};
   });
-  return copy;
+  return schema;
 }
