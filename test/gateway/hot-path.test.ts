@@ -131,6 +131,17 @@ describe('wire shape checks', () => {
     expect(compileShapeCheck(z.looseObject({ a: z.string() }))({ a: 'x', b: 1 })).toBe(true);
     expect(compileShapeCheck(z.number())(Number.NaN)).toBe(false);
   });
+
+  it('an object with an own __proto__ key goes through zod (which does not keep it): found by the property above', async () => {
+    const { z } = await import('zod/v4');
+    const schema = z.looseObject({ type: z.string(), content_block: z.looseObject({}).optional() });
+    const value = JSON.parse('{"type":"content_block_start","content_block":{"__proto__":[]}}');
+    expect(schema.parse(value)).not.toEqual(value);
+    expect(compileShapeCheck(schema)(value)).toBe(false);
+    expect(compileShapeCheck(schema)(JSON.parse('{"type":"content_block_start","content_block":{}}'))).toBe(
+      true,
+    );
+  });
 });
 
 /** A writer that keeps what it is given, and a sink on it. */

@@ -76,6 +76,9 @@ function compile(schema: Schema): ShapeCheck {
       return (v) => {
         if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
         const record = v as Record<string, unknown>;
+        // zod copies keys by assignment, so an own `__proto__` key (JSON.parse makes one) becomes the copy's
+        // prototype: such a value is not its own parse.
+        if (Object.hasOwn(record, '__proto__')) return false;
         for (const [key, check] of fields) if (!check(record[key])) return false;
         return true;
       };
