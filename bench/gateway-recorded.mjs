@@ -12,9 +12,11 @@
 // its deltas three times over. The proxy's slope is the method's own error: a forwarding hop costs nothing per
 // event, so a slope below zero there means the direct path grew faster than linearly, and the gateway's slope
 // is low by as much. The @google/genai figures are not split: the client's own parsing depends on how the body
-// arrives (the gateway's 64-frame writes against one read of the whole body), which the slope would mix in. Then the @google/genai paths again with the servers in a worker
-// thread (the client apart from the gateway, as deployed). Then heap after a forced GC at the start and the end
-// of a long stream (1 M events or 30 s of sending, whichever ends first).
+// arrives (the gateway's 64-frame writes against one read of the whole body), which the slope would mix in.
+// Then the @google/genai paths again with the servers in a worker thread (the client apart from the gateway, as
+// deployed), and the same two paths read by a bare node:http client (the gateway's added wall time to the first
+// and the last byte, without @google/genai's variance). Then heap after a forced GC at the start and the end of a
+// long stream (1 M events or 30 s of sending, whichever ends first).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -155,7 +157,45 @@ async function twoThreads(requestBody) {
     }
     const d = summarize(wall.direct);
     const g = summarize(wall.via);
-    return { directP50Ms: d.p50, addedP50Ms: g.p50 - d.p50, addedP99Ms: g.p99 - d.p99 };
+    // The same two paths read by a bare node:http client: the gateway's added wall time without
+    // @google/genai's own variance (its ~40 ms per request moves the figures above by more than the goal).
+    // Paired: the median of each alternated pair's difference, to the first byte and to the last.
+    const agent = new http.Agent({ keepAlive: true });
+    const ask = (url, headers) =>
+      new Promise((resolve, reject) => {
+        const t0 = performance.now();
+        let first;
+        const req = http.request(
+          `${url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
+          { agent, method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+          (res) => {
+            res.on('data', () => {
+              first ??= performance.now() - t0;
+            });
+            res.on('end', () => resolve({ first, last: performance.now() - t0 }));
+          },
+        );
+        req.on('error', reject);
+        req.end(requestBody);
+      });
+    const bare = { direct: [], first: [], last: [] };
+    for (let i = 0; i < 2 * ITERATIONS + 50; i++) {
+      const a = await ask(urls.geminiUrl, {});
+      const b = await ask(urls.gatewayUrl, { 'x-goog-api-key': urls.token });
+      if (i < 50) continue;
+      bare.direct.push(a.last);
+      bare.first.push(b.first - a.first);
+      bare.last.push(b.last - a.last);
+    }
+    agent.destroy();
+    return {
+      directP50Ms: d.p50,
+      addedP50Ms: g.p50 - d.p50,
+      addedP99Ms: g.p99 - d.p99,
+      bareDirectP50Ms: summarize(bare.direct).p50,
+      bareAddedFirstByteP50Ms: summarize(bare.first).p50,
+      bareAddedLastByteP50Ms: summarize(bare.last).p50,
+    };
   } finally {
     worker.postMessage('close');
     await new Promise((resolve) => worker.once('exit', resolve));
@@ -320,6 +360,9 @@ export async function run() {
       twoThreadsDirectP50Ms: fmt(apart.directP50Ms),
       twoThreadsAddedP50Ms: fmt(apart.addedP50Ms),
       twoThreadsAddedP99Ms: fmt(apart.addedP99Ms),
+      twoThreadsBareDirectP50Ms: fmt(apart.bareDirectP50Ms),
+      twoThreadsBareAddedFirstByteP50Ms: fmt(apart.bareAddedFirstByteP50Ms),
+      twoThreadsBareAddedLastByteP50Ms: fmt(apart.bareAddedLastByteP50Ms),
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
       translateOnlyCpuPerEventUs: fmt(translate.early, 2),
