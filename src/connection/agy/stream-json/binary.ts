@@ -53,32 +53,50 @@ interface InFlight {
   kill: () => void;
 }
 
-/** Finished answers: a binary's version cannot change while the host runs. */
+/** Finished answers, by {@link cacheKey}: a binary's version cannot change while the host runs. */
 const versionCache = new Map<string, string | null>();
 const inFlight = new Map<string, InFlight>();
 
-/** The cached answer for `binary`: a version, null (probed, none printed), or undefined (not probed yet). */
-export function cachedAgyVersion(binary: string): string | null | undefined {
-  return versionCache.has(binary) ? (versionCache.get(binary) ?? null) : undefined;
+/**
+ * What an answer is known by: the binary's path, and for the simulator, whose version comes from its scenario
+ * and not from its file (`src/testing/simulator/main.ts`), the two variables it takes it from. Real agy reads
+ * neither, so every start of one binary shares one answer; agents on simulator scenarios of different versions
+ * in one process (a test file, a conformance run per version) each get their own.
+ */
+function cacheKey(binary: string, env: NodeJS.ProcessEnv): string {
+  const { AGY_SIM_SCENARIO: scenario, AGY_SIM_VERSION: version } = env;
+  return scenario === undefined && version === undefined
+    ? binary
+    : `${binary}\0${scenario ?? ''}\0${version ?? ''}`;
 }
 
 /**
- * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path and
- * returns the first `x.y.z` it prints, or null when the probe fails, times out or the wait is aborted. A
- * completed answer is cached for the life of the process; a timed-out or abandoned probe is killed and not
- * cached, so a later start probes again.
+ * The cached answer for `binary` run with `env`: a version, null (probed, none printed), or undefined (not
+ * probed yet).
+ */
+export function cachedAgyVersion(binary: string, env: NodeJS.ProcessEnv): string | null | undefined {
+  const key = cacheKey(binary, env);
+  return versionCache.has(key) ? (versionCache.get(key) ?? null) : undefined;
+}
+
+/**
+ * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path (per
+ * scenario for the simulator: `cacheKey`) and returns the first `x.y.z` it prints, or null when the probe
+ * fails, times out or the wait is aborted. A completed answer is cached for the life of the process; a
+ * timed-out or abandoned probe is killed and not cached, so a later start probes again.
  */
 export async function probeAgyVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
   opts: ProbeOptions,
 ): Promise<string | null> {
-  if (versionCache.has(binary)) return versionCache.get(binary) ?? null;
+  const key = cacheKey(binary, env);
+  if (versionCache.has(key)) return versionCache.get(key) ?? null;
   if (opts.signal?.aborted) return null;
-  let probe = inFlight.get(binary);
+  let probe = inFlight.get(key);
   if (!probe) {
-    probe = startProbe(binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
-    inFlight.set(binary, probe);
+    probe = startProbe(key, binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
+    inFlight.set(key, probe);
   }
   const current = probe;
   current.waiters++;
@@ -93,14 +111,20 @@ export async function probeAgyVersion(
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     current.waiters--;
     // Nobody waits any more: a probe still running is killed rather than left behind.
-    if (current.waiters === 0 && inFlight.get(binary) === current) {
-      inFlight.delete(binary);
+    if (current.waiters === 0 && inFlight.get(key) === current) {
+      inFlight.delete(key);
       current.kill();
     }
   }
 }
 
-function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): InFlight {
+function startProbe(
+  key: string,
+  binary: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs: number,
+): InFlight {
   let out = '';
   const proc = new AgentProcess({
     binary,
@@ -132,7 +156,7 @@ function startProbe(binary: string, env: NodeJS.ProcessEnv, cwd: string, timeout
   const answer = proc.exited.then(() => {
     clearTimeout(timer);
     const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
-    if (!killed) versionCache.set(binary, version);
+    if (!killed) versionCache.set(key, version);
     return version;
   });
   return {

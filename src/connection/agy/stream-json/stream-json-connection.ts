@@ -253,7 +253,7 @@ export class StreamJsonConnection implements Connection {
     await this.#checkResumed(launch);
     // The version probe runs after `init`, never on the start's critical path: a known answer (every start but
     // the first per binary) is there at once; otherwise `info.version` is null until the probe answers.
-    const known = cachedAgyVersion(this.#binary);
+    const known = cachedAgyVersion(this.#binary, this.#env);
     if (known !== undefined) {
       this.#info = { ...this.#info, version: known };
       this.#version = Promise.resolve(known);

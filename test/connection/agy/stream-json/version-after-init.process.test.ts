@@ -53,6 +53,22 @@ describe('the version probe runs after init', () => {
     }
   });
 
+  it('agents on simulator scenarios of other versions in one process each get their own version', async () => {
+    // The simulator's version comes from its scenario, not its file: an answer cached per binary path alone
+    // gave every later agent the first scenario's version (and a cassette recorded under the wrong one). Test
+    // files share a worker, so this one also kept the test above from seeing 1.3.1 after such a file.
+    const older = new Agent(await box.agentConfig({ version: '1.2.7', turns: [] }));
+    const plain = new Agent(await box.agentConfig());
+    try {
+      await older.start();
+      expect(await older.probedAgyVersion()).toBe('1.2.7');
+      await plain.start();
+      expect(await plain.probedAgyVersion()).toBe('1.3.1');
+    } finally {
+      await Promise.all([older.close(), plain.close()]);
+    }
+  });
+
   it('probedAgyVersion() waits for the first start’s probe: the version without polling', async () => {
     // A binary path no probe answered for yet, so the first start returns before `agy --version` does.
     const agent = new Agent(await box.agentConfig(undefined, { agyPath: freshFakeAgy(box.root) }));
