@@ -34,6 +34,50 @@ function recorder() {
 
 const frame = (i: number) => `data: {"n":${i}}\r\n\r\n`;
 
+/**
+ * Answers one request on a real HTTP server with `write`, given an SseWriter and a count of the system calls
+ * so far (one `_write` or `_writev` of the socket each); returns the body the client read and the count.
+ */
+async function onRealSocket(
+  write: (writer: SseWriter, count: () => number) => void,
+): Promise<{ body: string; syscalls: number }> {
+  let syscalls = 0;
+  const server = createServer((_req, res) => {
+    const socket = res.socket as Socket & {
+      _write: (...a: unknown[]) => void;
+      _writev: (...a: unknown[]) => void;
+    };
+    for (const name of ['_write', '_writev'] as const) {
+      const original = socket[name].bind(socket);
+      socket[name] = (...a: unknown[]) => {
+        syscalls++;
+        original(...a);
+      };
+    }
+    write(new SseWriter(res, 0), () => syscalls);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const body = await new Promise<string>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, method: 'POST' }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve(text));
+      })
+        .on('error', reject)
+        .end();
+    });
+    return { body, syscalls };
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe('SseWriter batches', () => {
   it('first 4 chunks sent at once, then writes of at most 64 chunks, the rest at flush; same bytes in order', () => {
     const { res, writes, log } = recorder();
@@ -79,94 +123,29 @@ describe('SseWriter writes', () => {
   });
 
   it('on a real socket, a short answer written in one tick is one system call, headers included', async () => {
-    let flushes = 0;
-    const server = createServer((_req, res) => {
-      // What the socket hands to the kernel: one `_write` or `_writev` per system call.
-      const socket = res.socket as Socket & {
-        _write: (...a: unknown[]) => void;
-        _writev: (...a: unknown[]) => void;
-      };
-      for (const name of ['_write', '_writev'] as const) {
-        const original = socket[name].bind(socket);
-        socket[name] = (...a: unknown[]) => {
-          flushes++;
-          original(...a);
-        };
-      }
-      const writer = new SseWriter(res, 0);
+    const { body, syscalls } = await onRealSocket((writer) => {
       writer.batch();
       for (let i = 0; i < 3; i++) writer.writeJson(`{"n":${i}}`);
       writer.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const body = await new Promise<string>((resolve, reject) => {
-        request({ host: '127.0.0.1', port, method: 'POST' }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            text += c;
-          });
-          res.on('end', () => resolve(text));
-        })
-          .on('error', reject)
-          .end();
-      });
-      expect(body).toBe(frame(0) + frame(1) + frame(2));
-      expect(flushes).toBe(1);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    expect(body).toBe(frame(0) + frame(1) + frame(2));
+    expect(syscalls).toBe(1);
   });
 
   it('on a real socket, a long read has its first chunks sent while it is translated, the rest in one system call', async () => {
-    let syscalls = 0;
     let beforeFlush = -1;
-    const server = createServer((_req, res) => {
-      const socket = res.socket as Socket & {
-        _write: (...a: unknown[]) => void;
-        _writev: (...a: unknown[]) => void;
-      };
-      for (const name of ['_write', '_writev'] as const) {
-        const original = socket[name].bind(socket);
-        socket[name] = (...a: unknown[]) => {
-          syscalls++;
-          original(...a);
-        };
-      }
-      const writer = new SseWriter(res, 0);
+    const { body, syscalls } = await onRealSocket((writer, count) => {
       writer.batch();
       for (let i = 0; i < 200; i++) writer.writeJson(`{"n":${i}}`);
       // Node's cork would hold every write until the next tick: count what reached the socket synchronously.
-      beforeFlush = syscalls;
+      beforeFlush = count();
       writer.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const body = await new Promise<string>((resolve, reject) => {
-        request({ host: '127.0.0.1', port, method: 'POST' }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            text += c;
-          });
-          res.on('end', () => resolve(text));
-        })
-          .on('error', reject)
-          .end();
-      });
-      expect(body).toBe(Array.from({ length: 200 }, (_, i) => frame(i)).join(''));
-      // Headers with the first 4 chunks before the flush (Node's cork would hold them to the end of the tick);
-      // the other 196 and the end in one system call after it.
-      expect(beforeFlush).toBe(1);
-      expect(syscalls).toBe(2);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    expect(body).toBe(Array.from({ length: 200 }, (_, i) => frame(i)).join(''));
+    // Headers with the first 4 chunks before the flush (Node's cork would hold them to the end of the tick);
+    // the other 196 and the end in one system call after it.
+    expect(beforeFlush).toBe(1);
+    expect(syscalls).toBe(2);
   });
 
   it('headers alone leave when the hold runs out with nothing to send, or at hold(0)', () => {
