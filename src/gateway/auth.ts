@@ -1,15 +1,15 @@
 /**
  * Client authentication: the per-run token arrives as `x-goog-api-key` (SDKs, Gemini CLI, agy), `?key=`
- * (Google's curl docs) or `Authorization: Bearer` (docs/reference/gemini-api.md#authentication). Compared in
- * constant time; digests first, so the comparison does not leak the token's length either.
+ * (Google's curl docs) or `Authorization: Bearer` (docs/reference/gemini-api.md#authentication), and is
+ * compared in constant time (`internal/token.ts`, the session listener's comparison: a token's length is
+ * public, so a key of another length is refused at once; one SHA-256 per request, as this file used to
+ * hash, was about a fifth of the gateway's own work before the upstream call).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { createToken, tokensEqual } from '../internal/token.js';
 
 /** A fresh per-run token (256 bits, URL-safe). */
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
+export const newToken = createToken;
 
 /** The key the client presented, from whichever place it used; `undefined` when none. */
 export function presentedKey(req: IncomingMessage, url: URL): string | undefined {
@@ -24,18 +24,7 @@ export function presentedKey(req: IncomingMessage, url: URL): string | undefined
   return query && query.length > 0 ? query : undefined;
 }
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-/** The token whose digest is kept (a gateway asks with its one token on every request). */
-let knownToken: string | undefined;
-let knownDigest: Buffer | undefined;
-
-/** Constant-time check of a presented key against the token. */
-export function tokenMatches(presented: string | undefined, token: string): boolean {
-  if (presented === undefined) return false;
-  if (token !== knownToken || knownDigest === undefined) {
-    knownDigest = digest(token);
-    knownToken = token;
-  }
-  return timingSafeEqual(digest(presented), knownDigest);
+/** Constant-time check of a presented key against the token (its bytes, made once per gateway). */
+export function tokenMatches(presented: string | undefined, token: Buffer): boolean {
+  return presented !== undefined && tokensEqual(presented, token);
 }

@@ -278,6 +278,8 @@ function modelInfo(
 
 class GatewayServer {
   readonly #token = newToken();
+  /** The token's bytes, made once: what each request's key is compared with. */
+  readonly #tokenBytes = Buffer.from(this.#token, 'utf8');
   readonly #upstream: Upstream;
   readonly #map: ModelMap;
   readonly #agents: UpstreamAgents = createAgents();
@@ -384,7 +386,7 @@ class GatewayServer {
       req.resume();
       return this.#sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
     }
-    if (!tokenMatches(presentedKey(req, url), this.#token)) {
+    if (!tokenMatches(presentedKey(req, url), this.#tokenBytes)) {
       req.resume();
       return this.#sendError(
         res,

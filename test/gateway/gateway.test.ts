@@ -91,6 +91,14 @@ describe('routes and auth', () => {
     const wrong = await post(url, HELLO, { 'x-goog-api-key': `${gw.token}x` });
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.text).error.status).toBe('UNAUTHENTICATED');
+    // Of the token's length, one character off; and the token's length in non-ASCII characters.
+    const last = gw.token.at(-1) === 'A' ? 'B' : 'A';
+    expect((await post(url, HELLO, { 'x-goog-api-key': `${gw.token.slice(0, -1)}${last}` })).status).toBe(
+      401,
+    );
+    expect((await post(`${url}?key=${encodeURIComponent('é'.repeat(gw.token.length))}`, HELLO)).status).toBe(
+      401,
+    );
     expect((await post(url, HELLO)).status).toBe(401);
     const list = await fetch(`${gw.url}/v1beta/models`);
     expect(list.status).toBe(401);

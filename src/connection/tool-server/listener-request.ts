@@ -3,7 +3,7 @@
  * rebinding, and parsing `/<token>/<kind>/<name>` with a constant-time token comparison.
  */
 import type { ListenerHeaders } from './request-headers.js';
-import { tokensEqual } from './token.js';
+import { tokensEqual } from '../../internal/token.js';
 
 /** Server and hook-event names the listener routes: no dots, slashes or percent signs can get through. */
 export const ROUTE_NAME = /^[A-Za-z0-9_-]{1,64}$/;

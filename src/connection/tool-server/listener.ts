@@ -41,7 +41,7 @@ import type { DirectCatalogOptions } from './mcp-direct.js';
 import type { OwnToolHooks } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 import { listenerHeaders } from './request-headers.js';
-import { createToken } from './token.js';
+import { createToken } from '../../internal/token.js';
 
 /** The address the listener binds; never a public interface. */
 export const LISTENER_HOST = '127.0.0.1';
