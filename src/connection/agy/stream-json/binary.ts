@@ -58,16 +58,24 @@ const versionCache = new Map<string, string | null>();
 const inFlight = new Map<string, InFlight>();
 
 /**
- * What an answer is known by: the binary's path, and for the simulator, whose version comes from its scenario
- * and not from its file (`src/testing/simulator/main.ts`), the two variables it takes it from. Real agy reads
- * neither, so every start of one binary shares one answer; agents on simulator scenarios of different versions
- * in one process (a test file, a conformance run per version) each get their own.
+ * The variables the simulator takes its version from (`src/testing/simulator/main.ts`: a scenario's `version`,
+ * else `AGY_SIM_VERSION`; a replayed cassette's header, `src/testing/cassette/replay-agy.ts`).
+ */
+const SIMULATOR_VERSION_VARIABLES = ['AGY_SIM_SCENARIO', 'AGY_SIM_VERSION', 'AGY_SIM_CASSETTE'] as const;
+
+/**
+ * What an answer is known by: the binary's path, and for the simulator, whose version comes from its
+ * environment and not from its file, the variables it takes it from. Real agy reads none of them, so every
+ * start of one binary shares one answer; agents on simulator scenarios or cassettes of different versions in
+ * one process (a test file, a conformance run per version) each get their own.
  */
 function cacheKey(binary: string, env: NodeJS.ProcessEnv): string {
-  const { AGY_SIM_SCENARIO: scenario, AGY_SIM_VERSION: version } = env;
-  return scenario === undefined && version === undefined
-    ? binary
-    : `${binary}\0${scenario ?? ''}\0${version ?? ''}`;
+  let key = binary;
+  for (const name of SIMULATOR_VERSION_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined) key += `\0${name}=${value}`;
+  }
+  return key;
 }
 
 /**

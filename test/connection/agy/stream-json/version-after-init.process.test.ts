@@ -2,9 +2,14 @@
 // first start per binary returns without waiting for it, `agyVersion` becomes right once it answers, and every
 // later start has the cached answer at once. The answer is cached per binary path for the life of the process,
 // and test files share a worker: the hanging-probe test runs its own copy of the fake agy.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../../../src/agent/agent.js';
+import { cachedAgyVersion, probeAgyVersion } from '../../../../src/connection/agy/stream-json/binary.js';
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/testing/cassette/format.js';
+import { replayCassette, serializeCassette } from '../../../../src/testing/cassette/index.js';
+import { simulatorPath } from '../../../../src/testing/simulator/path.js';
 import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../../../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../../../helpers/sandbox.js';
 
@@ -53,20 +58,42 @@ describe('the version probe runs after init', () => {
     }
   });
 
-  it('agents on simulator scenarios of other versions in one process each get their own version', async () => {
-    // The simulator's version comes from its scenario, not its file: an answer cached per binary path alone
-    // gave every later agent the first scenario's version (and a cassette recorded under the wrong one). Test
-    // files share a worker, so this one also kept the test above from seeing 1.3.1 after such a file.
+  it('agents on simulator scenarios, versions or cassettes of other versions in one process each get their own', async () => {
+    // The simulator's version comes from its environment, not its file: an answer cached per binary path alone
+    // gave every later agent the first one's version (and a cassette recorded under the wrong one). Test files
+    // share a worker, so this also kept the test above from seeing 1.3.1 after such a file.
     const older = new Agent(await box.agentConfig({ version: '1.2.7', turns: [] }));
+    const byVariable = new Agent(await box.agentConfig(undefined, { env: { AGY_SIM_VERSION: '1.1.9' } }));
     const plain = new Agent(await box.agentConfig());
     try {
       await older.start();
       expect(await older.probedAgyVersion()).toBe('1.2.7');
+      await byVariable.start();
+      expect(await byVariable.probedAgyVersion()).toBe('1.1.9');
       await plain.start();
       expect(await plain.probedAgyVersion()).toBe('1.3.1');
     } finally {
-      await Promise.all([older.close(), plain.close()]);
+      await Promise.all([older.close(), byVariable.close(), plain.close()]);
     }
+    // A replayed cassette answers with its recording's version (the probe alone: this cassette has no session).
+    const file = join(box.root, 'v.cassette.jsonl');
+    writeFileSync(
+      file,
+      serializeCassette({
+        header: {
+          format: CASSETTE_FORMAT,
+          version: CASSETTE_VERSION,
+          backend: 'agy',
+          agy: { version: '1.2.17', args: [] },
+          recordedAt: new Date(0).toISOString(),
+          sanitized: true,
+        },
+        records: [],
+      }),
+    );
+    const cassette = { ...process.env, ...replayCassette(file).env };
+    expect(await probeAgyVersion(simulatorPath(), cassette, { cwd: box.root })).toBe('1.2.17');
+    expect(cachedAgyVersion(simulatorPath(), {})).toBe('1.3.1');
   });
 
   it('probedAgyVersion() waits for the first start’s probe: the version without polling', async () => {
