@@ -2,8 +2,9 @@
  * Request screening for the listener, all before any user code runs: the Host/Origin check against DNS
  * rebinding, and parsing `/<token>/<kind>/<name>` with a constant-time token comparison.
  */
-import type { ListenerHeaders } from './request-headers.js';
+
 import { tokensEqual } from '../../internal/token.js';
+import type { ListenerHeaders } from './request-headers.js';
 
 /** Server and hook-event names the listener routes: no dots, slashes or percent signs can get through. */
 export const ROUTE_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -18,6 +18,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createToken } from '../../internal/token.js';
 import { consoleLogger, describeError, type Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import { StateStore } from '../../tools/tool-context.js';
@@ -41,7 +42,6 @@ import type { DirectCatalogOptions } from './mcp-direct.js';
 import type { OwnToolHooks } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 import { listenerHeaders } from './request-headers.js';
-import { createToken } from '../../internal/token.js';
 
 /** The address the listener binds; never a public interface. */
 export const LISTENER_HOST = '127.0.0.1';
