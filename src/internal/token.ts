@@ -1,6 +1,7 @@
 /**
- * The per-session secret that prefixes every listener path. Only agy's config files (written by the SDK)
- * carry it, so another local process or a browser page that finds the port still cannot call our tools.
+ * The per-session secret that prefixes every listener path, and the gateway's per-run key. Only agy's config
+ * files (written by the SDK) carry the first, and only the clients the SDK configures the second, so another
+ * local process or a browser page that finds the port still cannot call our tools or spend the upstream's key.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
