@@ -179,15 +179,18 @@ async function twoThreads(requestBody) {
         req.end(requestBody);
       });
     const bare = { direct: [], first: [], last: [] };
-    for (let i = 0; i < 2 * ITERATIONS + 50; i++) {
-      const a = await ask(urls.geminiUrl, {});
-      const b = await ask(urls.gatewayUrl, { 'x-goog-api-key': urls.token });
-      if (i < 50) continue;
-      bare.direct.push(a.last);
-      bare.first.push(b.first - a.first);
-      bare.last.push(b.last - a.last);
+    try {
+      for (let i = 0; i < 2 * ITERATIONS + 50; i++) {
+        const a = await ask(urls.geminiUrl, {});
+        const b = await ask(urls.gatewayUrl, { 'x-goog-api-key': urls.token });
+        if (i < 50) continue;
+        bare.direct.push(a.last);
+        bare.first.push(b.first - a.first);
+        bare.last.push(b.last - a.last);
+      }
+    } finally {
+      agent.destroy();
     }
-    agent.destroy();
     return {
       directP50Ms: d.p50,
       addedP50Ms: g.p50 - d.p50,
