@@ -29,7 +29,7 @@ type Ev = Record<string, unknown> & { event: string };
  * The scripted agent races 300 `fs/<op>_text_file` calls on a workspace file against a process that keeps
  * swapping it for a symlink to a secret outside; returns the agent's race report and the secret's path.
  */
-async function swapRace(op: 'read' | 'write'): Promise<{ race: Ev; secret: string }> {
+async function swapRace(op: 'read' | 'write', untilOk = false): Promise<{ race: Ev; secret: string }> {
   const b = box();
   const secret = join(b.dir, 'secret.txt');
   writeFileSync(secret, 'SECRET');
@@ -37,7 +37,7 @@ async function swapRace(op: 'read' | 'write'): Promise<{ race: Ev; secret: strin
     turns: [
       {
         actions: [
-          { type: 'race', op, path: join(b.workspace, 'f.txt'), target: secret, tries: 300 },
+          { type: 'race', op, path: join(b.workspace, 'f.txt'), target: secret, tries: 300, untilOk },
           { type: 'text', text: 'raced' },
         ],
       },
@@ -244,9 +244,9 @@ describe('ACP backend: the file system an agent is served', () => {
   });
 
   it('a file swapped to a symlink during reads never returns an outside file', async () => {
-    const { race } = await swapRace('read');
+    const { race } = await swapRace('read', true);
     const results = race.results as { ok: boolean; content?: string }[];
-    expect(results).toHaveLength(300);
+    expect(results.length).toBeGreaterThanOrEqual(300);
     expect(results.some((r) => r.ok && r.content === 'inside')).toBe(true);
     expect(results.filter((r) => r.content === 'SECRET')).toEqual([]);
   });
