@@ -6,10 +6,7 @@
  * hash, was about a fifth of the gateway's own work before the upstream call).
  */
 import type { IncomingMessage } from 'node:http';
-import { createToken, tokensEqual } from '../internal/token.js';
-
-/** A fresh per-run token (256 bits, URL-safe). */
-export const newToken = createToken;
+import { tokensEqual } from '../internal/token.js';
 
 /** The key the client presented, from whichever place it used; `undefined` when none. */
 export function presentedKey(req: IncomingMessage, url: URL): string | undefined {

@@ -8,8 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
+import { createToken } from '../internal/token.js';
 import { checkedLogger, describeError, type Logger } from '../logger.js';
-import { newToken, presentedKey, tokenMatches } from './auth.js';
+import { presentedKey, tokenMatches } from './auth.js';
 import { countTokens } from './count-tokens.js';
 import {
   fromUpstreamResponse,
@@ -277,7 +278,7 @@ function modelInfo(
 }
 
 class GatewayServer {
-  readonly #token = newToken();
+  readonly #token = createToken();
   /** The token's bytes, made once: what each request's key is compared with. */
   readonly #tokenBytes = Buffer.from(this.#token, 'utf8');
   readonly #upstream: Upstream;
