@@ -152,12 +152,17 @@ export function spawnAgent(
   return { process: proc, rpc, lines };
 }
 
-/** A start-time request, bounded by `limit` ms and by the process's exit; failures carry the stderr tail. */
+/**
+ * A start-time request, bounded by `limit` ms and by the process's exit; failures carry the stderr tail. With
+ * `stopOnTimeout`, a timed-out agent is stopped before the error is made, so it carries everything the agent
+ * wrote until its end and how it ended, not only what had been read when the time ran out.
+ */
 export async function startRequest<T>(
   agent: AcpAgent,
   what: string,
   limit: number,
   send: () => Promise<T>,
+  stopOnTimeout?: () => Promise<void>,
 ): Promise<T> {
   const diag = () => ({
     exitCode: agent.process.exitInfo?.code ?? null,
@@ -175,8 +180,10 @@ export async function startRequest<T>(
   );
   const exited = agent.process.exited.then(() => ({ exited: true as const }));
   const raced = await within(Promise.race([answer, exited]), limit);
-  if (raced === undefined)
+  if (raced === undefined) {
+    await stopOnTimeout?.();
     throw new StartError(`the ACP agent did not answer ${what} within ${limit} ms`, diag());
+  }
   const r = raced.value;
   if ('exited' in r) throw new StartError(`the ACP agent exited before answering ${what}`, diag());
   if (!r.ok) {

@@ -43,6 +43,8 @@ export class AcpSession {
   readonly #deps: AcpSessionDeps;
   readonly #logger: Logger;
   #agent: AcpAgent | undefined;
+  /** The agent `#start` is starting: its start requests stop it when they time out. */
+  #startingAgent: AcpAgent | undefined;
   #starting: Promise<ConnectionInfo> | undefined;
   #init: AcpInitializeResponse | undefined;
   #session: (AcpNewSessionResponse & { models?: unknown }) | undefined;
@@ -168,6 +170,7 @@ export class AcpSession {
     this.#logger.info(`starting ACP agent ${this.#o.command}; initialize…`);
     const agent = spawnAgent(this.#o, this.#deps.binary, this.#deps.env, this.#deps.handlers);
     this.#agent = agent;
+    this.#startingAgent = agent;
     try {
       const init = await this.#request(agent, 'initialize', () =>
         agent.rpc.agent.request('initialize', {
@@ -192,6 +195,8 @@ export class AcpSession {
     } catch (err) {
       await this.stopAgent(agent);
       throw err;
+    } finally {
+      this.#startingAgent = undefined;
     }
   }
 
@@ -256,8 +261,11 @@ export class AcpSession {
     }
   }
 
+  /** A request bounded by the start timeout; one that times out while `agent` starts stops it first. */
   #request<T>(agent: AcpAgent, what: string, send: () => Promise<T>): Promise<T> {
-    return startRequest(agent, what, this.#o.startTimeoutMs ?? DEFAULT_ACP_START_TIMEOUT_MS, send);
+    const limit = this.#o.startTimeoutMs ?? DEFAULT_ACP_START_TIMEOUT_MS;
+    const stop = agent === this.#startingAgent ? () => this.stopAgent(agent) : undefined;
+    return startRequest(agent, what, limit, send, stop);
   }
 }
 

@@ -99,6 +99,8 @@ describe('ACP backend: lifecycle', () => {
     expect((err as StartError).message).toMatch(/did not answer initialize within 1500 ms/);
     expect((err as StartError).stderrTail).toContain('loading credentials failed');
     expect((err as StartError).message).toContain('loading credentials failed');
+    // The agent was stopped before the error was made: it says how the agent ended.
+    expect([(err as StartError).exitCode, (err as StartError).signal]).not.toEqual([null, null]);
     const pid = b.events().find((e) => e.event === 'start')!.pid as number;
     expect(alive(pid)).toBe(false);
     await agent.close();
