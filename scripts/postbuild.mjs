@@ -1,17 +1,20 @@
 // After tsc: bundles the simulator into one file, and marks the package's executables as executable (tsc does
 // not preserve modes).
-import { chmodSync, copyFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 // The simulator is started once per agent; as one module instead of ~33 it boots ~15 ms sooner, which is most
 // of what an Agent start costs beyond agy's own boot (bench/startup.mjs). Without rolldown (a build with
 // --omit=dev) there is no bundle and `simulatorPath()` uses main.js.
 //
-// The MCP SDK's client (imported lazily, right after `init`, by every simulator with an MCP server configured:
-// all of them with own tools) goes into a bundle of its own, `mcp-client.mjs`, with its dependencies. Loaded
-// from node_modules it resolves and compiles some 300 files, ~230 ms of CPU per simulator (5x the simulator's
-// whole boot; bundled: ~65 ms). Real agy is one Go binary and pays nothing like it, and in a start storm that
-// artefact was most of the CPU on the machine (bench/many-agents.mjs). It is still the official SDK's code.
+// The MCP SDK's client (loaded lazily, right after `init`, by every simulator with an MCP server configured:
+// all of them with own tools) goes into a CommonJS bundle of its own, `mcp-client.cjs`, with its dependencies,
+// and V8's code cache of it goes beside it (`mcp-client.code-cache`, testing/simulator/mcp-client-loader.ts).
+// Loaded from node_modules it resolves and compiles some 300 files, ~230 ms of CPU per simulator (5x the
+// simulator's whole boot); as one ES module ~115-145 ms, as this bundle with its cache ~55. Real agy is one Go
+// binary and pays nothing like it, and in a start storm that artefact was most of the CPU on the machine
+// (bench/many-agents.mjs). It is still the official SDK's code.
 //
 // That bundle's `Headers` is the simulator's own (testing/simulator/mcp-headers.ts), not the global: the MCP
 // SDK's transport builds a `Headers` for every request, and touching Node's global one loads all of undici
@@ -19,7 +22,8 @@ import { resolve } from 'node:path';
 //
 // Its `validation/ajv-provider.js` is testing/simulator/lazy-ajv-provider.ts: the SDK's own validator, required
 // from node_modules on the first schema compiled, so ajv is neither evaluated with the bundle nor built by every
-// `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it).
+// `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it). Likewise its OAuth code's
+// `pkce-challenge` is testing/simulator/lazy-pkce-challenge.ts (loaded, it builds Node's Web Crypto: ~18 ms).
 const MCP_CLIENT_MODULES = [
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/stdio.js',
@@ -29,6 +33,7 @@ const rolldown = await import('rolldown').catch(() => undefined);
 if (rolldown) {
   const entry = '\0mcp-client-entry';
   const lazyAjvProvider = resolve('dist/testing/simulator/lazy-ajv-provider.js');
+  const lazyPkceChallenge = resolve('dist/testing/simulator/lazy-pkce-challenge.js');
   const client = await rolldown.rolldown({
     input: entry,
     platform: 'node',
@@ -43,6 +48,8 @@ if (rolldown) {
           // The SDK's client imports its default validator relatively; nothing else of the SDK is replaced.
           if (id.endsWith('/validation/ajv-provider.js') && importer?.includes('@modelcontextprotocol/sdk/'))
             return lazyAjvProvider;
+          if (id === 'pkce-challenge' && importer?.includes('@modelcontextprotocol/sdk/'))
+            return lazyPkceChallenge;
           return undefined;
         },
         load: (id) =>
@@ -51,8 +58,19 @@ if (rolldown) {
     ],
     logLevel: 'warn',
   });
-  await client.write({ file: 'dist/testing/simulator/mcp-client.mjs', format: 'esm', codeSplitting: false });
+  rmSync('dist/testing/simulator/mcp-client.mjs', { force: true }); // an older build's ES module bundle
+  await client.write({ file: 'dist/testing/simulator/mcp-client.cjs', format: 'cjs', codeSplitting: false });
   await client.close();
+  // The cache is made by a Node started as the simulator is (no flags): V8 refuses a cache made under others.
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "import { writeMcpClientCodeCache } from './dist/testing/simulator/mcp-client-loader.js'; writeMcpClientCodeCache();",
+    ],
+    { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } },
+  );
 
   const bundle = await rolldown.rolldown({
     input: 'dist/testing/simulator/main.js',
@@ -64,7 +82,6 @@ if (rolldown) {
     file: 'dist/testing/simulator/agy-sim.mjs',
     format: 'esm',
     codeSplitting: false,
-    paths: Object.fromEntries(MCP_CLIENT_MODULES.map((m) => [m, './mcp-client.mjs'])),
   });
   await bundle.close();
 }

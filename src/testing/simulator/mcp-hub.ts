@@ -4,14 +4,15 @@
  * (`StdioClientTransport`, `StreamableHTTPClientTransport` with `requestInit.headers`), and its tools are
  * listed; a server that fails to start, initialize or list its tools within 10 s is dropped with a stderr
  * warning, and connected again on the first call to it (once per call), as agy does: a host that is slow to
- * answer during a start storm must not lose its tools for the whole session. The SDK is imported only here, and
- * only when a server is configured, so plain runs start fast.
+ * answer during a start storm must not lose its tools for the whole session. The SDK is loaded only here
+ * (`mcp-client-loader.ts`), and only when a server is configured, so plain runs start fast.
  *
  * A stdio server's stderr is read (its last lines go into a failure warning) but never copied to agy's
  * stderr. Stdio servers get the simulator's whole environment plus the entry's `env`.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHttpFetch } from './http-fetch.js';
+import { loadMcpClient } from './mcp-client-loader.js';
 import type { McpServerSpec } from './mcp-config.js';
 
 /** How long a server may take to start, initialize and list its tools (`AGY_SIM_MCP_CONNECT_TIMEOUT_MS` for tests). */
@@ -97,11 +98,7 @@ export class McpHub {
   }
 
   async #tryConnect(spec: McpServerSpec): Promise<string | undefined> {
-    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ]);
+    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpClient();
     const client = new Client({ name: 'agy', version: this.#clientVersion }, { capabilities: {} });
     const conn: Connection = {
       spec,

@@ -3,7 +3,8 @@
 // child process, and Node's list of loaded internal modules has no undici in it afterwards. Touching any of
 // undici's globals (`fetch`, `Headers`, `Response`) costs a process about 28 ms of CPU, real agy nothing.
 // Nor ajv until a tool has an `outputSchema` (lazy-ajv-provider.ts): then the SDK's validation still rejects a
-// `structuredContent` that does not match it. Nor node:http before its first request, nor node:https for http:.
+// `structuredContent` that does not match it. Nor node:http before its first request, nor node:https for http:,
+// nor Web Crypto (lazy-pkce-challenge.ts). And the client is compiled from the build's code cache.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { SessionListener } from '../../../src/connection/tool-server/listener.js
 import { tool } from '../../../src/tools/tool.js';
 
 const root = join(import.meta.dirname, '../../..');
-const bundle = join(root, 'dist/testing/simulator/mcp-client.mjs');
+const bundle = join(root, 'dist/testing/simulator/mcp-client.cjs');
 
 /** A server whose one tool declares an output schema and breaks it when called with `lie: true`. */
 function liar(): Server {
@@ -70,6 +71,8 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         ajvWithSchemas: boolean;
         httpBeforeRequest: boolean;
         https: boolean;
+        load: string;
+        webCrypto: boolean;
       };
       expect(report.tools).toEqual(['echo']);
       expect(report.result).toMatchObject({ content: [{ type: 'text', text: 'é — 🌍' }] });
@@ -82,6 +85,10 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       // The simulator boots without node:http(s) (~17 ms of CPU): http comes with the first request, https never here.
       expect(report.httpBeforeRequest).toBe(false);
       expect(report.https).toBe(false);
+      // The build's V8 code cache fits the Node that runs the simulator (made without flags, as it runs).
+      expect(report.load).toBe('bundle, code cache accepted');
+      // pkce-challenge (OAuth only) is loaded on first use: loading it builds Node's Web Crypto.
+      expect(report.webCrypto).toBe(false);
     } finally {
       await listener.close();
     }
