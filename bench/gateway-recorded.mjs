@@ -15,7 +15,8 @@
 // arrives (the gateway's 64-frame writes against one read of the whole body), which the slope would mix in.
 // Then the @google/genai paths again with the servers in a worker thread (the client apart from the gateway, as
 // deployed), and the same two paths read by a bare node:http client (the gateway's added wall time to the first
-// and the last byte, without @google/genai's variance). Then heap after a forced GC at the start and the end of a
+// and the last byte, without @google/genai's variance); on both clients, beside the gateway, a proxy that only
+// forwards the Gemini server's answer: the wall time any HTTP hop in Node adds here, the gateway's floor. Then heap after a forced GC at the start and the end of a
 // long stream (1 M events or 30 s of sending, whichever ends first).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -143,17 +144,21 @@ async function twoThreads(requestBody) {
   try {
     const direct = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: urls.geminiUrl } });
     const via = new GoogleGenAI({ apiKey: urls.token, httpOptions: { baseUrl: urls.gatewayUrl } });
-    const wall = { direct: [], via: [] };
+    const viaProxy = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: urls.proxyUrl } });
+    const wall = { direct: [], via: [], proxy: [] };
+    const timed = async (client) => {
+      const t0 = performance.now();
+      await drain(client);
+      return performance.now() - t0;
+    };
     for (let i = 0; i < ITERATIONS + 20; i++) {
-      let t0 = performance.now();
-      await drain(direct);
-      const d = performance.now() - t0;
-      t0 = performance.now();
-      await drain(via);
-      const g = performance.now() - t0;
+      const d = await timed(direct);
+      const g = await timed(via);
+      const p = await timed(viaProxy);
       if (i < 20) continue;
       wall.direct.push(d);
       wall.via.push(g);
+      wall.proxy.push(p);
     }
     const d = summarize(wall.direct);
     const g = summarize(wall.via);
@@ -178,15 +183,18 @@ async function twoThreads(requestBody) {
         req.on('error', reject);
         req.end(requestBody);
       });
-    const bare = { direct: [], first: [], last: [] };
+    const bare = { direct: [], first: [], last: [], proxyFirst: [], proxyLast: [] };
     try {
       for (let i = 0; i < 2 * ITERATIONS + 50; i++) {
         const a = await ask(urls.geminiUrl, {});
         const b = await ask(urls.gatewayUrl, { 'x-goog-api-key': urls.token });
+        const p = await ask(urls.proxyUrl, {});
         if (i < 50) continue;
         bare.direct.push(a.last);
         bare.first.push(b.first - a.first);
         bare.last.push(b.last - a.last);
+        bare.proxyFirst.push(p.first - a.first);
+        bare.proxyLast.push(p.last - a.last);
       }
     } finally {
       agent.destroy();
@@ -198,6 +206,9 @@ async function twoThreads(requestBody) {
       bareDirectP50Ms: summarize(bare.direct).p50,
       bareAddedFirstByteP50Ms: summarize(bare.first).p50,
       bareAddedLastByteP50Ms: summarize(bare.last).p50,
+      proxyAddedP50Ms: summarize(wall.proxy).p50 - d.p50,
+      bareProxyAddedFirstByteP50Ms: summarize(bare.proxyFirst).p50,
+      bareProxyAddedLastByteP50Ms: summarize(bare.proxyLast).p50,
     };
   } finally {
     worker.postMessage('close');
@@ -366,6 +377,9 @@ export async function run() {
       twoThreadsBareDirectP50Ms: fmt(apart.bareDirectP50Ms),
       twoThreadsBareAddedFirstByteP50Ms: fmt(apart.bareAddedFirstByteP50Ms),
       twoThreadsBareAddedLastByteP50Ms: fmt(apart.bareAddedLastByteP50Ms),
+      twoThreadsNullProxyAddedP50Ms: fmt(apart.proxyAddedP50Ms),
+      twoThreadsBareNullProxyAddedFirstByteP50Ms: fmt(apart.bareProxyAddedFirstByteP50Ms),
+      twoThreadsBareNullProxyAddedLastByteP50Ms: fmt(apart.bareProxyAddedLastByteP50Ms),
       addedCpuPerRequestMs: fmt(addedCpuPerRequest),
       addedCpuPerEventUs: fmt((addedCpuPerRequest * 1000) / lines.length, 2),
       translateOnlyCpuPerEventUs: fmt(translate.early, 2),
