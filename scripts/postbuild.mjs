@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 // all of them with own tools) goes into a CommonJS bundle of its own, `mcp-client.cjs`, with its dependencies,
 // and V8's code cache of it goes beside it (`mcp-client.code-cache`, testing/simulator/mcp-client-loader.ts).
 // Loaded from node_modules it resolves and compiles some 300 files, ~230 ms of CPU per simulator (5x the
-// simulator's whole boot); as one ES module ~115-145 ms, as this bundle with its cache ~55. Real agy is one Go
+// simulator's whole boot); as one ES module ~106 ms, as this bundle with its cache ~69. Real agy is one Go
 // binary and pays nothing like it, and in a start storm that artefact was most of the CPU on the machine
 // (bench/many-agents.mjs). It is still the official SDK's code.
 //
