@@ -31,7 +31,7 @@ import { normalizeRequest } from '../dist/gateway/normalize-request.js';
 import { SseWriter } from '../dist/gateway/sse-writer.js';
 import { openAIChatUpstream } from '../dist/gateway/upstream/openai-chat.js';
 import { createSseDecoder } from '../dist/gateway/upstream/sse-parse.js';
-import { captureAnswer, serve, startGateway, urlOf } from './lib/gateway-setup.mjs';
+import { captureAnswer, forwardingProxy, serve, startGateway, urlOf } from './lib/gateway-setup.mjs';
 import { cpuMs, fmt, summarize } from './stats.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_GATEWAY_REC_ITER ?? 200);
@@ -303,16 +303,8 @@ export async function run() {
     const gwUrl = `${gw.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
     const gwHeaders = { 'content-type': 'application/json', 'x-goog-api-key': gw.token };
     const upUrl = `${urlOf(upstream)}/v1/chat/completions`;
-    // The floor of any HTTP hop in Node: a proxy that forwards the upstream's body as it is, read for read.
-    const proxyAgent = new http.Agent({ keepAlive: true });
-    const proxy = await serve((_req, res) => {
-      const up = http.request(upUrl, { agent: proxyAgent, method: 'POST' }, (upRes) => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        upRes.on('data', (c) => res.write(c));
-        upRes.on('end', () => res.end());
-      });
-      up.end(rawBody);
-    });
+    // The floor of any HTTP hop in Node: a proxy that forwards the upstream's body as it is.
+    const { server: proxy, agent: proxyAgent } = await forwardingProxy(upUrl, rawBody);
     /** Added CPU (ms, summed over the measured rounds) at each of LENGTHS: the gateway, the forwarding proxy. */
     const rawAdded = [0, 0];
     const proxyAdded = [0, 0];

@@ -3,9 +3,8 @@
 // Gemini-speaking server sending the gateway's captured answer for the direct path, and a proxy that forwards
 // that server's answer (the floor of an HTTP hop). The client stays on the main thread, as Gemini CLI or agy run
 // apart from the SDK host that serves the gateway. Posts their URLs, then closes everything on a 'close' message.
-import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { captureAnswer, serve, startGateway, urlOf } from './gateway-setup.mjs';
+import { captureAnswer, forwardingProxy, serve, startGateway, urlOf } from './gateway-setup.mjs';
 
 const { chatBody, requestBody } = workerData;
 
@@ -19,18 +18,12 @@ const gemini = await serve((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(captured);
 });
-// The floor of any HTTP hop in Node: a proxy that only forwards the Gemini server's answer, read for read, so its
-// client gets the direct path's bytes. What the gateway adds beyond it is the gateway's own.
-const proxyAgent = new http.Agent({ keepAlive: true });
-const geminiPath = `${urlOf(gemini)}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
-const proxy = await serve((_req, res) => {
-  const up = http.request(geminiPath, { agent: proxyAgent, method: 'POST' }, (upRes) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    upRes.on('data', (c) => res.write(c));
-    upRes.on('end', () => res.end());
-  });
-  up.end(requestBody);
-});
+// A proxy that only forwards the Gemini server's answer, so its client gets the direct path's bytes: what the
+// gateway adds beyond it is the gateway's own.
+const { server: proxy, agent: proxyAgent } = await forwardingProxy(
+  `${urlOf(gemini)}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
+  requestBody,
+);
 parentPort.postMessage({
   gatewayUrl: gw.url,
   token: gw.token,

@@ -1,5 +1,6 @@
-// What both threads of bench/gateway-recorded.mjs set up the same way: the servers, the gateway in front of the replayed Chat
-// upstream, and its answer for the recording, captured once (what the direct path's Gemini server sends).
+// What both threads of bench/gateway-recorded.mjs set up the same way: the servers, the gateway in front of the
+// replayed Chat upstream, its answer for the recording, captured once (what the direct path's Gemini server
+// sends), and the forwarding proxy both measure the floor of an HTTP hop with.
 import http from 'node:http';
 import { createGateway } from 'agy-sdk/gateway';
 
@@ -14,6 +15,23 @@ export function serve(handler) {
 
 /** A server's base URL. */
 export const urlOf = (s) => `http://127.0.0.1:${s.address().port}`;
+
+/**
+ * The floor of any HTTP hop in Node: a server that POSTs `body` to `targetUrl` and forwards the answer as it is,
+ * read for read. Resolves with the server and the keep-alive agent it calls through (destroy both when done).
+ */
+export async function forwardingProxy(targetUrl, body) {
+  const agent = new http.Agent({ keepAlive: true });
+  const server = await serve((_req, res) => {
+    const up = http.request(targetUrl, { agent, method: 'POST' }, (upRes) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      upRes.on('data', (c) => res.write(c));
+      upRes.on('end', () => res.end());
+    });
+    up.end(body);
+  });
+  return { server, agent };
+}
 
 /** The gateway in front of `upstreamUrl` (an OpenAI Chat server), quiet. */
 export function startGateway(upstreamUrl) {
