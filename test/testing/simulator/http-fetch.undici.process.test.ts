@@ -72,6 +72,7 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         httpBeforeRequest: boolean;
         https: boolean;
         load: string;
+        vmBeforeLoad: boolean;
         webCrypto: boolean;
       };
       expect(report.tools).toEqual(['echo']);
@@ -87,6 +88,8 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       expect(report.https).toBe(false);
       // The build's V8 code cache fits the Node that runs the simulator (made without flags, as it runs).
       expect(report.load).toBe('bundle, code cache accepted');
+      // node:vm comes with the client, not with the simulator's modules (no MCP server, no node:vm).
+      expect(report.vmBeforeLoad).toBe(false);
       // pkce-challenge (OAuth only) is loaded on first use: loading it builds Node's Web Crypto.
       expect(report.webCrypto).toBe(false);
     } finally {
