@@ -2,7 +2,6 @@
  * Request screening for the listener, all before any user code runs: the Host/Origin check against DNS
  * rebinding, and parsing `/<token>/<kind>/<name>` with a constant-time token comparison.
  */
-
 import { tokensEqual } from '../../internal/token.js';
 import type { ListenerHeaders } from './request-headers.js';
 

@@ -82,11 +82,9 @@ export function loadMcpClient(): Promise<McpClientModule> {
  * Runs the bundle once without a cache and writes the code cache of everything it compiled (the build calls it
  * in a Node process started without flags, as the simulator is, so V8 accepts the cache there).
  */
-export function writeMcpClientCodeCache(): number {
+export function writeMcpClientCodeCache(): void {
   const { script } = runBundle(MCP_CLIENT_BUNDLE, undefined);
-  const data = script.createCachedData();
-  writeFileSync(MCP_CLIENT_CODE_CACHE, data);
-  return data.length;
+  writeFileSync(MCP_CLIENT_CODE_CACHE, script.createCachedData());
 }
 
 function readCache(): Buffer | undefined {
