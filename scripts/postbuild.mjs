@@ -1,7 +1,7 @@
 // After tsc: bundles the simulator into one file, and marks the package's executables as executable (tsc does
 // not preserve modes).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 // The simulator is started once per agent; as one module instead of ~33 it boots ~15 ms sooner, which is most
@@ -61,7 +61,8 @@ if (rolldown) {
   rmSync('dist/testing/simulator/mcp-client.mjs', { force: true }); // an older build's ES module bundle
   await client.write({ file: 'dist/testing/simulator/mcp-client.cjs', format: 'cjs', codeSplitting: false });
   await client.close();
-  // The cache is made by a Node started as the simulator is (no flags): V8 refuses a cache made under others.
+  // The cache is made by a Node started as the simulator is (no flags but --no-memory-reducer, below, which V8
+  // leaves out of its flag hash): V8 refuses a cache made under other flags.
   execFileSync(
     process.execPath,
     [
@@ -84,6 +85,23 @@ if (rolldown) {
     codeSplitting: false,
   });
   await bundle.close();
+}
+
+// The simulator's first line starts Node with `--no-memory-reducer`. Idle, a simulator's V8 otherwise runs up
+// to three full collections some 8 s after its start work (its memory reducer): 40-90 ms of CPU for each one,
+// most of what a start storm spends beyond each simulator's start work alone (bench/many-agents.mjs). The flag
+// is one V8 leaves out of its flag hash, so Node's own code cache and the MCP client's are still taken (every
+// flag tried that shortens the boot is hashed, and costs ~35 ms more than it saves); set later, from the
+// script, it is too late (the reducer is made with the heap). Not `env -S`: BusyBox's env (Alpine) lacks it.
+// The second line is a no-op to Node (a string and a comment) and an exec to sh.
+const SIMULATOR_LAUNCHER = `#!/bin/sh\n':' //; exec node --no-memory-reducer "$0" "$@"\n`;
+for (const file of ['dist/testing/simulator/main.js', 'dist/testing/simulator/agy-sim.mjs']) {
+  if (!existsSync(file)) continue;
+  const text = readFileSync(file, 'utf8');
+  if (text.startsWith(SIMULATOR_LAUNCHER)) continue; // tsc left it as it was
+  if (!text.startsWith('#!/usr/bin/env node\n'))
+    throw new Error(`${file} does not start with Node's shebang`);
+  writeFileSync(file, SIMULATOR_LAUNCHER + text.slice(text.indexOf('\n') + 1));
 }
 
 // The wire-fact catalogue lives beside docs/reference/; the conformance check reads it next to its code.

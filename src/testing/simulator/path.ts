@@ -12,8 +12,9 @@ import type { Scenario } from './scenario.js';
 
 /**
  * The absolute path of the compiled simulator: `dist/testing/simulator/agy-sim.mjs`, the build's one-file
- * bundle of it, or `main.js` where there is no bundle as new as `main.js`. Either is an executable Node script
- * (`#!/usr/bin/env node`), usable wherever an `agy` binary path is expected.
+ * bundle of it, or `main.js` where there is no bundle as new as `main.js`. Either is an executable script that
+ * starts Node (scripts/postbuild.mjs gives it the flags it runs with), usable wherever an `agy` binary path is
+ * expected.
  *
  * Resolved next to this module, so it works from an installed package; when this module runs from TypeScript
  * sources (tests), it points at the same file in the project's `dist/`, which must have been built.
