@@ -182,6 +182,11 @@ export class AgyConnection implements Connection {
         agyServer === OWN_TOOL_SERVER
           ? runtime.listener?.catalog(TOOL_SERVER_NAME)?.names.resolve(servedName)?.originalName
           : undefined,
+      // agy lists our tools right after its `init`: the start's pacing waits for that too (spawn-queue.ts).
+      startWork:
+        runtime.listener?.catalog(TOOL_SERVER_NAME) !== undefined
+          ? () => runtime.listener!.nextToolsList(TOOL_SERVER_NAME)
+          : undefined,
       logger: o.logger,
       tap,
     });

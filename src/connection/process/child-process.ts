@@ -10,7 +10,7 @@ import { settlesWithin } from '../../internal/timing.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
 import { MARK_VAR, readStat } from './proc-read.js';
-import { spawnQueue } from './spawn-queue.js';
+import { START_WORK_HOLD_MS, settledWithin, spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
 function signalQuietly(target: number, sig: NodeJS.Signals): boolean {
@@ -52,6 +52,14 @@ export interface AgentProcessOptions {
   onStderrLine: (line: string) => void;
   /** Called once with the agy pid when it has started. */
   onSpawn?: ((pid: number) => void) | undefined;
+  /**
+   * Called as the process is spawned: settles when its start work beyond its first output is done (agy lists
+   * the session's own tools after its `init`). The start's spawn slot is held until then, at most
+   * {@link START_WORK_HOLD_MS} after the first output, or until the process exits.
+   */
+  startWork?: (() => Promise<unknown>) | undefined;
+  /** How long after the first output `startWork` may hold the slot. Default {@link START_WORK_HOLD_MS}. */
+  startWorkHoldMs?: number | undefined;
 }
 
 /** Shutdown timings. */
@@ -142,7 +150,11 @@ export class AgentProcess {
         resolveExited(this.#finish({ code: null, signal: null }));
       }
       resolveLaunched();
-      return booted;
+      if (!opts.startWork) return booted;
+      // Asked for at the spawn, so a tools/list that comes before the first output still counts.
+      const startWork = opts.startWork();
+      const holdMs = opts.startWorkHoldMs ?? START_WORK_HOLD_MS;
+      return booted.then(() => (this.#exited ? undefined : settledWithin([startWork, this.exited], holdMs)));
     });
   }
 

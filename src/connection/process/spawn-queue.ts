@@ -5,6 +5,11 @@
  * runs in its own macrotask (the loop turns between two spawns), and only a few supervisors may be booting at
  * once (a slot is held from spawn until the supervisor reports, never while a session idles), so a start storm
  * neither freezes the host nor starves the processes it starts of CPU.
+ *
+ * An agent process's slot is held until its first output and, when it serves the session's own tools, until it
+ * has listed them (bounded): agy's start work goes on after its `init` (its MCP connection, ~100 ms of CPU for
+ * the simulator), and freeing the slot at `init` let more processes compete for the cores than there are, each
+ * slower for it (bench/many-agents.mjs: ~10 % more CPU per agy, ~10 % longer start storms).
  */
 import { availableParallelism } from 'node:os';
 
@@ -13,6 +18,26 @@ type Job = () => Promise<unknown>;
 
 /** A slot is freed after this long even if the started process never reported (it is not killed here). */
 const SLOT_TIMEOUT_MS = 10_000;
+
+/**
+ * How long after its first output a process's slot may still be held for its remaining start work (agy's MCP
+ * connection to the session's tool server): long enough for that work in a storm, short enough that an agy
+ * that never does it slows a storm only a little.
+ */
+export const START_WORK_HOLD_MS = 1000;
+
+/** Resolves when the first of `promises` settles, or after `ms`, whichever comes first; never rejects. */
+export function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const promise of promises) promise.then(done, done);
+  });
+}
 
 function defaultLimit(): number {
   const fromEnv = Number(process.env.AGY_SDK_MAX_CONCURRENT_SPAWNS);
@@ -28,6 +53,11 @@ export class SpawnQueue {
 
   constructor(limit = defaultLimit()) {
     this.#limit = limit;
+  }
+
+  /** How many started processes may hold a slot at once. */
+  get limit(): number {
+    return this.#limit;
   }
 
   /** Queues `job`; it runs in a later macrotask, once a slot is free. */

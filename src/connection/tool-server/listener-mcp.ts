@@ -82,6 +82,8 @@ export interface McpRouteOptions {
   direct?: DirectCatalogOptions | undefined;
   /** Sees each answered request: its JSON body, the status and the JSON answer (a cassette recorder). */
   onExchange?: McpExchangeObserver | undefined;
+  /** Called when a `tools/list` request (alone or in a batch) has been read, before it is answered. */
+  onToolsList?: ((server: string) => void) | undefined;
 }
 
 /** Sees one answered MCP POST (`response` is `null` for an empty or non-JSON answer). */
@@ -182,6 +184,11 @@ export async function handleMcpRequest(
   if (options.onExchange) observeAnswer(res, server, message, options.onExchange, options.logger);
   const messages = Array.isArray(message) ? message : [message];
   cancelRequested(server, messages, options);
+  if (
+    options.onToolsList &&
+    messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/list')
+  )
+    options.onToolsList(server);
 
   if (options.direct && isDirectBatch(messages)) {
     await serveDirect(server, options.direct, messages, Array.isArray(message), headers, res, options);

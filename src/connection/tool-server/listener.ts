@@ -108,6 +108,8 @@ export class SessionListener {
   readonly #state: StateStore;
   readonly #shutdown = new AbortController();
   readonly #inflight = new Map<string, Abortable>();
+  /** Who waits for the next `tools/list` of a server (`nextToolsList`). */
+  readonly #toolsListWaiters = new Map<string, Array<() => void>>();
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -258,6 +260,26 @@ export class SessionListener {
   }
 
   /**
+   * Resolves at the next `tools/list` request `server` receives (when it has been read, before it is answered):
+   * agy lists a server's tools as it starts, the last of its start work an SDK can see. Never rejects; it stays
+   * pending if no such request comes, so whoever waits bounds the wait.
+   */
+  nextToolsList(server: string): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.#toolsListWaiters.get(server);
+      if (waiters) waiters.push(resolve);
+      else this.#toolsListWaiters.set(server, [resolve]);
+    });
+  }
+
+  readonly #onToolsList = (server: string): void => {
+    const waiters = this.#toolsListWaiters.get(server);
+    if (!waiters) return;
+    this.#toolsListWaiters.delete(server);
+    for (const resolve of waiters) resolve();
+  };
+
+  /**
    * Stops listening, aborts in-flight tool calls and hooks (their `signal`s), and closes every connection.
    * Resolves once the server is fully closed; calling it again returns the same promise.
    */
@@ -313,6 +335,7 @@ export class SessionListener {
       inflight: this.#inflight,
       direct: this.#direct.get(route.name),
       onExchange: options.onMcpExchange,
+      onToolsList: this.#onToolsList,
     });
   }
 

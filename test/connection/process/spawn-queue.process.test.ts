@@ -7,6 +7,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
+import { AgentProcess } from '../../../src/connection/process/child-process.js';
+import { spawnQueue } from '../../../src/connection/process/spawn-queue.js';
 import { tool } from '../../../src/tools/tool.js';
 import { type Sandbox, sandbox } from '../../helpers/sandbox.js';
 
@@ -76,4 +78,86 @@ describe('a start storm', () => {
     // Generous: a loaded 2-core box preempts us anyway; spawning ten at once blocked it for far longer per agent.
     expect(delay.max / 1e6).toBeLessThan(1000);
   });
+});
+
+/** A child that writes one line at once, then waits for stdin's end. */
+const UP = 'process.stdout.write("up\\n"); process.stdin.resume();';
+
+/** A resolvable promise. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Fills every spawn slot with a process whose start work is `works[i]`, then queues one more; resolves once
+ * every filler has written its first line.
+ */
+async function fillSlots(holdMs: number, onExtraSpawn: () => void) {
+  const works = Array.from({ length: spawnQueue.limit }, deferred);
+  const firstLines = Array.from({ length: spawnQueue.limit }, deferred);
+  const options = (i: number | undefined) => ({
+    binary: process.execPath,
+    args: ['-e', UP],
+    env: process.env,
+    cwd: box.root,
+    onStdout: () => (i === undefined ? undefined : firstLines[i]!.resolve()),
+    onStdoutEnd: () => {},
+    onStderrLine: () => {},
+    onSpawn: i === undefined ? onExtraSpawn : undefined,
+    startWork: () => (i === undefined ? Promise.resolve() : works[i]!.promise),
+    startWorkHoldMs: holdMs,
+  });
+  const fillers = works.map((_, i) => new AgentProcess(options(i)));
+  const extra = new AgentProcess(options(undefined));
+  await Promise.all(firstLines.map((d) => d.promise));
+  // A slot freed at a first line would have let the extra spawn within a few loop turns.
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  return { works, fillers, extra, all: [...fillers, extra] };
+}
+
+const closeAll = (procs: AgentProcess[]) =>
+  Promise.all(procs.map((p) => p.close({ graceMs: 2000, termGraceMs: 1000 })));
+
+describe('a start slot held for the start work after the first output', () => {
+  it('is freed when the start work is done, not at the first output', async () => {
+    const order: string[] = [];
+    const { works, extra, all } = await fillSlots(120_000, () => order.push('extra spawned'));
+    try {
+      expect(order).toEqual([]);
+      order.push('start work done');
+      works[0]!.resolve();
+      await extra.spawned;
+      expect(order).toEqual(['start work done', 'extra spawned']);
+    } finally {
+      await closeAll(all);
+    }
+  }, 60_000);
+
+  it('is freed when the process exits before its start work is done', async () => {
+    const order: string[] = [];
+    const { fillers, extra, all } = await fillSlots(120_000, () => order.push('extra spawned'));
+    try {
+      expect(order).toEqual([]);
+      order.push('exited');
+      await fillers[0]!.close({ graceMs: 2000, termGraceMs: 1000 });
+      await extra.spawned;
+      expect(order).toEqual(['exited', 'extra spawned']);
+    } finally {
+      await closeAll(all);
+    }
+  }, 60_000);
+
+  it('is freed when the hold runs out, start work or not', async () => {
+    const { extra, all } = await fillSlots(50, () => {});
+    try {
+      // Nothing is resolved and nothing exits: only the 50 ms bound frees a slot.
+      await expect(extra.spawned).resolves.toBeTypeOf('number');
+    } finally {
+      await closeAll(all);
+    }
+  }, 60_000);
 });

@@ -63,6 +63,27 @@ async function client(url: string) {
 }
 
 describe('SessionListener MCP route (real SDK client over HTTP)', () => {
+  it('nextToolsList resolves at the next tools/list of that server only, not at initialize', async () => {
+    const { listener } = await startListener({ mcpServers: { tools: [echo], other: [add] } });
+    const seen: string[] = [];
+    const first = listener.nextToolsList('tools').then(() => seen.push('tools'));
+    void listener.nextToolsList('other').then(() => seen.push('other'));
+    const c = await client(listener.mcpUrl('tools'));
+    // connect() has sent initialize and notifications/initialized: no tools/list yet.
+    await c.ping();
+    expect(seen).toEqual([]);
+    await c.listTools();
+    await first;
+    expect(seen).toEqual(['tools']);
+    // A waiter made now waits for the next list, not the one before it.
+    const again = listener.nextToolsList('tools').then(() => seen.push('tools again'));
+    await c.ping();
+    expect(seen).toEqual(['tools']);
+    await c.listTools();
+    await again;
+    expect(seen).toEqual(['tools', 'tools again']);
+  });
+
   it('lists tools with provider-safe names and JSON schemas', async () => {
     const { listener } = await startListener({ mcpServers: { tools: [echo, add, dotted] } });
     const c = await client(listener.mcpUrl('tools'));

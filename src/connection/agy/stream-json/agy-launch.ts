@@ -19,6 +19,8 @@ export interface LaunchOptions {
   cwd: string;
   maxLineBytes: number;
   startTimeoutMs: number;
+  /** See `AgentProcessOptions.startWork`. */
+  startWork?: (() => Promise<unknown>) | undefined;
 }
 
 /** Where a launch reports. Every callback runs only for this process. */
@@ -130,6 +132,7 @@ export class AgyLaunch {
         events.onStderrLine(line);
       }),
       onSpawn: (pid) => events.onSpawn(pid),
+      startWork: o.startWork,
     });
     this.proc = proc;
     // A line over maxLineBytes before init (the init line itself, say) is dropped: a failed start says so.

@@ -88,6 +88,11 @@ export interface StreamJsonConnectionOptions extends LaunchSpec {
   resume?: 'allow' | 'require' | undefined;
   /** Called with the pid of each agy process started (restarts included). */
   onSpawn?: ((pid: number) => void) | undefined;
+  /**
+   * Called as each agy process is spawned: settles once its start work after `init` is done (it listed the
+   * session's own tools). The host's start pacing waits for it, bounded (`spawn-queue.ts`).
+   */
+  startWork?: (() => Promise<unknown>) | undefined;
   /** Where contained failures are reported. Default: `consoleLogger`. */
   logger?: Logger | undefined;
   /** Sees every process start, stdin/stdout/stderr line and exit (a cassette recorder); contained. */
@@ -601,6 +606,7 @@ export class StreamJsonConnection implements Connection {
         cwd: o.cwd,
         maxLineBytes: this.#maxLineBytes,
         startTimeoutMs: o.startTimeoutMs ?? 60_000,
+        startWork: o.startWork,
       },
       {
         onLine: (line) => {
