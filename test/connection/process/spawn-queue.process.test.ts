@@ -123,33 +123,35 @@ const closeAll = (procs: AgentProcess[]) =>
   Promise.all(procs.map((p) => p.close({ graceMs: 2000, termGraceMs: 1000 })));
 
 describe('a start slot held for the start work after the first output', () => {
-  it('is freed when the start work is done, not at the first output', async () => {
-    const order: string[] = [];
-    const { works, extra, all } = await fillSlots(120_000, () => order.push('extra spawned'));
-    try {
-      expect(order).toEqual([]);
-      order.push('start work done');
-      works[0]!.resolve();
-      await extra.spawned;
-      expect(order).toEqual(['start work done', 'extra spawned']);
-    } finally {
-      await closeAll(all);
-    }
-  }, 60_000);
-
-  it('is freed when the process exits before its start work is done', async () => {
-    const order: string[] = [];
-    const { fillers, extra, all } = await fillSlots(120_000, () => order.push('extra spawned'));
-    try {
-      expect(order).toEqual([]);
-      order.push('exited');
-      await fillers[0]!.close({ graceMs: 2000, termGraceMs: 1000 });
-      await extra.spawned;
-      expect(order).toEqual(['exited', 'extra spawned']);
-    } finally {
-      await closeAll(all);
-    }
-  }, 60_000);
+  type Filled = Awaited<ReturnType<typeof fillSlots>>;
+  it.each([
+    {
+      when: 'the start work is done, not at the first output',
+      event: 'start work done',
+      free: async ({ works }: Filled) => works[0]!.resolve(),
+    },
+    {
+      when: 'the process exits before its start work is done',
+      event: 'exited',
+      free: ({ fillers }: Filled) => fillers[0]!.close({ graceMs: 2000, termGraceMs: 1000 }),
+    },
+  ])(
+    'is freed when $when',
+    async ({ event, free }) => {
+      const order: string[] = [];
+      const filled = await fillSlots(120_000, () => order.push('extra spawned'));
+      try {
+        expect(order).toEqual([]);
+        order.push(event);
+        await free(filled);
+        await filled.extra.spawned;
+        expect(order).toEqual([event, 'extra spawned']);
+      } finally {
+        await closeAll(filled.all);
+      }
+    },
+    60_000,
+  );
 
   it('is freed when the hold runs out, start work or not', async () => {
     const { extra, all } = await fillSlots(50, () => {});
