@@ -23,7 +23,9 @@ import { resolve } from 'node:path';
 // Its `validation/ajv-provider.js` is testing/simulator/lazy-ajv-provider.ts: the SDK's own validator, required
 // from node_modules on the first schema compiled, so ajv is neither evaluated with the bundle nor built by every
 // `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it). Likewise its OAuth code's
-// `pkce-challenge` is testing/simulator/lazy-pkce-challenge.ts (loaded, it builds Node's Web Crypto: ~18 ms).
+// `pkce-challenge` is testing/simulator/lazy-pkce-challenge.ts (loaded, it builds Node's Web Crypto: ~18 ms), and
+// its Streamable HTTP transport's `eventsource-parser/stream` is testing/simulator/lazy-eventsource-parser-stream.ts
+// (defined, its class extends `TransformStream`, which loads Node's web streams: ~3.7 ms; only SSE answers need it).
 const MCP_CLIENT_MODULES = [
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/stdio.js',
@@ -34,6 +36,7 @@ if (rolldown) {
   const entry = '\0mcp-client-entry';
   const lazyAjvProvider = resolve('dist/testing/simulator/lazy-ajv-provider.js');
   const lazyPkceChallenge = resolve('dist/testing/simulator/lazy-pkce-challenge.js');
+  const lazyEventSourceParserStream = resolve('dist/testing/simulator/lazy-eventsource-parser-stream.js');
   const client = await rolldown.rolldown({
     input: entry,
     platform: 'node',
@@ -50,6 +53,8 @@ if (rolldown) {
             return lazyAjvProvider;
           if (id === 'pkce-challenge' && importer?.includes('@modelcontextprotocol/sdk/'))
             return lazyPkceChallenge;
+          if (id === 'eventsource-parser/stream' && importer?.includes('@modelcontextprotocol/sdk/'))
+            return lazyEventSourceParserStream;
           return undefined;
         },
         load: (id) =>
@@ -87,7 +92,7 @@ if (rolldown) {
   await bundle.close();
 }
 
-// The simulator's first line starts Node with `--no-memory-reducer`. Idle, a simulator's V8 otherwise runs up
+// The simulator bundle's first lines start Node with `--no-memory-reducer`. Idle, a simulator's V8 otherwise runs up
 // to three full collections some 8 s after its start work (its memory reducer): 40-90 ms of CPU for each one,
 // most of what a start storm spends beyond each simulator's start work alone (bench/many-agents.mjs). The flag
 // is one V8 leaves out of its flag hash, so Node's own code cache and the MCP client's are still taken (every
@@ -95,13 +100,14 @@ if (rolldown) {
 // script, it is too late (the reducer is made with the heap). Not `env -S`: BusyBox's env (Alpine) lacks it.
 // The second line is a no-op to Node (a string and a comment) and an exec to sh.
 const SIMULATOR_LAUNCHER = `#!/bin/sh\n':' //; exec node --no-memory-reducer "$0" "$@"\n`;
-for (const file of ['dist/testing/simulator/main.js', 'dist/testing/simulator/agy-sim.mjs']) {
-  if (!existsSync(file)) continue;
-  const text = readFileSync(file, 'utf8');
-  if (text.startsWith(SIMULATOR_LAUNCHER)) continue; // tsc left it as it was
+// Only the bundle gets it, made anew from main.js above, which keeps Node's plain shebang (so the bundle never
+// starts from a launcher, and a second run of this script does what the first did).
+const SIMULATOR_BUNDLE = 'dist/testing/simulator/agy-sim.mjs';
+if (existsSync(SIMULATOR_BUNDLE)) {
+  const text = readFileSync(SIMULATOR_BUNDLE, 'utf8');
   if (!text.startsWith('#!/usr/bin/env node\n'))
-    throw new Error(`${file} does not start with Node's shebang`);
-  writeFileSync(file, SIMULATOR_LAUNCHER + text.slice(text.indexOf('\n') + 1));
+    throw new Error(`${SIMULATOR_BUNDLE} does not start with Node's shebang`);
+  writeFileSync(SIMULATOR_BUNDLE, SIMULATOR_LAUNCHER + text.slice(text.indexOf('\n') + 1));
 }
 
 // The wire-fact catalogue lives beside docs/reference/; the conformance check reads it next to its code.

@@ -7,9 +7,12 @@
 // nor Web Crypto (lazy-pkce-challenge.ts). And the client is compiled from the build's code cache.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -38,6 +41,32 @@ function liar(): Server {
   return server;
 }
 
+/** The SDK's own stateless server, answering every POST in SSE (no `enableJsonResponse`), on 127.0.0.1. */
+async function sseServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const http = createServer((req, res) => {
+    const server = new McpServer({ name: 'sse', version: '1.0.0' });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
 describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, without undici', () => {
   it('list and call tools over HTTP, headers kept, and never load undici', async () => {
     const seen: string[] = [];
@@ -51,6 +80,7 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         seen.push(String((request as { method?: unknown }).method));
       },
     });
+    const sse = await sseServer();
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
@@ -60,6 +90,7 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
           join(root, 'test/fixtures/simulator/mcp-client-no-undici.mjs'),
           listener.mcpUrl('tools'),
           listener.mcpUrl('liar'),
+          sse.url,
         ],
         { timeout: 60_000 },
       );
@@ -76,6 +107,9 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         load: string;
         vmBeforeLoad: boolean;
         webCrypto: boolean;
+        webStreamsBeforeSse: boolean;
+        sse: unknown;
+        webStreamsAfterSse: boolean;
       };
       expect(report.tools).toEqual(['echo']);
       expect(report.result).toMatchObject({ content: [{ type: 'text', text: 'é — 🌍' }] });
@@ -94,7 +128,12 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       expect(report.vmBeforeLoad).toBe(false);
       // pkce-challenge (OAuth only) is loaded on first use: loading it builds Node's Web Crypto.
       expect(report.webCrypto).toBe(false);
+      // eventsource-parser's stream (it extends TransformStream) is loaded by the first SSE answer, which it reads.
+      expect(report.webStreamsBeforeSse).toBe(false);
+      expect(report.sse).toMatchObject({ content: [{ type: 'text', text: 'over SSE' }] });
+      expect(report.webStreamsAfterSse).toBe(true);
     } finally {
+      await sse.close();
       await listener.close();
     }
   }, 90_000);
