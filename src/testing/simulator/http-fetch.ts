@@ -21,6 +21,7 @@
 import type { Agent, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
+import type { ReadableWritablePair, StreamPipeOptions } from 'node:stream/web';
 import { failedOnStaleSocket } from '../../internal/stale-socket.js';
 import { Headers, type HeadersSource } from './mcp-headers.js';
 
@@ -115,7 +116,8 @@ export class HttpFetchResponse {
   /** The response headers. */
   readonly headers = new Headers();
   /** The body as it arrives, or `null` for 204, 304 and HEAD. */
-  readonly body: ReadableStream<Uint8Array> | null;
+  readonly body: HttpFetchBody | null;
+  readonly #res: IncomingMessage;
   #read = false;
 
   constructor(res: IncomingMessage, url: string, method: string | undefined) {
@@ -129,7 +131,8 @@ export class HttpFetchResponse {
     }
     const empty = this.status === 204 || this.status === 304 || method === 'HEAD';
     if (empty) res.resume();
-    this.body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+    this.#res = res;
+    this.body = empty ? null : new HttpFetchBody(res);
   }
 
   /** Whether the body has been read by `text()`/`json()`, or is being read through `body`. */
@@ -144,12 +147,65 @@ export class HttpFetchResponse {
     if (!this.body) return '';
     const decoder = new TextDecoder();
     let text = '';
-    for await (const chunk of this.body) text += decoder.decode(chunk, { stream: true });
+    // The Node stream itself: no web stream is made for a body read whole.
+    for await (const chunk of this.#res as AsyncIterable<Buffer>)
+      text += decoder.decode(chunk, { stream: true });
     return text + decoder.decode();
   }
 
   /** The whole body, parsed as JSON. */
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
+  }
+}
+
+/**
+ * The part of a `ReadableStream` the MCP SDK's transport uses of a body: `cancel()` (after a 202 or an error
+ * status), and for an SSE answer `pipeThrough()`, `getReader()` or iteration. The web stream is made on first
+ * use as one: making it loads Node's web streams (about 4 ms of CPU), which a simulator whose servers answer
+ * JSON, as the SDK's own listener does, never needs. `cancel()` before then ends the response as the web
+ * stream's would (it destroys it).
+ */
+export class HttpFetchBody {
+  readonly #res: IncomingMessage;
+  #web: ReadableStream<Uint8Array> | undefined;
+
+  constructor(res: IncomingMessage) {
+    this.#res = res;
+  }
+
+  /** The body as a web stream, made on first use. */
+  get stream(): ReadableStream<Uint8Array> {
+    this.#web ??= Readable.toWeb(this.#res) as ReadableStream<Uint8Array>;
+    return this.#web;
+  }
+
+  /** Whether a reader holds the web stream. */
+  get locked(): boolean {
+    return this.#web?.locked ?? false;
+  }
+
+  /** Discards the body. */
+  cancel(reason?: unknown): Promise<void> {
+    if (this.#web) return this.#web.cancel(reason);
+    this.#res.destroy();
+    return Promise.resolve();
+  }
+
+  /** See `ReadableStream.getReader`. */
+  getReader(): ReadableStreamDefaultReader<Uint8Array> {
+    return this.stream.getReader();
+  }
+
+  /** See `ReadableStream.pipeThrough`. */
+  pipeThrough<T>(
+    transform: ReadableWritablePair<T, Uint8Array>,
+    options?: StreamPipeOptions,
+  ): ReadableStream<T> {
+    return this.stream.pipeThrough(transform, options);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return (this.stream as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   }
 }

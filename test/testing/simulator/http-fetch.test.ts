@@ -108,7 +108,10 @@ describe('the simulator fetch over node:http', () => {
     const { fetch, close } = createHttpFetch();
     try {
       const res = await fetch(`${base}/sse`, { method: 'GET' });
+      expect(res.bodyUsed).toBe(false);
       const reader = res.body!.getReader();
+      expect(res.bodyUsed).toBe(true);
+      await expect(res.text()).rejects.toThrow(/already been read/);
       const first = await reader.read();
       expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
       finish!();
@@ -155,6 +158,10 @@ describe('the simulator fetch over node:http', () => {
     const { fetch, close } = createHttpFetch();
     try {
       expect(await (await fetch(`${base}/accepted`, { method: 'POST', body: '{}' })).text()).toBe('');
+      // What the MCP SDK does with a 202: cancel the body, never read as a web stream.
+      const accepted = await fetch(`${base}/accepted`, { method: 'POST', body: '{}' });
+      await accepted.body!.cancel();
+      expect(accepted.body!.locked).toBe(false);
       const empty = await fetch(`${base}/empty`, { method: 'DELETE' });
       expect(empty.status).toBe(204);
       expect(empty.body).toBeNull();
