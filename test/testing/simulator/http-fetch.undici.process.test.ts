@@ -48,7 +48,8 @@ async function sseServer(): Promise<{ url: string; close: () => Promise<void> }>
     server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({
       content: [{ type: 'text', text }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // Stateless: no `sessionIdGenerator`.
+    const transport = new StreamableHTTPServerTransport({});
     res.on('close', () => {
       void transport.close();
       void server.close();
