@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import { AgentProcess } from '../../../src/connection/process/child-process.js';
 import { spawnQueue } from '../../../src/connection/process/spawn-queue.js';
+import { SessionDir } from '../../../src/connection/tool-server/session-dir.js';
 import { tool } from '../../../src/tools/tool.js';
 import { type Sandbox, sandbox } from '../../helpers/sandbox.js';
 
@@ -22,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => box.cleanup());
 
 describe('a start storm', () => {
-  it('starts 10 agents with one spawn per event-loop turn, no synchronous child process, loop never stuck 1 s', async () => {
+  it('starts 10 agents with one spawn and one session-file batch per event-loop turn, no synchronous child process, loop never stuck 1 s', async () => {
     // Every child-process call of this process is recorded with the loop turn it ran in.
     let turn = 0;
     let ticker: NodeJS.Immediate | undefined;
@@ -51,6 +52,13 @@ describe('a start storm', () => {
       };
     }
     syncBuiltinESMExports();
+    // Each session's files are written synchronously in one batch: never two batches in one loop turn.
+    const batchTurns: number[] = [];
+    const writeAllPrivate = SessionDir.prototype.writeAllPrivate;
+    SessionDir.prototype.writeAllPrivate = function (this: SessionDir, ...args) {
+      batchTurns.push(turn);
+      return writeAllPrivate.apply(this, args);
+    };
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const echo = tool(
       { name: 'echo', description: 'Echoes', input: z.object({ text: z.string() }) },
@@ -64,6 +72,7 @@ describe('a start storm', () => {
       await Promise.all(agents.map((a) => a.start()));
       delay.disable();
     } finally {
+      SessionDir.prototype.writeAllPrivate = writeAllPrivate;
       Object.assign(mutable, originals);
       syncBuiltinESMExports();
       if (ticker) clearImmediate(ticker);
@@ -75,6 +84,8 @@ describe('a start storm', () => {
     const perTurn = new Map<number, number>();
     for (const t of spawnTurns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
     expect(Math.max(...perTurn.values())).toBe(1);
+    expect(batchTurns).toHaveLength(10);
+    expect(new Set(batchTurns).size).toBe(10);
     // Generous: a loaded 2-core box preempts us anyway; spawning ten at once blocked it for far longer per agent.
     expect(delay.max / 1e6).toBeLessThan(1000);
   });

@@ -15,12 +15,14 @@
  * Every file is validated against the shape agy documents before it is written (`agy-files.ts`), because
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
+
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { ConfigError } from '../../../errors.js';
+import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
 import {
   AgentFrontmatterSchema,
@@ -206,6 +208,8 @@ export class SessionRuntime {
     if (!o.prevalidated) SessionRuntime.validate(o);
     const hooks = o.hooks ?? [];
     const tools = o.tools ?? [];
+    // The directory and the files are made synchronously: one start's at a time per event-loop turn.
+    await sessionStartLane.take();
     // The directory and the listener do not depend on each other: both at once, each cleaned up if the other
     // failed (the directory's error first, as when they were made one after the other).
     const [made, started] = await Promise.allSettled([
@@ -231,6 +235,7 @@ export class SessionRuntime {
     const dir = made.value;
     const listener = started.value;
     try {
+      await sessionStartLane.take();
       const built = await writeSessionFiles(dir, listener, o);
       return new SessionRuntime({ dir, listener, ...built });
     } catch (err) {
