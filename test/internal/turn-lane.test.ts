@@ -2,26 +2,20 @@
 // other one in a later event-loop turn, oldest first, one per turn.
 import { describe, expect, it } from 'vitest';
 import { TurnLane } from '../../src/internal/turn-lane.js';
+import { countLoopTurns } from '../helpers/loop-turns.js';
 
 describe('TurnLane', () => {
   it('lets the first piece of a turn go at once and the others one per later turn, in order', async () => {
-    // Counts event-loop turns (one per check phase).
-    let turn = 0;
-    let ticker: NodeJS.Immediate | undefined;
-    const tick = () => {
-      turn++;
-      ticker = setImmediate(tick);
-    };
-    tick();
+    const loop = countLoopTurns();
     try {
       const lane = new TurnLane();
-      const startTurn = turn;
+      const startTurn = loop.turn;
       expect(lane.take()).toBeUndefined();
-      const ran: Array<[number, number]> = [[0, turn]];
+      const ran: Array<[number, number]> = [[0, loop.turn]];
       const waits = [1, 2, 3, 4].map((i) => {
         const wait = lane.take();
         expect(wait).toBeInstanceOf(Promise);
-        return wait!.then(() => ran.push([i, turn]));
+        return wait!.then(() => ran.push([i, loop.turn]));
       });
       await Promise.all(waits);
       expect(ran.map(([i]) => i)).toEqual([0, 1, 2, 3, 4]);
@@ -33,7 +27,7 @@ describe('TurnLane', () => {
       await new Promise((r) => setImmediate(r));
       expect(lane.take()).toBeUndefined();
     } finally {
-      if (ticker) clearImmediate(ticker);
+      loop.stop();
     }
   });
 });

@@ -11,6 +11,7 @@ import { AgentProcess } from '../../../src/connection/process/child-process.js';
 import { spawnQueue } from '../../../src/connection/process/spawn-queue.js';
 import { SessionDir } from '../../../src/connection/tool-server/session-dir.js';
 import { tool } from '../../../src/tools/tool.js';
+import { countLoopTurns } from '../../helpers/loop-turns.js';
 import { type Sandbox, sandbox } from '../../helpers/sandbox.js';
 
 const cp = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
@@ -25,13 +26,7 @@ afterEach(() => box.cleanup());
 describe('a start storm', () => {
   it('starts 10 agents with one spawn and one session-file batch per event-loop turn, no synchronous child process, loop never stuck 1 s', async () => {
     // Every child-process call of this process is recorded with the loop turn it ran in.
-    let turn = 0;
-    let ticker: NodeJS.Immediate | undefined;
-    const tick = () => {
-      turn++;
-      ticker = setImmediate(tick);
-    };
-    tick();
+    const loop = countLoopTurns();
     const spawnTurns: number[] = [];
     const syncCalls: string[] = [];
     const originals = {
@@ -42,7 +37,7 @@ describe('a start storm', () => {
     };
     const mutable = cp as unknown as Record<string, unknown>;
     mutable.spawn = (...args: Parameters<typeof cp.spawn>) => {
-      spawnTurns.push(turn);
+      spawnTurns.push(loop.turn);
       return (originals.spawn as (...a: unknown[]) => unknown)(...args);
     };
     for (const name of SYNC_CALLS) {
@@ -56,7 +51,7 @@ describe('a start storm', () => {
     const batchTurns: number[] = [];
     const writeAllPrivate = SessionDir.prototype.writeAllPrivate;
     SessionDir.prototype.writeAllPrivate = function (this: SessionDir, ...args) {
-      batchTurns.push(turn);
+      batchTurns.push(loop.turn);
       return writeAllPrivate.apply(this, args);
     };
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -75,7 +70,7 @@ describe('a start storm', () => {
       SessionDir.prototype.writeAllPrivate = writeAllPrivate;
       Object.assign(mutable, originals);
       syncBuiltinESMExports();
-      if (ticker) clearImmediate(ticker);
+      loop.stop();
       await Promise.all(agents.map((a) => a.close()));
     }
     expect(syncCalls).toEqual([]);
