@@ -92,9 +92,9 @@ if (rolldown) {
   await bundle.close();
 }
 
-// The simulator bundle's first lines start Node with `--no-memory-reducer`. Idle, a simulator's V8 otherwise runs up
-// to three full collections some 8 s after its start work (its memory reducer): 40-90 ms of CPU for each one,
-// most of what a start storm spends beyond each simulator's start work alone (bench/many-agents.mjs). The flag
+// The simulator bundle's first lines start Node with `--no-memory-reducer`. Idle, a simulator's V8 otherwise
+// runs up to three full collections some 8 s after its start work (its memory reducer): 40-90 ms of CPU for each
+// one, most of what a start storm spends beyond each simulator's start work alone (bench/many-agents.mjs). The flag
 // is one V8 leaves out of its flag hash, so Node's own code cache and the MCP client's are still taken (every
 // flag tried that shortens the boot is hashed, and costs ~35 ms more than it saves); set later, from the
 // script, it is too late (the reducer is made with the heap). Not `env -S`: BusyBox's env (Alpine) lacks it.

@@ -335,7 +335,8 @@ export class SessionListener {
       inflight: this.#inflight,
       direct: this.#direct.get(route.name),
       onExchange: options.onMcpExchange,
-      onToolsList: this.#onToolsList,
+      // Only while someone waits: every other request skips the scan of its messages.
+      onToolsList: this.#toolsListWaiters.size > 0 ? this.#onToolsList : undefined,
     });
   }
 

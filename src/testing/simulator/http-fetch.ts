@@ -205,7 +205,8 @@ export class HttpFetchBody {
     return this.stream.pipeThrough(transform, options);
   }
 
+  /** Iterates the web stream. */
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return (this.stream as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    return this.stream[Symbol.asyncIterator]();
   }
 }

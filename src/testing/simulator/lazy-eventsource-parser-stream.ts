@@ -6,24 +6,19 @@
  * in every simulator that connects an MCP server), although a server answering JSON, as the SDK's own
  * listener does, never sends one.
  */
-import { createRequire } from 'node:module';
+import { requireAsMcpSdk } from './mcp-sdk-require.js';
 
 /** What the stream's constructor takes (the package's `ParserStreamOptions`, unchecked here). */
 export type ParserStreamOptions = Record<string, unknown>;
 
 type StreamClass = new (options?: ParserStreamOptions) => TransformStream<string, unknown>;
 
-// Resolved from the SDK's own place in the package, so the version found is the one the SDK depends on.
-const require = createRequire(import.meta.url);
 let real: StreamClass | undefined;
 
 /** The package's class, required on first use. */
 function realStream(): StreamClass {
-  if (!real) {
-    const fromSdk = createRequire(require.resolve('@modelcontextprotocol/sdk/client/streamableHttp.js'));
-    real = (fromSdk('eventsource-parser/stream') as { EventSourceParserStream: StreamClass })
-      .EventSourceParserStream;
-  }
+  real ??= (requireAsMcpSdk('eventsource-parser/stream') as { EventSourceParserStream: StreamClass })
+    .EventSourceParserStream;
   return real;
 }
 

@@ -4,7 +4,7 @@
  * client is. As it loads, the package reads `globalThis.crypto`, which makes Node 20 build its Web Crypto: about
  * 18 ms of CPU in every simulator that connects an MCP server, for a PKCE pair only an OAuth flow ever makes.
  */
-import { createRequire } from 'node:module';
+import { requireAsMcpSdk } from './mcp-sdk-require.js';
 
 /** A PKCE verifier and its S256 challenge, as the package returns them. */
 export interface PkcePair {
@@ -14,12 +14,8 @@ export interface PkcePair {
   code_challenge: string;
 }
 
-// Resolved from the SDK's own place in the package, so the version found is the one the SDK depends on.
-const require = createRequire(import.meta.url);
-
 /** The package's default export, loaded on the first call. */
 export default async function pkceChallenge(length?: number): Promise<PkcePair> {
-  const fromSdk = createRequire(require.resolve('@modelcontextprotocol/sdk/client/auth.js'));
-  const pkce = fromSdk('pkce-challenge') as { default: (length?: number) => Promise<PkcePair> };
+  const pkce = requireAsMcpSdk('pkce-challenge') as { default: (length?: number) => Promise<PkcePair> };
   return pkce.default(length);
 }

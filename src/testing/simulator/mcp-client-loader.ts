@@ -3,9 +3,9 @@
  * simulator (`mcp-client.cjs`, scripts/postbuild.mjs), compiled with the V8 code cache the build wrote next to it
  * (`mcp-client.code-cache`). Every simulator with an MCP server configured (every session with own tools) loads
  * it right after `init`: as one ES module it cost ~106 ms of CPU per process, this way ~69 (with
- * `lazy-pkce-challenge.ts`; medians of 12 alternated runs on Node 20), an artefact of the stand-in that real agy,
- * one Go binary, does not pay. A cache V8 refuses (another Node, other flags) is only slower; without the bundle (a build without
- * rolldown), the package is imported from node_modules.
+ * `lazy-pkce-challenge.ts`; medians of 12 alternated runs on Node 20), an artefact of the stand-in that real
+ * agy, one Go binary, does not pay. A cache V8 refuses (another Node, other flags) is only slower; without the
+ * bundle (a build without rolldown), the package is imported from node_modules.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -80,7 +80,8 @@ export function loadMcpClient(): Promise<McpClientModule> {
 
 /**
  * Runs the bundle once without a cache and writes the code cache of everything it compiled (the build calls it
- * in a Node process started without flags, as the simulator is, so V8 accepts the cache there).
+ * in a Node process started without flags; the simulator's one flag, `--no-memory-reducer`, is not in V8's
+ * flag hash, so V8 accepts the cache there).
  */
 export function writeMcpClientCodeCache(): void {
   const { script } = runBundle(MCP_CLIENT_BUNDLE, undefined);
