@@ -68,15 +68,10 @@ if (rolldown) {
   await client.close();
   // The cache is made by a Node started as the simulator is (no flags but --no-memory-reducer, below, which V8
   // leaves out of its flag hash): V8 refuses a cache made under other flags.
-  execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      "import { writeMcpClientCodeCache } from './dist/testing/simulator/mcp-client-loader.js'; writeMcpClientCodeCache();",
-    ],
-    { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+  execFileSync(process.execPath, ['scripts/write-mcp-client-cache.mjs'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 
   const bundle = await rolldown.rolldown({
     input: 'dist/testing/simulator/main.js',
