@@ -3,7 +3,7 @@
 // with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
-// `init` plus the supervisor's one boot, ÷ cores), against the same with each agy's whole start work measured
+// `init` plus the supervisor's one boot, ÷ cores; boots read before the sizes and after them), against the same with each agy's whole start work measured
 // alone (its boot and then its MCP connection to the session's tools, which agy makes at start too), and
 // against the CPU actually spent by the time the last start
 // resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
@@ -118,8 +118,8 @@ function cpuMs(pid) {
 
 /**
  * The CPU one bare boot costs, measured now: the simulator spawned directly with an Agent's flags, read at its
- * `init` line (the median of `rounds`), and a bare Node boot (`node -e 0` until exit, read just before it: the
- * supervisor's boot, which happens once per host). In ms of CPU.
+ * `init` line, and a bare Node boot (a Node that prints once it has booted, read at that line: the supervisor's
+ * boot, which happens once per host). In ms of CPU, one sample per round.
  */
 async function bootCpu(root, rounds = 9) {
   const one = (args, env, untilLine) =>
@@ -161,9 +161,10 @@ async function bootCpu(root, rounds = 9) {
     );
     if (ms !== undefined) node.push(ms);
   }
-  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  return { simulatorMs: med(sim), nodeMs: med(node) };
+  return { simulator: sim, node };
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** One agent of the bench: the simulator with the scenario and the own tool. */
 function benchAgent(root, scenarioFile, logger) {
@@ -184,7 +185,7 @@ function benchAgent(root, scenarioFile, logger) {
 /**
  * All the CPU one agy process spends on starting a session, alone on the machine: an Agent with the same tools
  * is started, then the simulator's CPU is read once it has stopped rising (its boot, and after `init` its MCP
- * connection to the session's tool server, which agy makes at start too). The median of `rounds`, in ms.
+ * connection to the session's tool server, which agy makes at start too). In ms, one sample per round.
  */
 async function sessionStartCpu(root, scenarioFile, rounds = 5) {
   const out = [];
@@ -206,7 +207,7 @@ async function sessionStartCpu(root, scenarioFile, rounds = 5) {
       await agent.close();
     }
   }
-  return [...out].sort((a, b) => a - b)[Math.floor(out.length / 2)] ?? 0;
+  return out;
 }
 
 function markOf(pid) {
@@ -243,7 +244,7 @@ const echo = tool(
 );
 const text = Array.from({ length: CHUNKS }, (_, i) => `w${i}`).join(' ');
 
-async function measure(n, root, scenarioFile, floorCpu) {
+async function measure(n, root, scenarioFile) {
   const warnings = [];
   const logger = { ...silentLogger, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
   globalThis.gc?.();
@@ -330,23 +331,15 @@ async function measure(n, root, scenarioFile, floorCpu) {
   }
 
   startTimes.sort((a, b) => a - b);
-  // The floor: what must boot (n agy processes, one supervisor) on all cores, with nothing else in the way.
-  const floorMs = (n * floorCpu.simulatorMs + floorCpu.nodeMs) / cores;
-  // The same with each agy's whole start work (boot and MCP connection), measured alone.
-  const sessionFloorMs = (n * floorCpu.sessionStartMs + floorCpu.nodeMs) / cores;
   const sdkAdded = rssStarted - rssBefore + (kids.pss - kids.agyPss);
   return {
     sessions: n,
     startFailures: startErrors.length,
     startErrors: [...new Set(startErrors)].slice(0, 3),
     startWallMs: round(started - t0),
-    machineFloorMs: round(floorMs),
-    sessionStartFloorMs: round(sessionFloorMs),
     agyBootCpuMsPerSession: round(agyBootCpu / n),
     agyCpuMsPerSessionAtStartEnd: round(agyCpuAtStartEnd / n),
-    workFloorMs: round((agyCpuAtStartEnd + hostStartCpuMs + floorCpu.nodeMs) / cores),
     hostStartCpuMsPerSession: round(hostStartCpuMs / n),
-    ratioStartWallVsFloor: round((started - t0) / floorMs, 2),
     startMsPerSession: round((started - t0) / n),
     startMsP50: round(percentile(startTimes, 50)),
     startMsP99: round(percentile(startTimes, 99)),
@@ -373,6 +366,26 @@ async function measure(n, root, scenarioFile, floorCpu) {
   };
 }
 
+/**
+ * A row's floors. The machine's floor: what must boot (n agy processes, one supervisor) on all cores, with
+ * nothing else in the way. The same with each agy's whole start work (boot and MCP connection) measured alone.
+ * And the CPU actually spent by the time the last start resolved, ÷ cores.
+ */
+function withFloors(r, floorCpu) {
+  const n = r.sessions;
+  const floorMs = (n * floorCpu.simulatorMs + floorCpu.nodeMs) / cores;
+  const sessionFloorMs = (n * floorCpu.sessionStartMs + floorCpu.nodeMs) / cores;
+  return {
+    ...r,
+    machineFloorMs: round(floorMs),
+    sessionStartFloorMs: round(sessionFloorMs),
+    workFloorMs: round(
+      (n * (r.agyCpuMsPerSessionAtStartEnd + r.hostStartCpuMsPerSession) + floorCpu.nodeMs) / cores,
+    ),
+    ratioStartWallVsFloor: round(r.startWallMs / floorMs, 2),
+  };
+}
+
 export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').split(',').map(Number)) {
   const root = mkdtempSync(join(tmpdir(), 'agy-sdk-many-'));
   for (const dir of ['workspace', 'home']) mkdirSync(join(root, dir));
@@ -391,24 +404,44 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
     },
     root,
   );
-  const rows = [];
-  let floorCpu;
+  // The floors are measured before the sizes and again after them, and each is the median of both sets: the
+  // speed of a shared machine drifts over a minute (a bare boot read 150-176 ms on one day here), and a floor
+  // read only before would carry a drift the storm did not see.
+  const measured = [];
+  const samples = { before: undefined, after: undefined };
+  const floorSamples = async () => ({
+    ...(await bootCpu(root)),
+    sessionStart: await sessionStartCpu(root, scenarioFile),
+  });
   try {
-    floorCpu = { ...(await bootCpu(root)), sessionStartMs: await sessionStartCpu(root, scenarioFile) };
+    samples.before = await floorSamples();
     for (const n of sizes) {
-      const r = await measure(n, root, scenarioFile, floorCpu);
-      rows.push(r);
+      const r = await measure(n, root, scenarioFile);
+      measured.push(r);
       if (standalone) console.log(JSON.stringify(r));
     }
+    samples.after = await floorSamples();
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  const both = (key) => [...samples.before[key], ...samples.after[key]];
+  const floorCpu = {
+    simulatorMs: median(both('simulator')),
+    nodeMs: median(both('node')),
+    sessionStartMs: median(both('sessionStart')),
+  };
+  const rows = measured.map((r) => withFloors(r, floorCpu));
   const out = {
     cores,
     bootCpuMs: {
       simulator: round(floorCpu.simulatorMs),
+      simulatorBeforeAfter: [round(median(samples.before.simulator)), round(median(samples.after.simulator))],
       node: round(floorCpu.nodeMs),
       simulatorSessionStart: round(floorCpu.sessionStartMs),
+      simulatorSessionStartBeforeAfter: [
+        round(median(samples.before.sessionStart)),
+        round(median(samples.after.sessionStart)),
+      ],
     },
   };
   for (const r of rows) {
@@ -417,6 +450,7 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
       machineFloorMs: r.machineFloorMs,
       sessionStartFloorMs: r.sessionStartFloorMs,
       workFloorMs: r.workFloorMs,
+      agyBootCpuMsPerSession: r.agyBootCpuMsPerSession,
       agyCpuMsPerSessionAtStartEnd: r.agyCpuMsPerSessionAtStartEnd,
       hostStartCpuMsPerSession: r.hostStartCpuMsPerSession,
       startP50Ms: r.startMsP50,
