@@ -22,10 +22,13 @@ import { resolve } from 'node:path';
 //
 // Its `validation/ajv-provider.js` is testing/simulator/lazy-ajv-provider.ts: the SDK's own validator, required
 // from node_modules on the first schema compiled, so ajv is neither evaluated with the bundle nor built by every
-// `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it). Likewise its OAuth code's
-// `pkce-challenge` is testing/simulator/lazy-pkce-challenge.ts (loaded, it builds Node's Web Crypto: ~18 ms), and
-// its Streamable HTTP transport's `eventsource-parser/stream` is testing/simulator/lazy-eventsource-parser-stream.ts
-// (defined, its class extends `TransformStream`, which loads Node's web streams: ~3.7 ms; only SSE answers need it).
+// `new Client` (~30 ms of CPU per simulator; only tools with an `outputSchema` need it). Likewise its OAuth module
+// `client/auth.js` is testing/simulator/lazy-client-auth.ts (its OAuth schemas ~7 ms, and through `pkce-challenge`
+// Node's Web Crypto ~18 ms; only an `authProvider`, which the simulator never passes, calls it), its stdio
+// transport's `cross-spawn` is testing/simulator/lazy-cross-spawn.ts (`node:child_process` and the package's helpers:
+// ~3 ms; only stdio servers need it), and its Streamable HTTP transport's `eventsource-parser/stream` is
+// testing/simulator/lazy-eventsource-parser-stream.ts (defined, its class extends `TransformStream`, which loads
+// Node's web streams: ~3.7 ms; only SSE answers need it).
 const MCP_CLIENT_MODULES = [
   '@modelcontextprotocol/sdk/client/index.js',
   '@modelcontextprotocol/sdk/client/stdio.js',
@@ -35,7 +38,8 @@ const rolldown = await import('rolldown').catch(() => undefined);
 if (rolldown) {
   const entry = '\0mcp-client-entry';
   const lazyAjvProvider = resolve('dist/testing/simulator/lazy-ajv-provider.js');
-  const lazyPkceChallenge = resolve('dist/testing/simulator/lazy-pkce-challenge.js');
+  const lazyClientAuth = resolve('dist/testing/simulator/lazy-client-auth.js');
+  const lazyCrossSpawn = resolve('dist/testing/simulator/lazy-cross-spawn.js');
   const lazyEventSourceParserStream = resolve('dist/testing/simulator/lazy-eventsource-parser-stream.js');
   const client = await rolldown.rolldown({
     input: entry,
@@ -51,8 +55,9 @@ if (rolldown) {
           // The SDK's client imports its default validator relatively; nothing else of the SDK is replaced.
           if (id.endsWith('/validation/ajv-provider.js') && importer?.includes('@modelcontextprotocol/sdk/'))
             return lazyAjvProvider;
-          if (id === 'pkce-challenge' && importer?.includes('@modelcontextprotocol/sdk/'))
-            return lazyPkceChallenge;
+          if (id === './auth.js' && importer?.includes('@modelcontextprotocol/sdk/dist/esm/client/'))
+            return lazyClientAuth;
+          if (id === 'cross-spawn' && importer?.includes('@modelcontextprotocol/sdk/')) return lazyCrossSpawn;
           if (id === 'eventsource-parser/stream' && importer?.includes('@modelcontextprotocol/sdk/'))
             return lazyEventSourceParserStream;
           return undefined;

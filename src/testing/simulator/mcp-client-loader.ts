@@ -2,9 +2,9 @@
  * The MCP SDK's client as the simulator loads it: from the CommonJS bundle the build makes of it beside the
  * simulator (`mcp-client.cjs`, scripts/postbuild.mjs), compiled with the V8 code cache the build wrote next to it
  * (`mcp-client.code-cache`). Every simulator with an MCP server configured (every session with own tools) loads
- * it right after `init`: as one ES module it cost ~106 ms of CPU per process, this way ~69 (with
- * `lazy-pkce-challenge.ts`; medians of 12 alternated runs on Node 20), an artefact of the stand-in that real
- * agy, one Go binary, does not pay. A cache V8 refuses (another Node, other flags) is only slower; without the
+ * it right after `init`: as one ES module it cost ~106 ms of CPU per process, this way ~39 (with the lazy
+ * stand-ins scripts/postbuild.mjs puts in the bundle; Node 20), an artefact of the stand-in that real agy, one
+ * Go binary, does not pay. A cache V8 refuses (another Node, other flags) is only slower; without the
  * bundle (a build without rolldown), the package is imported from node_modules.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,8 @@
 // undici's globals (`fetch`, `Headers`, `Response`) costs a process about 28 ms of CPU, real agy nothing.
 // Nor ajv until a tool has an `outputSchema` (lazy-ajv-provider.ts): then the SDK's validation still rejects a
 // `structuredContent` that does not match it. Nor node:http before its first request, nor node:https for http:,
-// nor Web Crypto (lazy-pkce-challenge.ts). And the client is compiled from the build's code cache.
+// nor the SDK's OAuth module and with it Web Crypto (lazy-client-auth.ts), nor cross-spawn and node:child_process
+// (lazy-cross-spawn.ts). And the client is compiled from the build's code cache.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -108,6 +109,9 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
         load: string;
         vmBeforeLoad: boolean;
         webCrypto: boolean;
+        oauthModule: boolean;
+        crossSpawn: boolean;
+        childProcess: boolean;
         webStreamsBeforeSse: boolean;
         sse: unknown;
         webStreamsAfterSse: boolean;
@@ -127,8 +131,12 @@ describe.skipIf(!existsSync(bundle))('the simulator’s MCP client and fetch, wi
       expect(report.load).toBe('bundle, code cache accepted');
       // node:vm comes with the client, not with the simulator's modules (no MCP server, no node:vm).
       expect(report.vmBeforeLoad).toBe(false);
-      // pkce-challenge (OAuth only) is loaded on first use: loading it builds Node's Web Crypto.
+      // The OAuth module (only an authProvider calls it) is loaded on first use, and with it pkce-challenge,
+      // whose loading builds Node's Web Crypto; cross-spawn and node:child_process with the first stdio server.
+      expect(report.oauthModule).toBe(false);
       expect(report.webCrypto).toBe(false);
+      expect(report.crossSpawn).toBe(false);
+      expect(report.childProcess).toBe(false);
       // eventsource-parser's stream (it extends TransformStream) is loaded by the first SSE answer, which it reads.
       expect(report.webStreamsBeforeSse).toBe(false);
       expect(report.sse).toMatchObject({ content: [{ type: 'text', text: 'over SSE' }] });
