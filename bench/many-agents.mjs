@@ -3,9 +3,9 @@
 // with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
-// `init` plus the supervisor's one boot, ÷ cores; boots read before the sizes and after them), against the same with each agy's whole start work measured
-// alone (its boot and then its MCP connection to the session's tools, which agy makes at start too), and
-// against the CPU actually spent by the time the last start
+// `init` plus the supervisor's one boot, ÷ cores; the boots are read before the sizes and after them), against
+// the same with each agy's whole start work measured alone (its boot and then its MCP connection to the
+// session's tools, which agy makes at start too), and against the CPU actually spent by the time the last start
 // resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
 // wall could be on an otherwise idle machine), each start's p50/p99, the turn in all at once, memory per
 // session (the host's RSS growth, the PSS of the agy processes themselves, and what the SDK adds beyond them:
@@ -405,8 +405,8 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
     root,
   );
   // The floors are measured before the sizes and again after them, and each is the median of both sets: the
-  // speed of a shared machine drifts over a minute (a bare boot read 150-176 ms on one day here), and a floor
-  // read only before would carry a drift the storm did not see.
+  // speed of a shared machine drifts within minutes (a bare boot read 160-250 ms within one hour here), and a
+  // floor read only before would carry a drift the storm did not see.
   const measured = [];
   const samples = { before: undefined, after: undefined };
   const floorSamples = async () => ({
