@@ -10,7 +10,7 @@ import { settlesWithin } from '../../internal/timing.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
 import { MARK_VAR, readStat } from './proc-read.js';
-import { START_WORK_HOLD_MS, settledWithin, spawnQueue } from './spawn-queue.js';
+import { START_WORK_HOLD_MS, spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
 function signalQuietly(target: number, sig: NodeJS.Signals): boolean {
@@ -154,7 +154,10 @@ export class AgentProcess {
       // Asked for at the spawn, so a tools/list that comes before the first output still counts.
       const startWork = opts.startWork();
       const holdMs = opts.startWorkHoldMs ?? START_WORK_HOLD_MS;
-      return booted.then(() => (this.#exited ? undefined : settledWithin([startWork, this.exited], holdMs)));
+      // The timer is cleared when either settles; agy's exit settles `exited`, so it never outlives the process.
+      return booted.then(() =>
+        this.#exited ? undefined : settlesWithin(Promise.race([startWork, this.exited]), holdMs),
+      );
     });
   }
 

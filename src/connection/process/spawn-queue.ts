@@ -26,19 +26,6 @@ const SLOT_TIMEOUT_MS = 10_000;
  */
 export const START_WORK_HOLD_MS = 1000;
 
-/** Resolves when the first of `promises` settles, or after `ms`, whichever comes first; never rejects. */
-export function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    for (const promise of promises) promise.then(done, done);
-  });
-}
-
 function defaultLimit(): number {
   const fromEnv = Number(process.env.AGY_SDK_MAX_CONCURRENT_SPAWNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;

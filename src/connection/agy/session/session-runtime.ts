@@ -15,7 +15,6 @@
  * Every file is validated against the shape agy documents before it is written (`agy-files.ts`), because
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
-
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
