@@ -15,8 +15,11 @@ export type HostCommand =
    * SIGTERM and the SIGKILL when the host is gone.
    */
   | { cmd: 'watch'; id: number; mark: string; graceMs: number }
-  /** agy started as `pid`, leader of its own process group. */
-  | { cmd: 'pid'; id: number; pid: number }
+  /**
+   * agy started as `pid`, leader of its own process group; `start`: its start time as the host read it right
+   * after the spawn (absent without /proc), which tells agy apart from a later process with its pid.
+   */
+  | { cmd: 'pid'; id: number; pid: number; start?: string | undefined }
   /** Descendants the host's scan found while agy ran: killed with it later, even if they left its tree. */
   | { cmd: 'adopt'; id: number; found: FoundPair[] }
   /** agy exited (the host reaped it): its pid and group id are no longer its own; the host sweeps now. */

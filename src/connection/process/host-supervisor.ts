@@ -8,14 +8,22 @@
  * `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
  * The supervisor and its pipes are unref'd (it never keeps the host alive) except while it is being stopped.
  *
+ * It starts as `/bin/sh` waiting on a wake pipe (fd 4) and becomes the Node supervisor (`exec`: the same pid and
+ * pipes, the control lines still unread in fd 3) only when that pipe closes: the host closes it when it wants the
+ * supervisor to act (`kill-tree`) or before its unread lines could fill the control pipe, and a host that dies
+ * closes it too. A Node boot beside agy's slowed agy's own boot by ~15% on 2 cores, and an idle Node process
+ * holds ~40 MB; the shell costs ~1 ms and ~1 MB, and most hosts never need more than that.
+ *
  * If it dies while it holds sessions (a crash, a SIGKILL), the guarantee is gone for them, so they fail closed:
  * each one's agent process is killed (`onLost`), its turn fails with the usual typed exit error whose stderr
  * tail says why, and the next start gets a new supervisor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { scriptPath } from '../../internal/script-path.js';
 import { controlLine, type FoundPair, type HostCommand } from './control-protocol.js';
+import { readStat } from './proc-read.js';
 import { spawnQueue } from './spawn-queue.js';
 
 /** The supervisor script. */
@@ -26,6 +34,27 @@ export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
  * is the only CPU it would ever use while its sessions idle. Its heap is a few MB; there is nothing to reduce.
  */
 const SUPERVISOR_FLAGS = ['--no-memory-reducer'];
+
+/**
+ * The waiter: blocks until fd 4 (the wake pipe) reads a line or EOF, then execs `"$0" "$@"` (Node and the
+ * supervisor script). SIGINT and SIGHUP stay ignored through the exec, as the supervisor wants them.
+ */
+const WAITER_SCRIPT = `trap '' INT HUP; read -r _ <&4; exec "$0" "$@" 4<&-`;
+
+/**
+ * Control lines a waiter may hold unread before the host wakes it. A small write takes about a kilobyte of an
+ * AF_UNIX socket's ~200 KB buffer on Linux (8 KB in all on macOS); 16 lines of ~100 bytes stay far below both, so
+ * no line ever waits in the host's memory, where a SIGKILL would lose it.
+ */
+const WAKE_AFTER_LINES = 16;
+
+/** The shell that runs the waiter, or undefined (no `/bin/sh`: Windows) to start the Node supervisor at once. */
+let waiterShell: string | undefined | null = null;
+function shell(): string | undefined {
+  if (waiterShell === null)
+    waiterShell = process.platform !== 'win32' && existsSync('/bin/sh') ? '/bin/sh' : undefined;
+  return waiterShell;
+}
 
 /** How long a stopped supervisor (holding nothing) gets to exit before it is SIGKILLed. */
 const STOP_TIMEOUT_MS = 5000;
@@ -56,6 +85,10 @@ interface Running {
   control: Socket;
   /** The sessions it holds, with what to do if it dies. */
   sessions: Map<number, (loss: SupervisorLoss) => void>;
+  /** The wake pipe while it is still the shell waiter; undefined once woken (or if it started as Node). */
+  wake: Socket | undefined;
+  /** Control lines written while it waits. */
+  unread: number;
   stopping: boolean;
   exited: Promise<void>;
 }
@@ -145,15 +178,22 @@ export class HostSupervisor {
     const id = this.#nextId++;
     const send = (cmd: HostCommand): void => {
       const { control } = running;
-      if (!control.destroyed && control.writable) control.write(controlLine(cmd));
+      if (control.destroyed || !control.writable) return;
+      control.write(controlLine(cmd));
+      // Woken before its unread lines could outgrow the socket's buffer (they never wait in this process).
+      if (running.wake && (++running.unread >= WAKE_AFTER_LINES || control.writableLength > 0)) wake(running);
     };
     running.sessions.set(id, onLost);
     send({ cmd: 'watch', id, mark, graceMs });
     return {
-      pid: (pid) => send({ cmd: 'pid', id, pid }),
+      // agy's start time from here: a waiter reads the line only later, when the pid may be another process's.
+      pid: (pid) => send({ cmd: 'pid', id, pid, start: readStat(pid)?.start }),
       adopt: (found) => send({ cmd: 'adopt', id, found }),
       exited: () => send({ cmd: 'exited', id }),
-      killTree: () => send({ cmd: 'kill-tree', id }),
+      killTree: () => {
+        send({ cmd: 'kill-tree', id });
+        wake(running);
+      },
       forget: () => {
         if (!running.sessions.delete(id)) return;
         send({ cmd: 'forget', id });
@@ -167,18 +207,30 @@ export class HostSupervisor {
     return this.#running?.child.pid;
   }
 
+  /** Whether the running supervisor is still the shell waiter (for tests and benches). */
+  get waiting(): boolean {
+    return this.#running?.wake !== undefined;
+  }
+
   #spawn(): Running {
     this.started++;
-    const child = spawn(process.execPath, [...SUPERVISOR_FLAGS, SUPERVISOR], {
-      cwd: '/',
-      env: supervisorEnv(),
-      // stderr: a crash's last words, kept for the sessions' error.
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-      // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
-      detached: true,
-      windowsHide: true,
-    });
+    const node = [...SUPERVISOR_FLAGS, SUPERVISOR];
+    const waiter = shell();
+    const child = spawn(
+      waiter ?? process.execPath,
+      waiter ? ['-c', WAITER_SCRIPT, process.execPath, ...node] : node,
+      {
+        cwd: '/',
+        env: supervisorEnv(),
+        // stderr: a crash's last words, kept for the sessions' error; fd 3 control; fd 4 the waiter's wake pipe.
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', ...(waiter ? (['pipe'] as const) : [])],
+        // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
+        detached: true,
+        windowsHide: true,
+      },
+    );
     const control = child.stdio[3] as Socket;
+    const wakePipe = waiter ? (child.stdio[4] as Socket) : undefined;
     const stderr = child.stderr as Socket;
     let lastWords = '';
     stderr.setEncoding('utf8');
@@ -186,13 +238,15 @@ export class HostSupervisor {
       lastWords = (lastWords + chunk).slice(-2000);
     });
     // EPIPE on a dead supervisor is expected; its exit is what counts.
-    for (const pipe of [control, stderr]) pipe.on('error', () => {});
+    for (const pipe of [control, stderr, wakePipe]) pipe?.on('error', () => {});
     // Reports ('ready', 'killed') need no answer; reading keeps the pipe from filling.
     control.on('data', () => {});
     const running: Running = {
       child,
       control,
       sessions: new Map(),
+      wake: wakePipe,
+      unread: 0,
       stopping: false,
       exited: new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -213,6 +267,7 @@ export class HostSupervisor {
     child.unref();
     control.unref();
     stderr.unref();
+    wakePipe?.unref();
     this.#running = running;
     return running;
   }
@@ -224,9 +279,19 @@ export class HostSupervisor {
     running.child.ref();
     running.control.ref();
     running.control.end();
+    // A waiter holds nothing the host has not swept already: it goes without ever booting Node.
+    if (running.wake) running.child.kill('SIGKILL');
     const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     return running.exited.then(() => clearTimeout(timer));
   }
+}
+
+/** Turns the shell waiter into the Node supervisor: closing the wake pipe ends its `read`, and it execs. */
+function wake(running: Running): void {
+  const { wake: pipe } = running;
+  if (!pipe) return;
+  running.wake = undefined;
+  pipe.destroy();
 }
 
 /** The host-wide supervisor every agent process shares. */

@@ -9,6 +9,8 @@
  * pipe (fd 3, `control-protocol.ts`), the session's marker (`watch`, written before the spawn) and agy's pid
  * (`pid`, right after), and later the descendants its sampling saw (`adopt`). This process only holds that
  * knowledge and waits: no timers, no sampling, so an idle supervisor costs no CPU however many sessions it holds.
+ * It is usually exec'd by the host's shell waiter (`host-supervisor.ts`) only once it is needed, which may be after
+ * the host died: the lines the host wrote are then still in the pipe, and are read before its end.
  *
  * When the control pipe closes (the host exited, crashed or was SIGKILLed) or this process gets SIGTERM, every
  * session it holds is killed: SIGTERM to agy's group, agy's current tree, the adopted pids and (on Linux) every
@@ -17,6 +19,7 @@
  * each agy exit itself and then `forget`s the session here. SIGINT and SIGHUP are ignored: a terminal's Ctrl-C or
  * hang-up is the host's to handle (if it dies of it, the pipe closes).
  */
+import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
 import { Snapshot } from './host-scan.js';
@@ -57,8 +60,14 @@ function main(): void {
   control.on('error', () => {
     // The host is gone; 'close' handles it.
   });
+  // Written past the socket: a failed write on it (EPIPE: the host is gone) destroys the socket, and what the host
+  // wrote before it died, still unread, with it. Reports need no answer, so a failed one is simply dropped.
   const report = (msg: SupervisorReport): void => {
-    if (!control.destroyed && control.writable) control.write(controlLine(msg));
+    try {
+      writeSync(3, controlLine(msg));
+    } catch {
+      // EPIPE: the host is gone; EAGAIN: it is not reading. Nothing waits for a report.
+    }
   };
   const held = new Map<number, Held>();
 
@@ -133,7 +142,8 @@ function main(): void {
     if (msg.cmd === 'pid') {
       if (!Number.isInteger(msg.pid) || msg.pid <= 1) return;
       s.pid = msg.pid;
-      s.pidStart = readStat(msg.pid)?.start;
+      // The host's reading, taken at the spawn: this line may be read long after (a waiter that just woke).
+      s.pidStart = typeof msg.start === 'string' ? msg.start : readStat(msg.pid)?.start;
     } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
       for (const [pid, start] of msg.found) {
         if (Number.isInteger(pid) && pid > 1 && typeof start === 'string') s.known.set(pid, { pid, start });

@@ -5,6 +5,7 @@
 // killed, the turn ends with a typed ProcessExitError saying why) and the next start gets a new one. Real
 // processes through the real spawn path (the simulator). Protocol and design: docs/architecture.md "No orphans".
 import { spawn } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -18,6 +19,11 @@ import { alive, type Sandbox, sandbox, waitGone } from '../../helpers/sandbox.js
 
 const linux = process.platform === 'linux';
 const HOST = join(import.meta.dirname, '../../fixtures/supervisor-host.mjs');
+const WAITER_HOST = join(import.meta.dirname, '../../fixtures/waiter-host.mjs');
+
+/** Resident memory of a process in KiB. */
+const rssKiB = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -211,4 +217,60 @@ describe.skipIf(!linux)('the host supervisor (needs /proc)', () => {
     }
     expect(supervisors()).toEqual([]);
   });
+});
+
+// The supervisor starts as a shell that waits on a wake pipe and execs the Node supervisor (same pid, the control
+// lines still unread) when the host wants it to act or dies: host-supervisor.ts, docs/architecture.md "No orphans".
+describe.skipIf(!linux)('the supervisor waits as a shell until it is needed (needs /proc)', () => {
+  it('an agent’s supervisor is a shell of a few MB while it only waits, and goes with the last close()', async () => {
+    const agent = new Agent(await box.agentConfig());
+    let sup: number | undefined;
+    try {
+      await agent.start();
+      expect(await (await agent.chat('hi')).text()).toContain('simulator');
+      sup = hostSupervisor.pid!;
+      expect(hostSupervisor.waiting).toBe(true);
+      expect(readlinkSync(`/proc/${sup}/exe`)).not.toBe(process.execPath);
+      // A Node supervisor is ~40 MB resident; the waiting shell a few.
+      expect(rssKiB(sup)).toBeLessThan(8 * 1024);
+    } finally {
+      await agent.close();
+    }
+    expect(alive(sup!)).toBe(false);
+    expect(supervisors()).toEqual([]);
+  });
+
+  it.each([
+    ['still waiting', 'waiting', true],
+    ['woken by its unread control lines', 'backlog', false],
+    ['woken by a kill-tree', 'kill-tree', false],
+  ] as const)(
+    'a host SIGKILLed with its supervisor %s takes every session with it',
+    async (_, mode, waiting) => {
+      const host = spawn(process.execPath, [WAITER_HOST, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+      onTestFinished(() => {
+        host.kill('SIGKILL');
+      });
+      const report = await new Promise<{ supervisor: number; waiting: boolean; pids: number[] }>(
+        (resolve, reject) => {
+          let buf = '';
+          host.stdout.on('data', (c) => {
+            buf += c;
+            if (buf.includes('\n')) resolve(JSON.parse(buf));
+          });
+          host.on('exit', (code) => reject(new Error(`host exited before reporting (${code})`)));
+        },
+      );
+      onTestFinished(() => killAll(report.pids.filter(alive)));
+      expect(report.waiting).toBe(waiting);
+      // Woken, it is the Node supervisor under the same pid; waiting, the shell.
+      expect(readlinkSync(`/proc/${report.supervisor}/exe`) === process.execPath).toBe(!waiting);
+      expect(report.pids).toHaveLength(mode === 'backlog' ? 30 : 6);
+      expect(report.pids.every(alive)).toBe(true);
+      host.kill('SIGKILL');
+      // Every session's sh, setsid sleeper and SIGTERM-ignoring sleeper, then the supervisor itself.
+      expect(await waitGone(report.pids, 20_000)).toEqual([]);
+      expect(await waitGone([report.supervisor], 10_000)).toEqual([]);
+    },
+  );
 });

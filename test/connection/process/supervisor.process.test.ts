@@ -168,4 +168,48 @@ describe.skipIf(!linux)('the host supervisor control protocol', () => {
     expect(await sup.exited).toBe(0);
     expect(c.all.every(alive)).toBe(true);
   });
+
+  it('a `pid` carries agy’s start time as the host read it: a pid whose process is not that one any more is left alone', async () => {
+    const sup = supervisor();
+    // Two processes in groups of their own and without a marker: only their `pid` lines tie them to a session.
+    const same = await stray();
+    const reused = await stray();
+    sup.send({ cmd: 'watch', id: 1, mark: randomBytes(16).toString('hex'), graceMs: 0 });
+    sup.send({ cmd: 'pid', id: 1, pid: same, start: startOf(same) });
+    sup.send({ cmd: 'watch', id: 2, mark: randomBytes(16).toString('hex'), graceMs: 0 });
+    // The start the host read belongs to an earlier process that had this pid.
+    sup.send({ cmd: 'pid', id: 2, pid: reused, start: `${startOf(reused)}9` });
+    await sup.report('ready');
+    sup.control.destroy();
+    expect(await waitGone([same], 15_000)).toEqual([]);
+    expect(await sup.exited).toBe(0);
+    expect(alive(reused)).toBe(true);
+  });
+
+  it('reads what the host wrote before it died even when it boots after that (its report to the gone host fails)', async () => {
+    // The waiter's case: the control lines wait in the pipe, the host is gone, then the supervisor boots.
+    const mark = randomBytes(16).toString('hex');
+    const gate = spawn('sh', ['-c', 'read -r _ <&4; exec "$0" "$@"', process.execPath, SUPERVISOR], {
+      stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      gate.kill('SIGKILL');
+    });
+    const exited = new Promise<number | null>((r) => gate.on('exit', (code) => r(code)));
+    const control = gate.stdio[3] as Socket;
+    control.write(controlLine({ cmd: 'watch', id: 1, mark, graceMs: 0 }));
+    const sh = spawn('sh', ['-c', 'setsid sleep 1000 & echo $!; wait'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+      env: { PATH: process.env.PATH, [MARK_VAR]: mark },
+    });
+    control.write(controlLine({ cmd: 'pid', id: 1, pid: sh.pid!, start: startOf(sh.pid!) }));
+    const [setsid] = await pidsFrom(sh);
+    onTestFinished(() => killAll([sh.pid!, setsid!].filter(alive)));
+    // The host "dies": both its ends close, the shell execs the supervisor, which reads the lines, then EOF.
+    control.destroy();
+    (gate.stdio[4] as Socket).destroy();
+    expect(await waitGone([sh.pid!, setsid!], 15_000)).toEqual([]);
+    expect(await exited).toBe(0);
+  });
 });
