@@ -3,7 +3,8 @@
 // with their own tools on, runs one turn in all of them at once (each calls an own tool `calls` times, then
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
-// `init` plus the supervisor's one boot, ÷ cores; the boots are read before the sizes and after them), against
+// `init` plus the supervisor's one Node boot if it woke by then (it waits as a shell until it is needed), ÷ cores;
+// the boots are read before the sizes and after them), against
 // the same with each agy's whole start work measured alone (its boot and then its MCP connection to the
 // session's tools, which agy makes at start too), and against the CPU actually spent by the time the last start
 // resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
@@ -14,7 +15,7 @@
 // marked survivors. Needs `npm run build`; Linux for the /proc figures. 500 sessions need ~20 GiB free and an
 // otherwise idle machine. Usage: node bench/many-agents.mjs [sizes=1,200,500] [calls=2] [idleSeconds=10]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -276,6 +277,14 @@ async function measure(n, root, scenarioFile) {
   // Every agy process's CPU when the last start resolved: its boot plus what it did after its own `init` while
   // the others still booted (the simulator connects its MCP servers, own tools included, right after `init`).
   const agyCpuAtStartEnd = list.reduce((sum, a) => sum + (cpuMs(a.pid) ?? 0), 0);
+  // The supervisor boots Node only once woken (its control lines, a kill-tree); until then it is a shell.
+  const supervisorWoken = supervisors().some((pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`) === process.execPath;
+    } catch {
+      return false;
+    }
+  });
   const startStall = delay.max / 1e6;
   delay.reset();
   const marks = list.map((a) => (a.pid ? markOf(a.pid) : undefined)).filter(Boolean);
@@ -337,6 +346,7 @@ async function measure(n, root, scenarioFile) {
     startFailures: startErrors.length,
     startErrors: [...new Set(startErrors)].slice(0, 3),
     startWallMs: round(started - t0),
+    supervisorWoken,
     agyBootCpuMsPerSession: round(agyBootCpu / n),
     agyCpuMsPerSessionAtStartEnd: round(agyCpuAtStartEnd / n),
     hostStartCpuMsPerSession: round(hostStartCpuMs / n),
@@ -367,20 +377,25 @@ async function measure(n, root, scenarioFile) {
 }
 
 /**
- * A row's floors. The machine's floor: what must boot (n agy processes, one supervisor) on all cores, with
- * nothing else in the way. The same with each agy's whole start work (boot and MCP connection) measured alone.
- * And the CPU actually spent by the time the last start resolved, ÷ cores.
+ * A row's floors. The machine's floor: what must boot (n agy processes, and the supervisor's Node if it woke)
+ * on all cores, with nothing else in the way, and never less than one boot (a process does not run on two
+ * cores). The same with each agy's whole start work (boot and MCP connection) measured alone. And the CPU
+ * actually spent by the time the last start resolved, ÷ cores.
  */
 function withFloors(r, floorCpu) {
   const n = r.sessions;
-  const floorMs = (n * floorCpu.simulatorMs + floorCpu.nodeMs) / cores;
-  const sessionFloorMs = (n * floorCpu.sessionStartMs + floorCpu.nodeMs) / cores;
+  const supervisorMs = r.supervisorWoken ? floorCpu.nodeMs : 0;
+  const floorMs = Math.max(floorCpu.simulatorMs, (n * floorCpu.simulatorMs + supervisorMs) / cores);
+  const sessionFloorMs = Math.max(
+    floorCpu.sessionStartMs,
+    (n * floorCpu.sessionStartMs + supervisorMs) / cores,
+  );
   return {
     ...r,
     machineFloorMs: round(floorMs),
     sessionStartFloorMs: round(sessionFloorMs),
     workFloorMs: round(
-      (n * (r.agyCpuMsPerSessionAtStartEnd + r.hostStartCpuMsPerSession) + floorCpu.nodeMs) / cores,
+      (n * (r.agyCpuMsPerSessionAtStartEnd + r.hostStartCpuMsPerSession) + supervisorMs) / cores,
     ),
     ratioStartWallVsFloor: round(r.startWallMs / floorMs, 2),
   };
@@ -447,6 +462,7 @@ export async function run(sizes = (process.env.BENCH_MANY_SIZES ?? '1,200').spli
   for (const r of rows) {
     out[`n${r.sessions}`] = {
       startWallMs: r.startWallMs,
+      supervisorWoken: r.supervisorWoken,
       machineFloorMs: r.machineFloorMs,
       sessionStartFloorMs: r.sessionStartFloorMs,
       workFloorMs: r.workFloorMs,
@@ -475,7 +491,7 @@ if (standalone) {
   const sizes = (sizeArg ?? '1,200,500').split(',').map(Number);
   const out = await run(sizes);
   console.log(
-    `\nSummary (machine floor = (n × ${out.bootCpuMs.simulator} ms simulator boot CPU + ${out.bootCpuMs.node} ms one supervisor boot) ÷ ${cores} cores, same run):`,
+    `\nSummary (machine floor = (n × ${out.bootCpuMs.simulator} ms simulator boot CPU + ${out.bootCpuMs.node} ms supervisor Node boot if it woke) ÷ ${cores} cores, at least one boot, same run):`,
   );
   for (const n of sizes) {
     const r = out[`n${n}`];
