@@ -16,6 +16,7 @@ import {
 } from '../../../src/connection/process/control-protocol.js';
 import { SUPERVISOR } from '../../../src/connection/process/host-supervisor.js';
 import { MARK_VAR } from '../../../src/connection/process/proc-read.js';
+import { spawnMarkedSession } from '../../fixtures/marked-session.mjs';
 import { killAll } from '../../helpers/fake-agy.js';
 import { alive, waitGone } from '../../helpers/sandbox.js';
 
@@ -57,18 +58,9 @@ function supervisor() {
 async function session(sup: ReturnType<typeof supervisor>, id: number, graceMs = 500) {
   const mark = randomBytes(16).toString('hex');
   sup.send({ cmd: 'watch', id, mark, graceMs });
-  const sh = spawn(
-    'sh',
-    ['-c', "setsid sleep 1000 & a=$!; (trap '' TERM; exec sleep 1000) & echo $a $!; wait"],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-      env: { PATH: process.env.PATH, [MARK_VAR]: mark },
-    },
-  );
+  const { sh, pids } = spawnMarkedSession(MARK_VAR, mark);
   sup.send({ cmd: 'pid', id, pid: sh.pid! });
-  const [setsid, inGroup] = await pidsFrom(sh);
-  const all = [sh.pid!, setsid!, inGroup!];
+  const all = await pids;
   onTestFinished(() => killAll(all.filter(alive)));
   return { mark, sh, all };
 }
