@@ -4,9 +4,9 @@
 // streams numbered text), lets them idle, and closes them. Reports per size: the start wall against the
 // machine's floor measured in the same run (the summed CPU of what must boot, n bare simulator boots until
 // `init` plus the supervisor's one Node boot if it woke by then (it waits as a shell until it is needed), ÷ cores;
-// the boots are read before the sizes and after them), against
-// the same with each agy's whole start work measured alone (its boot and then its MCP connection to the
-// session's tools, which agy makes at start too), and against the CPU actually spent by the time the last start
+// the boots are read before the sizes and after them), against the same with each agy's whole start work
+// measured alone (its boot and then its MCP connection to the session's tools, which agy makes at start too),
+// and against the CPU actually spent by the time the last start
 // resolved (every agy process's CPU then, its work after its own `init` included, + the host's, ÷ cores: what the
 // wall could be on an otherwise idle machine), each start's p50/p99, the turn in all at once, memory per
 // session (the host's RSS growth, the PSS of the agy processes themselves, and what the SDK adds beyond them:

@@ -86,7 +86,7 @@ interface Running {
   /** The sessions it holds, with what to do if it dies. */
   sessions: Map<number, (loss: SupervisorLoss) => void>;
   /** The wake pipe while it is still the shell waiter; undefined once woken (or if it started as Node). */
-  wake: Socket | undefined;
+  wakePipe: Socket | undefined;
   /** Control lines written while it waits. */
   unread: number;
   stopping: boolean;
@@ -181,7 +181,8 @@ export class HostSupervisor {
       if (control.destroyed || !control.writable) return;
       control.write(controlLine(cmd));
       // Woken before its unread lines could outgrow the socket's buffer (they never wait in this process).
-      if (running.wake && (++running.unread >= WAKE_AFTER_LINES || control.writableLength > 0)) wake(running);
+      if (running.wakePipe && (++running.unread >= WAKE_AFTER_LINES || control.writableLength > 0))
+        wake(running);
     };
     running.sessions.set(id, onLost);
     send({ cmd: 'watch', id, mark, graceMs });
@@ -209,7 +210,7 @@ export class HostSupervisor {
 
   /** Whether the running supervisor is still the shell waiter (for tests and benches). */
   get waiting(): boolean {
-    return this.#running?.wake !== undefined;
+    return this.#running?.wakePipe !== undefined;
   }
 
   #spawn(): Running {
@@ -245,7 +246,7 @@ export class HostSupervisor {
       child,
       control,
       sessions: new Map(),
-      wake: wakePipe,
+      wakePipe,
       unread: 0,
       stopping: false,
       exited: new Promise<void>((resolve) => {
@@ -280,7 +281,7 @@ export class HostSupervisor {
     running.control.ref();
     running.control.end();
     // A waiter holds nothing the host has not swept already: it goes without ever booting Node.
-    if (running.wake) running.child.kill('SIGKILL');
+    if (running.wakePipe) running.child.kill('SIGKILL');
     const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     return running.exited.then(() => clearTimeout(timer));
   }
@@ -288,9 +289,9 @@ export class HostSupervisor {
 
 /** Turns the shell waiter into the Node supervisor: closing the wake pipe ends its `read`, and it execs. */
 function wake(running: Running): void {
-  const { wake: pipe } = running;
+  const pipe = running.wakePipe;
   if (!pipe) return;
-  running.wake = undefined;
+  running.wakePipe = undefined;
   pipe.destroy();
 }
 
