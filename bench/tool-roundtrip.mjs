@@ -5,6 +5,11 @@
 // one keep-alive node:http agent, the same bytes), so the client's own cost is not in the ratio. Server CPU is
 // this process's CPU time (both servers live here; the client does not) per call. Rounds alternate sides;
 // every figure is the median of the rounds with its min–max.
+//
+// The p50 ratios come from paired rounds: the client interleaves its sequential calls to the baseline and to
+// ours, in a random order per pair, so both sides see the same machine. A round of one block per side, one
+// after the other (`ratioP50Blocks`, the method of earlier reports) spread 0.85–1.6× between rounds of one run
+// on a 2-core machine, for code whose paired ratio stays within a few hundredths.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { z } from 'zod';
@@ -54,6 +59,12 @@ function startClient() {
   return { ask, exit };
 }
 
+/** `n` sequential calls to each of `urls`, interleaved (bench/lib/http-client.mjs); each URL's p50 (ms). */
+async function pairedBlock(client, urls, n) {
+  const { latencies } = await client.ask({ urls, n, payload: PAYLOAD });
+  return latencies.map((l) => summarize(l).p50);
+}
+
 /** One block of calls against `url`; returns p50 (ms), server CPU µs per call, calls/s. */
 async function block(client, url, n, concurrency) {
   const cpu0 = process.cpuUsage();
@@ -85,7 +96,15 @@ export async function run() {
     for (const url of Object.values(urls)) await block(client, url, Math.min(500, CALLS), CONCURRENCY);
     const seq = { base: [], ours: [], sdk: [] };
     const conc = { base: [], ours: [], sdk: [] };
+    // Per round: ours ÷ the baseline, and the SDK path ÷ the baseline, each from its own interleaved pair.
+    const paired = { ours: [], sdk: [], baseP50: [], oursP50: [] };
     for (let r = 0; r < ROUNDS; r++) {
+      const [baseP50, oursP50] = await pairedBlock(client, [urls.base, urls.ours], CALLS / 4);
+      paired.ours.push(oursP50 / baseP50);
+      paired.baseP50.push(baseP50);
+      paired.oursP50.push(oursP50);
+      const [sdkBaseP50, sdkP50] = await pairedBlock(client, [urls.base, urls.sdk], CALLS / 4);
+      paired.sdk.push(sdkP50 / sdkBaseP50);
       const order = r % 2 ? ['sdk', 'ours', 'base'] : ['base', 'ours', 'sdk'];
       for (const side of order) seq[side].push(await block(client, urls[side], CALLS / 4, 1));
       for (const side of order) conc[side].push(await block(client, urls[side], CALLS, CONCURRENCY));
@@ -105,17 +124,18 @@ export async function run() {
       callsPerRound: CALLS,
       rounds: ROUNDS,
       concurrency: CONCURRENCY,
-      baselineP50ms: pick(seq, 'base', 'p50', 3),
-      oursP50ms: pick(seq, 'ours', 'p50', 3),
+      baselineP50ms: rounds(paired.baseP50, 3),
+      oursP50ms: rounds(paired.oursP50, 3),
       baselineCpuUsPerCall: pick(conc, 'base', 'cpuUsPerCall', 1),
       oursCpuUsPerCall: pick(conc, 'ours', 'cpuUsPerCall', 1),
       baselineCallsPerSec: pick(conc, 'base', 'callsPerSec', 0),
       oursCallsPerSec: pick(conc, 'ours', 'callsPerSec', 0),
-      ratioP50: ratio(seq, 'p50'),
+      ratioP50: rounds(paired.ours, 2),
+      ratioP50Blocks: ratio(seq, 'p50'),
       ratioCpuPerCall: ratio(conc, 'cpuUsPerCall'),
       // Time per call under concurrency, ours / baseline (= baseline calls/s ÷ ours calls/s).
       sdkPathCallsPerSec: pick(conc, 'sdk', 'callsPerSec', 0),
-      ratioSdkPathP50: ratio(seq, 'p50', 'sdk'),
+      ratioSdkPathP50: rounds(paired.sdk, 2),
       ratioSdkPathCpuPerCall: ratio(conc, 'cpuUsPerCall', 'sdk'),
       ratioConcTimePerCall: rounds(
         conc.ours.map((o, i) => conc.base[i].callsPerSec / o.callsPerSec),

@@ -1,6 +1,7 @@
 // The out-of-process client of the tool bench: one keep-alive node:http agent, driven over IPC by the parent.
 // The same code posts the same JSON-RPC `tools/call` bytes (with the MCP headers) to our listener and to the
-// bare baseline, so the client is identical on both sides and its cost is not part of the ratio.
+// bare baseline, so the client is identical on both sides and its cost is not part of the ratio. Given
+// `urls`, it interleaves its calls to them (`runPaired`).
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -64,6 +65,28 @@ async function runCalls({ url, n, concurrency, payload }) {
   return { latencies, wallMs: performance.now() - t0 };
 }
 
+/**
+ * `n` sequential calls to each of `urls`, interleaved: round `i` calls every URL once, in a fresh random
+ * order. Each side then sees the same machine (load, frequency, the other side's code in the caches)
+ * instead of whatever state its own block ran in; per-URL latencies (ms).
+ */
+async function runPaired({ urls, n, payload }) {
+  const latencies = urls.map(() => []);
+  const order = urls.map((_, k) => k);
+  for (let i = 0; i < n; i++) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const r = Math.floor(Math.random() * (k + 1));
+      [order[k], order[r]] = [order[r], order[k]];
+    }
+    for (const j of order) {
+      const s = performance.now();
+      await call(urls[j], `${payload}${i}`);
+      latencies[j].push(performance.now() - s);
+    }
+  }
+  return { latencies };
+}
+
 process.on('message', async (msg) => {
   if (msg.type === 'exit') {
     agent.destroy();
@@ -71,7 +94,7 @@ process.on('message', async (msg) => {
     return;
   }
   try {
-    process.send({ ok: true, ...(await runCalls(msg)) });
+    process.send({ ok: true, ...(await (msg.urls ? runPaired(msg) : runCalls(msg))) });
   } catch (error) {
     process.send({ ok: false, error: String(error?.stack ?? error) });
   }

@@ -21,7 +21,7 @@ export function presentedKey(req: IncomingMessage, url: URL): string | undefined
   return query && query.length > 0 ? query : undefined;
 }
 
-/** Constant-time check of a presented key against the token (its bytes, made once per gateway). */
-export function tokenMatches(presented: string | undefined, token: Buffer): boolean {
+/** Constant-time check of a presented key against the token. */
+export function tokenMatches(presented: string | undefined, token: string): boolean {
   return presented !== undefined && tokensEqual(presented, token);
 }

@@ -279,8 +279,6 @@ function modelInfo(
 
 class GatewayServer {
   readonly #token = createToken();
-  /** The token's bytes, made once: what each request's key is compared with. */
-  readonly #tokenBytes = Buffer.from(this.#token, 'utf8');
   readonly #upstream: Upstream;
   readonly #map: ModelMap;
   readonly #agents: UpstreamAgents = createAgents();
@@ -387,7 +385,7 @@ class GatewayServer {
       req.resume();
       return this.#sendError(res, new GatewayError(404, `Method ${req.method} ${url.pathname} not found`));
     }
-    if (!tokenMatches(presentedKey(req, url), this.#tokenBytes)) {
+    if (!tokenMatches(presentedKey(req, url), this.#token)) {
       req.resume();
       return this.#sendError(
         res,

@@ -32,6 +32,5 @@ describe('session token', () => {
     expect(tokensEqual(`${token.slice(0, 41)}\u{1F600}`.slice(0, 43), token)).toBe(false);
     // The reused buffer holds nothing over: the right token still matches after each refusal.
     expect(tokensEqual(token, token)).toBe(true);
-    expect(tokensEqual(token, Buffer.from(token))).toBe(true);
   });
 });

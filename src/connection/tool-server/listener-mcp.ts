@@ -29,7 +29,9 @@ import {
   answerDirect,
   type DirectCatalogOptions,
   isDirectBatch,
+  isDirectRequest,
   isPlainJsonRpcRequest,
+  type JsonRpcReply,
 } from './mcp-direct.js';
 import type { ListenerHeaders } from './request-headers.js';
 
@@ -182,6 +184,11 @@ export async function handleMcpRequest(
     return;
   }
   if (options.onExchange) observeAnswer(res, server, message, options.onExchange, options.logger);
+  // agy's usual POST: one plain request for the direct path, answered without the batch machinery.
+  if (options.direct && isDirectRequest(message)) {
+    await serveDirectRequest(server, options.direct, message, headers, res, options);
+    return;
+  }
   const messages = Array.isArray(message) ? message : [message];
   cancelRequested(server, messages, options);
   if (
@@ -259,16 +266,8 @@ async function serveDirect(
   if (requests.some((r) => r.method === 'initialize')) {
     if (messages.length > 1)
       return reject(400, -32600, 'Invalid Request: Only one initialization request is allowed');
-  } else {
-    const version = headers.protocolVersion;
-    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
-      const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
-      return reject(
-        400,
-        -32000,
-        `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${supported})`,
-      );
-    }
+  } else if (!protocolVersionSupported(headers)) {
+    return rejectProtocolVersion(server, headers, res, options);
   }
   if (requests.length === 0) {
     // Notifications and responses only; cancellations were routed above, nothing else needs an answer.
@@ -284,6 +283,53 @@ async function serveDirect(
   sendJson(res, 200, await Promise.all(requests.map((r) => answerDirect(r, direct, signal))));
 }
 
+/**
+ * {@link serveDirect} for one request that {@link isDirectRequest} accepts (so it is a valid message: no
+ * schema parse, no notifications, no batch): the same checks and answer, without the arrays and with the
+ * request's in-flight entry kept only while its answer is being made.
+ */
+async function serveDirectRequest(
+  server: string,
+  direct: DirectCatalogOptions,
+  request: JSONRPCRequest,
+  headers: ListenerHeaders,
+  res: ServerResponse,
+  options: McpRouteOptions,
+): Promise<void> {
+  if (request.method === 'tools/list') options.onToolsList?.(server);
+  else if (request.method !== 'initialize' && !protocolVersionSupported(headers))
+    return rejectProtocolVersion(server, headers, res, options);
+  const call = new TrackedCall(server, options, res);
+  const key = inflightKey(server, request.id);
+  options.inflight.set(key, call);
+  let reply: JsonRpcReply;
+  try {
+    reply = await answerDirect(request, direct, () => call.signal);
+  } finally {
+    // Once answered, a cancellation has nothing left to stop.
+    if (options.inflight.get(key) === call) options.inflight.delete(key);
+  }
+  sendJson(res, 200, reply);
+}
+
+/** Whether the `Mcp-Protocol-Version` header, if sent, names a version the MCP SDK supports. */
+function protocolVersionSupported(headers: ListenerHeaders): boolean {
+  const version = headers.protocolVersion;
+  return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
+
+/** The SDK transport's answer to an unsupported `Mcp-Protocol-Version`. */
+function rejectProtocolVersion(
+  server: string,
+  headers: ListenerHeaders,
+  res: ServerResponse,
+  options: McpRouteOptions,
+): void {
+  const text = `Bad Request: Unsupported protocol version: ${headers.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+  options.logger.debug('MCP request rejected', { server, status: 400, error: text });
+  sendJsonRpcError(res, 400, -32000, text);
+}
+
 /** What the in-flight table holds for a request: something to abort when it is cancelled. */
 export interface Abortable {
   /** Aborts the request's work with `reason`. */
@@ -294,10 +340,15 @@ export interface Abortable {
  * A POST's in-flight entry. Its `AbortController` is only created when someone reads `signal` (a handler
  * reading `ctx.signal`, an SDK server factory): creating one and hooking it to the listener's shutdown costs
  * ~8 µs, a tenth of a whole tool call, and most handlers never look. An abort before that is remembered.
+ *
+ * Given `res` (the single direct request), it also watches the response only from then on: a client gone
+ * before the signal was read is seen on `res.closed`, one that goes later by the `close` event. Otherwise
+ * {@link track} calls {@link TrackedCall.done} when the response closes.
  */
 class TrackedCall implements Abortable {
   readonly #options: McpRouteOptions;
   readonly #server: string;
+  readonly #res: ServerResponse | undefined;
   #controller: AbortController | undefined;
   #onShutdown: (() => void) | undefined;
   #reason: unknown;
@@ -305,15 +356,21 @@ class TrackedCall implements Abortable {
   #done = false;
   #mcp: McpServerLike | undefined;
 
-  constructor(server: string, options: McpRouteOptions) {
+  constructor(server: string, options: McpRouteOptions, res?: ServerResponse) {
     this.#server = server;
     this.#options = options;
+    this.#res = res;
   }
 
   /** Aborted when the request is cancelled, its client goes away, or the listener closes. */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
+      const res = this.#res;
+      if (res !== undefined) {
+        if (res.closed) this.done(res.writableFinished);
+        else res.once('close', () => this.done(res.writableFinished));
+      }
       const shutdown = this.#options.signal;
       if (this.#aborted) this.#controller.abort(this.#reason);
       else if (shutdown.aborted) this.abort(new Error('listener closed'));

@@ -21,7 +21,7 @@ export interface Route {
  * `ROUTE_NAME`; a query string is ignored. The token is always compared, even for malformed paths, so the
  * time taken says nothing about which part was wrong.
  */
-export function parseRoute(rawUrl: string | undefined, token: string | Buffer): Route | undefined {
+export function parseRoute(rawUrl: string | undefined, token: string): Route | undefined {
   const target = rawUrl ?? '';
   const queryAt = target.indexOf('?');
   const end = queryAt === -1 ? target.length : queryAt;

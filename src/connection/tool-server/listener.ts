@@ -95,8 +95,6 @@ export interface SessionListenerOptions {
 export class SessionListener {
   readonly #server: Server;
   readonly #token: string;
-  /** The token's bytes, for the constant-time comparison on every request. */
-  readonly #tokenBytes: Buffer;
   readonly #port: number;
   readonly #hosts: Set<string>;
   readonly #factories: Map<string, McpServerFactory>;
@@ -121,7 +119,6 @@ export class SessionListener {
   ) {
     this.#server = server;
     this.#token = token;
-    this.#tokenBytes = Buffer.from(token, 'utf8');
     this.#port = (server.address() as AddressInfo).port;
     this.#hosts = loopbackHosts(this.#port);
     this.#catalogs = catalogs;
@@ -308,7 +305,7 @@ export class SessionListener {
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const headers = listenerHeaders(req);
     if (!isLoopbackRequest(headers, this.#hosts)) return reject(req, res, 403);
-    const route = parseRoute(req.url, this.#tokenBytes);
+    const route = parseRoute(req.url, this.#token);
     const known =
       route !== undefined &&
       (route.kind === 'mcp'

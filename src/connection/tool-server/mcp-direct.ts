@@ -17,6 +17,7 @@ import {
   CallToolResultSchema,
   ErrorCode,
   InitializeRequestSchema,
+  type JSONRPCRequest,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   PingRequestSchema,
@@ -59,6 +60,16 @@ export function isDirectBatch(messages: readonly unknown[]): boolean {
       return false;
   }
   return true;
+}
+
+/**
+ * Whether `message` alone is a request the direct path answers: a plain request ({@link isPlainJsonRpcRequest},
+ * so the SDK's message schema accepts it) that {@link isDirectBatch} accepts. agy sends one per POST.
+ */
+export function isDirectRequest(message: unknown): message is JSONRPCRequest {
+  if (!isPlainJsonRpcRequest(message)) return false;
+  const { method, params } = message as { method: string; params?: Record<string, unknown> };
+  return DIRECT_METHODS.has(method) && (method !== 'tools/call' || params?.task === undefined);
 }
 
 /**

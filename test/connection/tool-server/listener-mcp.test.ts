@@ -379,6 +379,99 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     });
   });
 
+  // The direct path watches a call's response only once its handler reads ctx.signal (listener-mcp.ts).
+  describe('a client that goes away mid-call', () => {
+    /** Sends one raw tools/call of `name` on its own socket, which the caller destroys. */
+    function rawCall(listener: SessionListener, name: string) {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name, arguments: {} },
+      });
+      const socket = connect(listener.port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.end(
+        [
+          `POST /${listener.token}/mcp/tools HTTP/1.1`,
+          `Host: 127.0.0.1:${listener.port}`,
+          'Content-Type: application/json',
+          'Accept: application/json, text/event-stream',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      return socket;
+    }
+
+    /**
+     * Resolves once the listener has seen `socket` close: its FIN arrived before a new connection's request,
+     * whose whole answer takes further turns of the listener's loop.
+     */
+    async function closeSeen(listener: SessionListener, socket: ReturnType<typeof connect>) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.destroy();
+      });
+      const c = await client(listener.mcpUrl('tools'));
+      expect(text(await c.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('echo: after');
+    }
+
+    it('a handler that reads ctx.signal only after its client left finds it aborted', async () => {
+      const inside = deferred();
+      const release = deferred();
+      const seen = deferred<AbortSignal>();
+      const late = tool({ name: 'late', description: 'Looks late', input: z.object({}) }, async (_a, ctx) => {
+        inside.resolve();
+        await release.promise;
+        seen.resolve(ctx.signal);
+        return 'done';
+      });
+      const { listener } = await startListener({ mcpServers: { tools: [late, echo] } });
+      const socket = rawCall(listener, 'late');
+      await inside.promise;
+      await closeSeen(listener, socket);
+      release.resolve();
+      const signal = await seen.promise;
+      expect(signal.aborted).toBe(true);
+      expect((signal.reason as Error).message).toBe('MCP client went away');
+    });
+
+    it('a handler that read ctx.signal first sees it abort when its client leaves', async () => {
+      const inside = deferred<AbortSignal>();
+      const aborted = deferred<unknown>();
+      const early = tool({ name: 'early', description: 'Looks early', input: z.object({}) }, (_a, ctx) => {
+        ctx.signal.addEventListener('abort', () => aborted.resolve(ctx.signal.reason));
+        inside.resolve(ctx.signal);
+        return new Promise(() => {});
+      });
+      const { listener } = await startListener({ mcpServers: { tools: [early, echo] } });
+      const socket = rawCall(listener, 'early');
+      const signal = await inside.promise;
+      expect(signal.aborted).toBe(false);
+      socket.destroy();
+      expect(((await aborted.promise) as Error).message).toBe('MCP client went away');
+    });
+
+    it('a call answered before its client left is not aborted', async () => {
+      const seen: AbortSignal[] = [];
+      const quick = tool(
+        { name: 'quick', description: 'Answers at once', input: z.object({}) },
+        (_a, ctx) => {
+          seen.push(ctx.signal);
+          return 'quick';
+        },
+      );
+      const { listener } = await startListener({ mcpServers: { tools: [quick, echo] } });
+      const c = await client(listener.mcpUrl('tools'));
+      expect(text(await c.callTool({ name: 'quick', arguments: {} }))).toBe('quick');
+      await c.close();
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.aborted).toBe(false);
+    });
+  });
+
   it('serves a factory-built SDK McpServer', async () => {
     const factory = () => {
       const server = new McpServer({ name: 'custom', version: '1.0.0' });
