@@ -32,6 +32,7 @@ import {
   isDirectRequest,
   isPlainJsonRpcRequest,
   type JsonRpcReply,
+  type PlainJsonRpcRequest,
 } from './mcp-direct.js';
 import type { ListenerHeaders } from './request-headers.js';
 
@@ -291,7 +292,7 @@ async function serveDirect(
 async function serveDirectRequest(
   server: string,
   direct: DirectCatalogOptions,
-  request: JSONRPCRequest,
+  request: PlainJsonRpcRequest,
   headers: ListenerHeaders,
   res: ServerResponse,
   options: McpRouteOptions,

@@ -17,7 +17,6 @@ import {
   CallToolResultSchema,
   ErrorCode,
   InitializeRequestSchema,
-  type JSONRPCRequest,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   PingRequestSchema,
@@ -31,6 +30,21 @@ import { DEFAULT_SERVER_VERSION } from './server-name.js';
 
 /** The methods answered without an SDK `Server`. */
 const DIRECT_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+
+/**
+ * A JSON-RPC request in agy's plain shape ({@link isPlainJsonRpcRequest}). Declared here, not taken from the
+ * MCP SDK: this module's declarations are public, and must not import the SDK's.
+ */
+export interface PlainJsonRpcRequest {
+  /** Always `2.0`. */
+  jsonrpc: '2.0';
+  /** The request id: a string or an integer. */
+  id: string | number;
+  /** The method called. */
+  method: string;
+  /** The parameters: a plain object without `_meta`, or absent. */
+  params?: Record<string, unknown>;
+}
 
 /** A JSON-RPC response as sent back: a result or an error, for one request id. */
 export type JsonRpcReply =
@@ -66,9 +80,9 @@ export function isDirectBatch(messages: readonly unknown[]): boolean {
  * Whether `message` alone is a request the direct path answers: a plain request ({@link isPlainJsonRpcRequest},
  * so the SDK's message schema accepts it) that {@link isDirectBatch} accepts. agy sends one per POST.
  */
-export function isDirectRequest(message: unknown): message is JSONRPCRequest {
+export function isDirectRequest(message: unknown): message is PlainJsonRpcRequest {
   if (!isPlainJsonRpcRequest(message)) return false;
-  const { method, params } = message as { method: string; params?: Record<string, unknown> };
+  const { method, params } = message as PlainJsonRpcRequest;
   return DIRECT_METHODS.has(method) && (method !== 'tools/call' || params?.task === undefined);
 }
 
