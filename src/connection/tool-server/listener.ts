@@ -188,7 +188,8 @@ export class SessionListener {
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // A request is in flight: receiving it is bounded by the request timeout, answering it by nothing here.
-      req.socket.setTimeout(0);
+      // Only a connection's first request still has the idle timer: Node clears its keep-alive timer itself.
+      if (req.socket.timeout) req.socket.setTimeout(0);
       listener.#serve(req, res);
     });
     let drops = 0;

@@ -170,6 +170,44 @@ describe('SessionListener bounded I/O', () => {
     expect(client.received()).toContain('"decision":"allow"');
   });
 
+  it('a slow second request on a kept-alive connection is not cut by the idle timer either', async () => {
+    let calls = 0;
+    const second = deferred();
+    const { listener } = await start({
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 300,
+      idleTimeoutMs: 200,
+      hookTimeoutMs: 60_000,
+      hooks: {
+        answer: async () => {
+          calls += 1;
+          if (calls === 2) await second.promise;
+          return { decision: 'allow' };
+        },
+      },
+    });
+    const client = rawSocket(listener.port);
+    await client.connected;
+    const answers = () => client.received().split('HTTP/1.1 200 OK').length - 1;
+    const answered = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () =>
+          answers() >= n && client.received().endsWith('}') ? resolve() : client.socket.once('data', check);
+        check();
+      });
+    client.socket.write(hookRequest(listener, '{}'));
+    await answered(1);
+    client.socket.write(hookRequest(listener, '{}'));
+    // Past the idle timeout (and Node's connection check period) while the second handler still runs.
+    const waited = new Promise((r) => setTimeout(r, 1500));
+    await Promise.race([waited, client.closed]);
+    expect(client.socket.destroyed).toBe(false);
+    expect(calls).toBe(2);
+    second.resolve();
+    await answered(2);
+    expect(answers()).toBe(2);
+  });
+
   it('refuses connections over maxConnections; held ones still work, and new ones once they go away', async () => {
     const cap = 4;
     const { listener, logger } = await start({
