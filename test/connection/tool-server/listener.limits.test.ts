@@ -56,6 +56,27 @@ async function trickle(socket: Socket, text: string, everyMs: number, limit = 40
   }
 }
 
+/** A listener whose receive timeouts are all short, answering hooks with `answer` (which may take long). */
+function startWithShortTimeouts(answer: () => Promise<{ decision: 'allow' }>) {
+  return start({
+    headersTimeoutMs: 200,
+    requestTimeoutMs: 300,
+    idleTimeoutMs: 200,
+    hookTimeoutMs: 60_000,
+    hooks: { answer },
+  });
+}
+
+/**
+ * Waits well past every receive timeout (and Node's connection check period) while a handler runs; the socket
+ * must still be open. A wait for nothing to happen: there is no event to await.
+ */
+async function outlastTimeouts(client: ReturnType<typeof rawSocket>) {
+  const waited = new Promise((r) => setTimeout(r, 1500));
+  await Promise.race([waited, client.closed]);
+  expect(client.socket.destroyed).toBe(false);
+}
+
 const hookRequest = (listener: SessionListener, body: string) =>
   `POST /${listener.token}/hook/Stop HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\n` +
   `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -141,25 +162,14 @@ describe('SessionListener bounded I/O', () => {
 
   it('lets a slow handler answer long after the request and idle timeouts (a long askUser/tool wait)', async () => {
     const release = deferred();
-    const { listener } = await start({
-      headersTimeoutMs: 200,
-      requestTimeoutMs: 300,
-      idleTimeoutMs: 200,
-      hookTimeoutMs: 60_000,
-      hooks: {
-        answer: async () => {
-          await release.promise;
-          return { decision: 'allow' };
-        },
-      },
+    const { listener } = await startWithShortTimeouts(async () => {
+      await release.promise;
+      return { decision: 'allow' };
     });
     const client = rawSocket(listener.port);
     await client.connected;
     client.socket.write(hookRequest(listener, '{}'));
-    // Well past every receive timeout (and Node's connection check period) before the handler answers.
-    const waited = new Promise((r) => setTimeout(r, 1500));
-    await Promise.race([waited, client.closed]);
-    expect(client.socket.destroyed).toBe(false);
+    await outlastTimeouts(client);
     release.resolve();
     await new Promise<void>((resolve) => {
       const check = () =>
@@ -173,18 +183,10 @@ describe('SessionListener bounded I/O', () => {
   it('a slow second request on a kept-alive connection is not cut by the idle timer either', async () => {
     let calls = 0;
     const second = deferred();
-    const { listener } = await start({
-      headersTimeoutMs: 200,
-      requestTimeoutMs: 300,
-      idleTimeoutMs: 200,
-      hookTimeoutMs: 60_000,
-      hooks: {
-        answer: async () => {
-          calls += 1;
-          if (calls === 2) await second.promise;
-          return { decision: 'allow' };
-        },
-      },
+    const { listener } = await startWithShortTimeouts(async () => {
+      calls += 1;
+      if (calls === 2) await second.promise;
+      return { decision: 'allow' };
     });
     const client = rawSocket(listener.port);
     await client.connected;
@@ -198,10 +200,7 @@ describe('SessionListener bounded I/O', () => {
     client.socket.write(hookRequest(listener, '{}'));
     await answered(1);
     client.socket.write(hookRequest(listener, '{}'));
-    // Past the idle timeout (and Node's connection check period) while the second handler still runs.
-    const waited = new Promise((r) => setTimeout(r, 1500));
-    await Promise.race([waited, client.closed]);
-    expect(client.socket.destroyed).toBe(false);
+    await outlastTimeouts(client);
     expect(calls).toBe(2);
     second.resolve();
     await answered(2);
