@@ -31,7 +31,6 @@ import {
   isDirectBatch,
   isDirectRequest,
   isPlainJsonRpcRequest,
-  type JsonRpcReply,
   type PlainJsonRpcRequest,
 } from './mcp-direct.js';
 import type { ListenerHeaders } from './request-headers.js';
@@ -275,19 +274,18 @@ async function serveDirect(
     res.writeHead(202).end();
     return;
   }
-  const call = track(server, requests, res, options);
-  const signal = () => call.signal;
-  if (requests.length === 1) {
-    sendJson(res, 200, await answerDirect(requests[0]!, direct, signal));
-    return;
-  }
-  sendJson(res, 200, await Promise.all(requests.map((r) => answerDirect(r, direct, signal))));
+  const ids = requests.map((r) => r.id);
+  const replies = await answerInFlight<unknown>(server, ids, res, options, (signal) =>
+    requests.length === 1
+      ? answerDirect(requests[0]!, direct, signal)
+      : Promise.all(requests.map((r) => answerDirect(r, direct, signal))),
+  );
+  sendJson(res, 200, replies);
 }
 
 /**
  * {@link serveDirect} for one request that {@link isDirectRequest} accepts (so it is a valid message: no
- * schema parse, no notifications, no batch): the same checks and answer, without the arrays and with the
- * request's in-flight entry kept only while its answer is being made.
+ * schema parse, no notifications, no batch): the same checks and answer, without the batch's arrays.
  */
 async function serveDirectRequest(
   server: string,
@@ -300,17 +298,35 @@ async function serveDirectRequest(
   if (request.method === 'tools/list') options.onToolsList?.(server);
   else if (request.method !== 'initialize' && !protocolVersionSupported(headers))
     return rejectProtocolVersion(server, headers, res, options);
+  sendJson(
+    res,
+    200,
+    await answerInFlight(server, [request.id], res, options, (signal) =>
+      answerDirect(request, direct, signal),
+    ),
+  );
+}
+
+/**
+ * Runs `answer` with the POST's requests (`ids`) in the in-flight table, where `notifications/cancelled` finds
+ * them, until the answer is made: then a cancellation has nothing left to stop. The response is watched only
+ * if the work reads its signal (a {@link TrackedCall} given `res`); nothing is left on it otherwise.
+ */
+async function answerInFlight<T>(
+  server: string,
+  ids: ReadonlyArray<string | number>,
+  res: ServerResponse,
+  options: McpRouteOptions,
+  answer: (signal: () => AbortSignal) => Promise<T>,
+): Promise<T> {
   const call = new TrackedCall(server, options, res);
-  const key = inflightKey(server, request.id);
-  options.inflight.set(key, call);
-  let reply: JsonRpcReply;
+  const keys = ids.map((id) => inflightKey(server, id));
+  for (const key of keys) options.inflight.set(key, call);
   try {
-    reply = await answerDirect(request, direct, () => call.signal);
+    return await answer(() => call.signal);
   } finally {
-    // Once answered, a cancellation has nothing left to stop.
-    if (options.inflight.get(key) === call) options.inflight.delete(key);
+    for (const key of keys) if (options.inflight.get(key) === call) options.inflight.delete(key);
   }
-  sendJson(res, 200, reply);
 }
 
 /** Whether the `Mcp-Protocol-Version` header, if sent, names a version the MCP SDK supports. */
@@ -342,9 +358,10 @@ export interface Abortable {
  * reading `ctx.signal`, an SDK server factory): creating one and hooking it to the listener's shutdown costs
  * ~8 µs, a tenth of a whole tool call, and most handlers never look. An abort before that is remembered.
  *
- * Given `res` (the single direct request), it also watches the response only from then on: a client gone
- * before the signal was read is seen on `res.closed`, one that goes later by the `close` event. Otherwise
- * {@link track} calls {@link TrackedCall.done} when the response closes.
+ * Given `res` (a directly answered POST, {@link answerInFlight}), it also watches the response only from then
+ * on: a client gone before the signal was read is seen on `res.closed`, one that goes later by the `close`
+ * event. Otherwise (an SDK server's POST, whose server closes with the response) {@link track} calls
+ * {@link TrackedCall.done} when the response closes.
  */
 class TrackedCall implements Abortable {
   readonly #options: McpRouteOptions;
@@ -417,7 +434,7 @@ class TrackedCall implements Abortable {
   }
 }
 
-/** Registers a POST's requests for cancellation; undone when the response closes. */
+/** Registers an SDK server's POST for cancellation; undone when the response closes (the server closes with it). */
 function track(
   server: string,
   messages: unknown[],
