@@ -6,12 +6,11 @@
  * - touching any of the globals `fetch`, `Headers`, `Request` or `Response` loads all of undici first, about 28 ms
  *   of CPU, an eighth of a simulator's whole start work (bench/many-agents.mjs).
  *
- * So this module touches none of them: headers, both ways, are the simulator's own `Headers` (`mcp-headers.ts`,
- * which scripts/postbuild.mjs also injects into the bundled MCP client), and the answer is an
- * {@link HttpFetchResponse} with what the MCP SDK's transport reads (`ok`, `status`, `statusText`, `url`,
- * `headers.get`, `body`, `text()`, `json()`). Redirects are not followed here; the MCP SDK follows
- * same-origin ones itself (`redirect: 'manual'`). Like Go's transport, a request that failed on a reused
- * connection before reaching the server is sent again once.
+ * So this module touches none of them: headers, both ways, are the simulator's own `Headers` (`mcp-headers.ts`),
+ * and the answer is an {@link HttpFetchResponse}, the part of a `Response` a client reads (`ok`, `status`,
+ * `statusText`, `url`, `headers.get`, `body`, `text()`, `json()`). Redirects are not followed here; the MCP
+ * client follows same-origin ones itself (`mcp-client.ts`). Like Go's transport, a request that failed on a
+ * reused connection before reaching the server is sent again once.
  *
  * `node:http` and `node:https` are required on first use: every simulator loads this module, but only one that
  * connects an MCP server over HTTP needs `http`, after `init`, and `https` (with TLS) only for an `https:` URL.
@@ -32,7 +31,7 @@ function transport(secure: boolean): typeof import('node:http') {
   return secure ? (require('node:https') as typeof import('node:http')) : require('node:http');
 }
 
-/** The subset of `fetch` the MCP SDK's transport calls. */
+/** The subset of `fetch` the simulator's MCP client calls. */
 export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** A `fetch` over `node:http(s)`, its connections kept alive by its own agents (closed with `close`). */
@@ -101,7 +100,7 @@ export function headerRecord(init: RequestInit['headers']): Record<string, strin
   return Object.fromEntries(new Headers(init as HeadersSource));
 }
 
-/** What {@link createHttpFetch} answers: the part of `Response` the MCP SDK's transport reads. */
+/** What {@link createHttpFetch} answers: the part of `Response` a client reads. */
 export class HttpFetchResponse {
   /** The HTTP status. */
   readonly status: number;
@@ -160,10 +159,10 @@ export class HttpFetchResponse {
 }
 
 /**
- * The part of a `ReadableStream` the MCP SDK's transport uses of a body: `cancel()` (after a 202 or an error
- * status), and for an SSE answer `pipeThrough()`, `getReader()` or iteration. The web stream is made on first
- * use as one: making it loads Node's web streams (about 4 ms of CPU), which a simulator whose servers answer
- * JSON, as the SDK's own listener does, never needs. `cancel()` before then ends the response as the web
+ * The part of a `ReadableStream` a client uses of a body: `cancel()` (after a 202 or an error status), and for
+ * an SSE answer `pipeThrough()`, `getReader()` or iteration. The web stream is made on first use as one: making
+ * it loads Node's web streams (about 4 ms of CPU), which a simulator whose servers answer JSON, as the SDK's own
+ * listener does, never needs. `cancel()` before then ends the response as the web
  * stream's would (it destroys it).
  */
 export class HttpFetchBody {

@@ -1,11 +1,11 @@
 /**
- * The `Headers` the simulator's bundled MCP client uses (scripts/postbuild.mjs injects it in place of the
- * global). Node's global `Headers` is undici's, and touching it loads all of undici first: about 28 ms of CPU
+ * The `Headers` of the simulator's HTTP client (`http-fetch.ts`), in place of the global. Node's global `Headers`
+ * is undici's, and touching it loads all of undici first: about 28 ms of CPU
  * in every simulator process, an eighth of its whole start work (bench/many-agents.mjs), which real agy, a Go
  * binary, does not pay. `headers-polyfill` would not do: its constructor reads `globalThis.Headers`.
  *
- * What the MCP SDK's transport does with it: build one from a record, `set`, `get`, and read it back through
- * `entries()` or iteration (its `normalizeHeaders`). Names are case-insensitive and iterated lower-cased in
+ * What it supports, the operations the MCP SDK's transport made of it when the simulator used that: build one from
+ * a record, `set`, `get`, and read it back through `entries()` or iteration. Names are case-insensitive and iterated lower-cased in
  * sorted order; a repeated name's values are joined with `", "`; values are trimmed of HTTP whitespace. That
  * is the Fetch standard's behaviour for everything but `Set-Cookie`, which no MCP request carries; a test
  * holds it equal to undici's `Headers` on the operations above.

@@ -1,18 +1,15 @@
 /**
  * The MCP clients agy keeps for the configured servers (docs/reference/mcp.md#mcp-config-file, docs/reference/mcp.md#calling-mcp-tools).
- * Every enabled server is connected in parallel right after `init`, with the official SDK's client
- * (`StdioClientTransport`, `StreamableHTTPClientTransport` with `requestInit.headers`), and its tools are
- * listed; a server that fails to start, initialize or list its tools within 10 s is dropped with a stderr
- * warning, and connected again on the first call to it (once per call), as agy does: a host that is slow to
- * answer during a start storm must not lose its tools for the whole session. The SDK is loaded only here
- * (`mcp-client-loader.ts`), and only when a server is configured, so plain runs start fast.
+ * Every enabled server is connected in parallel right after `init` (`mcp-client.ts`: Streamable HTTP with the
+ * entry's headers, or stdio), and its tools are listed; a server that fails to start, initialize or list its tools
+ * within 10 s is dropped with a stderr warning, and connected again on the first call to it (once per call), as
+ * agy does: a host that is slow to answer during a start storm must not lose its tools for the whole session.
  *
  * A stdio server's stderr is read (its last lines go into a failure warning) but never copied to agy's
  * stderr. Stdio servers get the simulator's whole environment plus the entry's `env`.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHttpFetch } from './http-fetch.js';
-import { loadMcpClient } from './mcp-client-loader.js';
+import { HttpChannel, McpClient, StdioChannel } from './mcp-client.js';
 import type { McpServerSpec } from './mcp-config.js';
 
 /** How long a server may take to start, initialize and list its tools (`AGY_SIM_MCP_CONNECT_TIMEOUT_MS` for tests). */
@@ -34,7 +31,7 @@ export type ToolOutcome = { output?: unknown } | { error: { type: string; messag
 
 interface Connection {
   spec: McpServerSpec;
-  client: Client;
+  client: McpClient;
   /** The stdio server's pid, once spawned. */
   pid: number | undefined;
   /** False once the transport has closed (the stdio process is gone). */
@@ -98,8 +95,7 @@ export class McpHub {
   }
 
   async #tryConnect(spec: McpServerSpec): Promise<string | undefined> {
-    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpClient();
-    const client = new Client({ name: 'agy', version: this.#clientVersion }, { capabilities: {} });
+    const client = new McpClient({ name: 'agy', version: this.#clientVersion });
     const conn: Connection = {
       spec,
       client,
@@ -113,49 +109,38 @@ export class McpHub {
     client.onclose = () => {
       conn.alive = false;
     };
-    client.onerror = () => {};
     try {
       const t = spec.transport;
       if (t.kind === 'stdio') {
-        const transport = new StdioClientTransport({
+        const channel = new StdioChannel({
           command: t.command,
           args: t.args,
           env: { ...(process.env as Record<string, string>), ...t.env },
-          // exactOptionalPropertyTypes: the SDK's `cwd` takes no explicit undefined.
           ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
-          stderr: 'pipe',
         });
-        transport.stderr?.on('data', (chunk: Buffer) => {
+        try {
+          await channel.start();
+        } finally {
+          // Known as soon as the process exists, so even a server that fails to initialize is killed.
+          conn.pid = channel.pid;
+        }
+        channel.stderr?.on('data', (chunk: Buffer) => {
           conn.stderrTail = (conn.stderrTail + chunk.toString('utf8')).slice(-500);
         });
-        // Learn the pid as soon as the process exists, so even a server that fails to initialize is killed.
-        const start = transport.start.bind(transport);
-        transport.start = async () => {
-          await start();
-          conn.pid = transport.pid ?? undefined;
-        };
-        await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+        await client.connect(channel, MCP_CONNECT_TIMEOUT_MS);
       } else {
         this.#httpFetch ??= createHttpFetch();
-        const transport = new StreamableHTTPClientTransport(new URL(t.url), {
-          requestInit: { headers: t.headers },
-          fetch: this.#httpFetch.fetch,
-        });
-        await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+        await client.connect(
+          new HttpChannel(new URL(t.url), t.headers, this.#httpFetch.fetch),
+          MCP_CONNECT_TIMEOUT_MS,
+        );
       }
       const disabled = new Set(spec.disabledTools);
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: MCP_CONNECT_TIMEOUT_MS,
-        });
-        for (const tool of page.tools) {
-          if (disabled.has(tool.name)) continue;
-          conn.tools.add(tool.name);
-          conn.listed.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
+      for (const tool of await client.listTools(MCP_CONNECT_TIMEOUT_MS)) {
+        if (disabled.has(tool.name)) continue;
+        conn.tools.add(tool.name);
+        conn.listed.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      }
     } catch (err) {
       this.#connections.delete(spec.name);
       conn.alive = false;
@@ -218,10 +203,7 @@ export class McpHub {
     if (!conn.tools.has(tool)) return toolError(`tool "${tool}" not found on MCP server "${spec.name}"`);
     let result: Record<string, unknown>;
     try {
-      result = (await conn.client.callTool({ name: tool, arguments: args }, undefined, { signal })) as Record<
-        string,
-        unknown
-      >;
+      result = await conn.client.callTool(tool, args, signal);
     } catch (err) {
       if (signal.aborted) throw err;
       return toolError(errorText(err));
@@ -237,7 +219,7 @@ export class McpHub {
   }
 
   /**
-   * Closes every client (a stdio server gets EOF on stdin, then SIGTERM/SIGKILL from the SDK); after
+   * Closes every client (a stdio server gets EOF on stdin, then SIGTERM, then SIGKILL); after
    * `boundMs` whatever still runs is killed.
    */
   async close(boundMs: number): Promise<void> {
