@@ -51,6 +51,19 @@ interface InFlight {
   answer: Promise<string | null>;
   waiters: number;
   kill: () => void;
+  /** Settles once the probe's process has exited and been swept. */
+  exited: Promise<unknown>;
+}
+
+/** Probes killed because no start waited for them any more, until their process is gone. */
+const stopping = new Set<Promise<unknown>>();
+
+/**
+ * Settles once every probe killed so far has exited: a closing connection waits for the probe it abandoned, so
+ * `close()` leaves no process behind when it returns (the probe, like agy, holds the host's supervisor).
+ */
+export async function probesStopped(): Promise<void> {
+  await Promise.all(stopping);
 }
 
 /** Finished answers, by {@link cacheKey}: a binary's version cannot change while the host runs. */
@@ -122,6 +135,8 @@ export async function probeAgyVersion(
     if (current.waiters === 0 && inFlight.get(key) === current) {
       inFlight.delete(key);
       current.kill();
+      const gone: Promise<unknown> = current.exited.finally(() => stopping.delete(gone));
+      stopping.add(gone);
     }
   }
 }
@@ -171,5 +186,6 @@ function startProbe(
     answer,
     waiters: 0,
     kill,
+    exited: proc.exited,
   };
 }

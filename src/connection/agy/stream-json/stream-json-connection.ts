@@ -29,7 +29,7 @@ import type { AgentProcess, ExitInfo } from '../../process/child-process.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../process/line-splitter.js';
 import type { WireTap } from '../../wire-tap.js';
 import { AgyLaunch } from './agy-launch.js';
-import { cachedAgyVersion, probeAgyVersion, resolveAgyBinary } from './binary.js';
+import { cachedAgyVersion, probeAgyVersion, probesStopped, resolveAgyBinary } from './binary.js';
 import { mismatchFromStderr } from './cassette-mismatch.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './command-line.js';
 import { type DriftEntry, DriftTracker } from './drift.js';
@@ -508,6 +508,10 @@ export class StreamJsonConnection implements Connection {
       this.#opts.tap?.stdinClosed();
       await late.proc.close(this.#closeTimings());
     }
+    // A version probe this connection was the last to wait for was killed by the abort above: it is gone too
+    // before close() returns (its wait settles once that kill is made; it never rejects: null on any failure).
+    await this.#version?.catch(() => null);
+    await probesStopped();
   }
 
   #closeTimings() {

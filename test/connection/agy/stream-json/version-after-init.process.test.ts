@@ -6,7 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../../../src/agent/agent.js';
-import { cachedAgyVersion, probeAgyVersion } from '../../../../src/connection/agy/stream-json/binary.js';
+import {
+  cachedAgyVersion,
+  probeAgyVersion,
+  probesStopped,
+} from '../../../../src/connection/agy/stream-json/binary.js';
+import { hostSupervisor } from '../../../../src/connection/process/host-supervisor.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/testing/cassette/format.js';
 import { replayCassette, serializeCassette } from '../../../../src/testing/cassette/index.js';
 import { simulatorPath } from '../../../../src/testing/simulator/path.js';
@@ -23,6 +28,7 @@ describe('the version probe runs after init', () => {
   it('a first start returns while `agy --version` still hangs; close() then kills the probe', async () => {
     const pids = join(box.root, 'pids');
     onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
+    let supervisor: number | undefined;
     const agent = new Agent(
       await box.agentConfig(undefined, {
         agyPath: freshFakeAgy(box.root),
@@ -36,10 +42,15 @@ describe('the version probe runs after init', () => {
       expect(alive(pidsOf(pids, 'probe')[0]!)).toBe(true);
       expect(agent.isStarted).toBe(true);
       expect(agent.agyVersion).toBeNull();
+      supervisor = hostSupervisor.pid;
     } finally {
       await agent.close();
     }
-    // Well below the probe's own 10 s timeout: close() killed it.
+    // close() killed it, and returned only once it was gone and swept: the probe holds the host's supervisor as
+    // agy does, and a CI run saw the supervisor still alive right after the last close().
+    expect(pidsOf(pids, 'probe').filter(alive)).toEqual([]);
+    expect(supervisor).toBeGreaterThan(0);
+    expect(alive(supervisor!)).toBe(false);
     expect(await waitGone(pidsOf(pids, 'probe'), 6000)).toEqual([]);
   });
 
@@ -107,6 +118,21 @@ describe('the version probe runs after init', () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it('a probe no start waits for any more is killed, and probesStopped() settles once it is gone', async () => {
+    const pids = join(box.root, 'pids');
+    onTestFinished(() => killAll((recorded(pids).get('probe') ?? []).map(Number)));
+    const env = { ...process.env, FAKE_AGY_VERSION_HANG: '1', FAKE_AGY_PIDS: pids };
+    const abort = new AbortController();
+    const answer = probeAgyVersion(freshFakeAgy(box.root), env, { cwd: box.root, signal: abort.signal });
+    expect(await until(() => pidsOf(pids, 'probe').length > 0)).toBe(true);
+    const [probe] = pidsOf(pids, 'probe');
+    abort.abort();
+    expect(await answer).toBeNull();
+    await probesStopped();
+    // Gone and reaped, not only signalled: what a closing connection waits for.
+    expect(alive(probe!)).toBe(false);
   });
 
   it('probedAgyVersion() answers null once close() abandons a probe that never answers', async () => {
