@@ -27,6 +27,8 @@ export default defineConfig({
     ],
     // An uncaught exception or unhandled rejection fails the test it happened in (test/setup/crash-guard.ts).
     setupFiles: ['test/setup/crash-guard.ts'],
+    // Simulators started without their own state directory share one the run removes (test/setup/sim-state.ts).
+    globalSetup: ['test/setup/sim-state.ts'],
     // Forks, not threads: tests send signals, spawn process trees and read /proc of their own process.
     pool: 'forks',
     // One module graph per worker, not per file: re-importing the SDK (zod schemas, the MCP SDK) for each of

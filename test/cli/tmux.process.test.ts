@@ -2,7 +2,7 @@
 // Skipped (with the reason) only where tmux is absent.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +18,13 @@ const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 if (!HAS_TMUX)
   console.warn('test/cli/tmux.process.test.ts skipped: tmux is not installed (apt-get install -y tmux)');
 
-/** One private tmux server (its own socket) with one pane running a command. */
+/**
+ * One private tmux server with one pane running a command. Its socket is in a directory of its own (`-S`): with
+ * `-L`, tmux makes `<tmpdir>/tmux-<uid>/` and leaves that directory behind after the last server.
+ */
 class Pane {
-  readonly socket = `agy-sdk-cli-${randomUUID().slice(0, 8)}`;
+  readonly #dir = mkdtempSync(join(tmpdir(), 'agy-sdk-tmux-'));
+  readonly socket = join(this.#dir, 'socket');
   readonly mark = randomUUID();
 
   start(args: string[], env: Record<string, string>): void {
@@ -61,14 +65,12 @@ class Pane {
   }
 
   kill(): void {
-    spawnSync('tmux', ['-L', this.socket, 'kill-server']);
-    // tmux leaves its socket file behind; it is ours (a unique name), so remove it.
-    const uid = process.getuid?.() ?? 0;
-    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, this.socket), { force: true });
+    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+    rmSync(this.#dir, { recursive: true, force: true });
   }
 
   #tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
   }
 }
 
