@@ -84,7 +84,8 @@ const scenario = await writeScenario({
   turns: [{ actions: [{ mcpTool: { server: probe.toolServerName, tool: probe.servedName(echo), arguments: { text: 'hi' } } }, { text: 'done' }] }],
 }, process.cwd());
 await probe.close();
-const agent = new Agent({ tools: [echo], policies: [policy.allowAll()], agyPath: simulatorPath(), env: { AGY_SIM_SCENARIO: scenario } });
+// Its conversation state too (the simulator's default is a per-user directory that would outlive the run).
+const agent = new Agent({ tools: [echo], policies: [policy.allowAll()], agyPath: simulatorPath(), env: { AGY_SIM_SCENARIO: scenario, AGY_SIM_STATE_DIR: process.cwd() + '/sim-state' } });
 try {
   const result = await (await agent.chat('go')).result();
   console.log(JSON.stringify({ status: result.status, seen }));
