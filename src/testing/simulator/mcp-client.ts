@@ -19,7 +19,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { settlesWithin } from '../../internal/timing.js';
 import type { FetchFunction } from './http-fetch.js';
+import { LineSplitter } from './input.js';
 import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
 
 /** The output-schema validator, made on the first check: one per process, as its compiled schemas are cached. */
@@ -220,13 +222,7 @@ export class McpClient {
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const onAbort = () => {
         if (!this.#settle(id)) return;
-        void channel
-          .send({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: String(signal?.reason) },
-          })
-          .catch(() => {});
+        cancel(channel, id, String(signal?.reason));
         reject(signal?.reason);
       };
       const done = () => signal?.removeEventListener('abort', onAbort);
@@ -234,13 +230,7 @@ export class McpClient {
       const timer = setTimeout(() => {
         if (!this.#settle(id)) return;
         done();
-        void channel
-          .send({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: 'timed out' },
-          })
-          .catch(() => {});
+        cancel(channel, id, 'timed out');
         reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
       }, timeoutMs);
       this.#pending.set(id, {
@@ -315,6 +305,13 @@ export class McpClient {
   }
 }
 
+/** Tells the server a request is given up (its answer, if one comes, is ignored). */
+function cancel(channel: McpChannel, id: number, reason: string): void {
+  void channel
+    .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+    .catch(() => {});
+}
+
 /** How many redirects one POST follows: the MCP SDK's bound. */
 const MAX_REDIRECTS = 5;
 
@@ -379,27 +376,20 @@ export class HttpChannel implements McpChannel {
     }
   }
 
-  /** Delivers each SSE event's data as it arrives, until the stream ends. */
+  /**
+   * Delivers each SSE event's data as it arrives, until the stream ends. The parser is `eventsource-parser`, the
+   * gateway's, imported with the first SSE answer (the SDK's listener answers JSON, so most simulators never do).
+   */
   async #readEvents(response: Response): Promise<void> {
     if (!response.body) return;
+    const { createParser } = await import('eventsource-parser');
+    const parser = createParser({
+      onEvent: (event) => this.onmessage?.(JSON.parse(event.data) as RpcMessage),
+    });
     const decoder = new TextDecoder();
-    let buffer = '';
-    let data: string[] = [];
-    const line = (text: string) => {
-      if (text === '') {
-        if (data.length > 0) this.onmessage?.(JSON.parse(data.join('\n')) as RpcMessage);
-        data = [];
-      } else if (text.startsWith('data:')) data.push(text.slice(text[5] === ' ' ? 6 : 5));
-    };
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let nl = buffer.search(/\r\n|\r|\n/); nl !== -1; nl = buffer.search(/\r\n|\r|\n/)) {
-        line(buffer.slice(0, nl));
-        buffer = buffer.slice(buffer.startsWith('\r\n', nl) ? nl + 2 : nl + 1);
-      }
-    }
-    line(buffer);
-    line('');
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+      parser.feed(decoder.decode(chunk, { stream: true }));
+    parser.feed(`${decoder.decode()}\n\n`);
   }
 
   async close(): Promise<void> {
@@ -444,13 +434,9 @@ export class StdioChannel implements McpChannel {
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('close', () => resolve()));
     void this.#exited.then(() => this.onclose?.());
-    let pending = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      pending += chunk;
-      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
-        const text = pending.slice(0, nl).replace(/\r$/, '');
-        pending = pending.slice(nl + 1);
+    const lines = new LineSplitter();
+    child.stdout?.on('data', (chunk: Buffer) => {
+      for (const text of lines.push(chunk)) {
         let message: unknown;
         try {
           message = JSON.parse(text);
@@ -464,7 +450,8 @@ export class StdioChannel implements McpChannel {
     child.stdin?.on('error', () => {});
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', reject);
+      // Kept for the child's life: a later error (a failed kill) must not find it without a listener.
+      child.on('error', reject);
     });
   }
 
@@ -482,16 +469,11 @@ export class StdioChannel implements McpChannel {
     const child = this.#child;
     if (!child || !this.#exited) return;
     const exited = this.#exited;
-    const waitExit = async () => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
-      clearTimeout(timer);
-    };
     child.stdin?.end();
-    await waitExit();
+    await settlesWithin(exited, 2000);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      await waitExit();
+      await settlesWithin(exited, 2000);
     }
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
