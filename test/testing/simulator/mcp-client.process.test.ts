@@ -291,7 +291,8 @@ describe('the simulator’s MCP client', () => {
       code: ErrorCode.RequestTimeout,
       message: 'MCP error -32001: Request timed out',
     });
-    await expect.poll(() => cancelled).toEqual([{ requestId: 1, reason: 'timed out' }]);
+    // expect.poll's default 1 s is tight on a loaded 2-core machine.
+    await expect.poll(() => cancelled, { timeout: 15_000 }).toEqual([{ requestId: 1, reason: 'timed out' }]);
     expect(seen.map((r) => (r.body as { method?: string }).method)).toEqual([
       'initialize',
       'notifications/initialized',
@@ -352,7 +353,7 @@ describe('the simulator’s MCP client over stdio', () => {
     const call = s.client.callTool('wait', {}, abort.signal);
     abort.abort(new Error('turn interrupted'));
     await expect(call).rejects.toThrow('turn interrupted');
-    await expect.poll(s.stderr).toContain('cancelled');
+    await expect.poll(s.stderr, { timeout: 15_000 }).toContain('cancelled');
     // The session is still usable.
     expect(await s.client.callTool('echo', { text: 'after' }, never)).toMatchObject({
       content: [{ text: 'echo: after' }],
