@@ -13,7 +13,7 @@
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
 import { readdir } from 'node:fs/promises';
 import type { FoundPair } from './control-protocol.js';
-import { canWalkTrees, type ProcEntry, readEntrySync, treeSync } from './proc-read.js';
+import { canWalkTrees, type ProcEntry, readEntrySync, walkTree } from './proc-read.js';
 
 type Entry = ProcEntry;
 
@@ -188,23 +188,24 @@ export class HostScan {
     this.#sampling = true;
     try {
       this.passes++;
-      // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, so the
-      // event loop is never held for long in a turn); many at once share one pass over /proc, without
-      // environments.
+      // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, a yield
+      // every two, so a turn's events never wait behind a sample); many at once share one pass over /proc,
+      // without environments.
       const walk = this.#active.size <= TREE_WALK_MAX && canWalkTrees();
       const snap = walk ? undefined : await scanProc({ marks: false });
       let first = true;
       for (const [watch, told] of this.#active) {
         if (walk && !first) await new Promise<void>((resolve) => setImmediate(resolve));
         first = false;
-        const tree = snap ? snap.descendants(watch.root) : treeSync(watch.root);
+        const tree = snap ? snap.descendants(watch.root) : await walkTree(watch.root);
         const fresh = tree.filter(([pid, start]) => {
           const key = `${pid}:${start}`;
           if (told.has(key)) return false;
           told.add(key);
           return true;
         });
-        if (fresh.length) watch.onFound(fresh);
+        // A session stopped while its tree was read is not told.
+        if (fresh.length && this.#active.has(watch)) watch.onFound(fresh);
       }
     } catch {
       // A failed pass (no /proc) finds nothing; the kill-time scans still run.

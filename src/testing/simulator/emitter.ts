@@ -9,7 +9,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Writes envelopes and raw bytes to stdout, and text to stderr, in call order. */
 export class Emitter {
-  #stdoutTail: Promise<void> = Promise.resolve();
+  /** The last stdout write queued (settled or not): the next one waits for it. */
+  #stdoutLast: Promise<void> = Promise.resolve();
+  /** Stdout writes queued (waiting or written) whose callback has not come yet. */
+  #stdoutPending = 0;
   #stderrTail: Promise<void> = Promise.resolve();
 
   readonly #out: NodeJS.WritableStream;
@@ -29,10 +32,16 @@ export class Emitter {
     return this.raw(`${goEscape(JSON.stringify(value))}\n`);
   }
 
-  /** Writes text or bytes to stdout verbatim. */
+  /**
+   * Writes text or bytes to stdout verbatim. A line streamed after the one before has reached the OS (the usual
+   * case: the turn awaits each) is written at once, one promise in all; otherwise it waits its turn.
+   */
   raw(chunk: string | Uint8Array): Promise<void> {
-    const done = this.#stdoutTail.then(() => writeChunk(this.#out, chunk));
-    this.#stdoutTail = done.catch(() => {});
+    const write = (): Promise<void> => this.#writeOut(chunk);
+    // A failed write does not stop the ones after it: its caller gets the error, the next line is still tried.
+    const done = this.#stdoutPending === 0 ? write() : this.#stdoutLast.then(write, write);
+    this.#stdoutPending++;
+    this.#stdoutLast = done;
     return done;
   }
 
@@ -54,7 +63,17 @@ export class Emitter {
 
   /** Resolves once everything written so far has reached the OS. */
   async flush(): Promise<void> {
-    await Promise.all([this.#stdoutTail, this.#stderrTail]);
+    await Promise.all([this.#stdoutLast.catch(() => {}), this.#stderrTail]);
+  }
+
+  #writeOut(chunk: string | Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#out.write(chunk, (error?: Error | null) => {
+        this.#stdoutPending--;
+        if (error) reject(error);
+        else resolve();
+      });
+    });
   }
 }
 
@@ -64,7 +83,11 @@ function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): 
   });
 }
 
+const GO_ESCAPED = /[<>&]/;
+
 /** Go's HTML-safe JSON escaping of `<`, `>`, `&` (only ever inside strings in JSON text). */
 export function goEscape(json: string): string {
+  // Most lines have none of the three: testing first leaves them unreplaced (and uncopied).
+  if (!GO_ESCAPED.test(json)) return json;
   return json.replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FoundPair } from '../../../src/connection/process/control-protocol.js';
 import { HostScan, scanProc } from '../../../src/connection/process/host-scan.js';
-import { canWalkTrees, MARK_VAR, treeSync } from '../../../src/connection/process/proc-read.js';
+import { canWalkTrees, MARK_VAR, walkTree } from '../../../src/connection/process/proc-read.js';
 import { until } from '../../helpers/fake-agy.js';
 
 const linux = process.platform === 'linux';
@@ -114,12 +114,27 @@ describe.skipIf(!linux)('the host-wide /proc scan', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(full).toHaveLength(3);
-    expect(pids(treeSync(root.pid!))).toEqual(pids(full));
-    expect(treeSync(root.pid!).map(([, start]) => start)).toEqual(
+    expect(pids(await walkTree(root.pid!))).toEqual(pids(full));
+    expect((await walkTree(root.pid!)).map(([, start]) => start)).toEqual(
       expect.arrayContaining(full.map(([, s]) => s)),
     );
     // A gone root has no tree.
-    expect(treeSync(2 ** 22 + 1)).toEqual([]);
+    expect(await walkTree(2 ** 22 + 1)).toEqual([]);
+  });
+
+  it("the tree walk yields to the event loop between its reads, so a turn's events never wait behind it", async () => {
+    // This worker has several threads: a walk of it is more reads than one batch.
+    let ticks = 0;
+    const tick = (): void => {
+      ticks++;
+      if (!done) setImmediate(tick);
+    };
+    let done = false;
+    setImmediate(tick);
+    const tree = await walkTree(process.pid);
+    done = true;
+    expect(Array.isArray(tree)).toBe(true);
+    expect(ticks).toBeGreaterThan(1);
   });
 
   it('many sampled sessions share one full pass, and each watcher is still told its own descendants', async () => {
