@@ -1,16 +1,14 @@
 /**
- * The `fetch` the simulator's MCP client (Streamable HTTP) uses: `node:http` with a keep-alive agent, answering
- * a `Response`-shaped object whose body streams as it arrives (SSE included). Real agy, a Go binary, pays
- * nothing like what Node's own `fetch` costs a process that uses it once:
+ * The HTTP client of the simulator's MCP client (Streamable HTTP): `node:http` with a keep-alive agent, answering
+ * what the client reads of a response (`status`, `ok`, `headers.get`, the body as it arrives, SSE included, or
+ * whole with `text()`). Not Node's global `fetch`: real agy, a Go binary, pays nothing like what that costs a
+ * process that uses it once:
  * - the first request compiles undici's HTTP parser to WebAssembly, about 30 ms of CPU;
  * - touching any of the globals `fetch`, `Headers`, `Request` or `Response` loads all of undici first, about 28 ms
  *   of CPU, an eighth of a simulator's whole start work (bench/many-agents.mjs).
  *
- * So this module touches none of them: headers, both ways, are the simulator's own `Headers` (`mcp-headers.ts`),
- * and the answer is an {@link HttpFetchResponse}, the part of a `Response` a client reads (`ok`, `status`,
- * `statusText`, `url`, `headers.get`, `body`, `text()`, `json()`). Redirects are not followed here; the MCP
- * client follows same-origin ones itself (`mcp-client.ts`). Like Go's transport, a request that failed on a
- * reused connection before reaching the server is sent again once.
+ * Redirects are not followed here; the MCP client follows same-origin ones itself (`mcp-client.ts`). Like Go's
+ * transport, a request that failed on a reused connection before reaching the server is sent again once.
  *
  * `node:http` and `node:https` are required on first use: every simulator loads this module, but only one that
  * connects an MCP server over HTTP needs `http`, after `init`, and `https` (with TLS) only for an `https:` URL.
@@ -19,10 +17,7 @@
 
 import type { Agent, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { Readable } from 'node:stream';
-import type { ReadableWritablePair, StreamPipeOptions } from 'node:stream/web';
 import { failedOnStaleSocket } from '../../internal/stale-socket.js';
-import { Headers, type HeadersSource } from './mcp-headers.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,8 +26,20 @@ function transport(secure: boolean): typeof import('node:http') {
   return secure ? (require('node:https') as typeof import('node:http')) : require('node:http');
 }
 
-/** The subset of `fetch` the simulator's MCP client calls. */
-export type FetchFunction = (url: string | URL, init?: RequestInit) => Promise<Response>;
+/** One request. */
+export interface HttpRequestInit {
+  /** The method; GET by default. */
+  method?: string | undefined;
+  /** The request headers (names in any case; a name given twice in two cases gets both values, joined). */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** The body. */
+  body?: string | Uint8Array | undefined;
+  /** Aborts the request, or the body being read. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What the simulator's MCP client calls to send one request. */
+export type FetchFunction = (url: string | URL, init?: HttpRequestInit) => Promise<HttpFetchResponse>;
 
 /** A `fetch` over `node:http(s)`, its connections kept alive by its own agents (closed with `close`). */
 export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
@@ -48,11 +55,11 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
     return agent;
   };
   const fetch: FetchFunction = (input, init = {}) => send(input, init, true);
-  const send = (input: string | URL, init: RequestInit, mayRetry: boolean): Promise<Response> =>
-    new Promise<Response>((resolve, reject) => {
+  const send = (input: string | URL, init: HttpRequestInit, mayRetry: boolean): Promise<HttpFetchResponse> =>
+    new Promise<HttpFetchResponse>((resolve, reject) => {
       const url = typeof input === 'string' ? new URL(input) : input;
       const secure = url.protocol === 'https:';
-      const signal = init.signal ?? undefined;
+      const signal = init.signal;
       if (signal?.aborted) {
         reject(signal.reason);
         return;
@@ -82,7 +89,7 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
       });
       request.once('response', (res) => {
         answered = true;
-        resolve(new HttpFetchResponse(res, url.href, init.method) as unknown as Response);
+        resolve(new HttpFetchResponse(res, url.href, init.method));
       });
       request.end(body ?? undefined);
     });
@@ -95,12 +102,17 @@ export function createHttpFetch(): { fetch: FetchFunction; close(): void } {
   };
 }
 
-/** Request headers from any `HeadersInit` (a `Headers`, pairs, or a record), names lower-cased, repeats joined. */
-export function headerRecord(init: RequestInit['headers']): Record<string, string> {
-  return Object.fromEntries(new Headers(init as HeadersSource));
+/** Request headers with their names lower-cased; a name given in two cases gets both values, joined by `", "`. */
+export function headerRecord(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const key = name.toLowerCase();
+    out[key] = key in out ? `${out[key]}, ${value}` : value;
+  }
+  return out;
 }
 
-/** What {@link createHttpFetch} answers: the part of `Response` a client reads. */
+/** What {@link createHttpFetch} answers: the part of a `Response` the simulator's MCP client reads. */
 export class HttpFetchResponse {
   /** The HTTP status. */
   readonly status: number;
@@ -110,45 +122,40 @@ export class HttpFetchResponse {
   readonly ok: boolean;
   /** The requested URL (redirects are not followed). */
   readonly url: string;
-  /** Always false: redirects are not followed. */
-  readonly redirected = false;
-  /** The response headers. */
-  readonly headers = new Headers();
+  /** The response headers, read by name in any case (a repeated header's values joined as Node joins them). */
+  readonly headers: { get(name: string): string | null };
   /** The body as it arrives, or `null` for 204, 304 and HEAD. */
   readonly body: HttpFetchBody | null;
-  readonly #res: IncomingMessage;
-  #read = false;
 
   constructor(res: IncomingMessage, url: string, method: string | undefined) {
     this.status = res.statusCode ?? 0;
     this.statusText = res.statusMessage ?? '';
     this.ok = this.status >= 200 && this.status < 300;
     this.url = url;
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) this.headers.append(name, v);
-    }
+    const raw = res.headers;
+    this.headers = {
+      get(name: string): string | null {
+        const value = raw[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
     const empty = this.status === 204 || this.status === 304 || method === 'HEAD';
     if (empty) res.resume();
-    this.#res = res;
     this.body = empty ? null : new HttpFetchBody(res);
   }
 
-  /** Whether the body has been read by `text()`/`json()`, or is being read through `body`. */
+  /** Whether the body has been read, or is being read. */
   get bodyUsed(): boolean {
-    return this.#read || (this.body?.locked ?? false);
+    return this.body?.used ?? false;
   }
 
   /** The whole body, decoded as UTF-8. */
   async text(): Promise<string> {
-    if (this.bodyUsed) throw new TypeError('the body has already been read');
-    this.#read = true;
     if (!this.body) return '';
     const decoder = new TextDecoder();
     let text = '';
-    // The Node stream itself: no web stream is made for a body read whole.
-    for await (const chunk of this.#res as AsyncIterable<Buffer>)
-      text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of this.body) text += decoder.decode(chunk, { stream: true });
     return text + decoder.decode();
   }
 
@@ -158,54 +165,29 @@ export class HttpFetchResponse {
   }
 }
 
-/**
- * The part of a `ReadableStream` a client uses of a body: `cancel()` (after a 202 or an error status), and for
- * an SSE answer `pipeThrough()`, `getReader()` or iteration. The web stream is made on first use as one: making
- * it loads Node's web streams (about 4 ms of CPU), which a simulator whose servers answer JSON, as the SDK's own
- * listener does, never needs. `cancel()` before then ends the response as the web
- * stream's would (it destroys it).
- */
-export class HttpFetchBody {
+/** A response's body: its chunks as they arrive (once), or discarded with `cancel()`. */
+export class HttpFetchBody implements AsyncIterable<Uint8Array> {
   readonly #res: IncomingMessage;
-  #web: ReadableStream<Uint8Array> | undefined;
+  #used = false;
 
   constructor(res: IncomingMessage) {
     this.#res = res;
   }
 
-  /** The body as a web stream, made on first use. */
-  get stream(): ReadableStream<Uint8Array> {
-    this.#web ??= Readable.toWeb(this.#res) as ReadableStream<Uint8Array>;
-    return this.#web;
+  /** Whether the body has been iterated (it can be only once). */
+  get used(): boolean {
+    return this.#used;
   }
 
-  /** Whether a reader holds the web stream. */
-  get locked(): boolean {
-    return this.#web?.locked ?? false;
-  }
-
-  /** Discards the body. */
-  cancel(reason?: unknown): Promise<void> {
-    if (this.#web) return this.#web.cancel(reason);
+  /** Discards the body (ends the response). */
+  async cancel(): Promise<void> {
+    this.#used = true;
     this.#res.destroy();
-    return Promise.resolve();
   }
 
-  /** See `ReadableStream.getReader`. */
-  getReader(): ReadableStreamDefaultReader<Uint8Array> {
-    return this.stream.getReader();
-  }
-
-  /** See `ReadableStream.pipeThrough`. */
-  pipeThrough<T>(
-    transform: ReadableWritablePair<T, Uint8Array>,
-    options?: StreamPipeOptions,
-  ): ReadableStream<T> {
-    return this.stream.pipeThrough(transform, options);
-  }
-
-  /** Iterates the web stream. */
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return this.stream[Symbol.asyncIterator]();
+    if (this.#used) throw new TypeError('the body has already been read');
+    this.#used = true;
+    return this.#res[Symbol.asyncIterator]();
   }
 }

@@ -20,7 +20,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { settlesWithin } from '../../internal/timing.js';
-import type { FetchFunction } from './http-fetch.js';
+import type { FetchFunction, HttpFetchResponse } from './http-fetch.js';
 import { LineSplitter } from './input.js';
 import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
 
@@ -380,15 +380,14 @@ export class HttpChannel implements McpChannel {
    * Delivers each SSE event's data as it arrives, until the stream ends. The parser is `eventsource-parser`, the
    * gateway's, imported with the first SSE answer (the SDK's listener answers JSON, so most simulators never do).
    */
-  async #readEvents(response: Response): Promise<void> {
+  async #readEvents(response: HttpFetchResponse): Promise<void> {
     if (!response.body) return;
     const { createParser } = await import('eventsource-parser');
     const parser = createParser({
       onEvent: (event) => this.onmessage?.(JSON.parse(event.data) as RpcMessage),
     });
     const decoder = new TextDecoder();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-      parser.feed(decoder.decode(chunk, { stream: true }));
+    for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));
     parser.feed(`${decoder.decode()}\n\n`);
   }
 

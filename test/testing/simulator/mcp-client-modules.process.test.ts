@@ -1,7 +1,7 @@
 // The simulator's MCP path (its own client, mcp-client.ts, over its node:http fetch) lists and calls a real
 // SessionListener's tools in a child process without loading what real agy, a Go binary, never pays for: undici
 // (touching any of `fetch`, `Headers`, `Response` costs ~28 ms of CPU), the MCP SDK's client and zod (its schemas
-// are built as it loads: 40–60 ms per simulator), node:vm, Web Crypto, or web streams before an SSE answer. Nor
+// are built as it loads: 40–60 ms per simulator), node:vm, Web Crypto, or web streams (an SSE answer is read from the Node stream). Nor
 // ajv until a tool has an `outputSchema` (lazy-ajv-provider.ts): then the SDK's validation still rejects a
 // `structuredContent` that does not match it. Nor node:http before its first request, nor node:https for http:.
 import { execFile } from 'node:child_process';
@@ -104,6 +104,7 @@ describe('the simulator’s MCP client and fetch, without undici', () => {
         https: boolean;
         webCrypto: boolean;
         webStreamsBeforeSse: boolean;
+        webStreamsAfterSse: boolean;
         sse: unknown;
       };
       expect(report.tools).toEqual(['echo']);
@@ -121,8 +122,9 @@ describe('the simulator’s MCP client and fetch, without undici', () => {
       expect(report.httpBeforeRequest).toBe(false);
       expect(report.https).toBe(false);
       expect(report.webCrypto).toBe(false);
-      // An SSE answer is read through the body's web stream, made for the first one only.
+      // An SSE answer is read from the response's Node stream: no web stream, before it or after.
       expect(report.webStreamsBeforeSse).toBe(false);
+      expect(report.webStreamsAfterSse).toBe(false);
       expect(report.sse).toMatchObject({ content: [{ type: 'text', text: 'over SSE' }] });
     } finally {
       await sse.close();
