@@ -188,9 +188,9 @@ export class HostScan {
     this.#sampling = true;
     try {
       this.passes++;
-      // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, a yield
-      // every two, so a turn's events never wait behind a sample); many at once share one pass over /proc,
-      // without environments.
+      // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, one per
+      // turn of the event loop, so a turn's events never wait behind a sample); many at once share one pass over
+      // /proc, without environments.
       const walk = this.#active.size <= TREE_WALK_MAX && canWalkTrees();
       const snap = walk ? undefined : await scanProc({ marks: false });
       let first = true;

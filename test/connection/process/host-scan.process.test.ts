@@ -123,7 +123,7 @@ describe.skipIf(!linux)('the host-wide /proc scan', () => {
   });
 
   it("the tree walk yields to the event loop between its reads, so a turn's events never wait behind it", async () => {
-    // This worker has several threads: a walk of it is more reads than one batch.
+    // This worker has several threads: its walk is several reads, each on its own turn of the event loop.
     let ticks = 0;
     const tick = (): void => {
       ticks++;

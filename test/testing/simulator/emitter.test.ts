@@ -1,7 +1,8 @@
 /**
- * The simulator's writer: lines reach stdout in call order whether or not the caller waits for each, a failed
- * write fails only its own caller, `flush()` waits for everything queued, and Go's HTML-safe escaping
- * (agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script: `\u003e`) leaves other lines as they are.
+ * The simulator's writer: lines reach stdout in call order whether or not the caller waits for each, one at a
+ * time; a failed write rejects its caller and does not stall the lines after it; `flush()` waits for everything
+ * queued; Go's HTML-safe escaping (agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigint.script:
+ * `\u003e`) leaves other lines as they are.
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ describe('Emitter', () => {
     expect(maxBuffered()).toBe(0);
   });
 
-  it('a failed write rejects its own caller only; the next line is still written and flush() settles', async () => {
+  it('a failed write rejects its caller; the next line is still tried (its caller told of the broken stream) and flush() settles', async () => {
     const out = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         callback(chunk.toString() === 'bad\n' ? new Error('EPIPE') : null);
