@@ -7,20 +7,51 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
+/**
+ * One stream's writes, in call order, each after the one before has reached the OS. A write made when none is
+ * pending (the usual case: a turn awaits each line) goes out at once, one promise in all; otherwise it waits its
+ * turn. A failed write does not stop the ones after it: its caller gets the error, the next chunk is still tried.
+ */
+class OrderedWriter {
+  readonly #stream: NodeJS.WritableStream;
+  /** The last write queued (settled or not): the next one waits for it. */
+  #last: Promise<void> = Promise.resolve();
+  /** Writes queued (waiting or written) whose callback has not come yet. */
+  #pending = 0;
+
+  constructor(stream: NodeJS.WritableStream) {
+    this.#stream = stream;
+  }
+
+  write(chunk: string | Uint8Array): Promise<void> {
+    const write = (): Promise<void> =>
+      new Promise((resolve, reject) => {
+        this.#stream.write(chunk, (error?: Error | null) => {
+          this.#pending--;
+          if (error) reject(error);
+          else resolve();
+        });
+      });
+    const done = this.#pending === 0 ? write() : this.#last.then(write, write);
+    this.#pending++;
+    this.#last = done;
+    return done;
+  }
+
+  /** Settles once every write queued so far has (failed writes included). */
+  settled(): Promise<void> {
+    return this.#last.catch(() => {});
+  }
+}
+
 /** Writes envelopes and raw bytes to stdout, and text to stderr, in call order. */
 export class Emitter {
-  /** The last stdout write queued (settled or not): the next one waits for it. */
-  #stdoutLast: Promise<void> = Promise.resolve();
-  /** Stdout writes queued (waiting or written) whose callback has not come yet. */
-  #stdoutPending = 0;
-  #stderrTail: Promise<void> = Promise.resolve();
-
-  readonly #out: NodeJS.WritableStream;
-  readonly #err: NodeJS.WritableStream;
+  readonly #out: OrderedWriter;
+  readonly #err: OrderedWriter;
 
   constructor(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr) {
-    this.#out = out;
-    this.#err = err;
+    this.#out = new OrderedWriter(out);
+    this.#err = new OrderedWriter(err);
   }
 
   /**
@@ -32,17 +63,9 @@ export class Emitter {
     return this.raw(`${goEscape(JSON.stringify(value))}\n`);
   }
 
-  /**
-   * Writes text or bytes to stdout verbatim. A line streamed after the one before has reached the OS (the usual
-   * case: the turn awaits each) is written at once, one promise in all; otherwise it waits its turn.
-   */
+  /** Writes text or bytes to stdout verbatim. */
   raw(chunk: string | Uint8Array): Promise<void> {
-    const write = (): Promise<void> => this.#writeOut(chunk);
-    // A failed write does not stop the ones after it: its caller gets the error, the next line is still tried.
-    const done = this.#stdoutPending === 0 ? write() : this.#stdoutLast.then(write, write);
-    this.#stdoutPending++;
-    this.#stdoutLast = done;
-    return done;
+    return this.#out.write(chunk);
   }
 
   /** Writes each chunk separately, yielding to the event loop between them, so readers see split bytes. */
@@ -55,32 +78,13 @@ export class Emitter {
 
   /** Writes one line to stderr (a newline is added unless present). */
   stderr(text: string): Promise<void> {
-    const chunk = text.endsWith('\n') ? text : `${text}\n`;
-    const done = this.#stderrTail.then(() => writeChunk(this.#err, chunk));
-    this.#stderrTail = done.catch(() => {});
-    return done;
+    return this.#err.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** Resolves once everything written so far has reached the OS. */
   async flush(): Promise<void> {
-    await Promise.all([this.#stdoutLast.catch(() => {}), this.#stderrTail]);
+    await Promise.all([this.#out.settled(), this.#err.settled()]);
   }
-
-  #writeOut(chunk: string | Uint8Array): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#out.write(chunk, (error?: Error | null) => {
-        this.#stdoutPending--;
-        if (error) reject(error);
-        else resolve();
-      });
-    });
-  }
-}
-
-function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(chunk, (error?: Error | null) => (error ? reject(error) : resolve()));
-  });
 }
 
 const GO_ESCAPED = /[<>&]/;

@@ -158,11 +158,6 @@ export class HttpFetchResponse {
     for await (const chunk of this.body) text += decoder.decode(chunk, { stream: true });
     return text + decoder.decode();
   }
-
-  /** The whole body, parsed as JSON. */
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
-  }
 }
 
 /** A response's body: its chunks as they arrive (once), or discarded with `cancel()`. */

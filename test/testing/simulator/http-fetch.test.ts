@@ -40,7 +40,7 @@ describe('the simulator fetch over node:http', () => {
       expect(res.ok).toBe(true);
       expect(res.statusText).toBe('Made');
       expect(res.headers.get('mcp-session-id')).toBe('abc');
-      expect(await res.json()).toEqual({
+      expect(JSON.parse(await res.text())).toEqual({
         method: 'POST',
         accept: 'application/json, text/event-stream',
         body: '{"id":1}',
@@ -209,9 +209,9 @@ describe('the simulator fetch over node:http', () => {
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
     const { fetch, close } = createHttpFetch();
     try {
-      expect(await (await fetch(url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: 1 });
+      expect(JSON.parse(await (await fetch(url, { method: 'POST', body: '{}' })).text())).toEqual({ ok: 1 });
       // The second request goes out on the kept-alive socket, is reset, and is sent again on a new one.
-      expect(await (await fetch(url, { method: 'POST', body: '{}' })).json()).toEqual({ ok: 1 });
+      expect(JSON.parse(await (await fetch(url, { method: 'POST', body: '{}' })).text())).toEqual({ ok: 1 });
       expect(answered).toBe(2);
       expect(connections).toBe(2);
     } finally {
