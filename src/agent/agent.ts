@@ -275,6 +275,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       toolCallAnswered: this.#control.toolCallAnswered,
       toolCallEnded: this.#control.toolCallEnded,
       beforeModelCall: this.#control.beforeModelCall,
+      watchSteering: (watcher) => this.#control.steering.watch(watcher),
       onStop: this.#control.onStop,
       ownTools: {
         gate: this.#control.gateOwnToolCall,

@@ -205,8 +205,8 @@ export interface AgentConfig {
   telemetry?: TelemetryConfig | undefined;
   /**
    * Install agy's `PreInvocation` hook so `steer(text, { when: 'next-step' })` can inject at the next model
-   * call (one relay call per model call). Default true; with false, next-step messages wait for the next
-   * prompt.
+   * call. The hook calls the SDK only while such a message waits (otherwise it answers by itself: one shell
+   * start per model call). Default true; with false, next-step messages wait for the next prompt.
    */
   steering?: boolean | undefined;
   /**

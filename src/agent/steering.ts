@@ -17,17 +17,33 @@ export type SteerWhen = 'now' | 'next-step' | 'next-turn';
 /** Steering messages waiting for the next model call. */
 export class SteeringQueue {
   #pending: string[] = [];
+  readonly #watchers = new Set<(pending: boolean) => void>();
 
   /** Queues a message for the next model call. */
   push(text: string): void {
     this.#pending.push(text);
+    if (this.#pending.length === 1) for (const watcher of this.#watchers) watcher(true);
   }
 
   /** Takes every waiting message, oldest first (they go into a model call or the next prompt). */
   take(): string[] {
     const out = this.#pending;
+    if (out.length === 0) return out;
     this.#pending = [];
+    for (const watcher of this.#watchers) watcher(false);
     return out;
+  }
+
+  /**
+   * Calls `watcher` at once with whether messages are waiting, then each time that changes (before `push` or
+   * `take` returns). Returns the unsubscribe function. A watcher must not throw.
+   */
+  watch(watcher: (pending: boolean) => void): () => void {
+    this.#watchers.add(watcher);
+    watcher(this.#pending.length > 0);
+    return () => {
+      this.#watchers.delete(watcher);
+    };
   }
 }
 

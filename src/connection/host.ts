@@ -68,6 +68,13 @@ export interface ToolCallHost {
   toolCallEnded(call: HookToolCall, outcome: ToolCallOutcome): Promise<void>;
   /** Before each model call: steering messages to inject as user messages (empty: none). */
   beforeModelCall(): string[];
+  /**
+   * Calls `watcher` at once with whether steering messages wait for `beforeModelCall`, then on every change;
+   * returns the unsubscribe function. A backend whose steering call costs something per model call (agy's
+   * PreInvocation hook runs a relay process) makes it only while messages wait. Optional: without it, the
+   * backend calls `beforeModelCall` before every model call.
+   */
+  watchSteering?(watcher: (pending: boolean) => void): () => void;
   /** The model wants to stop: `undefined` lets it; a verdict keeps it going. */
   onStop(event: Omit<StopEvent, 'continuationCount'>): Promise<StopVerdict | undefined>;
 }

@@ -3,6 +3,7 @@
 // maxToolCalls budget and 'next-step' steering. What needs no process (preTurn/postTurn/session and compaction hooks,
 // token budgets, 'next-turn'/'now' steering, triggers) is in test/conversation/conversation.in-memory.test.ts.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/agent.js';
@@ -12,6 +13,7 @@ import { hooks } from '../../src/hooks/factories.js';
 import type { HookToolResult } from '../../src/hooks/types.js';
 import { BudgetExceededError } from '../../src/model/turn-errors.js';
 import { policy } from '../../src/policy/index.js';
+import { readCassette } from '../../src/testing/cassette/format.js';
 import { tool } from '../../src/tools/tool.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 
@@ -396,5 +398,43 @@ describe('steering', () => {
     );
     expect(injected).toHaveLength(1);
     expect((await r.result()).status).toBe('success');
+  });
+
+  it("agy's PreInvocation hook calls the listener only while a 'next-step' message waits", async () => {
+    const dir = join(sb.box.root, 'cassettes');
+    const agent = await agentWith(
+      {
+        turns: [
+          // Two model calls (before and after the tool): neither asks the listener, nothing waits.
+          {
+            actions: [
+              { tool: { name: 'view_file', parameters: { AbsolutePath: '/a' }, output: 'x' } },
+              { text: 'a' },
+            ],
+          },
+          {
+            actions: [
+              { tool: { name: 'view_file', parameters: { AbsolutePath: '/b' }, output: 'y' } },
+              { sleep: 300 },
+              { text: 'b' },
+            ],
+          },
+        ],
+      },
+      { record: { dir } },
+    );
+    expect((await (await agent.chat('one')).result()).status).toBe('success');
+    const r = await agent.chat('two');
+    for await (const c of r.toolCalls()) if (c) break;
+    await agent.steer('now with tabs', { when: 'next-step' });
+    expect((await r.result()).status).toBe('success');
+    const file = agent.cassetteFile!;
+    await agent.close();
+    const preInvocations = readCassette(file).records.filter(
+      (rec) => rec.type === 'hook' && rec.event === 'PreInvocation',
+    );
+    // Only the model call after the steer asked, and it got the message.
+    expect(preInvocations).toHaveLength(1);
+    expect(JSON.stringify(preInvocations[0])).toContain('now with tabs');
   });
 });

@@ -111,17 +111,21 @@ export class AgyConnection implements Connection {
   readonly #tap: WireTap | undefined;
   /** Lets the host's supervisor go (it stays from `create` to `close`). */
   readonly #releaseSupervisor: () => Promise<void>;
+  /** Stops following the host's steering queue (the PreInvocation gate). */
+  readonly #unwatchSteering: (() => void) | undefined;
 
   private constructor(
     runtime: SessionRuntime,
     stream: StreamJsonConnection,
     tap: WireTap | undefined,
     releaseSupervisor: () => Promise<void>,
+    unwatchSteering: (() => void) | undefined,
   ) {
     this.runtime = runtime;
     this.#stream = stream;
     this.#tap = tap;
     this.#releaseSupervisor = releaseSupervisor;
+    this.#unwatchSteering = unwatchSteering;
   }
 
   /** Builds the session (files, listener, shadow HOME); agy itself starts with `start()`. */
@@ -161,6 +165,7 @@ export class AgyConnection implements Connection {
       tools: o.tools,
       hooks: adapter.registrations(),
       hookEndpoint: adapter,
+      gatePreInvocation: adapter.preInvocationIsSteeringOnly,
       onMcpExchange: tap?.mcp,
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
       ownTools: { ...host.ownTools, observer: { onStart: keepAlive, onEnd: keepAlive } },
@@ -191,7 +196,23 @@ export class AgyConnection implements Connection {
       tap,
     });
     tap?.secrets({ token: runtime.listener?.token, sessionDir: runtime.dir.path });
-    return new AgyConnection(runtime, stream, tap, releaseSupervisor);
+    // agy runs PreInvocation before every model call; it calls the listener only while a 'next-step' message
+    // waits (a message queued while the gate cannot open still goes out, with the next prompt).
+    const unwatchSteering = runtime.preInvocationGated
+      ? host.watchSteering?.((pending) => {
+          try {
+            runtime.setPreInvocationGate(pending);
+          } catch (err) {
+            o.logger.warn(
+              pending
+                ? "could not open the PreInvocation gate: a 'next-step' message waits for the next prompt"
+                : 'could not close the PreInvocation gate: each model call keeps asking for steering',
+              err,
+            );
+          }
+        })
+      : undefined;
+    return new AgyConnection(runtime, stream, tap, releaseSupervisor, unwatchSteering);
   }
 
   get conversationId(): string | undefined {
@@ -248,6 +269,7 @@ export class AgyConnection implements Connection {
 
   /** Stops agy (bounded), then removes the session directory and closes the listener. Idempotent. */
   async close(): Promise<void> {
+    this.#unwatchSteering?.();
     try {
       await this.#stream.close();
     } finally {

@@ -51,6 +51,7 @@ export class AgyHookHandlers implements HookEndpoint {
   readonly #tap: AgyHookHandlersOptions['tap'];
   readonly #onAnswer: (() => void) | undefined;
   readonly #registrations: readonly AgyHookRegistration[];
+  readonly #rawEvents: ReadonlySet<string>;
   readonly #dispatch: HookHandler;
 
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
@@ -58,6 +59,7 @@ export class AgyHookHandlers implements HookEndpoint {
     this.#hasOwnTools = o.hasOwnTools;
     this.#tap = o.tap;
     this.#onAnswer = o.onAnswer;
+    this.#rawEvents = new Set((o.agyHooks ?? []).map((r) => r.event));
     this.#registrations = [...(o.agyHooks ?? []), ...this.#own()];
     this.#dispatch = createHookDispatcher(this.#registrations, o.logger);
   }
@@ -65,6 +67,18 @@ export class AgyHookHandlers implements HookEndpoint {
   /** The agy hooks to install (hooks.json): the raw `agyHooks`, then the SDK's own, only what the host needs. */
   registrations(): AgyHookRegistration[] {
     return [...this.#registrations];
+  }
+
+  /**
+   * Whether agy's PreInvocation hook only delivers steering (no raw `agyHooks` handler on it) and the host
+   * says when messages wait: then it needs calling only while they do (`SessionRuntimeOptions.gatePreInvocation`).
+   */
+  get preInvocationIsSteeringOnly(): boolean {
+    return (
+      this.#host.watchSteering !== undefined &&
+      !this.#rawEvents.has('PreInvocation') &&
+      this.#registrations.some((r) => r.event === 'PreInvocation')
+    );
   }
 
   /** A hook call arrived: a PreToolUse is charged to the turn running now, then the handlers answer it. */

@@ -44,6 +44,22 @@ const mcpInput = {
 };
 
 describe('AgyHookHandlers', () => {
+  it('gates PreInvocation on the steering queue only when no raw agyHooks handler needs every model call', () => {
+    const { host } = recordingHost({ allow: true });
+    const watching: ToolCallHost = { ...host, watchSteering: () => () => {} };
+    expect(new AgyHookHandlers(watching, { hasOwnTools: false }).preInvocationIsSteeringOnly).toBe(true);
+    // A user's own PreInvocation hook runs before every model call: the command must always ask.
+    const raw: AgyHookRegistration[] = [{ event: 'PreInvocation', handler: () => undefined }];
+    expect(
+      new AgyHookHandlers(watching, { hasOwnTools: false, agyHooks: raw }).preInvocationIsSteeringOnly,
+    ).toBe(false);
+    // A host that cannot say when messages wait, or steering off: no gate.
+    expect(new AgyHookHandlers(host, { hasOwnTools: false }).preInvocationIsSteeringOnly).toBe(false);
+    const { host: noSteering } = recordingHost({ allow: true }, { steering: false });
+    const off: ToolCallHost = { ...noSteering, watchSteering: () => () => {} };
+    expect(new AgyHookHandlers(off, { hasOwnTools: false }).preInvocationIsSteeringOnly).toBe(false);
+  });
+
   it('installs only the hook events the host needs', () => {
     const { host } = recordingHost({ allow: true }, { toolResults: false, stop: false });
     const events = new AgyHookHandlers(host, { hasOwnTools: false }).registrations().map((r) => r.event);

@@ -50,6 +50,11 @@ export interface HookCommandOptions {
   curlPath?: string | undefined;
   /** bash's absolute path (from {@link findBash}), when `relay` is `bash`. */
   bashPath?: string | undefined;
+  /**
+   * A file whose absence answers the hook at once with `{}` (stdin drained, no relay call): the gate of a
+   * PreInvocation hook that only delivers steering. Only for events whose `{}` answer changes nothing.
+   */
+  gate?: string | undefined;
 }
 
 /** Queues a file for the session to write with all its others (`SessionDir.writeAllPrivate`); returns its path. */
@@ -104,8 +109,23 @@ export function queueHookCommand(queue: QueueFile, o: HookCommandOptions): strin
     );
     body = `exec ${shellCommand([process.execPath, scriptPath('./hook-relay.js', import.meta.url), conf])}`;
   }
+  if (o.gate !== undefined) body = `${gateLine(o.gate)}\n${body}`;
   const shebang = o.relay === 'bash' ? `#!${o.bashPath ?? '/bin/bash'}` : '#!/bin/sh';
   return shellQuote(queue(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`, 0o700));
+}
+
+/** `cat`'s absolute path, searched on the system's own directories only (not the user's PATH). */
+const findCat = (): string | undefined => findOnPath(['cat'], { PATH: '/usr/bin:/bin:/usr/local/bin' }).found;
+
+/**
+ * While `gate` does not exist: answer `{}` and drain stdin (agy writes the hook's input whatever the command
+ * does with it, and a closed pipe could fail that write) with `cat` exec'd in the shell's place, or with the
+ * shell's own `read` where there is no `cat`. One shell and one exec instead of a relay call.
+ */
+function gateLine(gate: string): string {
+  const cat = findCat();
+  const drain = cat ? `exec ${shellQuote(cat)} >/dev/null` : 'while IFS= read -r _; do :; done; exit 0';
+  return `[ -e ${shellQuote(gate)} ] || { printf '%s' '{}'; ${drain}; }`;
 }
 
 /** The fail-closed answer a relay prints itself: an explicit deny for PreToolUse, `{}` for the other events. */
@@ -141,7 +161,7 @@ function bashRelay(o: HookCommandOptions, privateFile: (suffix: string, content:
     scriptPath('./hook-relay.js', import.meta.url),
     nodeConf,
   ]);
-  const cat = findOnPath(['cat'], { PATH: '/usr/bin:/bin:/usr/local/bin' }).found;
+  const cat = findCat();
   return [
     'LC_ALL=C',
     "trap '' PIPE",

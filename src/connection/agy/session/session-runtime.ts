@@ -16,7 +16,7 @@
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
@@ -106,7 +106,16 @@ export interface SessionRuntimeOptions {
   onMcpExchange?: McpExchangeObserver | undefined;
   /** The caller ran `SessionRuntime.validate` on these options already (the Agent does, once, up front). */
   prevalidated?: boolean | undefined;
+  /**
+   * The PreInvocation command calls the listener only while its gate is open ({@link SessionRuntime.setPreInvocationGate});
+   * while it is closed the script answers `{}` itself. For a PreInvocation hook that only delivers steering:
+   * agy runs it before every model call, and a relay call each time costs a curl start and a listener request.
+   */
+  gatePreInvocation?: boolean | undefined;
 }
+
+/** The PreInvocation gate: while this file exists, the PreInvocation command calls the listener. */
+const PRE_INVOCATION_GATE = 'hooks/PreInvocation.open';
 
 export class SessionRuntime {
   /** The session directory. */
@@ -121,6 +130,8 @@ export class SessionRuntime {
   readonly hooksFile: string | undefined;
   /** agy's name for each configured MCP server (`<config name>` → `agy-sdk_<config name>`). */
   readonly agyServerNames: ReadonlyMap<string, string>;
+  /** The PreInvocation gate file, when the PreInvocation command is gated. */
+  readonly #preInvocationGate: string | undefined;
 
   private constructor(init: {
     dir: SessionDir;
@@ -129,6 +140,7 @@ export class SessionRuntime {
     jsonSchemaFile: string | undefined;
     hooksFile: string | undefined;
     agyServerNames: Map<string, string>;
+    preInvocationGate: string | undefined;
   }) {
     this.dir = init.dir;
     this.listener = init.listener;
@@ -136,6 +148,23 @@ export class SessionRuntime {
     this.jsonSchemaFile = init.jsonSchemaFile;
     this.hooksFile = init.hooksFile;
     this.agyServerNames = init.agyServerNames;
+    this.#preInvocationGate = init.preInvocationGate;
+  }
+
+  /** Whether the PreInvocation command is gated (see `SessionRuntimeOptions.gatePreInvocation`). */
+  get preInvocationGated(): boolean {
+    return this.#preInvocationGate !== undefined;
+  }
+
+  /**
+   * Opens or closes the PreInvocation gate. Synchronous, so a steering message queued before a model call
+   * starts is asked for by that call. Throws what the file system throws.
+   */
+  setPreInvocationGate(open: boolean): void {
+    const gate = this.#preInvocationGate;
+    if (gate === undefined) return;
+    if (open) writeFileSync(gate, '', { mode: 0o600 });
+    else rmSync(gate, { force: true });
   }
 
   /** Validates options that need no I/O; throws `ConfigError`. Called from the Agent constructor. */
@@ -324,6 +353,7 @@ async function writeSessionFiles(
 
   // Hooks: one relay command per registered event; only events with handlers are installed.
   let hooksFile: HooksFile | undefined;
+  let preInvocationGate: string | undefined;
   const registrations = o.hooks ?? [];
   if (listener && registrations.length > 0) {
     const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
@@ -337,6 +367,8 @@ async function writeSessionFiles(
     for (const event of AGY_HOOK_EVENTS) {
       const regs = registrations.filter((r) => r.event === event);
       if (regs.length === 0) continue;
+      const gated = event === 'PreInvocation' && o.gatePreInvocation === true;
+      if (gated) preInvocationGate = join(dir.path, PRE_INVOCATION_GATE);
       const command = queueHookCommand(queue, {
         event,
         url: listener.hookUrl(event),
@@ -344,6 +376,7 @@ async function writeSessionFiles(
         relay: curl ? 'curl' : bash ? 'bash' : 'node',
         curlPath: curl,
         bashPath: bash,
+        gate: gated ? preInvocationGate : undefined,
       });
       // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
       const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
@@ -412,5 +445,5 @@ async function writeSessionFiles(
     }
   }
 
-  return { env, jsonSchemaFile, hooksFile: hooksPath, agyServerNames };
+  return { env, jsonSchemaFile, hooksFile: hooksPath, agyServerNames, preInvocationGate };
 }

@@ -1,7 +1,9 @@
 // The generated hook commands, run for real the way agy runs them (docs/reference/hooks.md#hook-commands): the absolute script path
 // exec'd without a shell and with an empty environment, agy's hook JSON on stdin, the reply read from
 // stdout. Every relay: curl (when installed), bash's /dev/tcp (when bash is) and the Node relay.
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBash, findCurl } from '../../../../src/connection/agy/session/hook-commands.js';
@@ -209,6 +211,81 @@ for (const relay of ['node', 'curl', 'bash'] as const) {
       const post = { ...preToolUse, hookEventName: 'PostToolUse', toolResult: { output: 'x' } };
       expect(reply(await runHook(script(runtime, 'PostToolUse'), post))).toEqual({});
       expect(await postInput.promise).toEqual(post);
+    });
+
+    it('a gated PreInvocation calls the listener only while its gate is open, and drains a large input when closed', async () => {
+      let calls = 0;
+      const runtime = await create(
+        [
+          {
+            event: 'PreInvocation',
+            handler: () => {
+              calls++;
+              return { injectSteps: [{ userMessage: 'steer' }] };
+            },
+          },
+        ],
+        { gatePreInvocation: true },
+      );
+      expect(runtime.preInvocationGated).toBe(true);
+      const gate = join(runtime.dir.path, 'hooks', 'PreInvocation.open');
+      const pre = {
+        hookEventName: 'PreInvocation',
+        conversationId: 'c',
+        invocationNum: 0,
+        initialNumSteps: 2,
+      };
+      // Closed (the start state): `{}` at once, no listener call. A 1 MiB input (past any pipe buffer) is read
+      // to its end, so the writer never meets a closed pipe.
+      const big = { ...pre, padding: 'x'.repeat(1 << 20) };
+      const child = spawn(script(runtime, 'PreInvocation'), [], { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        stdout += c;
+      });
+      const writeError = new Promise<Error | undefined>((resolve) => {
+        child.stdin.once('error', resolve);
+        child.stdin.end(JSON.stringify(big), (error?: Error | null) => resolve(error ?? undefined));
+      });
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect(await writeError).toBeUndefined();
+      expect({ code, stdout }).toEqual({ code: 0, stdout: '{}' });
+      expect(calls).toBe(0);
+
+      runtime.setPreInvocationGate(true);
+      expect((await stat(gate)).mode & 0o777).toBe(0o600);
+      expect(reply(await runHook(script(runtime, 'PreInvocation'), pre))).toEqual({
+        injectSteps: [{ userMessage: 'steer' }],
+      });
+      expect(calls).toBe(1);
+
+      runtime.setPreInvocationGate(false);
+      runtime.setPreInvocationGate(false);
+      expect(reply(await runHook(script(runtime, 'PreInvocation'), pre))).toEqual({});
+      expect(calls).toBe(1);
+    });
+
+    it('without gatePreInvocation the PreInvocation command always calls the listener', async () => {
+      let calls = 0;
+      const runtime = await create([
+        {
+          event: 'PreInvocation',
+          handler: () => {
+            calls++;
+            return undefined;
+          },
+        },
+      ]);
+      expect(runtime.preInvocationGated).toBe(false);
+      runtime.setPreInvocationGate(false);
+      const pre = {
+        hookEventName: 'PreInvocation',
+        conversationId: 'c',
+        invocationNum: 0,
+        initialNumSteps: 2,
+      };
+      expect(reply(await runHook(script(runtime, 'PreInvocation'), pre))).toEqual({});
+      expect(calls).toBe(1);
     });
 
     it('Stop: continue with a reason keeps agy going; continue without one is refused ({})', async () => {
