@@ -114,8 +114,17 @@ export function queueHookCommand(queue: QueueFile, o: HookCommandOptions): strin
   return shellQuote(queue(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`, 0o700));
 }
 
-/** `cat`'s absolute path, searched on the system's own directories only (not the user's PATH). */
-const findCat = (): string | undefined => findOnPath(['cat'], { PATH: '/usr/bin:/bin:/usr/local/bin' }).found;
+/** `cat`'s absolute path, or null where there is none; looked up once (see {@link findCat}). */
+let catPath: string | null | undefined;
+
+/**
+ * `cat`'s absolute path, searched on the system's own directories only (not the user's PATH), once per
+ * process: every session's gated PreInvocation and bash relay scripts name it.
+ */
+function findCat(): string | undefined {
+  catPath ??= findOnPath(['cat'], { PATH: '/usr/bin:/bin:/usr/local/bin' }).found ?? null;
+  return catPath ?? undefined;
+}
 
 /**
  * While `gate` does not exist: answer `{}` and drain stdin (agy writes the hook's input whatever the command
