@@ -11,8 +11,8 @@
 // ratio is reported apart as the warming-up figure; the sides
 // take turns in a rotating order. Per round the p50/p99 of each side, then the medians of rounds [min–max].
 // 30 measured rounds: a round's p99 is its 6th-worst event of 600, so a single round's ratio swings 0.6–6 on a
-// 2-core VM, and the median of 7 rounds still moved 1.28–1.66 between runs of one build; the median of 30 moved
-// 1.23–1.37 over five runs (about 75 s more for the bench).
+// 2-core VM, and the median of 7 rounds moved 1.31–2.01 over ten runs of one build; the median of 30 moved
+// 1.23–1.37 over six (about 75 s more for the bench).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -161,7 +161,7 @@ export async function run() {
     // Every measured sample of each side, for the p99 of all rounds' samples together (its ~180th-worst of
     // ~18,000). Reported beside the median of rounds, not instead of it: one disturbed round (a per-round ratio
     // of 4–6, the machine's doing) holds a large share of the pooled worst 1 %, and moved the pooled ratio
-    // 1.25–1.63 over five runs while the median of rounds stayed within 1.23–1.37.
+    // 1.25–1.63 over six runs while the median of rounds stayed within 1.23–1.37.
     const pooled = Object.fromEntries(names.map((n) => [n, []]));
     for (let r = 0; r < ROUNDS + WARMUP; r++) {
       // Rotate who goes first, so no side always follows the same one.
