@@ -28,7 +28,8 @@ export class SteeringQueue {
   /** Takes every waiting message, oldest first (they go into a model call or the next prompt). */
   take(): string[] {
     const out = this.#pending;
-    if (out.length === 0) return out;
+    // A fresh empty list: the caller must never hold the queue's own.
+    if (out.length === 0) return [];
     this.#pending = [];
     for (const watcher of this.#watchers) watcher(false);
     return out;
