@@ -20,6 +20,9 @@ export type { CheckStatus, DoctorCheck } from './doctor-check.js';
 
 /** The first agy build with the stream-json protocol, per the captures (agy-real/jdiazromeral-agy-plugin-cc). */
 export const MIN_STREAM_JSON_VERSION = '1.1.8';
+/** How long each probe of agy (`--version`, `models`, `-p /hooks`) may take, unless `AGY_SDK_PROBE_TIMEOUT_MS` says. */
+const PROBE_TIMEOUT_MS = 15_000;
+
 /** `doctor`'s flags. */
 export interface DoctorFlags {
   /** `--offline`: check the simulator instead of agy. */
@@ -120,7 +123,7 @@ interface Probe {
 async function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
   // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
   const [command, argv] = /\.[cm]?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
-  const run = await runBounded(command, argv, { env, ...probeBounds(env, 15_000) });
+  const run = await runBounded(command, argv, { env, ...probeBounds(env, PROBE_TIMEOUT_MS) });
   const code = run.kind === 'exited' ? run.code : null;
   const error = run.kind === 'exited' ? (run.code === null ? describeRun(run) : undefined) : describeRun(run);
   return {
