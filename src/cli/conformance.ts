@@ -4,12 +4,12 @@
  * recorded as a sanitized cassette, and checks every wire fact of the catalogue on them. Prints pass / drift /
  * fail per fact; exit 1 on a fail. `--offline` runs the probes on the simulator (each probe with its scenario).
  */
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { Agent, type AgentConfig, policy, tool } from '../index.js';
+import { describeRun, runBounded } from '../internal/bounded-command.js';
 import { settlesWithin } from '../internal/timing.js';
 import {
   type Cassette,
@@ -23,6 +23,8 @@ import {
   simulatorPath,
   writeScenario,
 } from '../testing/index.js';
+import { reportFailure } from './failure.js';
+import { type ProbeBounds, probeBounds } from './probe-bounds.js';
 
 /** How to run the probes. */
 export interface ConformanceOptions {
@@ -40,7 +42,15 @@ export interface ConformanceOptions {
   probes?: readonly Probe[] | undefined;
   /** Bound on each probe's turn. Default 120 s. */
   turnTimeoutMs?: number | undefined;
+  /**
+   * How long agy gets between SIGTERM and SIGKILL when the print-mode probe (`agy -p /model`) passes its bound.
+   * Default 2 s.
+   */
+  graceMs?: number | undefined;
 }
+
+/** The bound on each probe's turn unless {@link ConformanceOptions.turnTimeoutMs} says otherwise. */
+const DEFAULT_PROBE_TIMEOUT_MS = 120_000;
 
 /** What a conformance run found. */
 export interface ConformanceReport {
@@ -148,7 +158,7 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
     const agent = new Agent({
       ...base,
       record: { dir },
-      turnTimeoutMs: o.turnTimeoutMs ?? 120_000,
+      turnTimeoutMs: o.turnTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       tools: [echo],
       policies: [policy.deny('run_command'), policy.allowAll()],
       ...(probe === 'resume' && conversationId !== undefined && { conversationId }),
@@ -191,29 +201,23 @@ async function slashProbe(o: ConformanceOptions, dir: string, state: string): Pr
   };
   const recorder = new CassetteRecorder({ dir }, { env }, () => {});
   recorder.spawn(args);
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (res) => {
-      const child = execFile(
-        binary,
-        args,
-        { env, timeout: o.turnTimeoutMs ?? 120_000 },
-        (error, out, err) => {
-          const c =
-            error && typeof (error as { code?: unknown }).code === 'number'
-              ? (error as { code: number }).code
-              : error
-                ? 1
-                : 0;
-          res({ code: c, stdout: out, stderr: err });
-        },
-      );
-      child.stdin?.end();
-    },
-  );
-  for (const line of stdout.split('\n')) if (line !== '') recorder.stdout(line);
-  for (const line of stderr.split('\n')) if (line !== '') recorder.stderr(line);
-  recorder.exit(code, null);
+  // Bounded like every probe: SIGTERM to agy's group at the bound, SIGKILL after the grace (some builds
+  // ignore SIGTERM), so a hung print-mode agy ends the probe instead of the run.
+  const run = await runBounded(binary, args, {
+    env,
+    timeoutMs: o.turnTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    graceMs: o.graceMs,
+  });
+  for (const line of run.stdout.split('\n')) if (line !== '') recorder.stdout(line);
+  for (const line of run.stderr.split('\n')) if (line !== '') recorder.stderr(line);
+  if (run.kind === 'timed-out' || run.kind === 'aborted') {
+    recorder.signal('SIGTERM');
+    if (run.killed) recorder.signal('SIGKILL');
+  }
+  if (run.kind !== 'spawn-failed') recorder.exit(run.code, run.signal);
   await recorder.close();
+  if (run.kind !== 'exited')
+    throw new Error(`\`agy ${args.join(' ')}\` ${describeRun(run)} (its cassette: ${recorder.file})`);
   return recorder.file;
 }
 
@@ -236,7 +240,19 @@ export async function conformanceCommand(flags: {
   json?: boolean;
   cassettes?: string;
 }): Promise<number> {
-  const report = await runConformance({ offline: flags.offline, dir: flags.cassettes });
+  let bounds: ProbeBounds;
+  try {
+    bounds = probeBounds(process.env, DEFAULT_PROBE_TIMEOUT_MS);
+  } catch (error) {
+    // A bad AGY_SDK_PROBE_* value: one line and the usage exit code, before anything starts.
+    return reportFailure(error, process.stderr);
+  }
+  const report = await runConformance({
+    offline: flags.offline,
+    dir: flags.cassettes,
+    turnTimeoutMs: bounds.timeoutMs,
+    graceMs: bounds.graceMs,
+  });
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
   const broken = report.facts.some((f) => f.status === 'fail') || Object.keys(report.errors).length > 0;
   return broken ? 1 : 0;

@@ -3,22 +3,24 @@
  * (the data-dir check creates and removes one probe file); the user's `~/.gemini` is never modified.
  * `--offline` checks the simulator instead of agy; `--json` prints the same checks for bug reports.
  */
-import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { AgyNotFoundError, resolveAgyBinary } from '../index.js';
+import { AgyNotFoundError, ConfigError, resolveAgyBinary } from '../index.js';
+import { describeRun, runBounded } from '../internal/bounded-command.js';
 import { simulatorPath } from '../testing/index.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { EXIT_DOCTOR_FAILED } from './exit-codes.js';
+import { reportFailure } from './failure.js';
+import { PROBE_TIMEOUT_VAR, probeBounds } from './probe-bounds.js';
 import { renderTable } from './render/table.js';
 
 export type { CheckStatus, DoctorCheck } from './doctor-check.js';
 
 /** The first agy build with the stream-json protocol, per the captures (agy-real/jdiazromeral-agy-plugin-cc). */
 export const MIN_STREAM_JSON_VERSION = '1.1.8';
-/** How long `agy --version` and `agy -p /hooks` may take. */
+/** How long each probe of agy (`--version`, `models`, `-p /hooks`) may take, unless `AGY_SDK_PROBE_TIMEOUT_MS` says. */
 const PROBE_TIMEOUT_MS = 15_000;
 
 /** `doctor`'s flags. */
@@ -34,7 +36,14 @@ export async function doctorCommand(
   flags: DoctorFlags,
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
-  const checks = await runChecks(flags, process.env);
+  let checks: DoctorCheck[];
+  try {
+    checks = await runChecks(flags, process.env);
+  } catch (error) {
+    // A bad AGY_SDK_PROBE_* value: one line and the usage exit code, not a stack.
+    if (error instanceof ConfigError) return reportFailure(error, process.stderr);
+    throw error;
+  }
   const ok = checks.every((c) => c.status !== 'fail');
   if (flags.json) out.write(`${JSON.stringify({ ok, offline: flags.offline === true, checks }, null, 2)}\n`);
   else out.write(renderTable(checks));
@@ -47,9 +56,12 @@ export async function runChecks(flags: DoctorFlags, env: NodeJS.ProcessEnv): Pro
   const checks: DoctorCheck[] = [];
   const binary = checkBinary(flags, env);
   checks.push(binary.check);
-  const version = binary.path ? await checkVersion(binary.path, env) : skipped('version', 'agy version');
+  const probed = binary.path ? await checkVersion(binary.path, env) : undefined;
+  const version = probed?.check ?? skipped('version', 'agy version');
   checks.push(version);
-  checks.push(flags.offline ? simulatorAuth() : await checkAuth(binary.path, home, env));
+  // An agy that hung on `--version` would hang on `models` too: the sign-in state files decide then.
+  const answers = probed?.hung ? undefined : binary.path;
+  checks.push(flags.offline ? simulatorAuth() : await checkAuth(answers, home, env));
   checks.push(...checkSettings(home, process.cwd()));
   checks.push(
     binary.path && version.status === 'ok'
@@ -101,34 +113,48 @@ interface Probe {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Why it gave no answer of its own: it timed out (and was stopped), was killed or could not be started. */
   error?: string;
+  /** It was still running at its bound and was stopped. */
+  timedOut: boolean;
 }
 
-function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
-  return new Promise((resolve) => {
-    // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
-    const [command, argv] = /\.[cm]?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
-    execFile(
-      command,
-      argv,
-      { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        const why = error?.killed
-          ? `timed out after ${PROBE_TIMEOUT_MS / 1000}s`
-          : error && code === null
-            ? error.message
-            : undefined;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr), ...(why && { error: why }) });
-      },
-    );
-  });
+/** One probe of agy, bounded: at its timeout agy's group gets SIGTERM, then SIGKILL (an agy may ignore SIGTERM). */
+async function probe(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Probe> {
+  // A Node script (the simulator) runs on this Node, so doctor --offline works whatever PATH holds.
+  const [command, argv] = /\.[cm]?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
+  const run = await runBounded(command, argv, { env, ...probeBounds(env, PROBE_TIMEOUT_MS) });
+  const code = run.kind === 'exited' ? run.code : null;
+  const error = run.kind === 'exited' ? (run.code === null ? describeRun(run) : undefined) : describeRun(run);
+  return {
+    code,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    timedOut: run.kind === 'timed-out',
+    ...(error !== undefined && { error }),
+  };
 }
 
-async function checkVersion(path: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
-  const title = 'agy version';
+/** The version check; `hung` when agy did not answer within its bound (and was stopped). */
+async function checkVersion(
+  path: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ check: DoctorCheck; hung: boolean }> {
   const run = await probe(path, ['--version'], env);
+  return { check: versionCheck(run), hung: run.timedOut };
+}
+
+function versionCheck(run: Probe): DoctorCheck {
+  const title = 'agy version';
   const version = parseVersion(run.stdout) ?? parseVersion(run.stderr);
+  if (run.timedOut)
+    return {
+      id: 'version',
+      title,
+      status: 'fail',
+      detail: `\`agy --version\` ${run.error}`,
+      fix: `agy hangs: run \`agy --version\` by hand; reinstall agy if it does not answer (${PROBE_TIMEOUT_VAR} sets the bound)`,
+    };
   if (run.code !== 0 || !version) {
     const said = (run.error ?? run.stderr.trim()) || run.stdout.trim() || `exit ${run.code}`;
     return {
@@ -300,6 +326,14 @@ async function checkHookPlaces(path: string, env: NodeJS.ProcessEnv, home: strin
   const answer = commandAnswer(run.stdout);
   if (answer !== undefined)
     return { id: 'hooks', title, status: 'ok', detail: `agy -p /hooks: ${oneLine(JSON.stringify(answer))}` };
+  if (run.timedOut)
+    return {
+      id: 'hooks',
+      title,
+      status: 'warn',
+      detail: `\`agy -p /hooks\` ${run.error}; documented places: ${documented}`,
+      fix: `agy hangs on a print-mode command: run \`agy -p /hooks\` by hand (${PROBE_TIMEOUT_VAR} sets the bound)`,
+    };
   return {
     id: 'hooks',
     title,

@@ -10,6 +10,7 @@ import { chatCommand } from './chat.js';
 import { conformanceCommand } from './conformance.js';
 import { doctorCommand } from './doctor.js';
 import { EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
+import { exitOnSignals } from './exit-on-signals.js';
 import { gatewayCommand } from './gateway-command.js';
 import { runCommand } from './run.js';
 
@@ -117,9 +118,14 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--json', 'print the checks as JSON (for bug reports)')
     .option('--conformance', 'run short real turns and check every wire fact the SDK relies on')
     .option('--cassettes <dir>', 'with --conformance: where the recorded cassettes go')
-    .action(async (flags) =>
-      exit(await (flags.conformance ? conformanceCommand(flags) : doctorCommand(flags))),
-    );
+    .action(async (flags) => {
+      const stop = exitOnSignals();
+      try {
+        exit(await (flags.conformance ? conformanceCommand(flags) : doctorCommand(flags)));
+      } finally {
+        stop();
+      }
+    });
   registerCassetteCommands(program, exit);
   return program;
 }

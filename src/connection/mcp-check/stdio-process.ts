@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { signalGroup } from '../../internal/bounded-command.js';
 
 /** The most stderr kept, in characters (the last ones). */
 export const STDERR_TAIL_CHARS = 2_000;
@@ -179,14 +180,5 @@ export class StdioServerProcess implements Transport {
     // Whatever is left of the group (the leader, or a grandchild that outlived it) goes now.
     signalGroup(pid, 'SIGKILL');
     await this.#exited;
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch (error) {
-    // ESRCH: the group is already gone, which is the goal.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }

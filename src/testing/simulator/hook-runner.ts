@@ -5,11 +5,12 @@
  * the first workspace's `.agents` directory when it exists (else the first workspace, else agy's cwd), the
  * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
  * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
- * kills the running hook too.
+ * kills the running hook too. Killing takes the hook's process group, and what is left of the group when the
+ * hook exits goes too (src/internal/bounded-command.ts): a simulator leaves no process behind.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { runBounded } from '../../internal/bounded-command.js';
 import { type AbortReason, TurnAborted } from './abort.js';
 import type { HookCommand } from './hook-config.js';
 
@@ -26,21 +27,14 @@ export interface HookRun {
   failure?: string | undefined;
 }
 
-/** Hook children still running, so an exiting simulator can kill them. */
-const running = new Set<ChildProcess>();
+/** Hooks still running, each stopped by aborting its controller, so an exiting simulator can kill them. */
+const running = new Set<AbortController>();
 
-/** Kills every running hook (synchronous; for process exit). */
+/** Kills every running hook's process group (synchronous: SIGKILL at once; for process exit). */
 export function killRunningHooks(): void {
-  for (const child of running) {
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const hook of running) hook.abort();
   running.clear();
 }
-
 /** The directory hooks run in. */
 export function hookCwd(workspaces: readonly string[], fallback: string): string {
   const first = workspaces[0];
@@ -59,82 +53,40 @@ export function hookCwd(workspaces: readonly string[], fallback: string): string
  *
  * @throws TurnAborted when `signal` aborts while it runs (the hook is killed first).
  */
-export function runHook(
+export async function runHook(
   hook: HookCommand,
   input: object,
   options: { cwd: string; conversationId: string; signal?: AbortSignal | undefined },
 ): Promise<HookRun> {
   const { signal } = options;
-  if (signal?.aborted) return Promise.reject(new TurnAborted(signal.reason as AbortReason));
-  return new Promise((resolve, reject) => {
-    let child: ChildProcess;
-    try {
-      child = spawn('/bin/sh', ['-c', hook.command], {
-        cwd: options.cwd,
-        env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-    } catch (err) {
-      resolve({ code: null, stdout: '', failure: `cannot run ${hook.command}: ${(err as Error).message}` });
-      return;
+  if (signal?.aborted) throw new TurnAborted(signal.reason as AbortReason);
+  const own = new AbortController();
+  running.add(own);
+  // The hook's whole process group goes at its timeout, SIGKILL at once (grace 0), so a hook's own children
+  // (`sh -c 'slow | jq'`) cannot outlive it.
+  const run = await runBounded('/bin/sh', ['-c', hook.command], {
+    cwd: options.cwd,
+    env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
+    input: JSON.stringify(input),
+    timeoutMs: hook.timeoutMs,
+    graceMs: 0,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+    signal: signal ? AbortSignal.any([signal, own.signal]) : own.signal,
+  }).finally(() => running.delete(own));
+  switch (run.kind) {
+    case 'spawn-failed':
+      return { code: null, stdout: '', failure: `cannot run ${hook.command}: ${run.error.message}` };
+    case 'timed-out':
+      return { code: null, stdout: run.stdout, failure: `timed out after ${hook.timeoutMs / 1000}s` };
+    case 'aborted':
+      if (signal?.aborted) throw new TurnAborted(signal.reason as AbortReason);
+      return { code: null, stdout: run.stdout, failure: 'killed by SIGKILL' };
+    case 'exited': {
+      if (run.code === 0) return { code: 0, stdout: run.stdout };
+      let failure = run.code === null ? `killed by ${run.signal}` : `exited with code ${run.code}`;
+      const detail = run.stderr.trim();
+      if (detail !== '') failure += `: ${detail.split('\n').at(-1)}`;
+      return { code: run.code, stdout: run.stdout, failure };
     }
-    running.add(child);
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderrTail = '';
-    let settled = false;
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (stdoutBytes >= MAX_OUTPUT_BYTES) return;
-      stdout.push(chunk);
-      stdoutBytes += chunk.length;
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-500);
-    });
-    // A hook that exits without reading its stdin must not crash the simulator with EPIPE.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(JSON.stringify(input));
-    const output = (): string => Buffer.concat(stdout).toString('utf8');
-    // A killed hook may leave a grandchild holding its pipes open, so 'close' might never come: stop reading.
-    const stop = (): void => {
-      child.kill('SIGKILL');
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      running.delete(child);
-    };
-    const timer = setTimeout(() => {
-      stop();
-      finish(() =>
-        resolve({ code: null, stdout: output(), failure: `timed out after ${hook.timeoutMs / 1000}s` }),
-      );
-    }, hook.timeoutMs);
-    const onAbort = (): void => {
-      stop();
-      finish(() => reject(new TurnAborted(signal?.reason as AbortReason)));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = (settle: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      settle();
-    };
-    child.on('error', (err) => {
-      running.delete(child);
-      finish(() =>
-        resolve({ code: null, stdout: '', failure: `cannot run ${hook.command}: ${err.message}` }),
-      );
-    });
-    child.on('close', (code, killedBy) => {
-      running.delete(child);
-      let failure: string | undefined;
-      if (code !== 0) {
-        failure = code === null ? `killed by ${killedBy}` : `exited with code ${code}`;
-        const detail = stderrTail.trim();
-        if (detail !== '') failure += `: ${detail.split('\n').at(-1)}`;
-      }
-      finish(() => resolve({ code, stdout: output(), failure }));
-    });
-  });
+  }
 }
