@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnStatus } from '../../src/index.js';
 import { envSurvivors } from '../helpers/env-marker.js';
 
@@ -101,7 +101,11 @@ const examples = readdirSync(examplesDir)
   .filter((f) => f.endsWith('.mjs'))
   .sort();
 
-const scratch = mkdtempSync(join(tmpdir(), 'agy-sdk-examples-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'agy-sdk-examples-'));
+});
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A clean offline environment: no real agy, no provider keys, the simulator's state in a scratch dir. */

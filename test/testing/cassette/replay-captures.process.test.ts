@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { usageFromWire } from '../../../src/connection/agy/stream-json/normalize.js';
 import { StartError } from '../../../src/errors.js';
@@ -26,7 +26,11 @@ import {
 } from '../../helpers/captures.js';
 import { sandbox } from '../../helpers/sandbox.js';
 
-const out = mkdtempSync(join(tmpdir(), 'agy-sdk-cassettes-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'agy-sdk-cassettes-'));
+});
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** Imports a capture and writes it as a cassette file, checked by the schema check on the way. */
