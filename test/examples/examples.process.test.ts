@@ -177,8 +177,13 @@ describe.skipIf(!built)('examples (offline, after npm run build)', () => {
       const report = `exit ${run.code} ${run.signal ?? ''}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
       expect(run.code, report).toBe(0);
       for (const pattern of MARKERS[file] ?? []) expect(run.stdout, report).toMatch(pattern);
-      // examples/README.md promises a `status:` line: it is always a turn status.
+      // examples/README.md promises a `status:` line: it is always a turn status, and it is the last line of a
+      // numbered example (16, a node:test file, ends with node:test's summary; the others with `turn:`).
       for (const m of run.stdout.matchAll(/^status: (.*)$/gm)) expect(TURN_STATUSES, report).toContain(m[1]);
+      const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+      if (file.startsWith('16-')) expect(run.stdout, report).toMatch(/^# fail 0$/m);
+      else if (/^\d\d-/.test(file)) expect(last, report).toMatch(/^status: \S+$/);
+      else expect(last, report).toMatch(/^turn: /);
       // Processes reparented away from the example (agy under its supervisor, MCP servers) must be gone too.
       expect(await envSurvivors('AGY_SDK_EXAMPLE_RUN', marker, 10_000), report).toEqual([]);
     },
