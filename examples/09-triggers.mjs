@@ -1,4 +1,4 @@
-// Triggers: let something other than the user start a turn. `every(ms, fn)` runs on a timer and
+// Triggers: let something other than the user start a turn. `every('60s', fn)` runs on a timer and
 // `onFileChange(paths, fn)` on file changes (debounced); both get `ctx.send(text)`, which queues a turn on the
 // agent's conversation. Triggers start with the agent and stop when it closes.
 // Run after `npm run build`: node examples/09-triggers.mjs
@@ -22,7 +22,7 @@ const agent = new Agent({
   workspaces: [dir],
   triggers: [
     // Once, 200 ms after start (a real poller would keep going every interval).
-    every(200, async (ctx) => {
+    every('200ms', async (ctx) => {
       if (ticks++ === 0) await ctx.send('[timer] Any new orders?');
     }),
     onFileChange(dir, async (changes, ctx) => {

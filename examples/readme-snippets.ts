@@ -56,7 +56,7 @@ export async function toolsAndPolicies(): Promise<void> {
       policy.allowAll(),
     ],
     hooks: [hooks.postTurn((text) => console.log('turn done:', text.length, 'chars'))],
-    triggers: [every(60_000, (ctx) => ctx.send('Any new orders?'))],
+    triggers: [every('60s', (ctx) => ctx.send('Any new orders?'))],
     budget: { maxToolCalls: 20 },
   });
   try {

@@ -5,6 +5,9 @@
 // `<a id>`/`<a name>`. External links (http:, https:, mailto:) are not fetched: CI has no network to trust.
 // Links inside fenced code blocks and inline code are not links.
 //
+// A file the npm package ships (package.json `files`) may link only to files it ships too: the installed package
+// has no src/, test/ or scripts/, so such a link is dead for everyone who reads the docs from node_modules.
+//
 //   node scripts/check-links.mjs [file.md…]   check these files (default: the set above); exit 1 on a problem
 //   --root <dir>                              resolve the default set under another project root
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -106,12 +109,59 @@ export function defaultFiles(root) {
   ];
 }
 
-/** Checks `files`; returns the problems as `file:line:column: why`. */
-export function check(files) {
+/** Files npm puts in every package whatever `files` says (docs.npmjs.com, package.json, "files"). */
+const ALWAYS_SHIPPED = /^(package\.json|readme(\.[^/]*)?|license(\.[^/]*)?|licence(\.[^/]*)?)$/i;
+
+/**
+ * Whether a path (relative to `root`) is in the npm package: package.json `files` entries are folders or files,
+ * a `!` entry takes a folder or file back out. Globs are refused by name rather than half understood.
+ * Returns undefined when there is no package.json or no `files` (then everything ships).
+ */
+export function shippedTest(root) {
+  const pkgPath = join(root, 'package.json');
+  if (!existsSync(pkgPath)) return undefined;
+  const files = JSON.parse(readFileSync(pkgPath, 'utf8')).files;
+  if (!Array.isArray(files)) return undefined;
+  const norm = (p) => p.replace(/^\.\//, '').replace(/\/+$/, '');
+  const include = [];
+  const exclude = [];
+  for (const entry of files) {
+    if (typeof entry !== 'string' || /[*?[\]{}]/.test(entry))
+      throw new Error(
+        `check-links: package.json files entry ${JSON.stringify(entry)}: only plain paths are understood`,
+      );
+    if (entry.startsWith('!')) exclude.push(norm(entry.slice(1)));
+    else include.push(norm(entry));
+  }
+  const under = (path, entry) => path === entry || path.startsWith(`${entry}/`);
+  return (path) =>
+    ALWAYS_SHIPPED.test(path) ||
+    (include.some((e) => under(path, e)) && !exclude.some((e) => under(path, e)));
+}
+
+/**
+ * Why `target`, linked from `file`, points outside the package when `file` ships in it; undefined otherwise
+ * (external links, files that do not ship, links to shipped files).
+ */
+export function unshippedLink(file, target, root, shipped) {
+  if (!shipped || /^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
+  const from = relative(root, file);
+  if (from.startsWith('..') || !shipped(from)) return undefined;
+  const hash = target.indexOf('#');
+  const pathPart = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
+  if (pathPart === '') return undefined;
+  const to = relative(root, resolve(dirname(file), pathPart));
+  if (!to.startsWith('..') && shipped(to)) return undefined;
+  return `${target}: ${to} is not in the npm package (package.json files), so the link is dead where the package is installed`;
+}
+
+/** Checks `files`; returns the problems as `file:line:column: why`. `root` is the package whose `files` apply. */
+export function check(files, root = resolve(import.meta.dirname, '..')) {
   const problems = [];
+  const shipped = shippedTest(root);
   for (const file of files) {
     for (const link of linksOf(readFileSync(file, 'utf8'))) {
-      const why = brokenLink(file, link.target);
+      const why = brokenLink(file, link.target) ?? unshippedLink(file, link.target, root, shipped);
       if (why) problems.push(`${relative(process.cwd(), file)}:${link.line}:${link.column}: ${why}`);
     }
   }
@@ -124,7 +174,13 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   const root = rootAt === -1 ? resolve(import.meta.dirname, '..') : resolve(args[rootAt + 1] ?? '.');
   const named = args.filter((a, i) => a.endsWith('.md') && (rootAt === -1 || i !== rootAt + 1));
   const files = named.length > 0 ? named.map((f) => resolve(f)) : defaultFiles(root);
-  const problems = check(files);
+  let problems;
+  try {
+    problems = check(files, root);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(2);
+  }
   for (const p of problems) console.error(p);
   console.error(
     problems.length === 0

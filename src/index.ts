@@ -226,9 +226,11 @@ export {
 } from './tools/index.js';
 // Triggers.
 export {
+  type EveryInterval,
   every,
   type FileChange,
   type FileChangeKind,
+  type IntervalUnit,
   onFileChange,
   type Trigger,
   type TriggerContext,

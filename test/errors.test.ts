@@ -115,7 +115,7 @@ describe('error hierarchy', () => {
   });
 
   it('starting a trigger that is already started is a UsageError', async () => {
-    const trigger = every(60_000, () => undefined);
+    const trigger = every('60s', () => undefined);
     const ctx = { send: async () => {}, signal: new AbortController().signal, logger: undefined } as never;
     await trigger.start(ctx);
     try {

@@ -76,11 +76,6 @@ function callPart(call: EmittedCall, signature: string | undefined): GeminiPart 
   return part;
 }
 
-/** Whether clients retry an error with this status (docs/reference/gemini-api.md#who-retries-what). */
-function retryable(code: number): boolean {
-  return code === 429 || code === 499 || code >= 500;
-}
-
 /** A streamed chunk's JSON up to its one part: what `wrap([part])` serializes to before the part. */
 const PART_HEAD = '{"candidates":[{"content":{"role":"model","parts":[';
 
@@ -89,7 +84,6 @@ export class StreamingSink implements GeminiSink {
   done = false;
   failed = false;
   readonly #meta = new ChunkMeta();
-  #answered = false;
   /** The JSON after the part (`modelVersion`, `responseId`), kept until `meta` changes either. */
   #tail: string | undefined;
   readonly #writer: SseWriter;
@@ -120,7 +114,6 @@ export class StreamingSink implements GeminiSink {
 
   text(text: string, signature?: string): void {
     if (this.done || text.length === 0) return;
-    this.#answered = true;
     this.#writePart(
       signature
         ? `{"text":${sseJson(text)},"thoughtSignature":${sseJson(signature)}}`
@@ -135,7 +128,6 @@ export class StreamingSink implements GeminiSink {
 
   functionCall(call: EmittedCall, signature?: string): void {
     if (this.done) return;
-    this.#answered = true;
     this.#writer.write(this.#meta.wrap([callPart(call, signature)]));
   }
 
@@ -152,23 +144,16 @@ export class StreamingSink implements GeminiSink {
   }
 
   /**
-   * The error event always goes out (SDKs that read it throw with its status). When the answer had started and
-   * the error is one clients must not retry (a 4xx but 429), a closing chunk with `finishReason: OTHER` and
-   * the error as `finishMessage` follows: `@google/genai` 1.30 (inside Gemini CLI) yields the error event as an
-   * empty chunk, and a stream without a finish is what it retries, printing the streamed text once per attempt
-   * (docs/reference/gateway-translation.md#errors-upstream-to-gemini).
+   * The error is the last thing the client sees: before the `200` its own HTTP status, after it one in-stream
+   * error event and the end of the body, never a finish reason or another event after it, whatever the upstream
+   * kind and whether text was streamed (docs/reference/gateway-translation.md#errors-upstream-to-gemini). A
+   * finish after the error would read as a clean end of a turn that failed.
    */
   fail(error: GatewayError): void {
     if (this.done) return;
     this.done = true;
     this.failed = true;
-    if (!this.#answered || retryable(error.code)) {
-      this.#writer.fail(error);
-      return;
-    }
-    const trailer = this.#meta.wrap([], { finishReason: 'OTHER', finishMessage: error.message });
-    trailer.usageMetadata = { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 };
-    this.#writer.fail(error, trailer);
+    this.#writer.fail(error);
   }
 }
 

@@ -188,9 +188,9 @@ export class SseWriter {
   /**
    * Ends the response with `error`. Still uncommitted, that is the error's own HTTP status and JSON body; once
    * the 200 is out, an in-stream error event (docs/reference/gateway-translation.md#errors-upstream-to-gemini):
-   * the client sees it, never a silent STOP.
+   * the client sees it, never a silent STOP, and nothing follows it.
    */
-  fail(error: GatewayError, trailer?: GeminiChunk): void {
+  fail(error: GatewayError): void {
     if (this.#ended || this.#res.destroyed) {
       this.dispose();
       return;
@@ -202,8 +202,6 @@ export class SseWriter {
     }
     this.flush();
     this.#res.write(frameSse(error.toBody()));
-    // A closing chunk after the error, for clients that do not read in-stream errors (see StreamingSink.fail).
-    if (trailer) this.#res.write(frameSse(trailer));
     this.end();
   }
 

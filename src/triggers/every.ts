@@ -1,9 +1,9 @@
-/** `every(ms, fn)`: a fixed-rate timer trigger. */
+/** `every(interval, fn)`: a fixed-rate timer trigger. */
 
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { MaybePromise } from '../hooks/types.js';
-import { MAX_TIMER_MS } from '../internal/timing.js';
 import { describeError } from '../logger.js';
+import { type EveryInterval, readInterval } from './interval.js';
 import type { TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link every}. */
@@ -13,20 +13,27 @@ export interface EveryOptions {
 }
 
 /**
- * Calls `fn` every `intervalMs`. The first call comes one interval after start, not immediately. Runs never
- * overlap: a tick that comes while the previous run is still going is skipped. Errors are logged and the
- * timer keeps going. `stop()` clears the timer and waits for a run in progress.
+ * Calls `fn` every `interval`, written with its unit: `every('60s', fn)`, `every('500ms', fn)`, `every('5m', fn)`,
+ * `every('1h', fn)`. The first call comes one interval after start, not immediately. Runs never overlap: a tick
+ * that comes while the previous run is still going is skipped. Errors are logged and the timer keeps going.
+ * `stop()` clears the timer and waits for a run in progress.
+ *
+ * Python's `every(interval_seconds, fn)` takes seconds; a bare number here is milliseconds, so a bare number
+ * below 1000 (`every(60, fn)`, ported from Python) is refused with a `ConfigError` that names both readings. A
+ * bare number of at least 1000 still works as milliseconds, with a warning at start; write the unit instead.
+ *
+ * @throws ConfigError (`field` `every.interval` or `every.fn`) for an interval without a readable unit, a bare
+ * number below 1000, an interval under 1 ms or over Node's timer maximum (about 24.8 days), or a `fn` that is not a
+ * function.
  */
 export function every(
-  intervalMs: number,
+  interval: EveryInterval,
   fn: (ctx: TriggerContext) => MaybePromise<void>,
   options: EveryOptions = {},
 ): TriggerObject {
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0 || intervalMs > MAX_TIMER_MS) {
-    throw new RangeError(`every(): interval must be > 0 and <= 2^31-1 ms (got ${intervalMs})`);
-  }
-  if (typeof fn !== 'function') throw new TypeError('every(): fn must be a function');
-  const name = options.name ?? `every(${fn.name || `${intervalMs}ms`})`;
+  const { ms: intervalMs, label, warning } = readInterval(interval);
+  if (typeof fn !== 'function') throw new ConfigError('every.fn', `must be a function, got ${typeof fn}`);
+  const name = options.name ?? `every(${fn.name || label})`;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -34,6 +41,7 @@ export function every(
     name,
     start(ctx) {
       if (timer !== undefined) throw new UsageError(`Trigger '${name}' is already started`);
+      if (warning !== undefined) ctx.logger.warn(`trigger '${name}': ${warning}`);
       timer = setInterval(() => {
         if (ctx.signal.aborted) return;
         if (running) {

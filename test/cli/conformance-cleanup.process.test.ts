@@ -9,8 +9,10 @@ import { runConformance } from '../../src/cli/conformance.js';
 
 // This worker's temp directory, for this file only: os.tmpdir() reads TMPDIR at each call.
 const savedTmpdir = process.env.TMPDIR;
-const root = mkdtempSync(join(tmpdir(), 'agy-sdk-conformance-cleanup-'));
+let root: string;
 beforeAll(() => {
+  // Made here, not while vitest collects the file (a `vitest list` would leave it behind).
+  root = mkdtempSync(join(tmpdir(), 'agy-sdk-conformance-cleanup-'));
   process.env.TMPDIR = root;
 });
 afterAll(() => {

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, formatReport, runConformance } from '../../src/cli/conformance.js';
 import {
   type Cassette,
@@ -16,7 +16,11 @@ import {
 import { AGY_REAL, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../helpers/captures.js';
 import { SIM_VERSION_PROFILES } from '../helpers/cassette-scenarios.js';
 
-const out = mkdtempSync(join(tmpdir(), 'agy-sdk-conformance-test-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'agy-sdk-conformance-test-'));
+});
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const verdicts = (r: ConformanceReport) => Object.fromEntries(r.facts.map((f) => [f.id, f.status]));

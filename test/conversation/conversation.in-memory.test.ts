@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
@@ -286,7 +286,10 @@ describe('budgets and steering (was test/agent/control-plane.process.test.ts)', 
 });
 
 describe('triggers (was test/agent/control-plane.process.test.ts)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'agy-sdk-mem-trigger-'));
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'agy-sdk-mem-trigger-'));
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('onFileChange sends a message that runs as a turn; triggers stop on close', async () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnStatus } from '../../src/index.js';
 import { envSurvivors } from '../helpers/env-marker.js';
 
@@ -101,7 +101,11 @@ const examples = readdirSync(examplesDir)
   .filter((f) => f.endsWith('.mjs'))
   .sort();
 
-const scratch = mkdtempSync(join(tmpdir(), 'agy-sdk-examples-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'agy-sdk-examples-'));
+});
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A clean offline environment: no real agy, no provider keys, the simulator's state in a scratch dir. */
@@ -173,8 +177,13 @@ describe.skipIf(!built)('examples (offline, after npm run build)', () => {
       const report = `exit ${run.code} ${run.signal ?? ''}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
       expect(run.code, report).toBe(0);
       for (const pattern of MARKERS[file] ?? []) expect(run.stdout, report).toMatch(pattern);
-      // examples/README.md promises a `status:` line: it is always a turn status.
+      // examples/README.md promises a `status:` line: it is always a turn status, and it is the last line of a
+      // numbered example (16, a node:test file, ends with node:test's summary; the others with `turn:`).
       for (const m of run.stdout.matchAll(/^status: (.*)$/gm)) expect(TURN_STATUSES, report).toContain(m[1]);
+      const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+      if (file.startsWith('16-')) expect(run.stdout, report).toMatch(/^# fail 0$/m);
+      else if (/^\d\d-/.test(file)) expect(last, report).toMatch(/^status: \S+$/);
+      else expect(last, report).toMatch(/^turn: /);
       // Processes reparented away from the example (agy under its supervisor, MCP servers) must be gone too.
       expect(await envSurvivors('AGY_SDK_EXAMPLE_RUN', marker, 10_000), report).toEqual([]);
     },

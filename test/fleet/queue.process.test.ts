@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createFleetQueue,
   createFleetWorker,
@@ -18,12 +18,12 @@ import { type AgentConfig, ConfigError, silentLogger } from '../../src/index.js'
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { eventsUntil } from '../helpers/fleet/events.js';
-import { testRedis } from '../helpers/fleet/redis.js';
+import { REDIS, useTestRedis } from '../helpers/fleet/redis.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 
-const redis = await testRedis();
-afterAll(() => redis.stop());
-if (!redis.url) console.warn(`[fleet tests skipped] ${redis.skipReason}`);
+// Started by the file's beforeAll, only when a test of it runs (never while vitest collects).
+const redis = useTestRedis();
+if (REDIS.skipReason) console.warn(`[fleet tests skipped] ${REDIS.skipReason}`);
 
 let box: Sandbox;
 let queueName: string;
@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 async function queue(): Promise<FleetQueue> {
-  const q = await createFleetQueue({ connection: redis.url!, name: queueName });
+  const q = await createFleetQueue({ connection: redis.url, name: queueName });
   closers.push(() => q.close());
   return q;
 }
@@ -58,7 +58,7 @@ async function worker(
     env: { AGY_SIM_STATE_DIR: stateDir },
   });
   const w = await createFleetWorker({
-    connection: redis.url!,
+    connection: redis.url,
     name: queueName,
     workerId: id,
     progressBatchMs: 50,
@@ -68,7 +68,7 @@ async function worker(
   return w;
 }
 
-describe.skipIf(!redis.url)('fleet (real Redis, in-process workers)', () => {
+describe.skipIf(REDIS.skipReason !== '')('fleet (real Redis, in-process workers)', () => {
   it('progress events reach every subscriber in order, text batched; the result (cost included) is stored with the job', async () => {
     const CHUNKS = 40;
     const text = Array.from({ length: CHUNKS }, (_, i) => `w${i} `).join('');

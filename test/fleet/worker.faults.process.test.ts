@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createFleetQueue,
   createFleetWorker,
@@ -28,16 +28,12 @@ import { collect } from '../helpers/agents.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
 import { until } from '../helpers/fake-agy.js';
 import { eventsUntil } from '../helpers/fleet/events.js';
-import { freePort, type OwnRedis, ownRedis, testRedis } from '../helpers/fleet/redis.js';
+import { freePort, REDIS, useOwnRedis, useTestRedis } from '../helpers/fleet/redis.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 
-const shared = await testRedis();
-const own = await ownRedis();
-afterAll(async () => {
-  await own?.stop();
-  await shared.stop();
-});
-if (!own) console.warn('[fleet fault tests skipped] redis-server is not on PATH');
+/** Whether this file can start (and SIGKILL) a redis-server of its own. */
+const canOwn = REDIS.binary !== undefined;
+if (!canOwn) console.warn('[fleet fault tests skipped] redis-server is not on PATH');
 
 const WORKER = fileURLToPath(new URL('../fixtures/fleet-worker.mjs', import.meta.url));
 const MARK = 'AGY_SDK_FLEET_FAULT_MARK';
@@ -67,8 +63,6 @@ beforeEach(async () => {
   box = await sandbox();
   queueName = `fault-${randomUUID()}`;
   mark = randomUUID();
-  // Every test starts with the server up, whatever the previous one left.
-  if (own) await own.restart();
 });
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -152,9 +146,13 @@ describe('fleet with no Redis at all', () => {
   }, 30_000);
 });
 
-describe.skipIf(!own)('fleet under a Redis outage (own redis-server, SIGKILLed and restarted)', () => {
+describe.skipIf(!canOwn)('fleet under a Redis outage (own redis-server, SIGKILLed and restarted)', () => {
+  // Started by this block's beforeAll (never while vitest collects); each test starts with it up, whatever the
+  // previous one left.
+  const redis = useOwnRedis();
+  beforeEach(() => redis.restart());
+
   it('worker.close({ graceMs: 0 }) and queue.close() during an outage return within their bounds and say so', async () => {
-    const redis = own as OwnRedis;
     const logger = recordingLogger();
     const w = await worker(
       redis.url,
@@ -183,7 +181,6 @@ describe.skipIf(!own)('fleet under a Redis outage (own redis-server, SIGKILLed a
   }, 60_000);
 
   it('a worker process SIGTERMed during an outage exits (bounded close), and its job is recovered once Redis is back', async () => {
-    const redis = own as OwnRedis;
     const scenario: Scenario = {
       turns: [{ actions: [{ text: 'working' }, { stall: true }] }, { actions: [{ text: 'finished after' }] }],
     };
@@ -206,7 +203,6 @@ describe.skipIf(!own)('fleet under a Redis outage (own redis-server, SIGKILLed a
   }, 120_000);
 
   it('an outage longer than the job lock: the finished turn is kept and stored once; the prompt reaches agy once', async () => {
-    const redis = own as OwnRedis;
     const printed = consoleSpy();
     const turnEnded = deferred();
     const logger = recordingLogger();
@@ -303,9 +299,10 @@ async function startWorker(url: string, id: string, scenario: Scenario): Promise
   return { child, lines };
 }
 
-describe.skipIf(!shared.url)('fleet jobs a worker cannot run', () => {
+describe.skipIf(REDIS.skipReason !== '')('fleet jobs a worker cannot run', () => {
+  const shared = useTestRedis();
   it('a bad job added straight through BullMQ fails once, unretried, naming the field; no agent is started', async () => {
-    const url = shared.url!;
+    const url = shared.url;
     const w = await worker(url, 'w', { turns: [{ actions: [{ text: 'never' }] }] });
     const client = await queue(url);
     const bad: [unknown, RegExp][] = [
@@ -332,7 +329,7 @@ describe.skipIf(!shared.url)('fleet jobs a worker cannot run', () => {
   }, 90_000);
 
   it('more than 10 concurrent result() calls leak no listener (no MaxListenersExceededWarning)', async () => {
-    const url = shared.url!;
+    const url = shared.url;
     await worker(url, 'w', { turns: [{ actions: [{ text: 'ok' }] }] });
     const client = await queue(url);
     const warnings: Error[] = [];

@@ -10,17 +10,17 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFleetQueue, type FleetEvent, type FleetQueue } from '../../src/fleet/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
 import { eventsUntil } from '../helpers/fleet/events.js';
-import { testRedis } from '../helpers/fleet/redis.js';
+import { REDIS, useTestRedis } from '../helpers/fleet/redis.js';
 import { type Sandbox, sandbox } from '../helpers/sandbox.js';
 
-const redis = await testRedis();
-afterAll(() => redis.stop());
-if (!redis.url) console.warn(`[fleet process tests skipped] ${redis.skipReason}`);
+// Started by the file's beforeAll, only when a test of it runs (never while vitest collects).
+const redis = useTestRedis();
+if (REDIS.skipReason) console.warn(`[fleet process tests skipped] ${REDIS.skipReason}`);
 
 const WORKER = fileURLToPath(new URL('../fixtures/fleet-worker.mjs', import.meta.url));
 /** Every process of a test (workers and their agy children) carries this marker, so none is left behind. */
@@ -97,13 +97,13 @@ async function startWorker(
   return { child, line };
 }
 
-describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
+describe.skipIf(REDIS.skipReason !== '')('fleet across processes (real Redis)', () => {
   it('a worker SIGKILLed mid-job: the job completes on the other worker, resuming the conversation by id', async () => {
     const scenario: Scenario = {
       turns: [{ actions: [{ text: 'working' }, { stall: true }] }, { actions: [{ text: 'finished on b' }] }],
     };
     const a = await startWorker('a', scenario);
-    client = await createFleetQueue({ connection: redis.url!, name: queueName });
+    client = await createFleetQueue({ connection: redis.url, name: queueName });
     const handle = await client.add({ key: 'review-42', prompt: 'review the PR' });
     const events = handle.events();
     const first = await eventsUntil(events, (e) => e.type === 'text');
@@ -152,7 +152,7 @@ describe.skipIf(!redis.url)('fleet across processes (real Redis)', () => {
       ],
     };
     const a = await startWorker('a', scenario);
-    client = await createFleetQueue({ connection: redis.url!, name: queueName });
+    client = await createFleetQueue({ connection: redis.url, name: queueName });
     const limited = await client.add({ key: 'a', prompt: 'x' });
     const limitedEvents = limited.events();
     const seen = await eventsUntil(limitedEvents, (e) => e.type === 'rate_limited');

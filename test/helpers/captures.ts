@@ -3,11 +3,12 @@
  * one says about the turn. Exit codes are given only where SOURCE.txt states one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { TurnStatus } from '../../src/model/turn-result.js';
+import { sharedPath } from './shared-dir.js';
 
-/** The captures folder, relative to the project root. */
-export const AGY_REAL = resolve(import.meta.dirname, '../../../shared/fixtures/agy-real');
+/** The captures folder (`AGY_SDK_SHARED_DIR` moves it: test/helpers/shared-dir.ts). */
+export const AGY_REAL = sharedPath('fixtures/agy-real');
 export const HAVE_CAPTURES = existsSync(AGY_REAL);
 export const NO_CAPTURES_REASON = `the real agy captures are not here (${AGY_REAL})`;
 
@@ -198,6 +199,14 @@ export function stdoutFilesOnDisk(): string[] {
     }
   }
   return out.sort();
+}
+
+/**
+ * The names in a folder of the captures, or none when the captures are not here: safe to call while vitest
+ * collects a file (a `describe` body runs then, even when the block is skipped).
+ */
+export function captureNames(folder: string): string[] {
+  return readdirNames(join(AGY_REAL, folder));
 }
 
 function readdirNames(dir: string): string[] {

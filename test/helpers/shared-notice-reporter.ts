@@ -5,13 +5,15 @@
  * imports, reads from `../shared`. Silent when `../shared` exists or nothing was skipped for it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { SHARED_DIR } from './shared-dir.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-/** Where the shared fixtures are expected (`AGY_SDK_SHARED_DIR` moves it, for the reporter's own test). */
-export const SHARED_DIR = resolve(ROOT, process.env.AGY_SDK_SHARED_DIR ?? '../shared');
-const USES_SHARED = /\.\.\/shared\b|['"]shared['"]/;
+/** Where the shared fixtures are expected (`AGY_SDK_SHARED_DIR` moves it: test/helpers/shared-dir.ts). */
+export { SHARED_DIR };
+
+/** Text that names `../shared`, or resolves it through test/helpers/shared-dir.ts. */
+const USES_SHARED = /\.\.\/shared\b|['"]shared['"]|\/shared-dir\.js'/;
 
 /** True when `file`, or a local module it imports (one level), reads from `../shared`. */
 export function usesShared(file: string, read: (f: string) => string | undefined = readText): boolean {

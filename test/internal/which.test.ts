@@ -2,12 +2,16 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAgyBinary } from '../../src/connection/agy/stream-json/binary.js';
 import { AgyNotFoundError } from '../../src/errors.js';
 import { findOnPath } from '../../src/internal/which.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-which-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agy-sdk-which-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function notFound(fn: () => unknown): AgyNotFoundError {

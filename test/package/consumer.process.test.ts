@@ -14,13 +14,17 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRICT_CONSUMER_TSCONFIG } from './strict-tsconfig.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = join(root, 'dist');
 const built = existsSync(join(dist, 'index.d.ts'));
-const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-consumer-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agy-sdk-consumer-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // Type-checking every declaration file (ours, zod's, @types/node) takes 10–90 s on a loaded 2-core machine.
 const TSC_TIMEOUT_MS = 300_000;

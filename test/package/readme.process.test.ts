@@ -16,14 +16,18 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/testing/simulator/main.js'));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 
-const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-readme-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agy-sdk-readme-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function setUp(): void {

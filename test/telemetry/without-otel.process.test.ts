@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/index.js'));
@@ -50,7 +50,10 @@ console.log(JSON.stringify(out));
 `;
 
 describe.skipIf(!built)(built ? 'without @opentelemetry/api' : 'skipped: run `npm run build` first', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-no-otel-'));
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agy-sdk-no-otel-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('imports and runs a turn, and a pool turn; a provider without the API is a ConfigError', () => {

@@ -170,7 +170,7 @@ describe('TriggerRunner', () => {
   it('with fake timers: every() through the runner, and stop leaves no timer', async () => {
     vi.useFakeTimers();
     const send = vi.fn(async (_t: string) => {});
-    const runner = new TriggerRunner([every(60_000, (ctx) => ctx.send('tick'))], { send });
+    const runner = new TriggerRunner([every('60s', (ctx) => ctx.send('tick'))], { send });
     await runner.start();
     await vi.advanceTimersByTimeAsync(180_000);
     expect(send).toHaveBeenCalledTimes(3);
@@ -207,7 +207,7 @@ describe('TriggerRunner', () => {
       const send = vi.fn(async (_t: string) => {});
       const runner = new TriggerRunner(
         [
-          every(50, () => {}),
+          every('50ms', () => {}),
           onFileChange(
             dir,
             async (changes, ctx) => {

@@ -3,8 +3,7 @@
 // agy-real/hooks-anti-samcheonpo-agy-1.3.0/*.json: no `hookEventName`, no `stepIdx` on PreInvocation and
 // Stop, PostToolUse with only `error`, tool args with `toolAction`/`toolSummary`/`Cwd`/`WaitMsBeforeAsync`.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../../src/agent/control-plane.js';
 import { AgyHookHandlers } from '../../../src/connection/agy/hook-handlers.js';
@@ -14,11 +13,11 @@ import type { Hook } from '../../../src/hooks/kinds.js';
 import type { HookToolCall, HookToolResult, StopEvent, ToolErrorEvent } from '../../../src/hooks/types.js';
 import type { Step } from '../../../src/model/step.js';
 import type { TurnResult } from '../../../src/model/turn-result.js';
+import { AGY_REAL } from '../../helpers/captures.js';
 import { deferred, recordingLogger } from '../../helpers/runtime-files.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CAPTURES = join(ROOT, '../shared/fixtures/agy-real/hooks-anti-samcheonpo-agy-1.3.0');
+const CAPTURES = join(AGY_REAL, 'hooks-anti-samcheonpo-agy-1.3.0');
 const HAVE_CAPTURES = existsSync(CAPTURES);
 
 /** A capture file's exact bytes. */

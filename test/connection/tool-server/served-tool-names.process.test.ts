@@ -36,6 +36,21 @@ describe('served tool names', () => {
     expect(() => agent.servedName('lookup_order_x')).toThrow(ConfigError);
   });
 
+  it('a name changed for dots or accents gets no suffix; only an over-long, emptied or clashing one does (README, docs/guides/tools.md)', () => {
+    const calls: string[] = [];
+    const long = 'x'.repeat(70);
+    const agent = new Agent({
+      tools: ['files.read', 'café', 'a/b c', long, '読む'].map((n) => recorder(n, calls)),
+      policies: [policy.allowAll()],
+    });
+    expect(agent.servedName('files.read')).toBe('files_read');
+    expect(agent.servedName('café')).toBe('cafe');
+    expect(agent.servedName('a/b c')).toBe('a_b_c');
+    expect(agent.servedName(long)).toMatch(/^x+_[0-9a-f]{8}$/);
+    expect(agent.servedName(long)).toHaveLength(64);
+    expect(agent.servedName('読む')).toMatch(/^tool_[0-9a-f]{8}$/);
+  });
+
   it('a scenario calling the served name reaches that tool, not the one it clashed with', async () => {
     const calls: string[] = [];
     const exact = recorder('lookup_order', calls);

@@ -5,10 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { sharedPath } from '../shared-dir.js';
 
 export const projectRoot = resolve(import.meta.dirname, '../../..');
-export const upstreamFixtures = join(projectRoot, '../shared/fixtures/upstream');
-export const cliFixtures = join(projectRoot, '../shared/fixtures/gemini-cli-0.61');
+export const upstreamFixtures = sharedPath('fixtures/upstream');
+export const cliFixtures = sharedPath('fixtures/gemini-cli-0.61');
 export const haveUpstreamFixtures = existsSync(upstreamFixtures);
 export const haveCliFixtures = existsSync(cliFixtures);
 export const SKIP_REASON = '../shared/fixtures absent: fixture-driven gateway tests skipped';

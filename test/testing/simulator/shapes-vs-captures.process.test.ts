@@ -7,14 +7,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Scenario, ToolAction } from '../../../src/testing/simulator/scenario.js';
+import { AGY_REAL } from '../../helpers/captures.js';
 import { ensureSimulatorBuilt, SimHarness, type SimProcess } from '../../helpers/sim-process.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const AGY_REAL = join(ROOT, '../shared/fixtures/agy-real');
 const V1_2_17 = 'joiomi-playbook-plugin-agy-1.2.17';
 const V1_3_1 = 'joiomi-playbook-plugin-agy-1.3.1';
 const CC = 'jdiazromeral-agy-plugin-cc';

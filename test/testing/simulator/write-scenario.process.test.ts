@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSimulatorBuilt, SIM_MAIN } from '../../helpers/sim-process.js';
 
 const PATH_MODULE = pathToFileURL(join(dirname(SIM_MAIN), 'path.js')).href;
-const own = mkdtempSync(join(tmpdir(), 'agy-sdk-write-scenario-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let own: string;
+beforeAll(() => {
+  own = mkdtempSync(join(tmpdir(), 'agy-sdk-write-scenario-'));
+});
 beforeAll(ensureSimulatorBuilt, 120_000);
 afterAll(() => rmSync(own, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../../../src/agent/agent.js';
 import type { Logger } from '../../../../src/logger.js';
 import {
@@ -19,7 +19,11 @@ import { AGY_REAL, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../../../helpers/ca
 import { sandbox } from '../../../helpers/sandbox.js';
 
 const CAPTURE = 'joiomi-playbook-plugin-agy-1.3.1/success-tools.stdout';
-const out = mkdtempSync(join(tmpdir(), 'agy-sdk-drift-'));
+// Made by a hook, not while vitest collects the file (a `vitest list` would leave it behind).
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'agy-sdk-drift-'));
+});
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The capture as a cassette with `edit` applied to every stdout line. */

@@ -10,9 +10,10 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { sharedPath } from '../../shared-dir.js';
 
-/** `../shared/fixtures/upstream` from the project root (never copied into the project). */
-export const UPSTREAM_FIXTURES = resolve(import.meta.dirname, '../../../../../shared/fixtures/upstream');
+/** `../shared/fixtures/upstream` (never copied into the project; test/helpers/shared-dir.ts). */
+export const UPSTREAM_FIXTURES = sharedPath('fixtures/upstream');
 
 /** Whether the upstream recordings are present (tests skip, with this reason, when they are not). */
 export const HAVE_UPSTREAM_FIXTURES = existsSync(UPSTREAM_FIXTURES);
