@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  fromFile,
   hooks,
   Image,
   ProcessExitError,
@@ -519,6 +520,37 @@ describe('ACP backend: file system', () => {
     expect(readFileSync(join(b.workspace, 'sub', 'new.txt'), 'utf8')).toBe('written');
     expect(existsSync(outside)).toBe(false);
     expect(String(fs[2]!.message)).toMatch(/Invalid params/);
+  });
+
+  it("serves reads of the turn's attachment files, outside the workspaces, and nothing else beside them", async () => {
+    const b = box();
+    const csv = join(b.dir, 'sales.csv');
+    writeFileSync(csv, 'month,total\nJan,10\n');
+    await using agent = b.agent({
+      turns: [
+        {
+          actions: [
+            { type: 'fsReadAttachments' },
+            { type: 'fsRead', path: join(b.dir, 'sales.csv') },
+            { type: 'text', text: 'ok' },
+          ],
+        },
+      ],
+    });
+    const png = new Image({ data: Buffer.from('PNG'), mimeType: 'image/png', name: 'pixel.png' });
+    const result = await (await agent.chat(['Look:', png, await fromFile(csv)])).result();
+    expect(result.status).toBe('success');
+    const fs = b.events().filter((e) => e.event === 'fs');
+    // The image (a native image block's file:// uri) and the CSV (an embedded resource's uri) are the SDK's
+    // copies in its session directory; the original CSV beside the workspace stays out of reach.
+    expect(fs.map((e) => [String(e.path ?? '').replace(/^.*\//, ''), e.ok])).toEqual([
+      [expect.stringMatching(/^\d+-pixel\.png$/), true],
+      [expect.stringMatching(/^\d+-sales\.csv$/), true],
+      ['', false],
+    ]);
+    expect(fs[0]!.res).toEqual({ content: 'PNG' });
+    expect(fs[1]!.res).toEqual({ content: 'month,total\nJan,10\n' });
+    expect(String(fs[2]!.message)).toMatch(/outside the workspaces/);
   });
 });
 
