@@ -1,10 +1,11 @@
 // Multimodal prompts: mix text with Image, Document, Audio and Video parts. agy's print mode takes text only,
 // so the SDK writes each part to a private file (0600, in the session directory) and names it in the prompt,
-// where agy's file tools read it. A MIME type agy cannot take is a ContentError before anything is sent.
+// where agy's file tools read it. Under `workspaces` those files are the one thing outside them the model may
+// read (view_file, exactly these files). A MIME type agy cannot take is a ContentError before anything is sent.
 // Run after `npm run build`: node examples/08-multimodal.mjs
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Agent, ContentError, fromFile, hooks, Image } from 'agy-sdk';
 import { simulatorPath } from 'agy-sdk/testing';
 
@@ -42,6 +43,12 @@ try {
     new Image({ data: PIXEL, mimeType: 'image/png', name: 'pixel.png', description: 'a test pixel' }),
     await fromFile(csv), // the part type comes from the extension (text/csv → Document)
   ]);
+  // The model reads each attachment with view_file (the simulator does so for every file the prompt names).
+  for await (const call of response.toolResults()) {
+    if (call.name !== 'view_file') continue;
+    const outcome = call.error ? `✗ ${call.error.message}` : `✓ ${call.output}`;
+    console.log(`  ${call.name} ${basename(String(call.args.AbsolutePath ?? ''))} ${outcome}`);
+  }
   const result = await response.result();
   console.log(`status: ${result.status}`);
 } finally {

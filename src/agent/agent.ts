@@ -16,6 +16,7 @@ import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
 import { DEFAULT_MCP_CHECK_TIMEOUT_MS } from '../connection/mcp-check/check-server.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
+import type { AttachmentFiles } from '../content/attachment-files.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
 import { isSlashCommand, type SlashCommand } from '../content/slash-command.js';
 import { BudgetTracker } from '../conversation/budget.js';
@@ -148,6 +149,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   readonly #workspaces: string[];
   /** The validated groups: agy's (session, launch, watchdog) and ACP's, each forwarded whole to its backend. */
   readonly #groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'acp' | 'additions'>;
+  /** The attachment files written for this agent's turns, which the workspace confinement admits to reads. */
+  readonly #attachments: AttachmentFiles;
   readonly #schema: ResponseSchema | undefined;
   #state: AgentState = 'new';
   #starting: Promise<void> | undefined;
@@ -193,6 +196,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const validated = validateConfig(config);
     const { workspaces, policies, hooks } = validated;
     this.#groups = validated;
+    this.#attachments = validated.attachments;
     this.#config = { ...config };
     this.#workspaces = workspaces;
     this.#schema =
@@ -545,6 +549,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
+        attachments: this.#attachments,
         tools,
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
         logger: this.#logger,
@@ -573,7 +578,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const provider = this.#provider;
     const tracing = this.#tracing;
     const prepare = composePrepare<ContentPart>([
-      materializeStage(() => attachmentsDir(connection)),
+      materializeStage(() => attachmentsDir(connection), this.#attachments),
       pendingSteersStage(() => control.steering.take()),
       preTurnStage(
         tracing

@@ -7,7 +7,8 @@
  * |                               | handler, for the agent's own `tool()`s. `modifiedArgs` → `overwrite`.     |
  * | postToolCall, onToolError     | agy `PostToolUse` for built-in tools (1.3.0 sends no output, and `error` |
  * |                               | is "" even for a failed command); in-process for own tools, where        |
- * |                               | onToolError's replacement message is what the model sees.                |
+ * |                               | onToolError's replacement message is what the model sees. A failed call  |
+ * |                               | runs onToolError, then postToolCall with `error` (what the model saw).   |
  * | preTurn                       | the SDK, before the message is written (a deny never reaches agy).       |
  * | postTurn                      | the turn's end, on the response text.                                    |
  * | stop                          | agy `Stop`; `continue` + reason → agy's `{"decision":"continue"}`.        |
@@ -205,7 +206,10 @@ export class ControlPlane implements ToolCallHost {
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
   };
 
-  /** postToolCall / onToolError for the agent's own tools; onToolError's message replaces the error text. */
+  /**
+   * postToolCall / onToolError for the agent's own tools; onToolError's message replaces the error text. A
+   * failed call runs onToolError, then postToolCall with `error` as the model saw it.
+   */
   readonly afterToolCall: AfterToolCall = async (record) => {
     if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
     const id = `${TOOL_SERVER_NAME}:${String(record.requestId)}`;
@@ -217,6 +221,10 @@ export class ControlPlane implements ToolCallHost {
     if (record.result.isError) {
       const message = record.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       const replacement = await this.runner.dispatchToolError(op, { call, error: { message } });
+      // postToolCall sees the failure as the model does (the replacement); a denied call never ran, and is
+      // reported in the turn's deniedActions instead.
+      if (record.error?.kind !== 'denied')
+        await this.runner.dispatchPostToolCall(op, { call, error: { message: replacement ?? message } });
       if (replacement !== undefined) return { isError: true, content: [{ type: 'text', text: replacement }] };
       return undefined;
     }
@@ -256,7 +264,7 @@ export class ControlPlane implements ToolCallHost {
     return outcome.modifiedArgs ? { allow: true, args: outcome.call.args } : { allow: true };
   };
 
-  /** postToolCall / onToolError for tools the backend ran itself. */
+  /** postToolCall / onToolError for tools the backend ran itself; a failed one runs onToolError, then postToolCall. */
   readonly toolCallEnded = async (call: HookToolCall, outcome: ToolCallOutcome): Promise<void> => {
     // A late one from an ended turn (by its step index) runs on a context of its own, never the next turn's.
     const turn = this.#ledger.turnOf(call.stepIndex);
@@ -272,6 +280,11 @@ export class ControlPlane implements ToolCallHost {
           `onToolError replacement for built-in tool '${call.name}' (agy ignores PostToolUse output): ${replacement}`,
         );
       }
+      // The backend ran the tool and ignores a replacement, so the model saw the tool's own error.
+      await this.runner.dispatchPostToolCall(op, {
+        call: known?.call ?? call,
+        error: { message: outcome.error },
+      });
       return;
     }
     const event: HookToolResult = { call: known?.call ?? call };

@@ -7,6 +7,7 @@
  *   finish:   MCP server notices → structured output → control plane (postTurn, denials) → provider usage →
  *             cost (agent.ts)
  */
+import type { AttachmentFiles } from '../content/attachment-files.js';
 import type { ContentPart } from '../content/content.js';
 import { materialize } from '../content/materialize.js';
 import type { TurnStop } from '../conversation/conversation.js';
@@ -20,15 +21,22 @@ import type { BudgetName, TurnResult } from '../model/turn-result.js';
 import type { ProviderUsage } from '../model/usage.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 
-/** Media parts become private files and a text block naming each; text parts pass as they are. */
-export function materializeStage(attachmentsDir: () => Promise<string>): PrepareStage<ContentPart> {
+/**
+ * Media parts become private files and a text block naming each; text parts pass as they are. Each file is
+ * recorded in `attachments`, which the workspace confinement admits to the model's file reads.
+ */
+export function materializeStage(
+  attachmentsDir: () => Promise<string>,
+  attachments: AttachmentFiles,
+): PrepareStage<ContentPart> {
   return {
     name: 'materialize',
     async run(draft) {
       draft.text.push(
-        ...(await materialize(draft.parts, attachmentsDir, (media) => {
+        ...(await materialize(draft.parts, attachmentsDir, async (media) => {
           draft.media ??= [];
           draft.media.push(media);
+          await attachments.add(media.file);
         })),
       );
     },

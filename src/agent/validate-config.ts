@@ -18,13 +18,14 @@ import {
   validateDataDir,
 } from '../connection/agy/index.js';
 import { PARITY_FIELD_SUPPORT, type ParityField } from '../connection/field-support.js';
+import { AttachmentFiles } from '../content/attachment-files.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Exhausted } from '../internal/guards.js';
 import { deny } from '../policy/builders.js';
 import { confirmRunCommand } from '../policy/presets.js';
 import type { Policy, PolicyList } from '../policy/types.js';
-import { workspaceOnly } from '../policy/workspace.js';
+import { sdkWorkspaceConfinement } from '../policy/workspace.js';
 import {
   agyEffort,
   agyToolNames,
@@ -252,6 +253,11 @@ export interface ValidatedConfig {
    * denials), then the user's (default `[confirmRunCommand()]`).
    */
   policies: PolicyList;
+  /**
+   * The agent's attachment files: the media parts the SDK writes into its session directory. The workspace
+   * confinement (here and on ACP's file system) admits exactly these to the model's file reads.
+   */
+  attachments: AttachmentFiles;
   /** The environment and settings the Python-parity fields add for the backend. */
   additions: BackendAdditions;
   /** The typed hooks (default none). */
@@ -350,8 +356,10 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       Object.keys(config.mcpServers ?? {}).length > 0,
   });
   // The Python SDK prepends workspace_only(workspaces); the capabilities' denials are specific rules too.
+  // The confinement admits the agent's attachment files (in its session directory) to the read tools.
+  const attachments = new AttachmentFiles();
   const sdkPolicies = [
-    ...(confines(config) ? workspaceOnly(workspaces) : []),
+    ...(confines(config) ? sdkWorkspaceConfinement(workspaces, attachments) : []),
     ...capabilityPolicies(config.capabilities),
   ];
   const policies = sdkPolicies.length > 0 ? [...sdkPolicies, ...userPolicies] : userPolicies;
@@ -373,6 +381,7 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
   return {
     workspaces,
     policies,
+    attachments,
     hooks,
     additions,
     session,

@@ -37,12 +37,14 @@ export function safeFileName(name: string | undefined, mimeType: string): string
 
 /**
  * Converts parts to agy text blocks, writing media parts (mode 0600) under `attachmentsDir`.
- * @param ensureDir Creates the attachments directory (0700) on first use.
+ * @param attachmentsDir Creates the attachments directory (0700) on first use.
+ * @param onMedia Sees each file once it is written, and is awaited before the next part (so a file is
+ *   recorded, e.g. in the agent's `AttachmentFiles`, before the prompt naming it is sent).
  */
 export async function materialize(
   parts: readonly ContentPart[],
   attachmentsDir: () => Promise<string>,
-  onMedia?: (media: MaterializedMedia) => void,
+  onMedia?: (media: MaterializedMedia) => void | Promise<void>,
 ): Promise<string[]> {
   const blocks: string[] = [];
   for (const part of parts) {
@@ -57,7 +59,7 @@ export async function materialize(
     const desc = part.description ? ` — ${part.description}` : '';
     const ref = `[Attached ${part.kind} (${part.mimeType}) at ${file}${desc}. Read it with view_file.]`;
     blocks.push(ref);
-    onMedia?.({ ref, kind: part.kind, mimeType: part.mimeType, data: part.data, file });
+    await onMedia?.({ ref, kind: part.kind, mimeType: part.mimeType, data: part.data, file });
   }
   return blocks;
 }

@@ -74,7 +74,11 @@ export interface HookToolResult {
    * usually absent; read the turn's `toolCalls()` for their output.
    */
   output?: unknown;
-  /** The failure, when it failed. */
+  /**
+   * The failure, when it failed, as the model saw it: for the agent's own tools an `onToolError` replacement
+   * (those hooks run first), else the tool's own error. Absent on success. A call denied before it ran never
+   * reaches `postToolCall` (it is in the turn's `deniedActions`).
+   */
   error?: ToolError;
 }
 

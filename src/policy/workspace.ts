@@ -8,8 +8,10 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AttachmentFiles } from '../content/attachment-files.js';
 import { normalizeKey } from '../hooks/args.js';
 import type { HookToolCall } from '../hooks/types.js';
+import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import { deny } from './builders.js';
 import { PolicyConfigError } from './errors.js';
 import type { Policy } from './types.js';
@@ -140,6 +142,22 @@ export async function pathsOutside(
 }
 
 /**
+ * agy's built-in tools that read one file: the only ones an attachment file is admitted to (its other
+ * backends' names match through `tools/tool-aliases.ts`). A write, a listing or a command never reaches it.
+ */
+export const ATTACHMENT_READ_TOOLS: readonly string[] = [
+  'view_file',
+  'view_file_outline',
+  'view_code_item',
+  'view_content_chunk',
+];
+
+/** Whether `call` is a built-in tool that reads one file (so it may read an attachment). */
+function readsOneFile(call: HookToolCall): boolean {
+  return call.server === undefined && ATTACHMENT_READ_TOOLS.some((tool) => sameBuiltinTool(tool, call.name));
+}
+
+/**
  * Denies calls whose path arguments resolve outside `workspaces` (symlinks followed, `..` and relative
  * paths handled). Covers agy's file tools in the specific bucket and any other built-in tool with path-like
  * args (`AbsolutePath`, `TargetFile`, `DirectoryPath`, `SearchPath`, `Cwd`, `…Path`/`…File`/`…Dir`/
@@ -147,6 +165,27 @@ export async function pathsOutside(
  * `run_command`'s command line is not parsed; only its `Cwd` is checked.
  */
 export function workspaceOnly(workspaces: readonly string[], options: WorkspaceOnlyOptions = {}): Policy[] {
+  return confinement(workspaces, options, undefined);
+}
+
+/**
+ * The SDK's own confinement for an agent with `workspaces` (prepended to the user's policies): {@link
+ * workspaceOnly}, except that the read tools ({@link ATTACHMENT_READ_TOOLS}) may also read exactly the
+ * agent's attachment files, compared by real path after symlinks and `..` are resolved (so a sibling in the
+ * session directory, the directory itself, or a symlink swapped in for an attachment stays denied).
+ */
+export function sdkWorkspaceConfinement(
+  workspaces: readonly string[],
+  attachments: AttachmentFiles,
+): Policy[] {
+  return confinement(workspaces, {}, attachments);
+}
+
+function confinement(
+  workspaces: readonly string[],
+  options: WorkspaceOnlyOptions,
+  attachments: AttachmentFiles | undefined,
+): Policy[] {
   if (!Array.isArray(workspaces) || workspaces.length === 0) {
     throw new PolicyConfigError(
       'workspaceOnly needs at least one workspace directory',
@@ -165,8 +204,13 @@ export function workspaceOnly(workspaces: readonly string[], options: WorkspaceO
   const dirs = workspaces.map((w) => path.resolve(w));
   const baseDir = options.baseDir === undefined ? dirs[0]! : path.resolve(options.baseDir);
   const message = `path arguments must resolve inside ${dirs.map((d) => `'${d}'`).join(', ')}`;
-  const escapes = async (_args: unknown, call: HookToolCall) =>
-    call.server === undefined && (await pathsOutside(call, dirs, baseDir)).length > 0;
+  const escapes = async (_args: unknown, call: HookToolCall): Promise<boolean> => {
+    if (call.server !== undefined) return false;
+    const outside = await pathsOutside(call, dirs, baseDir);
+    if (outside.length === 0) return false;
+    // An attachment file is admitted to a read tool, by its real path; anything else outside still escapes.
+    return !(attachments && readsOneFile(call) && outside.every((p) => attachments.has(p.resolved)));
+  };
   return [
     ...WORKSPACE_TOOLS.map((tool) =>
       deny(tool, { when: escapes, name: WORKSPACE_ONLY_POLICY_NAME, message }),

@@ -203,6 +203,52 @@ describe('policies on built-in tools (PreToolUse relay)', () => {
     // The output is in the turn's tool calls.
     expect((await toolResults(r))[0]?.output).toBe('file body');
   });
+
+  it('a built-in or MCP tool that fails: onToolError, then postToolCall with its error', async () => {
+    const order: string[] = [];
+    const seen: HookToolResult[] = [];
+    const agent = await agentWith(
+      {
+        turns: [
+          {
+            actions: [
+              {
+                tool: {
+                  name: 'view_file',
+                  parameters: { AbsolutePath: '/missing' },
+                  error: { message: 'no such file' },
+                },
+              },
+              { mcpTool: { server: 'nosuch', tool: 'lookup', arguments: {} } },
+              { text: 'ok' },
+            ],
+          },
+        ],
+      },
+      {
+        policies: [policy.allowAll()],
+        hooks: [
+          hooks.onToolError(({ call }) => void order.push(`onToolError ${call.name}`)),
+          hooks.postToolCall((res) => {
+            order.push(`postToolCall ${res.call.name}`);
+            seen.push(res);
+          }),
+        ],
+      },
+    );
+    const calls = await toolResults(await agent.chat('read'));
+    expect(calls.map((c) => c.state)).toEqual(['ERROR', 'ERROR']);
+    expect(order).toEqual([
+      'onToolError view_file',
+      'postToolCall view_file',
+      'onToolError lookup',
+      'postToolCall lookup',
+    ]);
+    expect(seen[0]?.error).toEqual({ message: 'no such file' });
+    expect(seen[1]?.call.server).toBe('nosuch');
+    expect(seen[1]?.error?.message).toMatch(/nosuch/);
+    for (const res of seen) expect(res).not.toHaveProperty('output');
+  });
 });
 
 describe('our own tools (in-process gate)', () => {
@@ -280,6 +326,73 @@ describe('our own tools (in-process gate)', () => {
     const [call] = await toolResults(await agent.chat('explode'));
     expect(call?.state).toBe('ERROR');
     expect(call?.error?.message).toMatch(/friendly: .*kaboom/);
+  });
+
+  it('an own tool that throws: onToolError, then postToolCall with the error the model saw', async () => {
+    const order: string[] = [];
+    const seen: HookToolResult[] = [];
+    const agent = await agentWith(
+      {
+        turns: [
+          {
+            actions: [
+              { mcpTool: { server: 'agy-sdk_tools', tool: 'explode', arguments: {} } },
+              { mcpTool: { server: 'agy-sdk_tools', tool: 'echo', arguments: { text: 'hi' } } },
+              { text: 'ok' },
+            ],
+          },
+        ],
+      },
+      {
+        tools: [failingTool, echoTool],
+        policies: [policy.allowAll()],
+        hooks: [
+          hooks.onToolError(({ error }) => {
+            order.push('onToolError');
+            return `friendly: ${error.message}`;
+          }),
+          hooks.postToolCall((res) => {
+            order.push(`postToolCall ${res.call.name}`);
+            seen.push(res);
+          }),
+        ],
+      },
+    );
+    const [failed] = await toolResults(await agent.chat('explode'));
+    expect(order).toEqual(['onToolError', 'postToolCall explode', 'postToolCall echo']);
+    expect(seen[0]?.call.name).toBe('explode');
+    expect(seen[0]?.error?.message).toMatch(/^friendly: .*kaboom/);
+    // What postToolCall got is what the model was sent.
+    expect(failed?.error?.message).toContain(seen[0]?.error?.message);
+    expect(seen[0]).not.toHaveProperty('output');
+    expect(seen[1]?.error).toBeUndefined();
+    expect(JSON.stringify(seen[1]?.output)).toContain('echo: hi');
+  });
+
+  it("without onToolError postToolCall gets the tool's own error; a denied own tool never reaches it", async () => {
+    const seen: HookToolResult[] = [];
+    const agent = await agentWith(
+      {
+        turns: [
+          {
+            actions: [
+              { mcpTool: { server: 'agy-sdk_tools', tool: 'explode', arguments: {} } },
+              { mcpTool: { server: 'agy-sdk_tools', tool: 'echo', arguments: { text: 'no' } } },
+              { text: 'ok' },
+            ],
+          },
+        ],
+      },
+      {
+        tools: [failingTool, echoTool],
+        policies: [policy.deny('echo', { message: 'no echo' }), policy.allowAll()],
+        hooks: [hooks.postToolCall((res) => void seen.push(res))],
+      },
+    );
+    const result = await (await agent.chat('explode')).result();
+    expect(result.deniedActions).toEqual([expect.objectContaining({ action: 'echo' })]);
+    expect(seen.map((res) => res.call.name)).toEqual(['explode']);
+    expect(seen[0]?.error?.message).toMatch(/kaboom/);
   });
 
   it('refuses to start write-capable tools with no policy and no preToolCall hook', () => {

@@ -1,5 +1,5 @@
 /** The turn pipeline: each named stage alone, and their composition in order. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   reminderStage,
   transportWarningStage,
 } from '../../src/agent/turn-stages.js';
+import { AttachmentFiles } from '../../src/content/attachment-files.js';
 import { Image } from '../../src/content/content.js';
 import { BudgetTracker } from '../../src/conversation/budget.js';
 import {
@@ -42,8 +43,9 @@ describe('prepare stages', () => {
     try {
       const seen: string[] = [];
       let budgetStarted = 0;
+      const attachments = new AttachmentFiles();
       const prepare = composePrepare([
-        materializeStage(async () => dir),
+        materializeStage(async () => dir, attachments),
         pendingSteersStage(() => ['steer first']),
         preTurnStage(async (text) => {
           seen.push(text);
@@ -60,6 +62,9 @@ describe('prepare stages', () => {
       expect(out.text[2]).toBe('look');
       const file = /at (\S+x\.png)/.exec(out.text[3] ?? '')?.[1];
       expect(file && (await readFile(file))).toEqual(Buffer.from([1, 2, 3]));
+      // Recorded by real path before the prompt goes out, so the workspace confinement admits it to reads.
+      expect(attachments.size).toBe(1);
+      expect(attachments.has(await realpath(file as string))).toBe(true);
       // preTurn saw the steers and the prompt, not the reminder (it is added after the gate).
       expect(seen).toEqual([`steer first\nlook\n${out.text[3]}`]);
       expect(budgetStarted).toBe(1);

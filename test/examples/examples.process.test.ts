@@ -43,6 +43,8 @@ const MARKERS: Record<string, RegExp[]> = {
     /rejected up front: .*image\/tiff/,
     /attached: image \(image\/png\)/,
     /attached: document \(text\/csv\)/,
+    /view_file \d+-pixel\.png ✓ 3 lines, 70 bytes/,
+    /view_file \d+-sales\.csv ✓ 3 lines, 26 bytes/,
     /^status: success$/m,
   ],
   '09-triggers.mjs': [/^trigger turns: files, timer$/m, /^status: success$/m],

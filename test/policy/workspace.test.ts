@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AttachmentFiles } from '../../src/content/attachment-files.js';
 import { createHookToolCall, HookRunner } from '../../src/hooks/index.js';
 import {
   enforce,
@@ -13,6 +14,7 @@ import {
   resolveRealPath,
   WORKSPACE_ONLY_POLICY_NAME,
 } from '../../src/policy/index.js';
+import { ATTACHMENT_READ_TOOLS, sdkWorkspaceConfinement } from '../../src/policy/workspace.js';
 import { spyLogger } from '../helpers/hooks.js';
 
 let root: string; // real path of a temp dir
@@ -195,5 +197,84 @@ describe('workspaceOnly', () => {
 
   it('rejects an empty workspace list', () => {
     expect(() => policy.workspaceOnly([])).toThrow(/at least one/);
+  });
+});
+
+describe("the SDK's confinement admits exactly the attachment files", () => {
+  let session: string; // the session directory, outside the workspace
+  let attached: string; // an attachment file in it
+  let attachments: AttachmentFiles;
+
+  beforeAll(async () => {
+    session = path.join(root, 'session');
+    await mkdir(path.join(session, 'attachments'), { recursive: true });
+    attached = path.join(session, 'attachments', '1-pixel.png');
+    await writeFile(attached, 'png');
+    await writeFile(path.join(session, 'attachments', '2-other.png'), 'other');
+    await writeFile(path.join(session, 'settings.json'), '{}');
+    await symlink(path.join(outside, 'secret.txt'), path.join(session, 'attachments', '3-link.png'));
+    await symlink(attached, path.join(ws, 'attachment-link'));
+    attachments = new AttachmentFiles();
+    await attachments.add(attached);
+  });
+
+  async function sdkDecision(name: string, args: Record<string, unknown>) {
+    return (await evaluate(sdkWorkspaceConfinement([ws], attachments), call(name, args))).decision;
+  }
+
+  it('admits the attachment file to the read tools, by any path that resolves to it', async () => {
+    for (const tool of ATTACHMENT_READ_TOOLS)
+      expect(await sdkDecision(tool, { AbsolutePath: attached }), tool).toBe('approve');
+    // Gemini CLI's name for view_file (over ACP) is the same tool.
+    expect(await sdkDecision('read_file', { AbsolutePath: attached })).toBe('approve');
+    expect(await sdkDecision('view_file', { AbsolutePath: `${session}/x/../attachments/1-pixel.png` })).toBe(
+      'approve',
+    );
+    expect(await sdkDecision('view_file', { AbsolutePath: path.join(ws, 'attachment-link') })).toBe(
+      'approve',
+    );
+    // The workspace stays readable, and `workspaceOnly` itself (a user's) knows no attachments.
+    expect(await sdkDecision('view_file', { AbsolutePath: path.join(ws, 'src', 'a.ts') })).toBe('approve');
+    expect(await decision('view_file', { AbsolutePath: attached })).toBe('deny');
+  });
+
+  it('denies its siblings, its directory, the session directory, `..` past it and a symlink beside it', async () => {
+    const att = path.join(session, 'attachments');
+    for (const p of [
+      path.join(att, '2-other.png'),
+      path.join(att, '3-link.png'),
+      att,
+      session,
+      path.join(session, 'settings.json'),
+      `${attached}/../2-other.png`,
+      `${attached}/..`,
+      `${attached}/../../settings.json`,
+      path.join(outside, 'secret.txt'),
+    ])
+      expect(await sdkDecision('view_file', { AbsolutePath: p }), p).toBe('deny');
+  });
+
+  it('admits it to reads only: writes, listings and commands there stay denied', async () => {
+    expect(await sdkDecision('write_to_file', { TargetFile: attached })).toBe('deny');
+    expect(await sdkDecision('replace_file_content', { TargetFile: attached })).toBe('deny');
+    expect(await sdkDecision('grep_search', { SearchPath: attached })).toBe('deny');
+    expect(await sdkDecision('list_dir', { DirectoryPath: path.join(session, 'attachments') })).toBe('deny');
+    expect(await sdkDecision('run_command', { CommandLine: 'cat x', Cwd: session })).toBe('deny');
+    // A read naming the attachment and another file outside is denied as a whole.
+    expect(
+      await sdkDecision('view_file', { AbsolutePath: attached, OtherFile: path.join(outside, 'secret.txt') }),
+    ).toBe('deny');
+  });
+
+  it('denies an attachment swapped for a symlink out of the session', async () => {
+    const swapped = path.join(session, 'attachments', '4-swapped.png');
+    await writeFile(swapped, 'png');
+    const own = new AttachmentFiles();
+    await own.add(swapped);
+    const policies = sdkWorkspaceConfinement([ws], own);
+    expect((await evaluate(policies, call('view_file', { AbsolutePath: swapped }))).decision).toBe('approve');
+    await rm(swapped);
+    await symlink(path.join(outside, 'secret.txt'), swapped);
+    expect((await evaluate(policies, call('view_file', { AbsolutePath: swapped }))).decision).toBe('deny');
   });
 });

@@ -86,7 +86,7 @@ export class AcpConnection implements Connection {
         onUpdate: (params) => this.#onUpdate(params),
         onPermission: (params, signal) => this.#permissions.answer(params, signal),
         onActivity: (what) => this.#watchdog.activity(what),
-        fs: new WorkspaceFileSystem(o.workspaces, o.cwd),
+        fs: new WorkspaceFileSystem(o.workspaces, o.cwd, { attachments: o.attachments }),
       },
       info: () => this.info,
     });

@@ -1,7 +1,9 @@
 /**
  * The client side of ACP's file system (`fs/read_text_file`, `fs/write_text_file`): the agent reads and writes
  * through the SDK, and only inside the workspaces (symlinks followed, `..` resolved, as `workspaceOnly` does).
- * A request outside them is refused with a JSON-RPC error; nothing is read or written.
+ * A request outside them is refused with a JSON-RPC error; nothing is read or written. One exception: the
+ * session's attachment files (the media parts the SDK wrote into its session directory) may be read, each
+ * exactly, by real path; nothing else beside them, and never written.
  *
  * The agent is a peer that may race us: the path is resolved once, and then opened once, never checked and
  * reopened by name. The resolved parent directory is opened and its real identity checked against the
@@ -23,6 +25,7 @@ import { constants, existsSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import type { AttachmentFiles } from '../../content/attachment-files.js';
 import { isInside, resolveRealPath } from '../../policy/workspace.js';
 import type {
   AcpReadTextFileRequest,
@@ -56,9 +59,11 @@ export interface WorkspaceFileSystemOptions {
   readonly directoryAccess?: DirectoryAccess;
   /** Every open of a directory or file goes through this; default `fs/promises` `open` (tests race it). */
   readonly openFile?: OpenFile;
+  /** The attachment files a read may reach outside the workspaces (exactly these, by real path). */
+  readonly attachments?: AttachmentFiles | undefined;
 }
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
@@ -103,27 +108,37 @@ export class WorkspaceFileSystem {
   /** Directories are reached through `/proc/self/fd` (else by real path, checked by identity). */
   readonly #procFd: boolean;
   readonly #openFile: OpenFile;
+  readonly #attachments: AttachmentFiles | undefined;
 
   constructor(workspaces: readonly string[], baseDir: string, options: WorkspaceFileSystemOptions = {}) {
     this.#workspaces = workspaces;
     this.#baseDir = baseDir;
     this.#procFd = (options.directoryAccess ?? platformDirectoryAccess()) === 'proc-fd';
     this.#openFile = options.openFile ?? open;
+    this.#attachments = options.attachments;
   }
 
   async #roots(): Promise<string[]> {
     return Promise.all(this.#workspaces.map((w) => resolveRealPath(w, this.#baseDir)));
   }
 
-  /** The real path of `path` when it lies inside a workspace; else a JSON-RPC invalid-params error. */
-  async contained(path: string): Promise<string> {
+  /**
+   * The real path of `path` when it lies inside a workspace (or, for a read, is an attachment file); else a
+   * JSON-RPC invalid-params error.
+   */
+  async contained(path: string, access: 'read' | 'write' = 'write'): Promise<string> {
     if (typeof path !== 'string' || !isAbsolute(path))
       throw RequestError.invalidParams({ path }, 'path must be absolute');
     const resolved = await resolveRealPath(path, this.#baseDir);
     const roots = await this.#roots();
-    if (!roots.some((root) => isInside(root, resolved)))
+    if (!roots.some((root) => isInside(root, resolved)) && !this.#isAttachment(access, resolved))
       throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
     return resolved;
+  }
+
+  /** Whether a read of real path `resolved` reaches one of the session's attachment files. */
+  #isAttachment(access: 'read' | 'write', resolved: string): boolean {
+    return access === 'read' && this.#attachments?.has(resolved) === true;
   }
 
   /**
@@ -131,8 +146,11 @@ export class WorkspaceFileSystem {
    * file relative to it with `O_NOFOLLOW | O_NONBLOCK`, and only a regular file is kept.
    */
   async #open(path: string, flags: number, mode?: number): Promise<FileHandle> {
-    const real = await this.contained(path);
-    const dir = await this.#openDir(path, dirname(real), await this.#roots());
+    const access = (flags & (O_WRONLY | O_RDWR)) === 0 ? 'read' : 'write';
+    const real = await this.contained(path, access);
+    // An attachment's directory is admitted only for that one file, and only for a read.
+    const admit = this.#isAttachment(access, real) ? basename(real) : undefined;
+    const dir = await this.#openDir(path, dirname(real), await this.#roots(), admit);
     let file: FileHandle | undefined;
     try {
       const at = this.#below(dir, basename(real));
@@ -155,16 +173,23 @@ export class WorkspaceFileSystem {
 
   /**
    * The directory at `dirPath`, opened and checked inside the workspaces by where it really is (it may not be
-   * `dirPath` any more: a component swapped meanwhile).
+   * `dirPath` any more: a component swapped meanwhile). With `admit`, a directory outside them also passes when
+   * `admit` in it, where it really is, is an attachment file.
    */
-  async #openDir(path: string, dirPath: string, roots: readonly string[]): Promise<HeldDirectory> {
+  async #openDir(
+    path: string,
+    dirPath: string,
+    roots: readonly string[],
+    admit?: string,
+  ): Promise<HeldDirectory> {
     const handle = await this.#openFile(dirPath, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
     try {
       const stat = await handle.stat();
       const real = this.#procFd
         ? await readlink(`/proc/self/fd/${handle.fd}`)
         : await this.#locate(dirPath, stat, path);
-      if (!roots.some((root) => isInside(root, real)))
+      const attachment = admit !== undefined && this.#isAttachment('read', join(real, admit));
+      if (!attachment && !roots.some((root) => isInside(root, real)))
         throw RequestError.invalidParams({ path }, `${path} is outside the workspaces`);
       return { handle, stat, real };
     } catch (err) {

@@ -2,6 +2,7 @@
  * What the ACP backend is built from, and its defaults. Apart from `acp-connection.ts` so that its collaborators
  * can read the options without importing the class that composes them.
  */
+import type { AttachmentFiles } from '../../content/attachment-files.js';
 import type { Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
@@ -79,6 +80,8 @@ export interface AcpConnectionOptions extends AcpSettings {
   cwd: string;
   /** The workspaces: file reads and writes are served inside them only. */
   workspaces: readonly string[];
+  /** The files the SDK wrote for media parts: readable over `fs/read_text_file` though outside the workspaces. */
+  attachments?: AttachmentFiles | undefined;
   /** The agent's own tools, served over MCP on the loopback listener. */
   tools?: readonly ToolDefinition[] | undefined;
   /** How long a permission request may wait for the host's answer before it is denied. */

@@ -15,6 +15,11 @@
  * - `mcp:<server>/<tool> {json args}` (with MCP servers configured) calls that tool through `call_mcp_tool`
  *   before the echo, and the reply reports its output or error.
  *
+ * When the prompt names attached files (the SDK's `[Attached <kind> (<type>) at <path>…]` blocks), the turn
+ * reads each with `view_file` before anything else of its own, as agy's model is asked to: the read goes
+ * through the hooks like any tool call, so the SDK's policies and workspace confinement decide, and an
+ * allowed read opens the real file.
+ *
  * When a hook injects a user message, the echo reply ends with ` A hook added: "<message>".` for each.
  */
 import { readdirSync } from 'node:fs';
@@ -23,6 +28,7 @@ import { valueFromSchema } from './json-schema.js';
 import type { ListedTool } from './mcp-hub.js';
 import type { SimRuntime } from './runtime.js';
 import type { ScenarioAction, ScenarioTurn, TextAction } from './scenario.js';
+import { viewFileAction } from './view-file.js';
 
 /** How many entries the `list_dir` output shows at most. */
 const MAX_ENTRIES = 20;
@@ -70,6 +76,7 @@ export function defaultTurn(
   // The agent's own tool replaces the `list_dir`; a prompt naming an MCP tool (`mcp:…`) keeps the old script.
   const own = explicit === undefined && !isQuestion(question) ? ownToolCall(prompt, runtime) : undefined;
   if (workspace !== undefined && own === undefined) actions.push(listDirAction(workspace));
+  for (const path of attachedPaths(prompt)) actions.push(viewFileAction(path));
   if (question.includes('what are your rules?')) {
     actions.push({ text: rulesText(runtime), chunks: 3 });
     return { actions };
@@ -86,6 +93,23 @@ export function defaultTurn(
   actions.push(reply);
   return { actions };
 }
+
+/**
+ * The files the prompt's attachment blocks name (`content/materialize.ts` writes them:
+ * `[Attached image (image/png) at /dir/1-x.png — description. Read it with view_file.]`), in order.
+ */
+export function attachedPaths(prompt: string): string[] {
+  const found: string[] = [];
+  for (const match of prompt.matchAll(ATTACHED)) if (match[1] !== undefined) found.push(match[1]);
+  return found;
+}
+
+/**
+ * An attachment block. The path ends in the file name the SDK gives (`<n>-<name>`, only `[A-Za-z0-9._-]`), so
+ * a directory with spaces or ` — ` in it is kept whole; after it comes ` — <description>` or the closing words.
+ */
+const ATTACHED =
+  /\[Attached [a-z]+ \([^)]+\) at (.+?\/\d+-[A-Za-z0-9._-]+?)(?: — [\s\S]*?)?\. Read it with view_file\.\]/g;
 
 /** The prompts the default script answers from what agy loaded, without a tool call of the agent's. */
 function isQuestion(question: string): boolean {

@@ -19,6 +19,7 @@ import { postToolUse, preToolUse } from './hook-events.js';
 import type { ToolOutcome } from './mcp-hub.js';
 import type { McpToolAction, ToolAction } from './scenario.js';
 import { nextIndex, step, type TurnContext } from './turn-context.js';
+import { liveTools } from './view-file.js';
 
 /** The built-in tool agy calls MCP tools through (docs/reference/mcp.md#calling-mcp-tools). */
 export const CALL_MCP_TOOL = 'call_mcp_tool';
@@ -97,9 +98,14 @@ export async function toolStep(
   return outcome;
 }
 
-/** A scripted built-in tool call. */
+/** A scripted built-in tool call (or one that runs for real: {@link liveTools}). */
 export async function runTool(ctx: TurnContext, action: ToolAction): Promise<void> {
   const { name, parameters = {}, output, error, hang } = action.tool;
+  const live = liveTools.get(action);
+  if (live !== undefined) {
+    await toolStep(ctx, name, parameters, live);
+    return;
+  }
   await toolStep(ctx, name, parameters, async () => {
     // A hung tool never finishes: only an interrupt (or the print timeout) ends the turn, and no DONE follows.
     if (hang) await untilAborted(ctx.signal);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  fromFile,
   hooks,
   Image,
   ProcessExitError,
@@ -227,7 +228,7 @@ describe('ACP backend: turns and updates', () => {
   });
 
   it('postToolCall / onToolError hooks see the tools the agent ran itself, once per call, with output or error', async () => {
-    const post: Array<[string, unknown]> = [];
+    const post: Array<[string, unknown, unknown]> = [];
     const errors: string[] = [];
     const b = box();
     await using agent = b.agent(
@@ -244,14 +245,70 @@ describe('ACP backend: turns and updates', () => {
       },
       {
         hooks: [
-          hooks.postToolCall((r) => void post.push([r.call.name, r.output])),
+          hooks.postToolCall((r) => void post.push([r.call.name, r.output, r.error])),
           hooks.onToolError((e) => void errors.push(`${e.call.name}: ${e.error.message}`)),
         ],
       },
     );
     expect((await (await agent.chat('read')).result()).status).toBe('success');
-    expect(post).toEqual([['read_file', 'file body']]);
+    // A failed call runs onToolError, then postToolCall with its error.
+    expect(post).toEqual([
+      ['read_file', 'file body', undefined],
+      ['glob', undefined, { message: 'bad pattern' }],
+    ]);
     expect(errors).toEqual(['glob: bad pattern']);
+  });
+
+  it('an own tool that throws: onToolError, then postToolCall with the error the agent was sent', async () => {
+    const order: string[] = [];
+    const post: Array<[string, unknown, unknown]> = [];
+    const explode = tool({ name: 'explode', description: 'always fails', input: z.object({}) }, () => {
+      throw new Error('kaboom');
+    });
+    const b = box();
+    await using agent = b.agent(
+      {
+        turns: [
+          {
+            actions: [
+              {
+                type: 'tool',
+                name: 'mcp_agy-sdk_tools_explode',
+                id: 'x1',
+                kind: 'other',
+                mcp: { server: 'agy-sdk_tools', tool: 'explode', args: {} },
+              },
+              { type: 'text', text: 'done' },
+            ],
+          },
+        ],
+      },
+      {
+        tools: [explode],
+        policies: [policy.allowAll()],
+        hooks: [
+          hooks.onToolError(({ error }) => {
+            order.push('onToolError');
+            return `friendly: ${error.message}`;
+          }),
+          hooks.postToolCall((r) => {
+            order.push('postToolCall');
+            post.push([r.call.name, r.output, r.error]);
+          }),
+        ],
+      },
+    );
+    await (await agent.chat('explode')).result();
+    expect(order).toEqual(['onToolError', 'postToolCall']);
+    expect(post).toEqual([['explode', undefined, { message: expect.stringMatching(/^friendly: .*kaboom/) }]]);
+    // The MCP result the agent got carries exactly that message.
+    const sent = b.events().find((e) => e.event === 'mcp')?.result as {
+      isError?: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(sent.isError).toBe(true);
+    const seen = post[0]?.[2] as { message: string } | undefined;
+    expect(sent.content.map((c) => c.text).join('')).toBe(seen?.message);
   });
 
   it('a JSON-RPC error with 429 wording ends rate_limited; other errors end error', async () => {
@@ -519,6 +576,37 @@ describe('ACP backend: file system', () => {
     expect(readFileSync(join(b.workspace, 'sub', 'new.txt'), 'utf8')).toBe('written');
     expect(existsSync(outside)).toBe(false);
     expect(String(fs[2]!.message)).toMatch(/Invalid params/);
+  });
+
+  it("serves reads of the turn's attachment files, outside the workspaces, and nothing else beside them", async () => {
+    const b = box();
+    const csv = join(b.dir, 'sales.csv');
+    writeFileSync(csv, 'month,total\nJan,10\n');
+    await using agent = b.agent({
+      turns: [
+        {
+          actions: [
+            { type: 'fsReadAttachments' },
+            { type: 'fsRead', path: join(b.dir, 'sales.csv') },
+            { type: 'text', text: 'ok' },
+          ],
+        },
+      ],
+    });
+    const png = new Image({ data: Buffer.from('PNG'), mimeType: 'image/png', name: 'pixel.png' });
+    const result = await (await agent.chat(['Look:', png, await fromFile(csv)])).result();
+    expect(result.status).toBe('success');
+    const fs = b.events().filter((e) => e.event === 'fs');
+    // The image (a native image block's file:// uri) and the CSV (an embedded resource's uri) are the SDK's
+    // copies in its session directory; the original CSV beside the workspace stays out of reach.
+    expect(fs.map((e) => [String(e.path ?? '').replace(/^.*\//, ''), e.ok])).toEqual([
+      [expect.stringMatching(/^\d+-pixel\.png$/), true],
+      [expect.stringMatching(/^\d+-sales\.csv$/), true],
+      ['', false],
+    ]);
+    expect(fs[0]!.res).toEqual({ content: 'PNG' });
+    expect(fs[1]!.res).toEqual({ content: 'month,total\nJan,10\n' });
+    expect(String(fs[2]!.message)).toMatch(/outside the workspaces/);
   });
 });
 

@@ -30,6 +30,7 @@ import {
   platformDirectoryAccess,
   WorkspaceFileSystem,
 } from '../../../src/connection/acp/fs-service.js';
+import { AttachmentFiles } from '../../../src/content/attachment-files.js';
 
 /** Flips `path` between a symlink to `target` and a regular file (or a directory) until killed. */
 const SWAPPER = `
@@ -288,5 +289,71 @@ describe.each(ACCESSES)('WorkspaceFileSystem with %s directory access', (directo
       for (const f of readdirSync(outside).filter((f) => f !== 'x.txt'))
         expect(readFileSync(join(outside, f), 'utf8')).toBe('');
     }
+  });
+
+  describe('attachment files', () => {
+    let attachments: AttachmentFiles;
+    let attached: string;
+    let attachedFs: WorkspaceFileSystem;
+    const read = (path: string) => outcome(() => attachedFs.read({ sessionId, path }));
+
+    beforeEach(async () => {
+      // The session directory's attachments, outside the workspace, beside other session files.
+      const att = join(dir, 'session', 'attachments');
+      mkdirSync(att, { recursive: true });
+      attached = join(att, '1-notes.txt');
+      writeFileSync(attached, 'ATTACHED\n');
+      writeFileSync(join(att, '2-other.txt'), 'SIBLING');
+      writeFileSync(join(dir, 'session', 'settings.json'), 'SESSION');
+      attachments = new AttachmentFiles();
+      await attachments.add(attached);
+      attachedFs = new WorkspaceFileSystem([ws], ws, { directoryAccess, attachments });
+    });
+
+    it('reads exactly an attachment file outside the workspaces', async () => {
+      expect(await read(attached)).toEqual({ ok: true, value: { content: 'ATTACHED\n' } });
+      // Through `..` (kept as written: not `join`, which would fold it) and through a symlink in the workspace it is still that file, so it is still admitted.
+      expect(await read(`${dir}/session/x/../attachments/1-notes.txt`)).toMatchObject({
+        ok: true,
+      });
+      symlinkSync(attached, join(ws, 'link-to-attachment'));
+      expect(await read(join(ws, 'link-to-attachment'))).toMatchObject({ ok: true });
+      // Without the attachment list nothing outside is read (the confinement as before).
+      expect(await outcome(() => fs.read({ sessionId, path: attached }))).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/outside the workspaces/),
+      });
+    });
+
+    it('refuses its siblings, its directory, `..` past it, a symlink beside it, and writes to it', async () => {
+      const att = join(dir, 'session', 'attachments');
+      symlinkSync(join(dir, 'secret.txt'), join(att, '3-link.txt'));
+      for (const path of [
+        join(att, '2-other.txt'),
+        join(dir, 'session', 'settings.json'),
+        join(att, '3-link.txt'),
+        `${attached}/../2-other.txt`,
+        `${attached}/../../settings.json`,
+        join(dir, 'secret.txt'),
+      ]) {
+        expect(await read(path), path).toMatchObject({
+          ok: false,
+          message: expect.stringMatching(/outside the workspaces|not a directory|ENOTDIR/),
+        });
+      }
+      expect(await read(att)).toMatchObject({ ok: false });
+      const write = await outcome(() => attachedFs.write({ sessionId, path: attached, content: 'x' }));
+      expect(write).toMatchObject({ ok: false, message: expect.stringMatching(/outside the workspaces/) });
+      expect(readFileSync(attached, 'utf8')).toBe('ATTACHED\n');
+    });
+
+    it('refuses an attachment swapped for a symlink to a file outside', async () => {
+      rmSync(attached);
+      symlinkSync(join(dir, 'secret.txt'), attached);
+      expect(await read(attached)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/outside the workspaces/),
+      });
+    });
   });
 });
