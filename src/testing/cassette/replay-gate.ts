@@ -160,17 +160,15 @@ export class ReplayGate {
 
   /**
    * The HTTP server a record names. A record names the listener's route (`tools`), which agy knows as the SDK
-   * plugin's `agy-sdk_tools`; a hand-written one may use agy's name itself. Two servers of one name: refused.
+   * plugin's `agy-sdk_tools`; a hand-written one may use agy's name itself. (agy's names are unique: discovery
+   * drops a second server of one name.)
    */
   #server(name: string): HttpServer | string {
-    for (const candidate of [`${SDK_NAMESPACE}_${name}`, name]) {
-      const found = this.#runtime.config.mcpServers.filter((s) => s.name === candidate);
-      if (found.length > 1) return `${found.length} MCP servers of this session are named ${candidate}`;
-      const [spec] = found;
-      if (spec === undefined) continue;
-      if (spec.transport.kind !== 'http') return `${candidate} is not an HTTP MCP server in this session`;
-      return spec as HttpServer;
-    }
-    return `no MCP server named ${JSON.stringify(name)} in this session`;
+    const servers = this.#runtime.config.mcpServers;
+    const spec =
+      servers.find((s) => s.name === `${SDK_NAMESPACE}_${name}`) ?? servers.find((s) => s.name === name);
+    if (spec === undefined) return `no MCP server named ${JSON.stringify(name)} in this session`;
+    if (spec.transport.kind !== 'http') return `${spec.name} is not an HTTP MCP server in this session`;
+    return spec as HttpServer;
   }
 }
