@@ -21,6 +21,7 @@ import {
   serializeCassette,
 } from '../../../src/testing/cassette/index.js';
 import { simulatorPath } from '../../../src/testing/simulator/path.js';
+import { tool } from '../../../src/tools/tool.js';
 import { useSandboxAgents } from '../../helpers/agents.js';
 import { type HttpMcp, startHttpMcp } from '../../helpers/http-mcp.js';
 
@@ -41,19 +42,13 @@ async function startRemote(): Promise<HttpMcp> {
   return server;
 }
 
-/** Records one turn whose model calls `delete_all {scope:'x'}` on the user's server `name` at `url`. */
-async function recordDeleteAll(name: string, url: string): Promise<string> {
+/** Records one turn whose model calls `delete_all` on the user's server `name` at `url`, once per scope. */
+async function recordDeleteAll(name: string, url: string, scopes = ['x']): Promise<string> {
+  const calls = scopes.map((scope) => ({
+    mcpTool: { server: `agy-sdk_${name}`, tool: 'delete_all', arguments: { scope } },
+  }));
   const agent = await sb.agentWith(
-    {
-      turns: [
-        {
-          actions: [
-            { mcpTool: { server: `agy-sdk_${name}`, tool: 'delete_all', arguments: { scope: 'x' } } },
-            { text: 'done' },
-          ],
-        },
-      ],
-    },
+    { turns: [{ actions: [...calls, { text: 'done' }] }] },
     {
       record: { dir: join(sb.box.root, 'cassettes') },
       policies: [policy.allowAll()],
@@ -76,29 +71,26 @@ function mcpRecord(t: number, server: string, method: string, params?: object): 
 const DELETE_ALL = { name: 'delete_all', arguments: { scope: 'x' } };
 
 /**
- * The cassette with `add(t)` inserted right after the first record `after` matches, and the records `drop`
- * matches removed; written to a new file.
+ * The cassette with `add(t, n)` inserted right after each record `after` matches (the n-th, from 0), and the
+ * records `drop` matches removed; written to a new file.
  */
 function edit(
   file: string,
   o: {
     after: (r: CassetteRecord) => boolean;
-    add: (t: number) => CassetteRecord[];
+    add: (t: number, n: number) => CassetteRecord[];
     drop?: (r: CassetteRecord) => boolean;
   },
 ): string {
   const cassette = readCassette(file);
   const records: CassetteRecord[] = [];
-  let added = false;
+  let added = 0;
   for (const r of cassette.records) {
     if (o.drop?.(r)) continue;
     records.push(r);
-    if (!added && o.after(r)) {
-      records.push(...o.add(r.t));
-      added = true;
-    }
+    if (o.after(r)) records.push(...o.add(r.t, added++));
   }
-  expect(added, 'the anchor record is in the cassette').toBe(true);
+  expect(added, 'the anchor record is in the cassette').toBeGreaterThan(0);
   const out = join(sb.box.root, `edited-${nextId++}.cassette.jsonl`);
   writeFileSync(out, serializeCassette({ header: cassette.header, records }), { mode: 0o600 });
   return out;
@@ -233,6 +225,66 @@ describe('a replayed tools/call passes the live gate', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('budgets and own tools', () => {
+  it('a call past budget.maxToolCalls is not sent', async () => {
+    const server = await startRemote();
+    try {
+      const recorded = await recordDeleteAll('remote', server.url, ['a', 'b']);
+      const file = edit(recorded, {
+        after: isPreToolUse,
+        add: (t, n) => [
+          mcpRecord(t, 'remote', 'tools/call', {
+            name: 'delete_all',
+            arguments: { scope: n === 0 ? 'a' : 'b' },
+          }),
+        ],
+      });
+      forget(server);
+      const { stderr } = await replay(file, {
+        policies: [policy.allowAll()],
+        budget: { maxToolCalls: 1 },
+        mcpServers: { remote: { url: server.url, startCheck: false } },
+      });
+      expect(server.calls).toEqual([{ scope: 'a' }]);
+      expect(stderr).toMatch(/refused "tools\/call delete_all".*denied it: .*maxToolCalls/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a crafted call of the agent's own tool with no PreToolUse call before it never runs the handler", async () => {
+    const add = (calls: number[]) =>
+      tool(
+        { name: 'add', description: 'Adds', input: z.object({ a: z.number(), b: z.number() }) },
+        ({ a, b }) => {
+          calls.push(a + b);
+          return String(a + b);
+        },
+      );
+    const recordedCalls: number[] = [];
+    const agent = await sb.agentWith(
+      { turns: [{ actions: [{ text: 'hi' }] }] },
+      {
+        record: { dir: join(sb.box.root, 'cassettes') },
+        tools: [add(recordedCalls)],
+        policies: [policy.allowAll()],
+      },
+    );
+    await (await agent.chat('go')).result();
+    await agent.close();
+    const file = edit(agent.cassetteFile!, {
+      after: (r) => r.type === 'stdin',
+      add: (t) => [mcpRecord(t, 'tools', 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } })],
+    });
+    const replayed: number[] = [];
+    const { stderr } = await replay(file, { tools: [add(replayed)], policies: [policy.allowAll()] });
+    expect(replayed).toEqual([]);
+    expect(stderr).toMatch(
+      /refused "tools\/call add" to MCP server "tools": no recorded PreToolUse call for agy-sdk_tools add/,
+    );
   });
 });
 
