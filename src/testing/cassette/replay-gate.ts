@@ -115,11 +115,12 @@ export class ReplayGate {
   decide(record: McpRecord): McpDecision {
     const server = this.#server(record.server);
     if (typeof server === 'string') return { refused: server };
-    const remote = remoteRefusal(
-      server.transport.url,
-      [server.name, server.key, record.server],
-      this.#remote,
-    );
+    // The names the user may allow it by: agy's, its config key, and its `mcpServers` key (agy's name without the
+    // SDK plugin's prefix, as under shadow-home isolation, where the key carries it too). Never the record's.
+    const prefix = `${SDK_NAMESPACE}_`;
+    const names = [server.name, server.key];
+    if (server.name.startsWith(prefix)) names.push(server.name.slice(prefix.length));
+    const remote = remoteRefusal(server.transport.url, names, this.#remote);
     if (remote !== undefined) return { refused: remote };
     const body = record.request;
     if (Array.isArray(body)) {

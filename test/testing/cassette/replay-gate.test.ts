@@ -33,6 +33,8 @@ function runtime(): SimRuntime {
       mcpServers: {
         local: { serverUrl: LOCAL_URL },
         far: { serverUrl: 'https://mcp.example.com/mcp' },
+        // How the SDK writes a user's server under shadow-home isolation: the key carries the plugin prefix.
+        'agy-sdk_cloud': { serverUrl: 'https://cloud.example.com/mcp' },
         cli: { command: 'true' },
       },
     }),
@@ -121,6 +123,13 @@ describe('ReplayGate.decide', () => {
     });
     expect(allowed.decide(mcp('far', call))).toEqual({
       refused: expect.stringMatching(/no recorded PreToolUse call/),
+    });
+    // Allowed by its `mcpServers` key whatever agy calls it; another server's name allows nothing.
+    expect(gate(new Set(['cloud'])).decide(mcp('cloud', message('ping')))).toMatchObject({
+      send: { server: { name: 'agy-sdk_cloud' } },
+    });
+    expect(gate(new Set(['far'])).decide(mcp('cloud', message('ping')))).toEqual({
+      refused: expect.stringMatching(/^cloud\.example\.com is not a loopback host/),
     });
   });
 
