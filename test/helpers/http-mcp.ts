@@ -1,8 +1,8 @@
 /**
  * A stateless Streamable HTTP MCP server on 127.0.0.1 (the official `@modelcontextprotocol/sdk` server, JSON
- * responses, no SSE) for tests that hand an agent a user's HTTP MCP server. It records every request's headers
- * and the `params.arguments` of every `tools/call`, and, with `token`, answers 401 to requests without
- * `authorization: Bearer <token>`.
+ * responses, no SSE) for tests that hand an agent a user's HTTP MCP server. It records every request's headers,
+ * every JSON-RPC message received and the `params.arguments` of every `tools/call`, and, with `token`, answers
+ * 401 to requests without `authorization: Bearer <token>`.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,8 @@ export interface HttpMcp {
   headers: IncomingHttpHeaders[];
   /** The `params.arguments` of every `tools/call` received. */
   calls: unknown[];
+  /** Every JSON-RPC message received (a batch's one by one), as parsed. */
+  messages: unknown[];
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startHttpMcp(opts: {
 }): Promise<HttpMcp> {
   const headers: IncomingHttpHeaders[] = [];
   const calls: unknown[] = [];
+  const messages: unknown[] = [];
   const server = createServer((req, res) => {
     headers.push(req.headers);
     if (opts.token !== undefined && req.headers.authorization !== `Bearer ${opts.token}`) {
@@ -48,6 +51,7 @@ export async function startHttpMcp(opts: {
         return;
       }
       for (const message of Array.isArray(body) ? body : [body]) {
+        messages.push(message);
         const m = message as { method?: string; params?: { arguments?: unknown } };
         if (m.method === 'tools/call') calls.push(m.params?.arguments);
       }
@@ -72,6 +76,7 @@ export async function startHttpMcp(opts: {
     url: `http://127.0.0.1:${port}/mcp`,
     headers,
     calls,
+    messages,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

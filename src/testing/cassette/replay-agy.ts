@@ -2,8 +2,10 @@
  * The simulator's cassette mode (`agy-sim --cassette <file>`, or `AGY_SIM_CASSETTE=<file>`): it plays a
  * recorded session as the agent process. stdout, stderr, the exit and the timing come from the cassette;
  * each recorded hook call is re-issued by running this session's hook commands (so the SDK's relay reaches the
- * new listener and the user's policies and hooks decide again), and each recorded MCP call is POSTed to this
- * session's server of the same name (so the user's own tools run again). Each stdin line is compared with the
+ * new listener and the user's policies and hooks decide again), and each recorded MCP call that passes the
+ * replay's gate (`replay-gate.ts`: a tool call only when this session's PreToolUse hooks allowed it, a remote
+ * server only when the replay allows it) is POSTed to this session's server of the same name (so the user's
+ * own tools run again). Each stdin line is compared with the
  * recording (placeholders of the sanitizer match anything): `strict` (default) ends the turn with a
  * mismatch marker on stderr and a failed result, which the SDK turns into a `CassetteMismatchError`; `loose`
  * warns and goes on.
@@ -12,7 +14,9 @@
  * in the simulator's state directory.
  *
  * Environment: `AGY_SIM_CASSETTE_MODE` = `strict` | `loose`; `AGY_SIM_CASSETTE_TIMING` = `none` (default: as
- * fast as the reader takes it), `real`, or a speed-up factor (`10` plays ten times faster).
+ * fast as the reader takes it), `real`, or a speed-up factor (`10` plays ten times faster);
+ * `AGY_SIM_CASSETTE_REMOTE` = the non-loopback MCP servers the replay may reach (`*`, or comma-separated names;
+ * default none).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,11 @@ import { stateDirFromEnv } from '../simulator/state.js';
 import { usableWorkspaces } from '../simulator/workspace.js';
 import { type Cassette, type CassetteRecord, type HookRecord, readCassette } from './format.js';
 import { CASSETTE_MISMATCH_MARKER, stdinMatches } from './mismatch.js';
+import { type McpDecision, ReplayGate } from './replay-gate.js';
+import { parseRemoteServers, REMOTE_SERVERS_ENV, type RemoteServers } from './replay-remote.js';
+
+/** How long one replayed MCP POST may take before it is abandoned. */
+const MCP_POST_TIMEOUT_MS = 30_000;
 
 /** The `--cassette` value in `argv`, if any, and the other arguments. */
 export function cassetteArgument(argv: readonly string[]): { file: string | undefined; rest: string[] } {
@@ -96,9 +105,11 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
   };
   let cassette: Cassette;
   let timing: Timing;
+  let remote: RemoteServers;
   try {
     cassette = readCassette(file);
     timing = timingFromEnv(process.env.AGY_SIM_CASSETTE_TIMING);
+    remote = remoteFromEnv(process.env[REMOTE_SERVERS_ENV]);
   } catch (err) {
     await emitter.stderr(`error: ${(err as Error).message}`);
     return exit(2);
@@ -123,6 +134,7 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
     { workspaces, model: args.model, skipPermissions: args.skipPermissions, version: '0.0.0' },
     () => {},
   );
+  const gate = new ReplayGate(runtime, remote);
 
   // stdin lines, EOF and signals, awaited in order by the records that need them.
   const input: string[] = [];
@@ -218,11 +230,12 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
       case 'hook': {
         // Consecutive calls with one payload are one agy hook event (several registrations of the SDK).
         while (sameHookCall(segment[i + 1], record)) i++;
-        await reissueHook(runtime, record, conversationId());
+        if (record.event === 'PreToolUse') await gate.preToolUse(record, conversationId());
+        else await reissueHook(runtime, record, conversationId());
         break;
       }
       case 'mcp':
-        await reissueMcp(runtime, record.server, record.request, emitter);
+        await reissueMcp(gate.decide(record), record.server, record.request, emitter);
         break;
       case 'exit':
         await emitter.flush().catch(() => {});
@@ -268,23 +281,20 @@ async function reissueHook(runtime: SimRuntime, record: HookRecord, conversation
   }
 }
 
-/** POSTs a recorded MCP request to this session's server of the same name (HTTP servers only). */
+/** POSTs a recorded MCP request the gate let through, or says on stderr why it did not. */
 async function reissueMcp(
-  runtime: SimRuntime,
+  decision: McpDecision,
   server: string,
   request: unknown,
   emitter: Emitter,
 ): Promise<void> {
-  const spec = runtime.config.mcpServers.find(
-    (s) =>
-      s.transport.kind === 'http' && (s.name === server || s.key === server || s.name.endsWith(`_${server}`)),
-  );
-  if (spec?.transport.kind !== 'http') {
+  if ('refused' in decision) {
     await emitter.stderr(
-      `agy-sdk cassette: no HTTP MCP server named ${server} in this session; call skipped`,
+      `agy-sdk cassette: refused ${describeRequest(request)} to MCP server ${JSON.stringify(server)}: ${decision.refused}`,
     );
     return;
   }
+  const { server: spec, body } = decision.send;
   try {
     const res = await fetch(spec.transport.url, {
       method: 'POST',
@@ -293,10 +303,29 @@ async function reissueMcp(
         accept: 'application/json, text/event-stream',
         ...spec.transport.headers,
       },
-      body: JSON.stringify(request),
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(MCP_POST_TIMEOUT_MS),
     });
     await res.text();
   } catch (err) {
     await emitter.stderr(`agy-sdk cassette: MCP call to ${server} failed: ${(err as Error).message}`);
   }
+}
+
+/** `tools/call delete_all`, `initialize`, `a batch`: what a refusal line names (bounded: the record is untrusted). */
+function describeRequest(request: unknown): string {
+  if (Array.isArray(request)) return 'a batch';
+  const r = (typeof request === 'object' && request !== null ? request : {}) as {
+    method?: unknown;
+    params?: { name?: unknown };
+  };
+  const method = typeof r.method === 'string' ? r.method : 'a message';
+  const tool = method === 'tools/call' && typeof r.params?.name === 'string' ? ` ${r.params.name}` : '';
+  return JSON.stringify(`${method}${tool}`.slice(0, 200));
+}
+
+function remoteFromEnv(value: string | undefined): RemoteServers {
+  const parsed = parseRemoteServers(value);
+  if (typeof parsed === 'string') throw new CassetteError(REMOTE_SERVERS_ENV, 0, 'remote', parsed);
+  return parsed;
 }

@@ -124,8 +124,15 @@ export interface ToolGate {
   args: Record<string, unknown>;
 }
 
-/** One hook's answer, per the 1.2.3 table. */
-function decide(result: HookRun): { verdict: ToolGate['verdict']; reason: string; overwrite?: Obj } {
+/**
+ * One PreToolUse hook's answer, per the 1.2.3 table (docs/reference/hooks.md#pretooluse-answers). Also how a
+ * cassette replay decides on a recorded call (`cassette/replay-gate.ts`), so live and replay agree.
+ */
+export function decidePreToolUse(result: HookRun): {
+  verdict: ToolGate['verdict'];
+  reason: string;
+  overwrite?: Obj;
+} {
   if (result.failure !== undefined) return { verdict: 'deny', reason: `hook ${result.failure}` };
   if (result.stdout.trim() === '') return { verdict: 'allow', reason: '' };
   let value: unknown;
@@ -175,7 +182,7 @@ export async function preToolUse(
       stepIdx,
       toolCall: { name, args: payloadArgs(ctx.runtime, name, current) },
     };
-    const decision = decide(await run(turnCall(ctx), 'PreToolUse', hook, input));
+    const decision = decidePreToolUse(await run(turnCall(ctx), 'PreToolUse', hook, input));
     if (decision.verdict === 'deny') return { verdict: 'deny', reason: decision.reason, args: current };
     if (decision.overwrite !== undefined) current = { ...current, ...decision.overwrite };
     if (decision.verdict === 'ask') ask ??= decision.reason;
