@@ -8,7 +8,9 @@
  *     .agents/plugins/agy-sdk/skills/<name>     links to the configured skills
  *     .agents/hooks.json                        hook relays (placement "workspace", the default)
  *     .agents/agents/<name>/agent.md            custom subagents
- *     hooks/<Event>.sh + private relay config   the absolute-path hook commands
+ *     hooks/<Event>.sh + private relay config   the absolute-path hook commands (the scripts go to a
+ *                                               directory of their own when this path is not a plain word:
+ *                                               `hook-bin-dir.ts`)
  *     home/                                     the shadow HOME (isolation "shadow-home")
  *     attachments/                              media parts of prompts
  *
@@ -44,6 +46,7 @@ import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
 import { type PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
+import { createHookBinDir, splitSafe } from './hook-bin-dir.js';
 import { findBash, findCurl, type HookRelayKind, type QueueFile, queueHookCommand } from './hook-commands.js';
 import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
 import { toAgyMcpEntry } from './mcp-config.js';
@@ -132,9 +135,12 @@ export class SessionRuntime {
   readonly agyServerNames: ReadonlyMap<string, string>;
   /** The PreInvocation gate file, when the PreInvocation command is gated. */
   readonly #preInvocationGate: string | undefined;
+  /** The hook scripts' own directory, when the session directory's path is not a plain word. */
+  readonly hookBinDir: SessionDir | undefined;
 
   private constructor(init: {
     dir: SessionDir;
+    hookBinDir: SessionDir | undefined;
     listener: SessionListener | undefined;
     env: Record<string, string>;
     jsonSchemaFile: string | undefined;
@@ -149,6 +155,7 @@ export class SessionRuntime {
     this.hooksFile = init.hooksFile;
     this.agyServerNames = init.agyServerNames;
     this.#preInvocationGate = init.preInvocationGate;
+    this.hookBinDir = init.hookBinDir;
   }
 
   /** Whether the PreInvocation command is gated (see `SessionRuntimeOptions.gatePreInvocation`). */
@@ -262,13 +269,15 @@ export class SessionRuntime {
     }
     const dir = made.value;
     const listener = started.value;
+    // The hook scripts' own directory, once made: removed with the rest if a later step fails.
+    const owned: { hookBinDir?: SessionDir } = {};
     try {
       await sessionStartLane.take();
-      const built = await writeSessionFiles(dir, listener, o);
-      return new SessionRuntime({ dir, listener, ...built });
+      const built = await writeSessionFiles(dir, listener, o, owned);
+      return new SessionRuntime({ dir, listener, hookBinDir: owned.hookBinDir, ...built });
     } catch (err) {
       await listener?.close();
-      await dir.remove();
+      await Promise.all([dir.remove(), owned.hookBinDir?.remove()]);
       throw err;
     }
   }
@@ -288,12 +297,12 @@ export class SessionRuntime {
     return this.dir.subdir('attachments');
   }
 
-  /** Stops the listener and removes the session directory. Idempotent. */
+  /** Stops the listener and removes the session directory (and the hook scripts' own). Idempotent. */
   async close(): Promise<void> {
     try {
       await this.listener?.close();
     } finally {
-      await this.dir.remove();
+      await Promise.all([this.dir.remove(), this.hookBinDir?.remove()]);
     }
   }
 }
@@ -302,6 +311,7 @@ async function writeSessionFiles(
   dir: SessionDir,
   listener: SessionListener | undefined,
   o: SessionRuntimeOptions,
+  owned: { hookBinDir?: SessionDir },
 ) {
   const plugin = `.agents/plugins/${PLUGIN_NAME}`;
   const isolation = o.isolation ?? 'none';
@@ -354,8 +364,22 @@ async function writeSessionFiles(
   // Hooks: one relay command per registered event; only events with handlers are installed.
   let hooksFile: HooksFile | undefined;
   let preInvocationGate: string | undefined;
+  let hookBin: { dir: SessionDir; files: PrivateFile[] } | undefined;
   const registrations = o.hooks ?? [];
   if (listener && registrations.length > 0) {
+    // agy 1.3.3 splits a hook command at spaces without a shell: a script path that is not one plain word
+    // goes to a directory of its own (docs/reference/hooks.md#hook-commands-split-on-spaces).
+    if (!splitSafe(dir.resolve('hooks/PreToolUse.sh'))) {
+      owned.hookBinDir = await createHookBinDir();
+      hookBin = { dir: owned.hookBinDir, files: [] };
+    }
+    const bin = hookBin;
+    const queueScript: QueueFile = bin
+      ? (relative, content, mode) => {
+          bin.files.push({ relative, content, mode });
+          return bin.dir.resolve(relative);
+        }
+      : queue;
     const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
     const curl = o.hookRelay === 'node' || o.hookRelay === 'bash' ? undefined : findCurl(o.env);
     if (o.hookRelay === 'curl' && !curl)
@@ -377,6 +401,7 @@ async function writeSessionFiles(
         curlPath: curl,
         bashPath: bash,
         gate: gated ? preInvocationGate : undefined,
+        queueScript,
       });
       // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
       const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
@@ -429,6 +454,7 @@ async function writeSessionFiles(
     queue(`.agents/agents/${s.name}/agent.md`, `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`);
   }
   await dir.writeAllPrivate(files);
+  if (hookBin) await hookBin.dir.writeAllPrivate(hookBin.files);
 
   if (o.skillsPaths?.length) {
     const skillsDir = await dir.subdir(`${plugin}/skills`);
