@@ -27,16 +27,13 @@ import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
 import {
   AgentFrontmatterSchema,
-  type HookBundle,
-  type HooksFile,
-  HooksFileSchema,
   type McpConfigEntry,
   McpConfigSchema,
   PluginJsonSchema,
   renderFrontmatter,
   validated,
 } from '../../../protocol/agy-files.js';
-import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
@@ -46,9 +43,9 @@ import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
 import { type PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
-import { createHookBinDir, splitSafe } from './hook-bin-dir.js';
-import { findBash, findCurl, type HookRelayKind, type QueueFile, queueHookCommand } from './hook-commands.js';
-import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
+import type { HookRelayKind, QueueFile } from './hook-commands.js';
+import { createHookDispatcher } from './hook-dispatcher.js';
+import { queueHooksFile } from './hooks-file.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
@@ -116,9 +113,6 @@ export interface SessionRuntimeOptions {
    */
   gatePreInvocation?: boolean | undefined;
 }
-
-/** The PreInvocation gate: while this file exists, the PreInvocation command calls the listener. */
-const PRE_INVOCATION_GATE = 'hooks/PreInvocation.open';
 
 export class SessionRuntime {
   /** The session directory. */
@@ -362,59 +356,7 @@ async function writeSessionFiles(
   }
 
   // Hooks: one relay command per registered event; only events with handlers are installed.
-  let hooksFile: HooksFile | undefined;
-  let preInvocationGate: string | undefined;
-  let hookBin: { dir: SessionDir; files: PrivateFile[] } | undefined;
-  const registrations = o.hooks ?? [];
-  if (listener && registrations.length > 0) {
-    // agy 1.3.3 splits a hook command at spaces without a shell: a script path that is not one plain word
-    // goes to a directory of its own (docs/reference/hooks.md#hook-commands-split-on-spaces).
-    if (!splitSafe(dir.resolve('hooks/PreToolUse.sh'))) {
-      owned.hookBinDir = await createHookBinDir();
-      hookBin = { dir: owned.hookBinDir, files: [] };
-    }
-    const bin = hookBin;
-    const queueScript: QueueFile = bin
-      ? (relative, content, mode) => {
-          bin.files.push({ relative, content, mode });
-          return bin.dir.resolve(relative);
-        }
-      : queue;
-    const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    const curl = o.hookRelay === 'node' || o.hookRelay === 'bash' ? undefined : findCurl(o.env);
-    if (o.hookRelay === 'curl' && !curl)
-      throw new ConfigError('hookRelay', "'curl' was requested but curl is not on PATH");
-    const bash = curl || o.hookRelay === 'node' ? undefined : findBash(o.env);
-    if (o.hookRelay === 'bash' && !bash)
-      throw new ConfigError('hookRelay', "'bash' was requested but bash is not on PATH");
-    const bundle: HookBundle = { enabled: true };
-    for (const event of AGY_HOOK_EVENTS) {
-      const regs = registrations.filter((r) => r.event === event);
-      if (regs.length === 0) continue;
-      const gated = event === 'PreInvocation' && o.gatePreInvocation === true;
-      if (gated) preInvocationGate = join(dir.path, PRE_INVOCATION_GATE);
-      const command = queueHookCommand(queue, {
-        event,
-        url: listener.hookUrl(event),
-        timeoutMs,
-        relay: curl ? 'curl' : bash ? 'bash' : 'node',
-        curlPath: curl,
-        bashPath: bash,
-        gate: gated ? preInvocationGate : undefined,
-        queueScript,
-      });
-      // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
-      const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
-      if (TOOL_HOOK_EVENTS.has(event)) {
-        (bundle as Record<string, unknown>)[event] = [
-          { matcher: combinedMatcher(regs.map((r) => r.matcher)), hooks: [handler] },
-        ];
-      } else {
-        (bundle as Record<string, unknown>)[event] = [handler];
-      }
-    }
-    hooksFile = validated(HooksFileSchema, { [PLUGIN_NAME]: bundle }, 'hooks.json');
-  }
+  const { hooksFile, preInvocationGate, scripts } = await queueHooksFile(dir, listener, o, queue, owned);
   const placement = o.hookPlacement ?? (isolation === 'shadow-home' ? 'home' : 'workspace');
 
   let hooksPath: string | undefined;
@@ -454,7 +396,7 @@ async function writeSessionFiles(
     queue(`.agents/agents/${s.name}/agent.md`, `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`);
   }
   await dir.writeAllPrivate(files);
-  if (hookBin) await hookBin.dir.writeAllPrivate(hookBin.files);
+  if (scripts) await scripts.dir.writeAllPrivate(scripts.files);
 
   if (o.skillsPaths?.length) {
     const skillsDir = await dir.subdir(`${plugin}/skills`);
