@@ -135,6 +135,34 @@ describe('hook commands from a data directory with a space', () => {
     }
   });
 
+  it('a session that fails after its script directory was made leaves neither directory behind', async () => {
+    const home = join(sb.box.root, 'user-home');
+    // The user's hooks.json is a directory: building the shadow HOME (after the hooks) fails with a ConfigError.
+    mkdirSync(join(home, '.gemini', 'config', 'hooks.json'), { recursive: true });
+    const dataDir = join(sb.box.root, 'with space');
+    const root = join(hookBinRoots()[0]!, 'sessions');
+    const mine = async () =>
+      (await readdir(root).catch(() => [] as string[])).filter((d) => {
+        try {
+          return JSON.parse(readFileSync(join(root, d, 'owner.json'), 'utf8')).pid === process.pid;
+        } catch {
+          return false;
+        }
+      });
+    const before = await mine();
+    await expect(
+      SessionRuntime.create({
+        dataDir,
+        isolation: 'shadow-home',
+        env: { PATH: process.env.PATH, HOME: home },
+        logger: recordingLogger(),
+        hooks: [{ event: 'Stop', handler: () => undefined }],
+      }),
+    ).rejects.toThrow(/hooks\.json is not a regular file/);
+    expect(await readdir(join(dataDir, 'sessions'))).toEqual([]);
+    expect(await mine()).toEqual(before);
+  });
+
   it("a crashed session's script directory is swept at a later start", async () => {
     const make = () =>
       SessionRuntime.create({
