@@ -7,7 +7,7 @@
  * The command written to hooks.json is the script's absolute path as one plain word: older agy runs hook
  * commands as shell command lines (a captured plugin hook was `python3 '<path>' hook`), 1.3.3 splits them at
  * spaces and execs them without a shell (docs/reference/hooks.md#hook-commands-split-on-spaces), and a plain
- * path means the same to both. The session runtime puts the scripts where their path is plain
+ * path means the same to both. `hooks-file.ts` puts the scripts where their path is plain
  * (`hook-bin-dir.ts`); a path that still is not plain would be single-quoted, so that at least no shell runs
  * anything from it. Every path inside the scripts is quoted for `sh`, which reads them either way. The
  * listener URL carries the session token; it lives only in private (0600) config files read by `curl -K` or
