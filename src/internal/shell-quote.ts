@@ -8,12 +8,20 @@
 const SAFE_POSIX = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
+ * Whether `value` is one word both for a POSIX shell and for a split on whitespace without a shell (agy 1.3.3
+ * runs hook commands that way): only characters no shell treats specially, so no space, quote or newline.
+ */
+export function isPlainWord(value: string): boolean {
+  return value !== '' && SAFE_POSIX.test(value);
+}
+
+/**
  * One POSIX shell word that expands to exactly `value`. A value made only of safe characters is returned
  * bare, so the same string also works when a command is exec'd without a shell; anything else is wrapped in
  * single quotes (inside which nothing is special, newlines included), each `'` written as `'\''`.
  */
 export function shellQuote(value: string): string {
-  if (value !== '' && SAFE_POSIX.test(value)) return value;
+  if (isPlainWord(value)) return value;
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

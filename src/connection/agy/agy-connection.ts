@@ -156,6 +156,8 @@ export class AgyConnection implements Connection {
       logger: o.logger,
       tap,
       onAnswer: keepAlive,
+      // Hook calls come from a started agy, whose version probe is under way or answered.
+      agyVersion: () => stream?.probedVersion() ?? Promise.resolve(null),
     });
     const runtime = await SessionRuntime.create({
       ...o.session,

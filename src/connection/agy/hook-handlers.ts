@@ -23,6 +23,12 @@ import type { HookAnswerObserver, HookEndpoint, HookHandler } from '../tool-serv
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { WireTap } from '../wire-tap.js';
 import { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
+import {
+  approvesCall,
+  type PreToolUseDialect,
+  preToolUseDialect,
+  toAgyPreToolUseAnswer,
+} from './pre-tool-answer.js';
 import { createHookDispatcher } from './session/hook-dispatcher.js';
 
 /** Options of {@link AgyHookHandlers}. */
@@ -37,6 +43,11 @@ export interface AgyHookHandlersOptions {
   tap?: Pick<WireTap, 'hookRequest' | 'hookAnswer'> | undefined;
   /** Called for each answer sent: a hook call is a sign of life although agy's stdout is quiet. */
   onAnswer?: (() => void) | undefined;
+  /**
+   * The running agy's version (its `--version` probe; null when unknown): a PreToolUse approval is written
+   * the way that version honours it (`pre-tool-answer.ts`). Without it, the pre-1.3.3 form.
+   */
+  agyVersion?: (() => Promise<string | null>) | undefined;
 }
 
 /**
@@ -53,9 +64,16 @@ export class AgyHookHandlers implements HookEndpoint {
   readonly #registrations: readonly AgyHookRegistration[];
   readonly #rawEvents: ReadonlySet<string>;
   readonly #dispatch: HookHandler;
+  readonly #agyVersion: (() => Promise<string | null>) | undefined;
+  readonly #logger: Logger | undefined;
+  /** How the last PreToolUse answer was written, so {@link AgyHookHandlers.answered} reads it as agy does. */
+  #dialect: PreToolUseDialect = 'decision';
+  #warnedUnknownVersion = false;
 
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
     this.#host = host;
+    this.#agyVersion = o.agyVersion;
+    this.#logger = o.logger;
     this.#hasOwnTools = o.hasOwnTools;
     this.#tap = o.tap;
     this.#onAnswer = o.onAnswer;
@@ -86,8 +104,31 @@ export class AgyHookHandlers implements HookEndpoint {
     this.#tap?.hookRequest(event, input);
     if (event === 'PreToolUse' && isRecord(input))
       this.#host.toolCallRequested(input, toHookCall(input as AgyHookInput).call);
-    return this.#dispatch(event, input, context);
+    const answer = this.#dispatch(event, input, context);
+    return event === 'PreToolUse' ? this.#inAgyDialect(answer) : answer;
   };
+
+  /**
+   * The dispatcher's PreToolUse answer as the running agy version reads it (docs/reference/hooks.md#pretooluse-answer-by-version).
+   * The version probe runs beside the handlers; a rejection of either lands in the listener's fallback (a deny).
+   */
+  async #inAgyDialect(answer: unknown): Promise<unknown> {
+    const version = this.#agyVersion?.().catch(() => null) ?? Promise.resolve(null);
+    const [decided, agyVersion] = await Promise.all([answer, version]);
+    this.#dialect = preToolUseDialect(agyVersion);
+    if (
+      agyVersion === null &&
+      this.#agyVersion &&
+      !this.#warnedUnknownVersion &&
+      approvesCall(decided, 'decision')
+    ) {
+      this.#warnedUnknownVersion = true;
+      this.#logger?.warn(
+        'agy\'s version is unknown: approved tool calls are answered {"decision":"allow"}, which agy 1.3.3 and later hand to their own permission check (denied headless)',
+      );
+    }
+    return toAgyPreToolUseAnswer(decided, this.#dialect);
+  }
 
   /**
    * The one answer agy received for a hook call — the handler's, a raw `agyHooks` handler's, or the
@@ -100,7 +141,7 @@ export class AgyHookHandlers implements HookEndpoint {
     // Input that never reached a handler (too large, not JSON) still gets a verdict, charged by the host.
     const { call } = toHookCall(isRecord(input) ? (input as AgyHookInput) : {});
     const verdict: ToolCallVerdict =
-      !isRecord(answer) || answer.decision === 'allow'
+      approvesCall(answer, this.#dialect) || !isRecord(answer)
         ? { allow: true }
         : {
             allow: false,

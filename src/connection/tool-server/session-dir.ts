@@ -109,8 +109,13 @@ export class SessionDir {
     this.id = id;
   }
 
-  /** Creates a fresh session directory under `dataDir` (default: see module doc), sweeping stale ones. */
-  static async create(opts: { dataDir?: string | undefined } = {}): Promise<SessionDir> {
+  /**
+   * Creates a fresh session directory under `dataDir` (default: see module doc), sweeping stale ones. A
+   * `dataDir` the SDK chose itself (`ownDataDir`, or none given) is tightened to 0700 if it is not already.
+   */
+  static async create(
+    opts: { dataDir?: string | undefined; ownDataDir?: boolean | undefined } = {},
+  ): Promise<SessionDir> {
     const dataDir = opts.dataDir ?? defaultDataDir();
     if (!isAbsolute(dataDir))
       throw new ConfigError('dataDir', `must be an absolute path, got ${JSON.stringify(dataDir)}`);
@@ -125,7 +130,7 @@ export class SessionDir {
     // Our own directory is made synchronously (see writeAllPrivate); the sweep, which may read many other
     // directories, runs beside it on the thread pool. It leaves a directory without an owner file alone, and
     // this process's live ones unread.
-    ensurePrivateDir(dataDir, opts.dataDir === undefined);
+    ensurePrivateDir(dataDir, opts.dataDir === undefined || opts.ownDataDir === true);
     ensurePrivateDir(sessions, true);
     const id = randomUUID();
     const path = join(sessions, id);

@@ -131,7 +131,13 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
     return exit(1);
   }
   const runtime = SimRuntime.load(
-    { workspaces, model: args.model, skipPermissions: args.skipPermissions, version: '0.0.0' },
+    {
+      workspaces,
+      model: args.model,
+      skipPermissions: args.skipPermissions,
+      // The recorded build's hook reading and command splitting, as the SDK answered for that version.
+      version: cassette.header.agy.version ?? '0.0.0',
+    },
     () => {},
   );
   const gate = new ReplayGate(runtime, remote);
@@ -277,7 +283,7 @@ async function reissueHook(runtime: SimRuntime, record: HookRecord, conversation
     }
   })();
   for (const hook of hooks ?? []) {
-    await runHook(hook, request as object, { cwd: runtime.hookCwd, conversationId });
+    await runHook(hook, request as object, { cwd: runtime.hookCwd, conversationId, exec: runtime.hookExec });
   }
 }
 

@@ -85,8 +85,12 @@ export class ReplayGate {
     let ask: string | undefined;
     for (const hook of hooks) {
       const input = { ...request, toolCall: { ...toolCall, args } };
-      const run = await runHook(hook, input, { cwd: this.#runtime.hookCwd, conversationId });
-      const decision = decidePreToolUse(run);
+      const run = await runHook(hook, input, {
+        cwd: this.#runtime.hookCwd,
+        conversationId,
+        exec: this.#runtime.hookExec,
+      });
+      const decision = decidePreToolUse(run, this.#runtime.preToolUseAnswers);
       if (decision.verdict === 'deny') {
         refusal = `this session's PreToolUse hooks denied it: ${decision.reason}`;
         break;

@@ -19,7 +19,10 @@ export const DEFAULT_HOOK_TIMEOUT_S = 30;
 
 /** One runnable hook command. */
 export interface HookCommand {
-  /** A command line, run by `/bin/sh -c` (so it may carry arguments, quotes and redirections). */
+  /**
+   * A command line: run by `/bin/sh -c` (so it may carry arguments, quotes and redirections), or split on
+   * whitespace without a shell on 1.3.3+ (`AgyProfile.hookCommand`).
+   */
   command: string;
   timeoutMs: number;
   /** Tool events only: the tool names it applies to; `undefined` matches every tool. */

@@ -22,6 +22,7 @@ import { stepEnvelope } from './envelopes.js';
 import type { HookCommand, HookEvent } from './hook-config.js';
 import { type HookRun, runHook } from './hook-runner.js';
 import type { ToolOutcome } from './mcp-hub.js';
+import type { AgyProfile } from './profile.js';
 import type { SimRuntime } from './runtime.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -90,6 +91,7 @@ async function run(call: HookCall, event: HookEvent, hook: HookCommand, input: O
     cwd: call.runtime.hookCwd,
     conversationId: call.conversationId,
     signal: call.signal,
+    exec: call.runtime.hookExec,
   });
   if (result.failure !== undefined) {
     await call.emitter.stderr(
@@ -116,7 +118,10 @@ function turnCall(ctx: TurnContext): HookCall {
 
 /** The PreToolUse verdict on a tool call. */
 export interface ToolGate {
-  /** `ask` means "normal policy": the tool runs only in `always-proceed` mode. */
+  /**
+   * `ask` means "normal policy" (agy's own permission check): the tool runs only in `always-proceed` mode,
+   * headless agy cannot prompt.
+   */
   verdict: 'allow' | 'deny' | 'ask';
   /** Why it was denied (or asked). */
   reason: string;
@@ -124,17 +129,28 @@ export interface ToolGate {
   args: Record<string, unknown>;
 }
 
-/**
- * One PreToolUse hook's answer, per the 1.2.3 table (docs/reference/hooks.md#pretooluse-answers). Also how a
- * cassette replay decides on a recorded call (`cassette/replay-gate.ts`), so live and replay agree.
- */
-export function decidePreToolUse(result: HookRun): {
+/** One hook's reading: the verdict, why, and the args it overwrites. */
+export interface HookDecision {
+  /** Run, ask agy's own check, or block. */
   verdict: ToolGate['verdict'];
+  /** Why (empty when it allows). */
   reason: string;
-  overwrite?: Obj;
-} {
+  /** The arguments it overwrites. */
+  overwrite?: Obj | undefined;
+}
+
+/**
+ * One PreToolUse hook's answer, read as the imitated build reads it (`AgyProfile.preToolUseAnswers`;
+ * docs/reference/hooks.md#pretooluse-answers). Also how a cassette replay decides on a recorded call
+ * (`cassette/replay-gate.ts`), so live and replay agree.
+ */
+export function decidePreToolUse(
+  result: HookRun,
+  answers: AgyProfile['preToolUseAnswers'] = '1.2.3',
+): HookDecision {
   if (result.failure !== undefined) return { verdict: 'deny', reason: `hook ${result.failure}` };
-  if (result.stdout.trim() === '') return { verdict: 'allow', reason: '' };
+  // 1.3.3: printing nothing leaves the call to agy's own flow (docs/reference/hooks.md#pretooluse-answers-on-133).
+  if (result.stdout.trim() === '') return { verdict: answers === '1.3.3' ? 'ask' : 'allow', reason: '' };
   let value: unknown;
   try {
     value = JSON.parse(result.stdout);
@@ -142,6 +158,11 @@ export function decidePreToolUse(result: HookRun): {
     return { verdict: 'deny', reason: 'hook output is not valid JSON' };
   }
   if (!isObj(value)) return { verdict: 'deny', reason: 'hook output is not a JSON object' };
+  return answers === '1.3.3' ? decide133(value) : decide123(value);
+}
+
+/** The 1.2.3 table (docs/reference/hooks.md#pretooluse-answers). */
+function decide123(value: Obj): HookDecision {
   const overwrite = isObj(value.overwrite) ? value.overwrite : undefined;
   const reason = typeof value.reason === 'string' ? value.reason : '';
   const withOverwrite = overwrite === undefined ? {} : { overwrite };
@@ -165,6 +186,31 @@ export function decidePreToolUse(result: HookRun): {
 }
 
 /**
+ * The 1.3.3 probe (docs/reference/hooks.md#pretooluse-answers-on-133): `deny` blocks; `allow`, `ask` and
+ * `permissionOverrides` approve nothing (agy's own permission check decides); an object without a decision
+ * (`{}`) runs the tool without agy's prompt. Not measured, so read as no kinder than the probe: an unknown
+ * decision denies, and `overwrite` is not applied.
+ */
+function decide133(value: Obj): HookDecision {
+  const reason = typeof value.reason === 'string' ? value.reason : '';
+  switch (value.decision) {
+    case 'deny':
+      return { verdict: 'deny', reason: reason || 'denied by hook' };
+    case 'allow':
+    case 'ask':
+    case 'force_ask':
+      return { verdict: 'ask', reason };
+    case undefined:
+      if (value.permissionOverrides !== undefined) return { verdict: 'ask', reason };
+      if (typeof value.deny_reason === 'string')
+        return { verdict: 'deny', reason: value.deny_reason || 'denied by hook' };
+      return { verdict: 'allow', reason };
+    default:
+      return { verdict: 'deny', reason: `hook gave an unknown decision ${JSON.stringify(value.decision)}` };
+  }
+}
+
+/**
  * Runs the PreToolUse hooks matching `name`. The first denial wins at once; `overwrite`s shallow-merge into
  * the arguments, each later hook seeing the merged ones; an `ask` from any hook makes the verdict `ask`.
  */
@@ -182,7 +228,10 @@ export async function preToolUse(
       stepIdx,
       toolCall: { name, args: payloadArgs(ctx.runtime, name, current) },
     };
-    const decision = decidePreToolUse(await run(turnCall(ctx), 'PreToolUse', hook, input));
+    const decision = decidePreToolUse(
+      await run(turnCall(ctx), 'PreToolUse', hook, input),
+      ctx.profile.preToolUseAnswers,
+    );
     if (decision.verdict === 'deny') return { verdict: 'deny', reason: decision.reason, args: current };
     if (decision.overwrite !== undefined) current = { ...current, ...decision.overwrite };
     if (decision.verdict === 'ask') ask ??= decision.reason;

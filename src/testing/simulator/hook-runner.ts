@@ -1,8 +1,9 @@
 /**
  * Running one hook command the way agy does: as a command line with arguments through `/bin/sh -c` (real
  * users' hooks are command lines such as `python ./plugins/x/hook.py PreToolUse`,
- * agy-real/configs-hooks-json/; a real plugin's hook was `python3 '<path>' hook`, agy-real/README.md), cwd
- * the first workspace's `.agents` directory when it exists (else the first workspace, else agy's cwd), the
+ * agy-real/configs-hooks-json/; a real plugin's hook was `python3 '<path>' hook`, agy-real/README.md), or, as
+ * 1.3.3 does, cut at whitespace and exec'd without a shell (docs/reference/hooks.md#hook-commands-split-on-spaces:
+ * quotes stay in the words, so a quoted path with a space fails to start), cwd the first workspace's `.agents` directory when it exists (else the first workspace, else agy's cwd), the
  * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
  * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
  * kills the running hook too. Killing takes the hook's process group, and what is left of the group when the
@@ -35,6 +36,19 @@ export function killRunningHooks(): void {
   for (const hook of running) hook.abort();
   running.clear();
 }
+
+/**
+ * How a hook command becomes a process: `shell` runs it through `/bin/sh -c`; `split` cuts it at runs of
+ * whitespace and execs the first word with the rest as arguments, no shell, no quote removal.
+ */
+export type HookExec = 'shell' | 'split';
+
+/** The program and arguments for `command` under `exec`. */
+export function hookArgv(command: string, exec: HookExec): [string, string[]] {
+  if (exec === 'shell') return ['/bin/sh', ['-c', command]];
+  const [program = '', ...args] = command.trim().split(/\s+/);
+  return [program, args];
+}
 /** The directory hooks run in. */
 export function hookCwd(workspaces: readonly string[], fallback: string): string {
   const first = workspaces[0];
@@ -56,7 +70,13 @@ export function hookCwd(workspaces: readonly string[], fallback: string): string
 export async function runHook(
   hook: HookCommand,
   input: object,
-  options: { cwd: string; conversationId: string; signal?: AbortSignal | undefined },
+  options: {
+    cwd: string;
+    conversationId: string;
+    signal?: AbortSignal | undefined;
+    /** How the command is run; default `shell`. */
+    exec?: HookExec | undefined;
+  },
 ): Promise<HookRun> {
   const { signal } = options;
   if (signal?.aborted) throw new TurnAborted(signal.reason as AbortReason);
@@ -64,7 +84,8 @@ export async function runHook(
   running.add(own);
   // The hook's whole process group goes at its timeout, SIGKILL at once (grace 0), so a hook's own children
   // (`sh -c 'slow | jq'`) cannot outlive it.
-  const run = await runBounded('/bin/sh', ['-c', hook.command], {
+  const [program, args] = hookArgv(hook.command, options.exec ?? 'shell');
+  const run = await runBounded(program, args, {
     cwd: options.cwd,
     env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
     input: JSON.stringify(input),

@@ -4,6 +4,11 @@
  * response" (exit 1); 1.2.7 soft-denies a tool with an `ERROR` step (`TOOL_ERROR` "…denied permission…");
  * 1.2.17+ soft-denies with a `DONE` step without output and reports a print timeout as `SUCCESS` with an
  * empty response and all-zero usage (exit 0). The default is the newest captured build, 1.3.1.
+ *
+ * 1.3.3 and later differ in how they run and read hooks. That profile is built from a description, not from
+ * captured bytes: a hook author's probe of 1.3.3 (docs/reference/hooks.md#pretooluse-answers-on-133,
+ * docs/reference/hooks.md#hook-commands-split-on-spaces). Versions between two known ones behave like the
+ * older one.
  */
 import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17 } from './builtin-tools.js';
 
@@ -59,6 +64,19 @@ export interface AgyProfile {
    * the latest one only (older profiles: no capture of theirs shows a turn with two texts, so they keep it).
    */
   readonly responseText: 'joined' | 'last';
+  /**
+   * How a hook `command` is run: `shell`, as a command line through `/bin/sh -c` (real hooks carry arguments
+   * and quotes, agy-real/configs-hooks-json/), or `split` (1.3.3+: cut at whitespace and exec'd without a shell,
+   * so quotes stay in the words; docs/reference/hooks.md#hook-commands-split-on-spaces).
+   */
+  readonly hookCommand: 'shell' | 'split';
+  /**
+   * How a PreToolUse answer is read: `1.2.3` (docs/reference/hooks.md#pretooluse-answers: `allow` runs the
+   * tool, `{}` denies, empty stdout runs it) or `1.3.3` (docs/reference/hooks.md#pretooluse-answers-on-133:
+   * `{}` runs it without agy's own prompt, `deny` blocks, `allow`/`ask`/`permissionOverrides` and empty stdout
+   * fall back to agy's permission check, which headless mode denies unless permissions are skipped).
+   */
+  readonly preToolUseAnswers: '1.2.3' | '1.3.3';
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -101,5 +119,7 @@ export function profileFor(version: string): AgyProfile {
     hookDenialResult: v1_2 ? 'success' : 'error',
     systemMessageDuration: v1_2,
     responseText: olderThan(version, '1.3.0') ? 'last' : 'joined',
+    hookCommand: olderThan(version, '1.3.3') ? 'shell' : 'split',
+    preToolUseAnswers: olderThan(version, '1.3.3') ? '1.2.3' : '1.3.3',
   };
 }

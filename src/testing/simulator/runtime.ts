@@ -7,8 +7,9 @@
 import { homedir } from 'node:os';
 import { discoverConfig, type RuntimeConfig } from './discovery.js';
 import type { HookCommand, HookEvent } from './hook-config.js';
-import { hookCwd, killRunningHooks } from './hook-runner.js';
+import { type HookExec, hookCwd, killRunningHooks } from './hook-runner.js';
 import { McpHub } from './mcp-hub.js';
+import { type AgyProfile, profileFor } from './profile.js';
 
 /** The model name hooks are told when `--model` is absent (the Python SDK's `DEFAULT_MODEL`, docs/reference/design-sources.md#python-sdk-default-model). */
 export const DEFAULT_MODEL_NAME = 'gemini-3.7-flash';
@@ -36,6 +37,10 @@ export class SimRuntime {
   mcp: McpHub | undefined;
   /** The directory hook commands run in. */
   readonly hookCwd: string;
+  /** How hook commands are run: through a shell, or split on spaces (the imitated version's `hookCommand`). */
+  readonly hookExec: HookExec;
+  /** How a PreToolUse answer is read (the imitated version's `preToolUseAnswers`). */
+  readonly preToolUseAnswers: AgyProfile['preToolUseAnswers'];
   /** `init.permission_mode`: the flag, else `settings.json`'s `toolPermission`, else `request-review`. */
   readonly permissionMode: string;
   /** The model name hooks see. */
@@ -49,6 +54,9 @@ export class SimRuntime {
   ) {
     this.#options = options;
     this.hookCwd = hookCwd(config.workspaces, process.cwd());
+    const profile = profileFor(options.version);
+    this.hookExec = profile.hookCommand;
+    this.preToolUseAnswers = profile.preToolUseAnswers;
     this.permissionMode = options.skipPermissions
       ? 'always-proceed'
       : (config.toolPermission ?? 'request-review');

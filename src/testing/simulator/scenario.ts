@@ -462,7 +462,9 @@ export interface Scenario {
   /**
    * The agy build to imitate (and what `agy --version` prints): `1.1.x` shapes (checkpoint steps, 56 tools,
    * ERROR print timeouts), `1.2.7` (ERROR denials, 57 tools) or `1.2.17`/`1.3.1` (the default: DONE denials,
-   * SUCCESS print timeouts, 60 tools). Default: `$AGY_SIM_VERSION`, else `1.3.1`.
+   * SUCCESS print timeouts, 60 tools), `1.3.3` and later (as 1.3.1, but hook commands split on spaces without
+   * a shell and the 1.3.3 PreToolUse answers, from a description: `profile.ts`). Default: `$AGY_SIM_VERSION`,
+   * else `1.3.1`.
    */
   version?: string;
   /** Launch behaviour, before any input. Default: a normal start. */

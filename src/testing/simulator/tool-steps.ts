@@ -4,7 +4,8 @@
  * A step goes ACTIVE with the model's arguments; the PreToolUse hooks matching the tool name then decide:
  * - denied: the step ends ERROR, `tool_info.error` `{type: "TOOL_ERROR", message: "tool call denied by
  *   pre-tool hook: <R>"}`, no output; the turn goes on (1.1.x: the turn ends ERROR with that text);
- * - `ask`/`force_ask` ("normal policy"): runs in `always-proceed` mode; otherwise it is soft-denied the way
+ * - `ask`/`force_ask` ("normal policy"; on 1.3.3 also `allow`, `permissionOverrides` and empty stdout,
+ *   docs/reference/hooks.md#pretooluse-answers-on-133): runs in `always-proceed` mode; otherwise it is soft-denied the way
  *   the imitated build soft-denies (`deny` action: DONE without output on 1.2.17+, ERROR `TOOL_ERROR` on
  *   1.2.7 — no real agy writes `PERMISSION_DENIED`), the tool's name joins `result.denied_actions` and the
  *   turn ends;

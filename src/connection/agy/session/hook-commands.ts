@@ -4,10 +4,12 @@
  * start-up), else bash's `/dev/tcp` when bash is installed (as fast), else the Node relay (`hook-relay.ts`)
  * run by `process.execPath`.
  *
- * The command written to hooks.json is the script's absolute path as one shell word: real agy runs hook
- * commands as command lines (a captured plugin hook was `python3 '<path>' hook`), so a session directory
- * named with shell syntax must not run anything. A path of plain characters stays bare, which also works
- * where agy execs the command without a shell. Every path inside the scripts is quoted the same way. The
+ * The command written to hooks.json is the script's absolute path as one plain word: older agy runs hook
+ * commands as shell command lines (a captured plugin hook was `python3 '<path>' hook`), 1.3.3 splits them at
+ * spaces and execs them without a shell (docs/reference/hooks.md#hook-commands-split-on-spaces), and a plain
+ * path means the same to both. `hooks-file.ts` puts the scripts where their path is plain
+ * (`hook-bin-dir.ts`); a path that still is not plain would be single-quoted, so that at least no shell runs
+ * anything from it. Every path inside the scripts is quoted for `sh`, which reads them either way. The
  * listener URL carries the session token; it lives only in private (0600) config files read by `curl -K` or
  * the relay, never in argv.
  */
@@ -55,6 +57,11 @@ export interface HookCommandOptions {
    * PreInvocation hook that only delivers steering. Only for events whose `{}` answer changes nothing.
    */
   gate?: string | undefined;
+  /**
+   * Queues the executable script, when it goes elsewhere than its private config (a directory whose path is a
+   * plain word, `hook-bin-dir.ts`); default: the same queue.
+   */
+  queueScript?: QueueFile | undefined;
 }
 
 /** Queues a file for the session to write with all its others (`SessionDir.writeAllPrivate`); returns its path. */
@@ -111,7 +118,7 @@ export function queueHookCommand(queue: QueueFile, o: HookCommandOptions): strin
   }
   if (o.gate !== undefined) body = `${gateLine(o.gate)}\n${body}`;
   const shebang = o.relay === 'bash' ? `#!${o.bashPath ?? '/bin/bash'}` : '#!/bin/sh';
-  return shellQuote(queue(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`, 0o700));
+  return shellQuote((o.queueScript ?? queue)(`hooks/${o.event}.sh`, `${shebang}\n${body}\n`, 0o700));
 }
 
 /** `cat`'s absolute path, or null where there is none; looked up once (see {@link findCat}). */

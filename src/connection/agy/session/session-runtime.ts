@@ -8,7 +8,9 @@
  *     .agents/plugins/agy-sdk/skills/<name>     links to the configured skills
  *     .agents/hooks.json                        hook relays (placement "workspace", the default)
  *     .agents/agents/<name>/agent.md            custom subagents
- *     hooks/<Event>.sh + private relay config   the absolute-path hook commands
+ *     hooks/<Event>.sh + private relay config   the absolute-path hook commands (the scripts go to a
+ *                                               directory of their own when this path is not a plain word:
+ *                                               `hook-bin-dir.ts`)
  *     home/                                     the shadow HOME (isolation "shadow-home")
  *     attachments/                              media parts of prompts
  *
@@ -25,16 +27,13 @@ import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
 import {
   AgentFrontmatterSchema,
-  type HookBundle,
-  type HooksFile,
-  HooksFileSchema,
   type McpConfigEntry,
   McpConfigSchema,
   PluginJsonSchema,
   renderFrontmatter,
   validated,
 } from '../../../protocol/agy-files.js';
-import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
@@ -44,8 +43,9 @@ import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
 import type { OwnToolHooks } from '../../tool-server/mcp-tool-call.js';
 import { OWN_TOOL_SERVER, SDK_NAMESPACE, TOOL_SERVER_NAME } from '../../tool-server/server-name.js';
 import { type PrivateFile, SessionDir } from '../../tool-server/session-dir.js';
-import { findBash, findCurl, type HookRelayKind, type QueueFile, queueHookCommand } from './hook-commands.js';
-import { combinedMatcher, createHookDispatcher } from './hook-dispatcher.js';
+import type { HookRelayKind, QueueFile } from './hook-commands.js';
+import { createHookDispatcher } from './hook-dispatcher.js';
+import { queueHooksFile } from './hooks-file.js';
 import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
@@ -114,9 +114,6 @@ export interface SessionRuntimeOptions {
   gatePreInvocation?: boolean | undefined;
 }
 
-/** The PreInvocation gate: while this file exists, the PreInvocation command calls the listener. */
-const PRE_INVOCATION_GATE = 'hooks/PreInvocation.open';
-
 export class SessionRuntime {
   /** The session directory. */
   readonly dir: SessionDir;
@@ -132,9 +129,12 @@ export class SessionRuntime {
   readonly agyServerNames: ReadonlyMap<string, string>;
   /** The PreInvocation gate file, when the PreInvocation command is gated. */
   readonly #preInvocationGate: string | undefined;
+  /** The hook scripts' own directory, when the session directory's path is not a plain word. */
+  readonly hookBinDir: SessionDir | undefined;
 
   private constructor(init: {
     dir: SessionDir;
+    hookBinDir: SessionDir | undefined;
     listener: SessionListener | undefined;
     env: Record<string, string>;
     jsonSchemaFile: string | undefined;
@@ -149,6 +149,7 @@ export class SessionRuntime {
     this.hooksFile = init.hooksFile;
     this.agyServerNames = init.agyServerNames;
     this.#preInvocationGate = init.preInvocationGate;
+    this.hookBinDir = init.hookBinDir;
   }
 
   /** Whether the PreInvocation command is gated (see `SessionRuntimeOptions.gatePreInvocation`). */
@@ -262,13 +263,15 @@ export class SessionRuntime {
     }
     const dir = made.value;
     const listener = started.value;
+    // The hook scripts' own directory, once made: removed with the rest if a later step fails.
+    const owned: { hookBinDir?: SessionDir } = {};
     try {
       await sessionStartLane.take();
-      const built = await writeSessionFiles(dir, listener, o);
-      return new SessionRuntime({ dir, listener, ...built });
+      const built = await writeSessionFiles(dir, listener, o, owned);
+      return new SessionRuntime({ dir, listener, hookBinDir: owned.hookBinDir, ...built });
     } catch (err) {
       await listener?.close();
-      await dir.remove();
+      await Promise.all([dir.remove(), owned.hookBinDir?.remove()]);
       throw err;
     }
   }
@@ -288,12 +291,12 @@ export class SessionRuntime {
     return this.dir.subdir('attachments');
   }
 
-  /** Stops the listener and removes the session directory. Idempotent. */
+  /** Stops the listener and removes the session directory (and the hook scripts' own). Idempotent. */
   async close(): Promise<void> {
     try {
       await this.listener?.close();
     } finally {
-      await this.dir.remove();
+      await Promise.all([this.dir.remove(), this.hookBinDir?.remove()]);
     }
   }
 }
@@ -302,6 +305,7 @@ async function writeSessionFiles(
   dir: SessionDir,
   listener: SessionListener | undefined,
   o: SessionRuntimeOptions,
+  owned: { hookBinDir?: SessionDir },
 ) {
   const plugin = `.agents/plugins/${PLUGIN_NAME}`;
   const isolation = o.isolation ?? 'none';
@@ -352,44 +356,7 @@ async function writeSessionFiles(
   }
 
   // Hooks: one relay command per registered event; only events with handlers are installed.
-  let hooksFile: HooksFile | undefined;
-  let preInvocationGate: string | undefined;
-  const registrations = o.hooks ?? [];
-  if (listener && registrations.length > 0) {
-    const timeoutMs = o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    const curl = o.hookRelay === 'node' || o.hookRelay === 'bash' ? undefined : findCurl(o.env);
-    if (o.hookRelay === 'curl' && !curl)
-      throw new ConfigError('hookRelay', "'curl' was requested but curl is not on PATH");
-    const bash = curl || o.hookRelay === 'node' ? undefined : findBash(o.env);
-    if (o.hookRelay === 'bash' && !bash)
-      throw new ConfigError('hookRelay', "'bash' was requested but bash is not on PATH");
-    const bundle: HookBundle = { enabled: true };
-    for (const event of AGY_HOOK_EVENTS) {
-      const regs = registrations.filter((r) => r.event === event);
-      if (regs.length === 0) continue;
-      const gated = event === 'PreInvocation' && o.gatePreInvocation === true;
-      if (gated) preInvocationGate = join(dir.path, PRE_INVOCATION_GATE);
-      const command = queueHookCommand(queue, {
-        event,
-        url: listener.hookUrl(event),
-        timeoutMs,
-        relay: curl ? 'curl' : bash ? 'bash' : 'node',
-        curlPath: curl,
-        bashPath: bash,
-        gate: gated ? preInvocationGate : undefined,
-      });
-      // agy's own timeout (seconds) is longer than ours, so our fail-closed answer arrives first.
-      const handler = { type: 'command' as const, command, timeout: Math.ceil(timeoutMs / 1000) + 5 };
-      if (TOOL_HOOK_EVENTS.has(event)) {
-        (bundle as Record<string, unknown>)[event] = [
-          { matcher: combinedMatcher(regs.map((r) => r.matcher)), hooks: [handler] },
-        ];
-      } else {
-        (bundle as Record<string, unknown>)[event] = [handler];
-      }
-    }
-    hooksFile = validated(HooksFileSchema, { [PLUGIN_NAME]: bundle }, 'hooks.json');
-  }
+  const { hooksFile, preInvocationGate, scripts } = await queueHooksFile(dir, listener, o, queue, owned);
   const placement = o.hookPlacement ?? (isolation === 'shadow-home' ? 'home' : 'workspace');
 
   let hooksPath: string | undefined;
@@ -429,6 +396,7 @@ async function writeSessionFiles(
     queue(`.agents/agents/${s.name}/agent.md`, `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`);
   }
   await dir.writeAllPrivate(files);
+  if (scripts) await scripts.dir.writeAllPrivate(scripts.files);
 
   if (o.skillsPaths?.length) {
     const skillsDir = await dir.subdir(`${plugin}/skills`);

@@ -1,9 +1,10 @@
-// Hook commands are safe under a shell (issue 8). Real agy runs a hook `command` as a command line with
-// arguments (a real plugin's hook was `python3 '<path>' hook`, agy-real/README.md; users write
-// `python ./plugins/…/hook.py PreToolUse`, agy-real/configs-hooks-json/Ajw2003-AjsAgyTools.hooks.json), so
-// each command written to hooks.json is run here through `/bin/sh -c`, from a data directory whose name is
-// shell syntax, with a real PreToolUse payload on stdin: nothing extra may run, and the call must still
-// reach the listener and be answered.
+// Hook commands are safe under a shell (issue 8) and under agy 1.3.3's split on spaces. Older agy runs a hook
+// `command` as a command line with arguments (a real plugin's hook was `python3 '<path>' hook`,
+// agy-real/README.md; users write `python ./plugins/…/hook.py PreToolUse`,
+// agy-real/configs-hooks-json/Ajw2003-AjsAgyTools.hooks.json); 1.3.3 cuts it at spaces and execs it without a
+// shell (docs/reference/hooks.md#hook-commands-split-on-spaces). So each command written to hooks.json is run
+// here both ways, from a data directory whose name is shell syntax, with a real PreToolUse payload on stdin:
+// nothing extra may run, and the call must still reach the listener and be answered.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBash, findCurl } from '../../../../src/connection/agy/session/hook-commands.js';
 import { SessionRuntime } from '../../../../src/connection/agy/session/session-runtime.js';
-import { shellCommand, shellQuote } from '../../../../src/internal/shell-quote.js';
+import { isPlainWord, shellCommand, shellQuote } from '../../../../src/internal/shell-quote.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../../../helpers/runtime-files.js';
 import { useSandbox } from '../../../helpers/sandbox.js';
@@ -64,6 +65,30 @@ function viaShell(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { cwd, env: { PATH: process.env.PATH } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
+    child.stdin.on('error', () => {});
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** Runs `command` the way agy 1.3.3 does: split at whitespace, exec'd without a shell. */
+function viaSplit(
+  command: string,
+  stdin: string,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [program = '', ...args] = command.trim().split(/\s+/);
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd, env: { PATH: process.env.PATH } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
@@ -143,13 +168,18 @@ for (const relay of ['node', 'curl', 'bash'] as const) {
           };
           const pre = file['agy-sdk'].PreToolUse[0]!.hooks[0]!.command;
           const stop = file['agy-sdk'].Stop[0]!.command;
-          // The command is the script's path as one quoted shell word.
-          expect(pre).toBe(shellQuote(join(runtime.dir.path, 'hooks', 'PreToolUse.sh')));
+          // The command is one plain word: the script's path, in a directory of its own since the session
+          // directory's path is not plain.
+          expect(isPlainWord(pre)).toBe(true);
+          expect(pre).toBe(join(runtime.hookBinDir!.path, 'hooks', 'PreToolUse.sh'));
 
           const answer = await viaShell(pre, JSON.stringify(PAYLOAD), run);
           expect(answer, answer.stderr).toMatchObject({ code: 0 });
           expect(JSON.parse(answer.stdout)).toEqual({ decision: 'deny', reason: 'seen by the host' });
-          expect(seen).toEqual([PAYLOAD]);
+          const split = await viaSplit(pre, JSON.stringify(PAYLOAD), run);
+          expect(split, split.stderr).toMatchObject({ code: 0 });
+          expect(JSON.parse(split.stdout)).toEqual({ decision: 'deny', reason: 'seen by the host' });
+          expect(seen).toEqual([PAYLOAD, PAYLOAD]);
           const stopAnswer = await viaShell(stop, '{"terminationReason":"NO_TOOL_CALL"}', run);
           expect(JSON.parse(stopAnswer.stdout)).toEqual({ decision: 'continue', reason: 'keep going' });
 
