@@ -120,13 +120,21 @@ export interface Timeline {
   processes: TimelineProcess[];
 }
 
+/** The text of a user line (`{"message":{"content":[{"text":…}]}}`); any other line is shown as it is. */
 function promptOf(line: string): string {
+  let v: unknown;
   try {
-    const v = JSON.parse(line) as { message?: { content?: { text?: string }[] } };
-    return (v.message?.content ?? []).map((c) => c.text ?? '').join('\n');
+    v = JSON.parse(line);
   } catch {
     return line;
   }
+  const content = (v as { message?: { content?: unknown } } | null)?.message?.content;
+  if (!Array.isArray(content)) return line;
+  return content
+    .map((c) =>
+      typeof (c as { text?: unknown } | null)?.text === 'string' ? (c as { text: string }).text : '',
+    )
+    .join('\n');
 }
 
 /** The reason and decider of a denying hook answer (`{decision:'deny', reason}`), if it denied. */
