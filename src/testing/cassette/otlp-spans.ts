@@ -5,7 +5,6 @@
  * id) and the field, never a crash later. One pass over the spans, linear in their number.
  */
 import { CassetteError } from '../../errors.js';
-import { exceedsJsonDepth } from '../../internal/json-depth.js';
 import { INPUT_LIMITS, type InputLimits } from './limits.js';
 
 /** An attribute value as the timeline reads it. */
@@ -64,7 +63,7 @@ export function isOtlpTrace(text: string): boolean {
 }
 
 /** The JSON documents of the file with their line numbers: one object, or one per non-empty line. */
-function documents(text: string, file: string, limits: InputLimits): { line: number; doc: unknown }[] {
+function documents(text: string, file: string): { line: number; doc: unknown }[] {
   let docs: { line: number; doc: unknown }[];
   try {
     docs = [{ line: 1, doc: JSON.parse(text) as unknown }];
@@ -79,16 +78,15 @@ function documents(text: string, file: string, limits: InputLimits): { line: num
       }
     }
   }
-  for (const { line, doc } of docs)
-    if (exceedsJsonDepth(doc, limits.jsonDepth))
-      throw new CassetteError(file, line, 'trace', `nests deeper than ${limits.jsonDepth} levels`);
+  // No depth check: only the scalar fields read below are kept (an array or map attribute is dropped), so
+  // nothing walks a nested value recursively.
   return docs;
 }
 
 /** Every span of an OTLP/JSON trace, checked; throws {@link CassetteError} on the first wrong field. */
 export function readSpans(text: string, file = '<text>', limits: InputLimits = INPUT_LIMITS): CheckedSpan[] {
   const spans: CheckedSpan[] = [];
-  for (const { line, doc } of documents(text, file, limits)) {
+  for (const { line, doc } of documents(text, file)) {
     const list = (value: unknown, path: string): unknown[] => {
       if (value === undefined && path !== 'resourceSpans') return [];
       if (Array.isArray(value)) return value;
