@@ -8,15 +8,15 @@ import { stdinMatches } from '../../../src/testing/cassette/mismatch.js';
 const PLACEHOLDER = /<[a-z][a-z0-9:_-]*>|00000000-0000-4000-8000-\d{12}/gi;
 function oracle(recorded: string, actual: string): boolean {
   if (recorded === actual) return true;
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   let pattern = '';
   let last = 0;
   for (const m of recorded.matchAll(PLACEHOLDER)) {
-    pattern += `${escape(recorded.slice(last, m.index))}.*?`;
+    pattern += `${literal(recorded.slice(last, m.index))}.*?`;
     last = m.index + m[0].length;
   }
   if (last === 0) return false;
-  return new RegExp(`^${pattern}${escape(recorded.slice(last))}$`, 's').test(actual);
+  return new RegExp(`^${pattern}${literal(recorded.slice(last))}$`, 's').test(actual);
 }
 
 /** Every string of length 0..max over `alphabet`. */
