@@ -97,6 +97,38 @@ describe.skipIf(!BUILT)(BUILT ? 'hostile files' : 'skipped: run `npm run build` 
     expect(readFileSync(join(dir, 'wide.html'), 'utf8')).toContain('199999 steps');
   }, 120_000);
 
+  it('show of a cassette whose one step carries 100,000 different messages is linear (it was quadratic)', async () => {
+    const file = join(dir, 'notices.cassette.jsonl');
+    const header = {
+      format: 'agy-sdk-cassette',
+      version: 1,
+      backend: 'agy',
+      agy: { version: '1.3.1', args: [] },
+      recordedAt: '2026-01-01T00:00:00.000Z',
+      sanitized: true,
+    };
+    const out = (line: object) => JSON.stringify({ t: 0, type: 'stdout', line: JSON.stringify(line) });
+    const lines = [
+      JSON.stringify(header),
+      JSON.stringify({ t: 0, type: 'spawn', args: [] }),
+      out({ event: 'init', conversation_id: 'c1', init: { cwd: '/w', tools: [] } }),
+      JSON.stringify({ t: 0, type: 'stdin', line: 'hello' }),
+    ];
+    for (let i = 0; i < 100_000; i++) {
+      const step = { conversation_id: 'c1', step_index: 1, state: 'ACTIVE', step_type: 'error_message' };
+      lines.push(
+        out({
+          event: 'step_update',
+          step_update: { ...step, error_message: `notice ${i} ${'.'.repeat(60)}` },
+        }),
+      );
+    }
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = await bounded(['show', file, '-o', join(dir, 'notices.html')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'notices.html'), 'utf8')).toContain('notice 99999 ');
+  });
+
   it('cassette import of a malformed hook payload is refused naming file, line and field', async () => {
     const hooks = join(dir, 'hooks');
     mkdirSync(hooks);

@@ -98,7 +98,7 @@ export interface ExitRecord {
   type: 'exit';
   /** The exit code, or `null` when a signal ended it. */
   code: number | null;
-  /** The signal that ended it, if any: one of {@link EXIT_SIGNALS} (`code` is then `null`). */
+  /** The signal that ended it, if any: one agy can end with (`SIGTERM`, `SIGKILL`, …; `code` is then `null`). */
   signal: string | null;
 }
 
