@@ -3,8 +3,9 @@
  * happened, each with `t`, its offset in milliseconds from the start of the recording. Documented in
  * `docs/guides/testing-your-agent.md#cassettes`; {@link parseCassette} is the schema check.
  */
-import { readFileSync } from 'node:fs';
 import { CassetteError } from '../../errors.js';
+import { exceedsJsonDepth, mayExceedJsonDepth } from '../../internal/json-depth.js';
+import { INPUT_LIMITS, type InputLimits, readInput } from './limits.js';
 
 /** The `format` value of every cassette header. */
 export const CASSETTE_FORMAT = 'agy-sdk-cassette';
@@ -97,9 +98,31 @@ export interface ExitRecord {
   type: 'exit';
   /** The exit code, or `null` when a signal ended it. */
   code: number | null;
-  /** The signal that ended it, if any. */
+  /** The signal that ended it, if any: one agy can end with (`SIGTERM`, `SIGKILL`, …; `code` is then `null`). */
   signal: string | null;
 }
+
+/**
+ * The signals an agy process can end with, the only ones an `exit` record may name: the SDK's own stops
+ * (SIGINT, then SIGTERM, then SIGKILL), a lost terminal (SIGHUP), a closed output pipe (SIGPIPE), the OOM
+ * killer (SIGKILL), and a crash (SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE). A stop signal (SIGSTOP,
+ * SIGTSTP, …) suspends a process rather than ending it, and one ignored by default (SIGCHLD, SIGCONT, …)
+ * cannot end it. See docs/reference/process.md#exit-by-a-signal.
+ */
+export const EXIT_SIGNALS: ReadonlySet<string> = new Set([
+  'SIGHUP',
+  'SIGINT',
+  'SIGQUIT',
+  'SIGILL',
+  'SIGABRT',
+  'SIGBUS',
+  'SIGFPE',
+  'SIGKILL',
+  'SIGSEGV',
+  'SIGPIPE',
+  'SIGTERM',
+]);
+
 /** One hook call on the session's listener: agy's payload and the answer it got. */
 export interface HookRecord {
   /** Milliseconds since the recording started. */
@@ -176,7 +199,10 @@ const RECORD_FIELDS: Record<CassetteRecord['type'], Record<string, (v: unknown) 
   stderr: { line: str },
   exit: {
     code: (v) => (v === null || Number.isInteger(v) ? undefined : 'must be an integer or null'),
-    signal: (v) => (v === null || typeof v === 'string' ? undefined : 'must be a string or null'),
+    signal: (v) =>
+      v === null || (typeof v === 'string' && EXIT_SIGNALS.has(v))
+        ? undefined
+        : `must be null or a signal agy can end with (${[...EXIT_SIGNALS].join(', ')}), got ${JSON.stringify(v)}`,
   },
   hook: { event: str, request: present, answer: present },
   mcp: {
@@ -241,41 +267,59 @@ export function checkRecord(value: unknown, line: number, file = '<text>', lastT
     const problem = check(value[name]);
     if (problem) fail(name, problem);
   }
+  // A process that died of a signal has no exit code (Node reports one or the other).
+  if (value.type === 'exit' && value.signal !== null && value.code !== null)
+    fail('code', 'must be null when a signal ended the process');
   return value as unknown as CassetteRecord;
 }
 
 /** Parses and checks a cassette's text; throws {@link CassetteError} on the first problem. */
 export function parseCassette(text: string, file = '<text>'): Cassette {
+  return parseCassetteWithin(text, file, INPUT_LIMITS);
+}
+
+/**
+ * {@link parseCassette} under explicit bounds: the number of records, the length of a line and the nesting
+ * of its JSON (checked once here, so nothing later walks a pathological value). One pass, linear in the text.
+ */
+export function parseCassetteWithin(text: string, file: string, limits: InputLimits): Cassette {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (lines.length === 0) throw new CassetteError(file, 0, 'header', 'the cassette is empty');
-  const values = lines.map((l, i) => {
+  if (lines.length - 1 > limits.records)
+    throw new CassetteError(
+      file,
+      limits.records + 2,
+      'record',
+      `is past the limit of ${limits.records} records per cassette`,
+    );
+  const parse = (line: string, n: number): unknown => {
+    if (line.length > limits.lineChars)
+      throw new CassetteError(file, n, 'line', `is longer than the limit of ${limits.lineChars} characters`);
+    let value: unknown;
     try {
-      return JSON.parse(l) as unknown;
+      value = JSON.parse(line) as unknown;
     } catch (err) {
-      throw new CassetteError(file, i + 1, 'line', `is not JSON (${(err as Error).message})`);
+      throw new CassetteError(file, n, 'line', `is not JSON (${(err as Error).message})`);
     }
-  });
-  const header = checkHeader(values[0], file);
+    if (mayExceedJsonDepth(line, limits.jsonDepth) && exceedsJsonDepth(value, limits.jsonDepth))
+      throw new CassetteError(file, n, 'line', `nests deeper than ${limits.jsonDepth} levels`);
+    return value;
+  };
+  const header = checkHeader(parse(lines[0]!, 1), file);
   const records: CassetteRecord[] = [];
   let lastT = 0;
-  for (let i = 1; i < values.length; i++) {
-    const record = checkRecord(values[i], i + 1, file, lastT);
+  for (let i = 1; i < lines.length; i++) {
+    const record = checkRecord(parse(lines[i]!, i + 1), i + 1, file, lastT);
     lastT = record.t;
     records.push(record);
   }
   return { header, records };
 }
 
-/** Reads and checks a cassette file. */
+/** Reads and checks a cassette file (a regular file within the size limit). */
 export function readCassette(file: string): Cassette {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CassetteError(file, 0, 'file', `cannot be read (${(err as Error).message})`);
-  }
-  return parseCassette(text, file);
+  return parseCassette(readInput(file), file);
 }
 
 /** The cassette as JSON Lines (what {@link parseCassette} reads back). */

@@ -5,9 +5,10 @@
  * per `<Event>…json`) and ACP transcripts (`{"direction":…}` lines → `acp` records). A capture has no stdin of
  * the SDK's, so its one user line is recorded as `<prompt>`, which a replay matches with any prompt.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CassetteError } from '../../errors.js';
+import { exceedsJsonDepth } from '../../internal/json-depth.js';
 import {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
@@ -15,6 +16,7 @@ import {
   type CassetteHeader,
   type CassetteRecord,
 } from './format.js';
+import { INPUT_LIMITS, readInput } from './limits.js';
 
 /** What the capture does not say itself. */
 export interface ImportOptions {
@@ -46,16 +48,56 @@ function versionFromPath(path: string): string | null {
   return /agy-(\d+\.\d+\.\d+)/.exec(path)?.[1] ?? null;
 }
 
+/** A capture's text (a regular file within the size limit). */
 function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CassetteError(file, 0, 'capture', `cannot be read (${(err as Error).message})`);
-  }
+  return readInput(file, INPUT_LIMITS, 'capture');
 }
 
-function nonEmptyLines(text: string): string[] {
-  return text.split('\n').filter((l) => l.trim() !== '');
+/**
+ * The lines of a capture, each within the line limit and at most the record limit of them; `keepEmpty` keeps
+ * the empty ones so that an index is still a line number.
+ */
+function captureLines(file: string, text: string, keepEmpty = false): { n: number; line: string }[] {
+  const out: { n: number; line: string }[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!keepEmpty && line.trim() === '') continue;
+    if (line.length > INPUT_LIMITS.lineChars)
+      throw new CassetteError(
+        file,
+        i + 1,
+        'line',
+        `is longer than the limit of ${INPUT_LIMITS.lineChars} characters`,
+      );
+    if (out.length >= INPUT_LIMITS.records)
+      throw new CassetteError(
+        file,
+        i + 1,
+        'line',
+        `is past the limit of ${INPUT_LIMITS.records} lines per capture`,
+      );
+    out.push({ n: i + 1, line });
+  }
+  return out;
+}
+
+function nonEmptyLines(file: string, text: string): string[] {
+  return captureLines(file, text).map((l) => l.line);
+}
+
+/** Parses a JSON value of a capture; a malformed or too deeply nested one is a {@link CassetteError}. */
+function parseJson(file: string, text: string, line: number, field: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (err) {
+    // V8 names the offset ("… at position 12"): for a whole file, turn it into the line it is on.
+    const at = Number(/position (\d+)/.exec((err as Error).message)?.[1] ?? Number.NaN);
+    const where = Number.isNaN(at) ? line : line + (text.slice(0, at).match(/\n/g)?.length ?? 0);
+    throw new CassetteError(file, where, field, `is not JSON (${(err as Error).message})`);
+  }
+  if (exceedsJsonDepth(value, INPUT_LIMITS.jsonDepth))
+    throw new CassetteError(file, line, field, `nests deeper than ${INPUT_LIMITS.jsonDepth} levels`);
+  return value;
 }
 
 /** The init line, made up from the capture's conversation id when it has none (print-mode captures). */
@@ -84,10 +126,10 @@ function ending(t: number, exitCode: number | undefined): CassetteRecord[] {
 
 /** A stream-json stdout capture (and its stderr) → a cassette. */
 export function importStdout(file: string, options: ImportOptions = {}): Cassette {
-  const lines = nonEmptyLines(readText(file));
+  const lines = nonEmptyLines(file, readText(file));
   const sibling = file.replace(/\.(stdout|ndjson|jsonl)$/, '.stderr');
   const stderrFile = options.stderrFile ?? (sibling !== file && existsSync(sibling) ? sibling : undefined);
-  const stderr = stderrFile ? nonEmptyLines(readText(stderrFile)) : [];
+  const stderr = stderrFile ? nonEmptyLines(stderrFile, readText(stderrFile)) : [];
   const { init, rest } = initLine(lines);
   const records: CassetteRecord[] = [
     { t: 0, type: 'spawn', args: STREAM_ARGS },
@@ -105,7 +147,7 @@ export function importScript(file: string, options: ImportOptions = {}): Cassett
   let t = 0;
   let exitCode: number | undefined;
   const body: CassetteRecord[] = [];
-  for (const [i, raw] of readText(file).split('\n').entries()) {
+  for (const { n, line: raw } of captureLines(file, readText(file), true)) {
     if (raw === '') continue;
     const colon = raw.indexOf(':');
     const kind = raw.slice(0, colon);
@@ -113,12 +155,17 @@ export function importScript(file: string, options: ImportOptions = {}): Cassett
     if (kind === 'sleep') {
       const s = Number(value);
       if (!Number.isFinite(s) || s < 0)
-        throw new CassetteError(file, i + 1, 'sleep', `is not a number of seconds: ${value}`);
+        throw new CassetteError(file, n, 'sleep', `is not a number of seconds: ${value}`);
       t += Math.round(s * 1000);
+      if (!Number.isSafeInteger(t))
+        throw new CassetteError(file, n, 'sleep', 'makes the recording longer than can be timed');
     } else if (kind === 'out') body.push({ t, type: 'stdout', line: value });
     else if (kind === 'err') body.push({ t, type: 'stderr', line: value });
-    else if (kind === 'rc') exitCode = Number(value);
-    else throw new CassetteError(file, i + 1, 'line', `unknown .script entry ${JSON.stringify(kind)}`);
+    else if (kind === 'rc') {
+      exitCode = Number(value);
+      if (!Number.isInteger(exitCode) || exitCode < 0 || exitCode > 255)
+        throw new CassetteError(file, n, 'rc', `is not an exit code 0–255: ${value}`);
+    } else throw new CassetteError(file, n, 'line', `unknown .script entry ${JSON.stringify(kind)}`);
   }
   exitCode ??= options.exitCode;
   const isInit = (r: CassetteRecord) => r.type === 'stdout' && r.line.startsWith('{"event":"init"');
@@ -126,8 +173,10 @@ export function importScript(file: string, options: ImportOptions = {}): Cassett
   const records: CassetteRecord[] = [{ t: 0, type: 'spawn', args: STREAM_ARGS }];
   if (initAt >= 0) {
     // The prompt follows init (Untether writes it on stdin at once).
-    records.push(...body.slice(0, initAt + 1), { t: body[initAt]!.t, type: 'stdin', line: ANY_PROMPT });
-    records.push(...body.slice(initAt + 1));
+    // Loops, not push(...body): spreading a long capture into arguments overflows the stack.
+    for (const r of body.slice(0, initAt + 1)) records.push(r);
+    records.push({ t: body[initAt]!.t, type: 'stdin', line: ANY_PROMPT });
+    for (const r of body.slice(initAt + 1)) records.push(r);
   } else if (exitCode === undefined || exitCode === 0) {
     // Print mode (`-p /usage`): no init and no stdin; an init is made up so a stream session can read it.
     const lines = body.flatMap((r) => (r.type === 'stdout' ? [r.line] : []));
@@ -135,10 +184,10 @@ export function importScript(file: string, options: ImportOptions = {}): Cassett
       { t: 0, type: 'stdout', line: initLine(lines).init },
       { t: 0, type: 'stdin', line: ANY_PROMPT },
     );
-    records.push(...body);
+    for (const r of body) records.push(r);
   } else {
     // A failure before init (signed out, a rejected model): played as it came, the SDK never sends a prompt.
-    records.push(...body);
+    for (const r of body) records.push(r);
   }
   // agy's exit 0 comes after stdin EOF (Untether closes stdin after the result).
   records.push(...ending(t, exitCode === 0 ? undefined : exitCode));
@@ -153,26 +202,28 @@ export function importHookFolder(dir: string, options: ImportOptions = {}): Cass
     .sort();
   if (files.length === 0)
     throw new CassetteError(dir, 0, 'capture', 'holds no hook payloads (<Event>….json)');
-  const records: CassetteRecord[] = files.map((name) => ({
-    t: 0,
-    type: 'hook',
-    event: events.find((e) => name.startsWith(e))!,
-    request: JSON.parse(readText(join(dir, name))) as unknown,
-    answer: null,
-  }));
+  if (files.length > INPUT_LIMITS.records)
+    throw new CassetteError(dir, 0, 'capture', `holds more than ${INPUT_LIMITS.records} hook payloads`);
+  const records: CassetteRecord[] = files.map((name) => {
+    const file = join(dir, name);
+    return {
+      t: 0,
+      type: 'hook',
+      event: events.find((e) => name.startsWith(e))!,
+      request: parseJson(file, readText(file), 1, 'request'),
+      answer: null,
+    };
+  });
   return { header: header(dir, options.agyVersion ?? versionFromPath(dir)), records };
 }
 
 /** An ACP transcript (`{"direction":"agent"|"client",…}` lines) → a cassette of `acp` records. */
 export function importAcp(file: string, options: ImportOptions = {}): Cassette {
-  const records = nonEmptyLines(readText(file)).map((line, i): CassetteRecord => {
-    let value: Record<string, unknown>;
-    try {
-      value = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new CassetteError(file, i + 1, 'line', 'is not JSON');
-    }
-    const { direction, ...message } = value;
+  const records = captureLines(file, readText(file)).map(({ n, line }): CassetteRecord => {
+    const value = parseJson(file, line, n, 'line');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new CassetteError(file, n, 'line', 'must be a JSON object');
+    const { direction, ...message } = value as Record<string, unknown>;
     return { t: 0, type: 'acp', direction: direction === 'client' ? 'out' : 'in', message };
   });
   return { header: header(file, options.agyVersion ?? versionFromPath(file), 'acp'), records };

@@ -20,6 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +31,13 @@ import { runHook } from '../simulator/hook-runner.js';
 import { SimRuntime } from '../simulator/runtime.js';
 import { stateDirFromEnv } from '../simulator/state.js';
 import { usableWorkspaces } from '../simulator/workspace.js';
-import { type Cassette, type CassetteRecord, type HookRecord, readCassette } from './format.js';
+import {
+  type Cassette,
+  type CassetteRecord,
+  type ExitRecord,
+  type HookRecord,
+  readCassette,
+} from './format.js';
 import { CASSETTE_MISMATCH_MARKER, stdinMatches } from './mismatch.js';
 import { type McpDecision, ReplayGate } from './replay-gate.js';
 import { parseRemoteServers, REMOTE_SERVERS_ENV, type RemoteServers } from './replay-remote.js';
@@ -244,9 +251,7 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
         await reissueMcp(gate.decide(record), record.server, record.request, emitter);
         break;
       case 'exit':
-        await emitter.flush().catch(() => {});
-        if (record.signal) process.kill(process.pid, record.signal as NodeJS.Signals);
-        return exit(record.code ?? 1);
+        return exit(exitStatus(record));
       default:
         break;
     }
@@ -254,6 +259,21 @@ export async function replayCassette(file: string, argv: readonly string[]): Pro
   // The recording ended with the process still up: stay until stdin closes, as agy does.
   await waitFor(() => eof);
   return exit(0);
+}
+
+/**
+ * The status a recorded exit is played with. A death by signal becomes exit 128 + the signal's number (the
+ * shell's convention, `$?` after a killed child): the replayer never signals itself, since a stop signal
+ * would freeze it, a handled one (SIGINT, SIGTERM) would be caught by its own listeners, SIGPIPE is ignored by
+ * Node, and a core-dumping one (SIGSEGV, SIGABRT, …) would write this process's memory, the session's
+ * environment included, to a core file. The SDK judges the turn the same way (an exit before the `result`
+ * fails it, whatever the status); `TurnResult.exitCode` is then 128 + N and `signal` is null
+ * (docs/reference/process.md#exit-by-a-signal).
+ */
+export function exitStatus(record: ExitRecord): number {
+  if (record.signal === null) return record.code ?? 1;
+  // Every name in EXIT_SIGNALS (checked when the cassette was read) has a number on POSIX systems.
+  return 128 + (osConstants.signals[record.signal as NodeJS.Signals] ?? 0);
 }
 
 function scaled(t: number, timing: Timing): number {

@@ -120,13 +120,21 @@ export interface Timeline {
   processes: TimelineProcess[];
 }
 
+/** The text of a user line (`{"message":{"content":[{"text":…}]}}`); any other line is shown as it is. */
 function promptOf(line: string): string {
+  let v: unknown;
   try {
-    const v = JSON.parse(line) as { message?: { content?: { text?: string }[] } };
-    return (v.message?.content ?? []).map((c) => c.text ?? '').join('\n');
+    v = JSON.parse(line);
   } catch {
     return line;
   }
+  const content = (v as { message?: { content?: unknown } } | null)?.message?.content;
+  if (!Array.isArray(content)) return line;
+  return content
+    .map((c) =>
+      typeof (c as { text?: unknown } | null)?.text === 'string' ? (c as { text: string }).text : '',
+    )
+    .join('\n');
 }
 
 /** The reason and decider of a denying hook answer (`{decision:'deny', reason}`), if it denied. */
@@ -154,6 +162,9 @@ export function buildTimeline(cassette: Cassette): Timeline {
   let turn: TimelineTurn | undefined;
   let tracker: TurnTracker | undefined;
   let views = new Map<string, TimelineStep>();
+  // The messages already shown per step (agy repeats a notice's message on each update of its step). A set,
+  // not a search of the step's text: that grew with every message and made a long cassette quadratic.
+  const shown = new WeakMap<TimelineStep, Set<string>>();
   let denials = new Map<number, { by: string; reason: string }>();
   let lastT = 0;
   let result: Record<string, unknown> | null = null;
@@ -210,7 +221,12 @@ export function buildTimeline(cassette: Cassette): Timeline {
     view.type = seen.type;
     if (seen.textDelta && !seen.repeat) view.text += seen.textDelta;
     if (seen.thoughtDelta) view.thoughts += seen.thoughtDelta;
-    if (seen.message && !view.text.includes(seen.message)) view.text += seen.message;
+    if (seen.message) {
+      const messages = shown.get(view) ?? new Set<string>();
+      shown.set(view, messages);
+      if (!messages.has(seen.message)) view.text += seen.message;
+      messages.add(seen.message);
+    }
     if (seen.subagent) view.subagent = seen.conversationId;
     if (seen.tool) {
       view.tool = {
