@@ -142,6 +142,23 @@ describe('ConversationReceiveStepsTest (conversation_test.py)', () => {
     expect(conversation.compactionIndices).toEqual([1]);
     expect(conversation.history).toHaveLength(3);
   });
+  it('ConversationReceiveStepsTest.test_history_returns_copy (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([{ steps: [text('x', 1)] }]);
+    await using _ = agent;
+    await turn(agent);
+    const history = conversation.history as Step[];
+    history.length = 0;
+    expect(conversation.history).toHaveLength(1);
+  });
+
+  it('ConversationReceiveStepsTest.test_compaction_indices_returns_copy (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([{ steps: [compaction(1)] }]);
+    await using _ = agent;
+    await turn(agent);
+    const indices = conversation.compactionIndices as number[];
+    indices.length = 0;
+    expect(conversation.compactionIndices).toHaveLength(1);
+  });
 });
 
 describe('ConversationReceiveChunksTest (conversation_test.py)', () => {
@@ -281,6 +298,17 @@ describe('ConversationChatTest (conversation_test.py)', () => {
 });
 
 describe('ConversationStateTest (conversation_test.py)', () => {
+  it('ConversationStateTest.test_is_idle_delegates_to_connection (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([{ steps: [], hang: true }]);
+    await using _ = agent;
+    expect(conversation.isIdle).toBe(true);
+    const response = await agent.chat('q');
+    expect(conversation.isIdle).toBe(false);
+    await response.cancel();
+    await response.result();
+    expect(conversation.isIdle).toBe(true);
+  });
+
   it('ConversationStateTest.test_conversation_id_delegates_to_connection (conversation_test.py)', async () => {
     const conn = new InMemoryConnection({ conversationId: 'conv-123' });
     await using agent = new Agent({ connection: conn.connect, logger: quietLogger });
@@ -313,6 +341,22 @@ describe('ConversationLifecycleTest (conversation_test.py)', () => {
 });
 
 describe('ConversationClearHistoryTest (conversation_test.py)', () => {
+  it('ConversationClearHistoryTest.test_clear_history_resets_all_state (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([
+      { steps: [compaction(1), text('answer', 2)], result: { usage: usage(5, 5), totalUsage: usage(5, 5) } },
+    ]);
+    await using _ = agent;
+    await turn(agent);
+    expect(conversation.history).toHaveLength(2);
+    expect(conversation.turnCount).toBe(1);
+    expect(conversation.compactionIndices).toHaveLength(1);
+    conversation.clearHistory();
+    expect(conversation.history).toEqual([]);
+    expect(conversation.turnCount).toBe(0);
+    expect(conversation.compactionIndices).toEqual([]);
+    expect(conversation.lastResult?.text).toBeUndefined();
+  });
+
   it('ConversationClearHistoryTest.test_max_history_trims_oldest_steps (conversation_test.py)', async () => {
     const steps = Array.from({ length: 10 }, (_, i) => text(`step-${i}`, i));
     const { agent, conversation } = await agentWith([{ steps }], { historyLimit: 5 });
@@ -325,6 +369,25 @@ describe('ConversationClearHistoryTest (conversation_test.py)', () => {
       'step-8',
       'step-9',
     ]);
+  });
+  it('ConversationClearHistoryTest.test_max_history_adjusts_compaction_indices (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith(
+      [{ steps: [text('a', 0), compaction(1), text('b', 2), text('c', 3), text('d', 4)] }],
+      { historyLimit: 3 },
+    );
+    await using _ = agent;
+    await turn(agent);
+    expect(conversation.history.map((s) => s.textDelta)).toEqual(['b', 'c', 'd']);
+    // The compaction step was trimmed away with the history.
+    expect(conversation.compactionIndices).toEqual([]);
+  });
+
+  it('ConversationClearHistoryTest.test_max_history_zero_disables_limit (conversation_test.py)', async () => {
+    const steps = Array.from({ length: 100 }, (_, i) => text(`step-${i}`, i));
+    const { agent, conversation } = await agentWith([{ steps }], { historyLimit: 0 });
+    await using _ = agent;
+    await turn(agent);
+    expect(conversation.history).toHaveLength(100);
   });
 });
 
@@ -362,6 +425,36 @@ describe('ConversationUsageMetadataTest (conversation_test.py)', () => {
     await turn(agent, 'turn2');
     expect(conversation.totalUsage).toMatchObject({ inputTokens: 250, totalTokens: 300 });
     expect(conversation.lastTurnUsage).toMatchObject({ inputTokens: 150, totalTokens: 180 });
+  });
+
+  it('ConversationUsageMetadataTest.test_total_usage_returns_copy (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([
+      { result: { usage: usage(10, 0), totalUsage: usage(10, 0) } },
+    ]);
+    await using _ = agent;
+    const result = await turn(agent);
+    const total = conversation.totalUsage!;
+    total.inputTokens = 999;
+    // Neither what an accessor handed out nor the turn's own result may change the conversation's figures.
+    result.totalUsage!.inputTokens = 998;
+    conversation.lastTurnUsage!.inputTokens = 997;
+    conversation.usageByModel.default!.inputTokens = 996;
+    expect(conversation.totalUsage?.inputTokens).toBe(10);
+    expect(conversation.lastTurnUsage?.inputTokens).toBe(10);
+    expect(conversation.usageByModel.default?.inputTokens).toBe(10);
+  });
+
+  it('ConversationUsageMetadataTest.test_clear_history_resets_usage (conversation_test.py)', async () => {
+    const { agent, conversation } = await agentWith([
+      { result: { usage: usage(500, 100), totalUsage: usage(500, 100) } },
+    ]);
+    await using _ = agent;
+    await turn(agent);
+    expect(conversation.totalUsage?.inputTokens).toBe(500);
+    conversation.clearHistory();
+    // The last turn's usage goes with the history; the conversation's total is the backend's, and stays.
+    expect(conversation.lastTurnUsage).toBeNull();
+    expect(conversation.totalUsage?.inputTokens).toBe(500);
   });
 
   it('ConversationUsageMetadataTest.test_chat_returns_accumulated_usage_metadata (conversation_test.py)', async () => {
