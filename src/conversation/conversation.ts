@@ -11,6 +11,7 @@ import { TurnError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
+import { StepSubscriber } from './step-subscriber.js';
 import type { TurnInput } from './turn-input.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
@@ -450,54 +451,6 @@ function copyUsages(record: Record<string, Usage>): Record<string, Usage> {
   const out: Record<string, Usage> = Object.create(null);
   for (const [key, usage] of Object.entries(record)) out[key] = { ...usage };
   return out;
-}
-
-/** One `steps()` iterator: its queue, and its own `return()` (which unsubscribes even if never iterated). */
-class StepSubscriber implements AsyncIterableIterator<Step> {
-  readonly #queue: Step[] = [];
-  readonly #limit: number;
-  readonly #remove: () => void;
-  #ended = false;
-  #wake: (() => void) | undefined;
-
-  constructor(limit: number, remove: () => void) {
-    this.#limit = limit;
-    this.#remove = remove;
-  }
-
-  push(step: Step): void {
-    this.#queue.push(step);
-    if (this.#queue.length > this.#limit) this.#queue.shift();
-    this.#wake?.();
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#remove();
-    this.#wake?.();
-  }
-
-  async next(): Promise<IteratorResult<Step, undefined>> {
-    for (;;) {
-      const step = this.#queue.shift();
-      if (step !== undefined) return { done: false, value: step };
-      if (this.#ended) return { done: true, value: undefined };
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = undefined;
-    }
-  }
-
-  async return(): Promise<IteratorResult<Step, undefined>> {
-    this.#queue.length = 0;
-    this.end();
-    return { done: true, value: undefined };
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
 }
 
 /** A queued turn's input, or the error its prompt failed to parse with (thrown now that the turn runs). */
