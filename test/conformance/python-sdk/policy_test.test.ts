@@ -103,6 +103,22 @@ describe('ValidationTest (policy_test.py)', () => {
   it('ValidationTest.test_enforce_rejects_mcp_policies_when_mcp_servers_is_none (policy_test.py)', () => {
     expect(() => enforce([policy.allow('github/create_issue')])).toThrow(PolicyConfigError);
   });
+
+  it('ValidationTest.test_enforce_allows_mcp_policies_when_mcp_servers_is_empty_list (policy_test.py)', async () => {
+    // Hub mode: the servers are known to whatever serves them, not to this process.
+    const hook = enforce([policy.deny('github/create_issue')], []);
+    expect(hook.kind).toBe('preToolCall');
+    expect((await decide(hook, toolCall('create_issue', {}, 'github'))).allow).toBe(false);
+    // An Agent with no MCP servers of its own is in hub mode too (agy's own settings may configure them).
+    const conn = new InMemoryConnection();
+    await using agent = new Agent({
+      connection: conn.connect,
+      logger: quietLogger,
+      policies: [policy.deny('github/create_issue'), policy.allowAll()],
+    });
+    await agent.start();
+    expect((await conn.host!.gateBackendToolCall(toolCall('create_issue', {}, 'github'))).allow).toBe(false);
+  });
 });
 
 describe('PriorityEvaluationTest (policy_test.py)', () => {
@@ -364,6 +380,36 @@ describe('IntegrationWithHookRunnerTest (policy_test.py)', () => {
     await agent.start();
     expect((await conn.host!.gateBackendToolCall(toolCall('read_file'))).allow).toBe(true);
     expect((await conn.host!.gateBackendToolCall(toolCall('run_command'))).allow).toBe(false);
+  });
+});
+
+describe('SafeDefaultsTest (policy_test.py)', () => {
+  it('SafeDefaultsTest.test_safe_defaults_allows_read_only_tools (policy_test.py)', async () => {
+    let asked = 0;
+    const hook = enforce(
+      policy.safeDefaults(() => {
+        asked++;
+        return false;
+      }),
+    );
+    // Python's names for these are list_directory, search_directory, find_file, view_file and finish; agy's are
+    // BuiltinTools' values.
+    for (const name of BuiltinTools.readOnly()) {
+      expect((await decide(hook, toolCall(name))).allow, name).toBe(true);
+    }
+    expect(asked).toBe(0);
+  });
+
+  it('SafeDefaultsTest.test_safe_defaults_asks_for_other_tools (policy_test.py)', async () => {
+    let asked = false;
+    const hook = enforce(
+      policy.safeDefaults(() => {
+        asked = true;
+        return true;
+      }),
+    );
+    expect((await decide(hook, toolCall('run_command'))).allow).toBe(true);
+    expect(asked).toBe(true);
   });
 });
 
