@@ -74,6 +74,10 @@ describe('ImageTest (types_test.py)', () => {
     expect([img.data, img.mimeType, img.description]).toEqual([bytes('png_data'), 'image/png', 'diagram']);
   });
 
+  it('ImageTest.test_unsupported_mime_type_raises (types_test.py)', () => {
+    expect(() => new Image({ data: bytes('gif_bytes'), mimeType: 'image/gif' })).toThrow(ContentError);
+  });
+
   it('ImageTest.test_from_file_success (types_test.py)', async () => {
     const img = await fromFile(await file('photo.png', 'png_file_content'), { description: 'profile photo' });
     expect(img).toBeInstanceOf(Image);
@@ -131,6 +135,27 @@ describe('AudioTest (types_test.py)', () => {
     expect(new Audio({ data: bytes('mp3_data'), mimeType: 'audio/mp3' }).mimeType).toBe('audio/mp3');
   });
 
+  it('AudioTest.test_supported_mime_types (types_test.py)', () => {
+    for (const mimeType of [
+      'audio/wav',
+      'audio/x-wav',
+      'audio/wave',
+      'audio/vnd.wave',
+      'audio/mp3',
+      'audio/mp4',
+      'audio/webm',
+      'audio/aac',
+      'audio/ogg',
+      'audio/flac',
+      'audio/opus',
+      'audio/mpeg',
+      'audio/m4a',
+      'audio/l16',
+    ]) {
+      expect(new Audio({ data: bytes('sample_data'), mimeType }).mimeType, mimeType).toBe(mimeType);
+    }
+  });
+
   it('AudioTest.test_unsupported_mime_type_raises (types_test.py)', () => {
     expect(() => new Audio({ data: bytes('wav_bytes'), mimeType: 'audio/unsupported-wav' })).toThrow(
       ContentError,
@@ -179,6 +204,60 @@ describe('ContentFromFileResolverTest (types_test.py)', () => {
     await expect(fromFile(await file('extensionless_data_blob'))).rejects.toThrow(
       /cannot tell the MIME type/,
     );
+  });
+});
+
+describe('BuiltinToolsTest (types_test.py)', () => {
+  /** Python's members, in its order: each is here, valued with agy's name for the tool. */
+  const members = {
+    LIST_DIR: 'list_dir',
+    SEARCH_DIR: 'grep_search',
+    FIND_FILE: 'find_by_name',
+    VIEW_FILE: 'view_file',
+    CREATE_FILE: 'write_to_file',
+    EDIT_FILE: 'replace_file_content',
+    RUN_COMMAND: 'run_command',
+    ASK_QUESTION: 'ask_question',
+    SEARCH_WEB: 'search_web',
+    READ_URL_CONTENT: 'read_url_content',
+    START_SUBAGENT: 'invoke_subagent',
+    GENERATE_IMAGE: 'generate_image',
+    FINISH: 'finish',
+  } as const;
+
+  it('BuiltinToolsTest.test_enum_values (types_test.py)', () => {
+    // Differs by design: the values are agy's tool names (Python's are its harness's: list_directory, …).
+    for (const [member, value] of Object.entries(members))
+      expect(BuiltinTools[member as keyof typeof members], member).toBe(value);
+  });
+
+  it('BuiltinToolsTest.test_read_only_covers_all_tools (types_test.py)', () => {
+    const readOnly = new Set<string>(BuiltinTools.readOnly());
+    const write = new Set<string>([
+      BuiltinTools.CREATE_FILE,
+      BuiltinTools.EDIT_FILE,
+      BuiltinTools.RUN_COMMAND,
+      BuiltinTools.ASK_QUESTION,
+      BuiltinTools.START_SUBAGENT,
+      BuiltinTools.GENERATE_IMAGE,
+      BuiltinTools.SEARCH_WEB,
+    ]);
+    expect(new Set([...readOnly, ...write])).toEqual(new Set(BuiltinTools.allTools()));
+    expect([...readOnly].filter((t) => write.has(t))).toEqual([]);
+  });
+
+  it('BuiltinToolsTest.test_nondestructive_covers_all_tools (types_test.py)', () => {
+    const nondestructive = new Set<string>(BuiltinTools.nondestructive());
+    expect(new Set([...nondestructive, BuiltinTools.RUN_COMMAND])).toEqual(new Set(BuiltinTools.allTools()));
+    expect(nondestructive.has(BuiltinTools.RUN_COMMAND)).toBe(false);
+  });
+
+  it('BuiltinToolsTest.test_all_tools_returns_every_member (types_test.py)', () => {
+    expect(BuiltinTools.allTools()).toEqual(Object.values(members));
+  });
+
+  it('BuiltinToolsTest.test_none_returns_empty_list (types_test.py)', () => {
+    expect(BuiltinTools.none()).toEqual([]);
   });
 });
 
@@ -438,7 +517,8 @@ describe('ChatResponseStreamTest (types_test.py)', () => {
       steps: [thought('A', 1), text('B', 2), thought('C', 3), text('D', 4), toolCall('c1', 'fn', 5)],
     });
     await using _ = agent;
-    // A tool call is not a chunk here (`toolCalls()` has them): four chunks, where Python's five count it.
+    // Differs by design: a tool call is not a chunk (`toolCalls()` has them): four chunks, where Python's five
+    // count it.
     expect((await all(response.chunks())).map((c: StreamChunk) => c.text)).toEqual(['A', 'B', 'C', 'D']);
     expect(await all(response.thoughts())).toEqual(['A', 'C']);
     expect(await all(response)).toEqual(['B', 'D']);
