@@ -10,8 +10,17 @@
  * test_wrong_signature_raises_value_error inspect a function's `async`-ness and parameter count; agy-sdk has no
  * `@trigger` decorator (any function returning a promise is one, its arity unknowable from outside).
  */
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, type Trigger, type TriggerContext } from '../../../src/index.js';
+import {
+  Agent,
+  type FileChange,
+  onFileChange,
+  type Trigger,
+  type TriggerContext,
+} from '../../../src/index.js';
 import { InMemoryConnection } from '../../../src/testing/index.js';
 
 describe('TriggerContextTest (triggers_test.py)', () => {
@@ -45,5 +54,33 @@ describe('TriggerDecoratorTest (triggers_test.py)', () => {
     await using agent = new Agent({ connection: new InMemoryConnection().connect });
     expect(() => agent.registerTrigger(async (_ctx: TriggerContext) => {})).not.toThrow();
     expect(() => agent.registerTrigger('not a trigger' as never)).toThrow(TypeError);
+  });
+});
+
+describe('FileChangeTest (triggers_test.py)', () => {
+  it('FileChangeTest.test_file_change_is_immutable (triggers_test.py)', { timeout: 60_000 }, async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'agy-sdk-conformance-change-')));
+    let received!: (change: FileChange) => void;
+    const first = new Promise<FileChange>((resolve) => {
+      received = resolve;
+    });
+    const trigger = onFileChange(dir, (changes) => received(changes[0]!));
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    try {
+      await trigger.start({ send: async () => {}, signal: new AbortController().signal, logger });
+      await writeFile(path.join(dir, 'bar'), 'x');
+      const change = await first;
+      // ESM code is strict: writing a frozen object's field throws.
+      expect(() => {
+        (change as { path: string }).path = '/foo/baz';
+      }).toThrow(TypeError);
+      expect(() => {
+        (change as { kind: string }).kind = 'deleted';
+      }).toThrow(TypeError);
+      expect(change).toEqual({ kind: 'added', path: path.join(dir, 'bar') });
+    } finally {
+      await trigger.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
