@@ -100,15 +100,17 @@ export class ControlPlane implements ToolCallHost {
 
   /**
    * The Python SDK's guard: write-capable tools or MCP servers with no policy and no preToolCall hook is a
-   * configuration error. Write-capable: `--dangerously-skip-permissions`, in-process tools, MCP servers, or an
-   * ACP backend (on every backend alike).
+   * configuration error. Write-capable: a built-in write tool left on by `capabilities`, `--dangerously-skip-
+   * permissions`, in-process tools, MCP servers, or an ACP backend (on every backend alike).
    */
   static guard(o: { policies: PolicyList; hooks: readonly Hook[]; writeCapable: boolean }): void {
     if (!o.writeCapable || o.policies.length > 0 || o.hooks.some((h) => h.kind === 'preToolCall')) return;
+    // Python's message (agent.py), in this SDK's names.
     throw new ConfigError(
       'policies',
-      'write-capable tools or MCP servers are enabled with no policies and no preToolCall hook. ' +
-        'Add policies (e.g. policies: [policy.allowAll()] or policy.confirmRunCommand()), or a hooks.preToolCall hook.',
+      'write tools or MCP servers are enabled without a safety policy. Add policies: [policy.allowAll()] to ' +
+        "approve all tool calls, or policies: [policy.denyAll(), policy.allow('tool_name')] to selectively allow " +
+        'specific tools (or a hooks.preToolCall hook, or capabilities: { enabledTools: BuiltinTools.readOnly() }).',
     );
   }
 

@@ -178,6 +178,18 @@ export function toolFamily(name: string): string[] {
 }
 
 /**
+ * Whether `capabilities` leaves a built-in tool on that is not read-only (Python's safety guard, `agent.py`):
+ * the allowlist's names, or every `BuiltinTools` tool outside the denylist, less `BuiltinTools.readOnly()`.
+ * Names are compared by family, so Gemini CLI's `read_file` counts as `view_file`.
+ */
+export function enablesBuiltinWriteTools(caps: CapabilitiesConfig | undefined): boolean {
+  const readOnly = new Set(BuiltinTools.readOnly().flatMap(toolFamily));
+  if (caps?.enabledTools) return caps.enabledTools.some((name) => !readOnly.has(name));
+  const disabled = new Set((caps?.disabledTools ?? []).flatMap(toolFamily));
+  return BuiltinTools.allTools().some((name) => !readOnly.has(name) && !disabled.has(name));
+}
+
+/**
  * The built-in tools `capabilities` disables, every name of each (agy's and Gemini CLI's): the denylist, or
  * everything known outside the allowlist, plus agy's subagent tools with `enableSubagents: false`.
  */

@@ -173,12 +173,39 @@ describe('AgentTest (agent_test.py)', () => {
 describe('AgentTest policy guard (agent_test.py)', () => {
   const mcpServers = { test_server: { command: 'node', args: ['index.js'] } };
 
+  const refused = (config: ConstructorParameters<typeof Agent>[0]) => () =>
+    new Agent({ connection: new InMemoryConnection().connect, logger: quietLogger, ...config });
+
+  it('AgentTest.test_agent_requires_policies_in_write_mode (agent_test.py)', () => {
+    expect(refused({ capabilities: {}, policies: [] })).toThrow(ConfigError);
+    expect(refused({ capabilities: {}, policies: [] })).toThrow(
+      /write tools or MCP servers are enabled without/i,
+    );
+  });
+
+  it('AgentTest.test_policy_guard_explicit_write_tool (agent_test.py)', () => {
+    expect(refused({ capabilities: { enabledTools: [BuiltinTools.RUN_COMMAND] }, policies: [] })).toThrow(
+      ConfigError,
+    );
+  });
+
+  it('AgentTest.test_policy_guard_explicit_all_tools (agent_test.py)', () => {
+    expect(refused({ capabilities: { enabledTools: BuiltinTools.allTools() }, policies: [] })).toThrow(
+      ConfigError,
+    );
+  });
+
+  it('AgentTest.test_policy_guard_empty_disabled_tools (agent_test.py)', () => {
+    expect(refused({ capabilities: { disabledTools: [] }, policies: [] })).toThrow(ConfigError);
+  });
+
   it('AgentTest.test_policy_guard_read_only_explicit_passes (agent_test.py)', () => {
     expect(
       () =>
         new Agent({
           connection: new InMemoryConnection().connect,
           capabilities: { enabledTools: BuiltinTools.readOnly() },
+          policies: [],
         }),
     ).not.toThrow();
   });
