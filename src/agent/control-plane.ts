@@ -36,6 +36,7 @@ import type {
   ToolCallOutcome,
   ToolCallVerdict,
 } from '../connection/host.js';
+import type { ContentPart } from '../content/content.js';
 import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
@@ -127,9 +128,12 @@ export class ControlPlane implements ToolCallHost {
     };
   }
 
-  /** Starts a turn: runs preTurn hooks on the prompt text. */
-  async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
-    const ctx = this.runner.beginTurn();
+  /** Starts a turn: runs preTurn hooks on the prompt text, the prompt's parts on their turn context. */
+  async beginTurn(
+    promptText: string,
+    parts: readonly ContentPart[] = [],
+  ): Promise<{ allow: boolean; message?: string }> {
+    const ctx = this.runner.beginTurn(parts);
     this.#ledger.begin(ctx);
     this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);

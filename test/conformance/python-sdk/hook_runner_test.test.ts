@@ -25,9 +25,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   Agent,
+  type ContentPart,
   type HookToolCall,
   type HookToolResult,
   hooks,
+  Image,
   OnSessionEndHook,
   OnSessionStartHook,
   OnToolErrorHook,
@@ -42,7 +44,9 @@ import {
   type TurnContext,
 } from '../../../src/index.js';
 import { InMemoryConnection } from '../../../src/testing/index.js';
-import { quietLogger, toolCall } from './kit.js';
+import { mediaConnections, quietLogger, toolCall } from './kit.js';
+
+const mediaConnection = mediaConnections();
 
 /** An Agent on the in-memory connection with `hooks`, started; its host is the runner's entry for tool calls. */
 async function agentWith(hookList: Parameters<Agent['registerHook']>[0][], turns = 1) {
@@ -103,6 +107,28 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     expect(result.status).toBe('denied');
     expect(result.errorMessage).toContain('denied');
     expect(conn.requests).toEqual([]);
+  });
+
+  it('HookRunnerTest.test_dispatch_pre_turn_multimodal_list (hook_runner_test.py)', async () => {
+    const captured: Array<readonly ContentPart[]> = [];
+    const conn = mediaConnection({ turns: [{ steps: [] }] });
+    await using agent = new Agent({
+      connection: conn.connect,
+      logger: quietLogger,
+      hooks: [
+        hooks.preTurn((_text, turn) => {
+          captured.push(turn.prompt);
+          return { allow: true };
+        }),
+      ],
+    });
+    const image = new Image({ mimeType: 'image/png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) });
+    const result = await (await agent.chat([image, 'text'])).result();
+    expect(result.status).toBe('success');
+    // Differs by design: the hook's first argument stays the prompt's text (what the model reads); the prompt's
+    // parts, as given, are `turn.prompt`. Python hands the hook the list itself.
+    expect(captured).toEqual([[image, 'text']]);
+    expect(captured[0]![0]).toBe(image);
   });
 
   it('HookRunnerTest.test_dispatch_session_start (hook_runner_test.py)', async () => {

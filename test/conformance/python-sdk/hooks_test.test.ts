@@ -21,6 +21,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  Agent,
   type CompactionEvent,
   type HookToolCall,
   type HookToolResult,
@@ -30,10 +31,12 @@ import {
   type OperationContext,
   PostToolCallHook,
   PreToolCallHook,
+  PreTurnHook,
   type SessionContext,
   type ToolErrorEvent,
   type TurnContext,
 } from '../../../src/index.js';
+import { InMemoryConnection } from '../../../src/testing/index.js';
 import { toolCall } from './kit.js';
 
 /** Stands in for Python's bare `HookContext()`: the factories pass the context through untouched. */
@@ -62,6 +65,31 @@ describe('BaseHookTest (hooks_test.py)', () => {
     const hook: PreToolCallHook = new DummyDecide();
     expect(hook.category).toBe('decide');
     expect(await hook.run(toolCall('t'), ctx)).toEqual({ allow: true, message: 'allowed' });
+  });
+
+  it('BaseHookTest.test_pre_turn_hook (hooks_test.py)', async () => {
+    class DummyPreTurn extends PreTurnHook {
+      run(_text: string, turn: TurnContext) {
+        return { allow: Array.isArray(turn.prompt), message: 'checked' };
+      }
+    }
+    const decisions: unknown[] = [];
+    const conn = new InMemoryConnection({ turns: [{ steps: [] }] });
+    await using agent = new Agent({
+      connection: conn.connect,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      hooks: [
+        new DummyPreTurn(),
+        hooks.preTurn((text, turn) => {
+          decisions.push([text, turn.prompt]);
+          return true;
+        }),
+      ],
+    });
+    // Differs by design: the prompt's parts are `turn.prompt` (the first argument is its text), where Python's hook
+    // receives the list.
+    expect((await (await agent.chat(['multimodal', 'prompt'])).result()).status).toBe('success');
+    expect(decisions).toEqual([['multimodal\nprompt', ['multimodal', 'prompt']]]);
   });
 
   it('BaseHookTest.test_transform_hook (hooks_test.py)', async () => {
