@@ -582,8 +582,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       pendingSteersStage(() => control.steering.take()),
       preTurnStage(
         tracing
-          ? (text) => tracing.hook('preTurn', () => control.beginTurn(text))
-          : (text) => control.beginTurn(text),
+          ? (text, parts) => tracing.hook('preTurn', () => control.beginTurn(text, parts))
+          : (text, parts) => control.beginTurn(text, parts),
       ),
       ...(budget ? [budgetStartStage(budget)] : []),
       ...(reminder ? [reminderStage(reminder)] : []),

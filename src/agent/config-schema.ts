@@ -158,7 +158,11 @@ export const AgentConfigSchema = z.strictObject({
   interruptGraceMs: duration.optional(),
   closeGraceMs: duration.optional(),
   maxLineBytes: positive.optional(),
-  historyLimit: positive.optional(),
+  // 0 keeps every step, as Python's max_history_size=0.
+  historyLimit: z
+    .number()
+    .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a number >= 0 (0: no limit)' })
+    .optional(),
   onBadLine: fn.optional(),
   onStderr: fn.optional(),
   tools: z.array(toolEntry, { error: 'must be an array of tool() definitions' }).optional(),

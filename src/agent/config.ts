@@ -123,7 +123,7 @@ export interface AgentConfig {
   closeGraceMs?: number | undefined;
   /** Longest stdout line accepted, in bytes. Default 64 MiB. */
   maxLineBytes?: number | undefined;
-  /** Steps kept in `conversation.history`. Default 10,000. */
+  /** Steps kept in `conversation.history`. Default 10,000; `0` keeps every step. */
   historyLimit?: number | undefined;
   /** Lines agy wrote that were not understood (not JSON, unknown event, too long, truncated). Never thrown. */
   onBadLine?: ((bad: BadLine) => void) | undefined;

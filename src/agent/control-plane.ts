@@ -37,6 +37,7 @@ import type {
   ToolCallOutcome,
   ToolCallVerdict,
 } from '../connection/host.js';
+import type { ContentPart } from '../content/content.js';
 import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
@@ -101,15 +102,17 @@ export class ControlPlane implements ToolCallHost {
 
   /**
    * The Python SDK's guard: write-capable tools or MCP servers with no policy and no preToolCall hook is a
-   * configuration error. Write-capable: `--dangerously-skip-permissions`, in-process tools, MCP servers, or an
-   * ACP backend (on every backend alike).
+   * configuration error. Write-capable: a built-in write tool left on by `capabilities`, `--dangerously-skip-
+   * permissions`, in-process tools, MCP servers, or an ACP backend (on every backend alike).
    */
   static guard(o: { policies: PolicyList; hooks: readonly Hook[]; writeCapable: boolean }): void {
     if (!o.writeCapable || o.policies.length > 0 || o.hooks.some((h) => h.kind === 'preToolCall')) return;
+    // Python's message (agent.py), in this SDK's names.
     throw new ConfigError(
       'policies',
-      'write-capable tools or MCP servers are enabled with no policies and no preToolCall hook. ' +
-        'Add policies (e.g. policies: [policy.allowAll()] or policy.confirmRunCommand()), or a hooks.preToolCall hook.',
+      'write tools or MCP servers are enabled without a safety policy. Add policies: [policy.allowAll()] to ' +
+        "approve all tool calls, or policies: [policy.denyAll(), policy.allow('tool_name')] to selectively allow " +
+        'specific tools (or a hooks.preToolCall hook, or capabilities: { enabledTools: BuiltinTools.readOnly() }).',
     );
   }
 
@@ -126,9 +129,12 @@ export class ControlPlane implements ToolCallHost {
     };
   }
 
-  /** Starts a turn: runs preTurn hooks on the prompt text. */
-  async beginTurn(promptText: string): Promise<{ allow: boolean; message?: string }> {
-    const ctx = this.runner.beginTurn();
+  /** Starts a turn: runs preTurn hooks on the prompt text, the prompt's parts on their turn context. */
+  async beginTurn(
+    promptText: string,
+    parts: readonly ContentPart[] = [],
+  ): Promise<{ allow: boolean; message?: string }> {
+    const ctx = this.runner.beginTurn(parts);
     this.#ledger.begin(ctx);
     this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);

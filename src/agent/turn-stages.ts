@@ -53,14 +53,17 @@ export function pendingSteersStage(take: () => string[]): PrepareStage<ContentPa
   };
 }
 
-/** `preTurn` hooks see the prompt text; a deny ends the turn `denied` before anything is sent. */
+/**
+ * `preTurn` hooks see the prompt text, and its parts as given (`TurnContext.prompt`); a deny ends the turn
+ * `denied` before anything is sent.
+ */
 export function preTurnStage(
-  gate: (promptText: string) => Promise<{ allow: boolean; message?: string }>,
+  gate: (promptText: string, parts: readonly ContentPart[]) => Promise<{ allow: boolean; message?: string }>,
 ): PrepareStage<ContentPart> {
   return {
     name: 'pre-turn',
     async run(draft) {
-      const decision = await gate(draft.text.join('\n'));
+      const decision = await gate(draft.text.join('\n'), draft.parts);
       if (!decision.allow) throw new TurnDeniedError(decision.message ?? 'denied by a preTurn hook');
     },
   };

@@ -31,6 +31,7 @@ import {
   agyToolNames,
   type CapabilitiesConfig,
   disabledBuiltinTools,
+  enablesBuiltinWriteTools,
   geminiToolNames,
   toolFamily,
 } from '../tools/builtin-tools.js';
@@ -348,9 +349,11 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     policies: userPolicies,
     hooks,
     // An ACP agent always has its own write tools (Gemini CLI's write_file, run_shell_command), and every
-    // permission request it sends is answered by the policies: with none, each would be approved.
+    // permission request it sends is answered by the policies: with none, each would be approved. On agy,
+    // `capabilities` leaving a write tool on counts, as in Python.
     writeCapable:
       config.backend?.kind === 'acp' ||
+      enablesBuiltinWriteTools(config.capabilities) ||
       !!config.dangerouslySkipPermissions ||
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,

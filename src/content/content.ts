@@ -10,33 +10,43 @@ import { ContentError } from '../errors.js';
 import { lookupMime } from './mime.js';
 import { isSlashCommand, type SlashCommand } from './slash-command.js';
 
-/** Image MIME types accepted (as in the Python SDK). */
+// The Python SDK's exact lists (docs/reference/design-sources.md#python-sdk-media-types).
+
+/** Image MIME types accepted: the Python SDK's `SUPPORTED_IMAGE_MIMES`. */
 export const SUPPORTED_IMAGE_MIMES: ReadonlySet<string> = new Set([
   'image/bmp',
   'image/jpeg',
   'image/png',
   'image/webp',
-  'image/gif',
 ]);
-/** Audio MIME types accepted. */
+/** Audio MIME types accepted: the Python SDK's `SUPPORTED_AUDIO_MIMES`. */
 export const SUPPORTED_AUDIO_MIMES: ReadonlySet<string> = new Set([
   'audio/wav',
   'audio/x-wav',
   'audio/wave',
+  'audio/vnd.wave',
   'audio/mp3',
-  'audio/mpeg',
+  'audio/mp4',
+  'audio/webm',
+  'audio/aac',
   'audio/ogg',
   'audio/flac',
-  'audio/aac',
-  'audio/webm',
+  'audio/opus',
+  'audio/mpeg',
+  'audio/m4a',
+  'audio/l16',
 ]);
-/** Video MIME types accepted. */
+/** Video MIME types accepted: the Python SDK's `SUPPORTED_VIDEO_MIMES`. */
 export const SUPPORTED_VIDEO_MIMES: ReadonlySet<string> = new Set([
+  'video/3gpp',
+  'video/avi',
   'video/mp4',
-  'video/webm',
-  'video/quicktime',
   'video/mpeg',
-  'video/x-msvideo',
+  'video/mpg',
+  'video/quicktime',
+  'video/webm',
+  'video/wmv',
+  'video/x-flv',
 ]);
 
 /** The kinds of media part. */
@@ -88,7 +98,7 @@ abstract class MediaPart {
   }
 }
 
-/** An image (bmp, jpeg, png, webp, gif). */
+/** An image (bmp, jpeg, png, webp). */
 export class Image extends MediaPart {
   readonly kind = 'image' as const;
   /** Throws `ContentError` unless `mimeType` is a supported image type (`SUPPORTED_IMAGE_MIMES`). */
@@ -96,7 +106,10 @@ export class Image extends MediaPart {
     super('image', init);
   }
 }
-/** A document: PDF, JSON, plain text, Markdown, CSV, HTML, source code and similar. */
+/**
+ * A document: the Python SDK's document types (PDF, JSON, CSS, CSV, HTML, JavaScript, plain text, RTF, XML) and,
+ * beyond them, every other `text/*` type and a few textual `application/*` ones (Markdown, YAML, scripts).
+ */
 export class Document extends MediaPart {
   readonly kind = 'document' as const;
   /** Throws `ContentError` unless `mimeType` is a document type (`text/*`, PDF, JSON, XML, YAML, scripts). */

@@ -11,6 +11,7 @@ import { TurnError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
+import { StepSubscriber } from './step-subscriber.js';
 import type { TurnInput } from './turn-input.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
@@ -43,7 +44,7 @@ export interface ConversationOptions<P> {
   pipeline: ConversationPipeline;
   /** Parses a prompt given to the conversation directly (`chat`, `send`) into its parts; throws on a bad one. */
   parse: (prompt: P) => readonly ContentPart[];
-  /** Steps kept in `history`; older ones are dropped. Default 10,000. */
+  /** Steps kept in `history`; older ones are dropped. Default 10,000; `0` keeps every step (Python's `0`). */
   historyLimit?: number | undefined;
   /** Sees each turn start, its prompt, its steps and its result (telemetry); never throws. */
   observer?: TurnObserver | undefined;
@@ -86,6 +87,8 @@ export class Conversation<P = unknown> {
   #history: Step[] = [];
   readonly #queue: QueueItem[] = [];
   #pumping = false;
+  /** A queued task (`whenIdle`) is running; a turn counts as running through `#running`. */
+  #runningTask = false;
   #turnCount = 0;
   #totalUsage: Usage | null = null;
   #lastTurnUsage: Usage | null = null;
@@ -98,8 +101,9 @@ export class Conversation<P = unknown> {
   readonly #subagentUsage: Record<string, Usage> = Object.create(null);
   /** The open `steps()` iterators: each step of every turn is pushed to each. */
   readonly #stepSubscribers = new Set<StepSubscriber>();
+  /** Where compaction steps arrived, counted over every step since the last `clearHistory()`. */
   #compactionIndices: number[] = [];
-  /** Steps ever pushed to the history (the index space of `compactionIndices`). */
+  /** Steps pushed since the last `clearHistory()` (the index space of `#compactionIndices`). */
   #stepCount = 0;
 
   // Private: the Agent creates the conversation (the declarations show `private constructor()`).
@@ -107,7 +111,8 @@ export class Conversation<P = unknown> {
     this.#connection = opts.connection;
     this.#pipeline = opts.pipeline;
     this.#parse = opts.parse;
-    this.#historyLimit = Math.max(1, opts.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+    const limit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    this.#historyLimit = limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, limit);
     this.#observer = opts.observer;
   }
 
@@ -121,10 +126,9 @@ export class Conversation<P = unknown> {
     return this.#connection.conversationId;
   }
 
-  /** Steps of all turns, oldest first, at most `historyLimit` of them. */
+  /** Steps of all turns, oldest first, at most `historyLimit` of them: a copy, never the conversation's own list. */
   get history(): readonly Step[] {
-    const h = this.#history;
-    return h.length > this.#historyLimit ? h.slice(-this.#historyLimit) : h;
+    return this.#history.slice(-this.#historyLimit);
   }
 
   /** Number of turns sent (including ones that failed). */
@@ -137,7 +141,7 @@ export class Conversation<P = unknown> {
    * earlier processes of the same conversation). `null` until known.
    */
   get totalUsage(): Usage | null {
-    return this.#totalUsage;
+    return copyUsage(this.#totalUsage);
   }
 
   /**
@@ -146,27 +150,27 @@ export class Conversation<P = unknown> {
    * Subagents' usage is apart, in `subagentUsage`. Counts turns run by this agent only, unlike `totalUsage`.
    */
   get usageByModel(): Readonly<Record<string, Usage>> {
-    return this.#usageByModel;
+    return copyUsages(this.#usageByModel);
   }
 
   /** Usage of each subagent over this agent's turns, by the subagent's conversation id (priced like turns). */
   get subagentUsage(): Readonly<Record<string, Usage>> {
-    return this.#subagentUsage;
+    return copyUsages(this.#subagentUsage);
   }
 
-  /** Usage of the last finished turn (the sum of its model steps); `null` when unknown. */
+  /** Usage of the last finished turn (the sum of its model steps); `null` when unknown, or after `clearHistory()`. */
   get lastTurnUsage(): Usage | null {
-    return this.#lastTurnUsage;
+    return copyUsage(this.#lastTurnUsage);
   }
 
-  /** The last finished turn's result. */
+  /** The last finished turn's result; `undefined` before the first, and after `clearHistory()`. */
   get lastResult(): TurnResult | undefined {
     return this.#lastResult;
   }
 
-  /** True when no turn is running or queued. */
+  /** True when no turn is running or queued (so at once when the last turn's result resolves). */
   get isIdle(): boolean {
-    return this.#running === undefined && this.#queue.length === 0 && !this.#pumping;
+    return this.#running === undefined && this.#queue.length === 0 && !this.#runningTask;
   }
 
   /** True while a turn runs. */
@@ -175,12 +179,13 @@ export class Conversation<P = unknown> {
   }
 
   /**
-   * Where the context was compacted (Python `compaction_indices`): the positions, counted over every step this
-   * conversation received (`history` indices until it is trimmed or cleared), of `compaction` steps. Empty on
-   * agy, which streams no compaction step (docs/backends.md, "Not on agy").
+   * Where the context was compacted (Python `compaction_indices`): the `history` indices of its `compaction`
+   * steps, shifted as the history is trimmed (a trimmed one is gone), emptied by `clearHistory()`; a copy. Empty
+   * on agy, which streams no compaction step (docs/backends.md, "Not on agy").
    */
   get compactionIndices(): readonly number[] {
-    return this.#compactionIndices;
+    const first = this.#stepCount - Math.min(this.#history.length, this.#historyLimit);
+    return this.#compactionIndices.filter((i) => i >= first).map((i) => i - first);
   }
 
   /**
@@ -216,9 +221,18 @@ export class Conversation<P = unknown> {
     return subscriber;
   }
 
-  /** Drops the step history to free memory; the conversation itself goes on. */
+  /**
+   * Drops the step history to free memory (Python `clear_history`): the steps, the turn count, the compaction
+   * indices, the last result and the last turn's usage. The conversation itself goes on, and its usage totals
+   * (`totalUsage`, `usageByModel`, `subagentUsage`) stay: they count what was spent, not what is remembered.
+   */
   clearHistory(): void {
     this.#history = [];
+    this.#turnCount = 0;
+    this.#compactionIndices = [];
+    this.#stepCount = 0;
+    this.#lastResult = undefined;
+    this.#lastTurnUsage = null;
   }
 
   /**
@@ -314,8 +328,14 @@ export class Conversation<P = unknown> {
     this.#pumping = true;
     try {
       for (let item = this.#queue.shift(); item; item = this.#queue.shift()) {
-        if (item.kind === 'task') await item.run();
-        else await this.#runTurn(item);
+        if (item.kind === 'task') {
+          this.#runningTask = true;
+          try {
+            await item.run();
+          } finally {
+            this.#runningTask = false;
+          }
+        } else await this.#runTurn(item);
       }
     } finally {
       this.#pumping = false;
@@ -386,8 +406,9 @@ export class Conversation<P = unknown> {
       this.#running = undefined;
     }
     this.#lastResult = result;
-    this.#lastTurnUsage = result.usage;
-    if (result.totalUsage) this.#totalUsage = result.totalUsage;
+    // Copies: the result is the caller's too, and what they do to it must not change the conversation's figures.
+    this.#lastTurnUsage = copyUsage(result.usage);
+    if (result.totalUsage) this.#totalUsage = copyUsage(result.totalUsage);
     if (result.usage) this.#addUsage(this.#usageByModel, result.model ?? UNKNOWN_MODEL, result.usage);
     for (const [id, usage] of Object.entries(result.subagentUsage ?? {}))
       this.#addUsage(this.#subagentUsage, id, usage);
@@ -414,56 +435,22 @@ export class Conversation<P = unknown> {
     // Trim in batches so a long conversation does not pay an O(n) shift per step.
     if (this.#history.length > this.#historyLimit + Math.ceil(this.#historyLimit / 10)) {
       this.#history.splice(0, this.#history.length - this.#historyLimit);
+      const first = this.#stepCount - this.#history.length;
+      this.#compactionIndices = this.#compactionIndices.filter((i) => i >= first);
     }
   }
 }
 
-/** One `steps()` iterator: its queue, and its own `return()` (which unsubscribes even if never iterated). */
-class StepSubscriber implements AsyncIterableIterator<Step> {
-  readonly #queue: Step[] = [];
-  readonly #limit: number;
-  readonly #remove: () => void;
-  #ended = false;
-  #wake: (() => void) | undefined;
+/** A copy of a usage value (flat numbers), so what a caller receives is never the conversation's own. */
+function copyUsage(usage: Usage | null): Usage | null {
+  return usage === null ? null : { ...usage };
+}
 
-  constructor(limit: number, remove: () => void) {
-    this.#limit = limit;
-    this.#remove = remove;
-  }
-
-  push(step: Step): void {
-    this.#queue.push(step);
-    if (this.#queue.length > this.#limit) this.#queue.shift();
-    this.#wake?.();
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#remove();
-    this.#wake?.();
-  }
-
-  async next(): Promise<IteratorResult<Step, undefined>> {
-    for (;;) {
-      const step = this.#queue.shift();
-      if (step !== undefined) return { done: false, value: step };
-      if (this.#ended) return { done: true, value: undefined };
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = undefined;
-    }
-  }
-
-  async return(): Promise<IteratorResult<Step, undefined>> {
-    this.#queue.length = 0;
-    this.end();
-    return { done: true, value: undefined };
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
+/** A copy of a usage record (null prototype, as the keys are ids), each value copied. */
+function copyUsages(record: Record<string, Usage>): Record<string, Usage> {
+  const out: Record<string, Usage> = Object.create(null);
+  for (const [key, usage] of Object.entries(record)) out[key] = { ...usage };
+  return out;
 }
 
 /** A queued turn's input, or the error its prompt failed to parse with (thrown now that the turn runs). */

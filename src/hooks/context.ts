@@ -1,3 +1,5 @@
+import type { ContentPart } from '../content/content.js';
+
 /**
  * Hook contexts: `SessionContext` → `TurnContext` → `OperationContext`. Each holds its own state; reads fall
  * through to the parent, writes stay local. So state flows down (a session value is visible in every turn and
@@ -57,23 +59,32 @@ export class SessionContext extends HookContext {
     this.#conversationId = id;
   }
 
-  /** Opens the context of turn number `turn`. */
-  startTurn(turn: number): TurnContext {
-    return new TurnContext(this, turn);
+  /** Opens the context of turn number `turn`, whose prompt was `prompt` (its parts, as given). */
+  startTurn(turn: number, prompt: readonly ContentPart[] = []): TurnContext {
+    return new TurnContext(this, turn, prompt);
   }
 }
 
 /** Per-turn context: one user prompt and everything the agent does for it. */
 export class TurnContext extends HookContext {
   /**
+   * The prompt's parts as the user gave them (text, `Image`, `Document`, …; Python's pre-turn hook data), frozen;
+   * empty for a turn the SDK opened itself. A `preTurn` hook's first argument is the text sent for them.
+   */
+  readonly prompt: readonly ContentPart[];
+
+  /**
    * @param session The session this turn belongs to.
    * @param turn 1-based turn number within the session.
+   * @param prompt The prompt's parts, as given.
    */
   constructor(
     readonly session: SessionContext,
     readonly turn: number,
+    prompt: readonly ContentPart[] = [],
   ) {
     super(session);
+    this.prompt = Object.freeze([...prompt]);
   }
 
   /** The session's conversation id. */

@@ -44,7 +44,10 @@ export const hooks = {
   onSessionEnd(fn: HookFn<OnSessionEndHook>, options?: HookOptions): OnSessionEndHook {
     return build<OnSessionEndHook>('onSessionEnd', 'inspect', fn, options);
   },
-  /** Decides whether a prompt may start a turn (`{ allow, message? }` or a boolean). */
+  /**
+   * Decides whether a prompt may start a turn (`{ allow, message? }` or a boolean). Gets the prompt's text and
+   * the turn's context, whose `prompt` holds its parts as given (images included).
+   */
   preTurn(fn: HookFn<PreTurnHook>, options?: HookOptions): PreTurnHook {
     return build<PreTurnHook>('preTurn', 'decide', fn, options);
   },

@@ -77,7 +77,7 @@ export abstract class OnSessionEndHook
   }
 }
 
-/** Decides whether a user prompt may start a turn; data is the prompt text. The first deny stops the turn. Subclass and implement `run`, or use `hooks.preTurn(fn)`. */
+/** Decides whether a user prompt may start a turn; data is the prompt text, its parts as given are `ctx.prompt`. The first deny stops the turn. Subclass and implement `run`, or use `hooks.preTurn(fn)`. */
 export abstract class PreTurnHook
   extends HookClass<'preTurn', 'decide', string, TurnContext, HookDecision | boolean>
   implements DecideHook<'preTurn', string, TurnContext, HookDecision | boolean>

@@ -10,6 +10,7 @@
  * Hooks of one kind run sequentially, in registration order.
  */
 
+import type { ContentPart } from '../content/content.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { isPlainObject, mergeToolArgs, setOwn, withArgs } from './args.js';
 import type { OperationContext, TurnContext } from './context.js';
@@ -150,10 +151,13 @@ export class HookRunner {
     this.session.setConversationId(id);
   }
 
-  /** Opens the next turn's context (turns are numbered from 1). `dispatchPreTurn` does this for you. */
-  beginTurn(): TurnContext {
+  /**
+   * Opens the next turn's context (turns are numbered from 1), for a prompt of `prompt` (its parts).
+   * `dispatchPreTurn` does this for you.
+   */
+  beginTurn(prompt: readonly ContentPart[] = []): TurnContext {
     this.#turns += 1;
-    return this.session.startTurn(this.#turns);
+    return this.session.startTurn(this.#turns, prompt);
   }
 
   /** Runs `onSessionStart` hooks. */

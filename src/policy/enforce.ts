@@ -14,7 +14,11 @@ import type { McpServerRef, Policy, PolicyList } from './types.js';
 
 /** Options of {@link enforce}. */
 export interface EnforceOptions {
-  /** The configured MCP servers; every `server/…` policy must name one of them. */
+  /**
+   * The configured MCP servers. Without it, `server/…` policies are refused (they could never be checked); with
+   * a list, each must name one of them; an empty list is Python's "hub mode": the servers are configured where
+   * agy runs, not here, so any server name is taken as given.
+   */
   mcpServers?: ReadonlyArray<string | McpServerRef> | undefined;
   /** How long a human has to answer an `ask_user` policy before the call is denied (default 5 min). */
   askUserTimeoutMs?: number | undefined;
@@ -26,8 +30,14 @@ export interface EnforceOptions {
 
 const DECISIONS = new Set(['approve', 'deny', 'ask_user']);
 
-/** Throws a {@link PolicyConfigError} for the first policy that cannot be enforced safely. */
-export function validatePolicies(policies: readonly Policy[], mcpServers: ReadonlySet<string>): void {
+/**
+ * Throws a {@link PolicyConfigError} for the first policy that cannot be enforced safely. `mcpServers`: the
+ * configured servers, an empty set for hub mode (any server), `undefined` when none were given (no `server/…`).
+ */
+export function validatePolicies(
+  policies: readonly Policy[],
+  mcpServers: ReadonlySet<string> | undefined,
+): void {
   for (const policy of policies) {
     const label = typeof policy?.tool === 'string' ? policyLabel(policy) : String(policy?.name ?? '?');
     if (typeof policy !== 'object' || policy === null) throw new PolicyConfigError('Not a policy', label);
@@ -66,8 +76,15 @@ export function validatePolicies(policies: readonly Policy[], mcpServers: Readon
     if (server === '' || name === '' || name.includes('/') || (name.includes('*') && name !== '*')) {
       throw new PolicyConfigError(`Policy '${label}' has a malformed MCP target '${tool}'`, label);
     }
-    if (!mcpServers.has(server)) {
-      const known = [...mcpServers].map((s) => `'${s}'`).join(', ') || 'none';
+    if (mcpServers === undefined) {
+      throw new PolicyConfigError(
+        `Policy '${label}' targets MCP server '${server}', but no MCP servers were given; pass them in ` +
+          `enforce(…, { mcpServers }) (an empty list: any server, hub mode)`,
+        label,
+      );
+    }
+    if (mcpServers.size > 0 && !mcpServers.has(server)) {
+      const known = [...mcpServers].map((s) => `'${s}'`).join(', ');
       throw new PolicyConfigError(
         `Policy '${label}' targets MCP server '${server}', which is not configured (configured: ${known}); ` +
           `pass it in enforce(…, { mcpServers })`,
@@ -91,7 +108,10 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
     );
   }
   if (!Array.isArray(policies)) throw new PolicyConfigError('enforce() expects an array of policies');
-  const servers = new Set((options.mcpServers ?? []).map((s) => (typeof s === 'string' ? s : s.name)));
+  const servers =
+    options.mcpServers === undefined
+      ? undefined
+      : new Set(options.mcpServers.map((s) => (typeof s === 'string' ? s : s.name)));
   const flat = flattenPolicies(policies);
   validatePolicies(flat, servers);
   const sorted = sortPolicies(flat);

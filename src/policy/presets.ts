@@ -3,7 +3,10 @@ import type { AskUserHandler } from './ask-user/types.js';
 import { allow, askUser, deny } from './builders.js';
 import type { Policy } from './types.js';
 
-/** agy's built-in tools that only read (files, directories, the web); {@link safeDefaults} approves them. */
+/**
+ * agy's built-in tools that only read (files, directories, the web), and `finish`, which ends the turn: every
+ * tool of `BuiltinTools.readOnly()` and agy's other readers. {@link safeDefaults} approves them.
+ */
 export const READ_ONLY_TOOLS: readonly string[] = [
   'view_file',
   'view_file_outline',
@@ -15,6 +18,7 @@ export const READ_ONLY_TOOLS: readonly string[] = [
   'codebase_search',
   'read_url_content',
   'search_web',
+  'finish',
 ];
 
 /** Approves the read-only built-in tools and asks `handler` about everything else (MCP tools included). */

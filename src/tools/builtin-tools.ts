@@ -33,6 +33,10 @@ const NAMES = {
   RUN_COMMAND: 'run_command',
   /** Ask the user a question (agy `ask_question`). */
   ASK_QUESTION: 'ask_question',
+  /** Search the web (agy `search_web`). */
+  SEARCH_WEB: 'search_web',
+  /** Read a web page (agy `read_url_content`). */
+  READ_URL_CONTENT: 'read_url_content',
   /** Start a subagent (agy `invoke_subagent`). */
   START_SUBAGENT: 'invoke_subagent',
   /** Generate an image (agy `generate_image`). */
@@ -50,9 +54,28 @@ export type BuiltinToolName = (typeof NAMES)[keyof typeof NAMES];
  */
 export const BuiltinTools = Object.freeze({
   ...NAMES,
-  /** The tools that only read: list, search, find, view, finish (as in the Python SDK). */
+  /** The tools that only read: list, search, find, view, read a URL, finish (Python `read_only()`). */
   readOnly(): BuiltinToolName[] {
-    return [NAMES.LIST_DIR, NAMES.SEARCH_DIR, NAMES.FIND_FILE, NAMES.VIEW_FILE, NAMES.FINISH];
+    return [
+      NAMES.LIST_DIR,
+      NAMES.SEARCH_DIR,
+      NAMES.FIND_FILE,
+      NAMES.VIEW_FILE,
+      NAMES.READ_URL_CONTENT,
+      NAMES.FINISH,
+    ];
+  },
+  /** The tools that cannot delete anything: every one but `run_command` (Python `nondestructive()`). */
+  nondestructive(): BuiltinToolName[] {
+    return Object.values(NAMES).filter((name) => name !== NAMES.RUN_COMMAND);
+  },
+  /** Every built-in tool named here (Python `all_tools()`). */
+  allTools(): BuiltinToolName[] {
+    return Object.values(NAMES);
+  },
+  /** No tool (Python `none()`): `capabilities: { enabledTools: BuiltinTools.none() }` turns them all off. */
+  none(): BuiltinToolName[] {
+    return [];
   },
   /** The tools that read or write one file: view, create, edit (as in the Python SDK). */
   fileTools(): BuiltinToolName[] {
@@ -152,6 +175,18 @@ export function toolFamily(name: string): string[] {
     }
   }
   return [...out];
+}
+
+/**
+ * Whether `capabilities` leaves a built-in tool on that is not read-only (Python's safety guard, `agent.py`):
+ * the allowlist's names, or every `BuiltinTools` tool outside the denylist, less `BuiltinTools.readOnly()`.
+ * Names are compared by family, so Gemini CLI's `read_file` counts as `view_file`.
+ */
+export function enablesBuiltinWriteTools(caps: CapabilitiesConfig | undefined): boolean {
+  const readOnly = new Set(BuiltinTools.readOnly().flatMap(toolFamily));
+  if (caps?.enabledTools) return caps.enabledTools.some((name) => !readOnly.has(name));
+  const disabled = new Set((caps?.disabledTools ?? []).flatMap(toolFamily));
+  return BuiltinTools.allTools().some((name) => !readOnly.has(name) && !disabled.has(name));
 }
 
 /**

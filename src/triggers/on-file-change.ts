@@ -77,7 +77,7 @@ export function onFileChange(
     timer = undefined;
     if (running || !active) return; // the running call reschedules when it ends
     const batch: FileChange[] = [...pending]
-      .map(([p, kind]) => ({ kind, path: p }))
+      .map(([p, kind]): FileChange => Object.freeze({ kind, path: p }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     pending = new Map();
     batchStartedAt = undefined;

@@ -30,10 +30,10 @@ export type Trigger = TriggerObject | TriggerFn;
 /** The kind of a file-system change. */
 export type FileChangeKind = 'added' | 'modified' | 'deleted';
 
-/** One file-system change. */
+/** One file-system change; frozen (as Python's `FileChange`), so a callback cannot rewrite what happened. */
 export interface FileChange {
   /** What happened. */
-  kind: FileChangeKind;
+  readonly kind: FileChangeKind;
   /** Absolute path of the file or directory. */
-  path: string;
+  readonly path: string;
 }

@@ -43,7 +43,10 @@ describe('AgentConfig schema', () => {
   });
 
   it('says what was wrong and what it got', () => {
-    expect(() => new Agent({ historyLimit: 0 })).toThrow('historyLimit: must be a positive number, got 0');
+    expect(() => new Agent({ maxLineBytes: 0 })).toThrow('maxLineBytes: must be a positive number, got 0');
+    expect(() => new Agent({ historyLimit: -1 })).toThrow(
+      'historyLimit: must be a number >= 0 (0: no limit), got -1',
+    );
   });
 
   it('then checks what needs several fields: isolation-only options, the write guard', () => {

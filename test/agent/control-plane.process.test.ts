@@ -14,6 +14,7 @@ import type { HookToolResult } from '../../src/hooks/types.js';
 import { BudgetExceededError } from '../../src/model/turn-errors.js';
 import { policy } from '../../src/policy/index.js';
 import { readCassette } from '../../src/testing/cassette/format.js';
+import { BuiltinTools } from '../../src/tools/builtin-tools.js';
 import { tool } from '../../src/tools/tool.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 
@@ -414,6 +415,16 @@ describe('our own tools (in-process gate)', () => {
     expect(
       () => new Agent({ workspaces: [sb.box.workspace], dangerouslySkipPermissions: true, policies: [] }),
     ).toThrow(ConfigError);
+    // agy's own write tools, on by default, count as in Python; a read-only agent needs no policy.
+    expect(() => new Agent({ workspaces: [sb.box.workspace], policies: [] })).toThrow(ConfigError);
+    expect(
+      () =>
+        new Agent({
+          workspaces: [sb.box.workspace],
+          policies: [],
+          capabilities: { enabledTools: BuiltinTools.readOnly() },
+        }),
+    ).not.toThrow();
   });
 });
 
@@ -451,13 +462,17 @@ describe('installed agy hooks', () => {
       await agent.close();
       return installed.sort();
     };
-    expect(await events({ policies: [], steering: false })).toEqual([]);
+    // No policy at all needs a read-only agent (the safety guard), whose capabilities are denials: PreToolUse.
+    const readOnly: AgentConfig = { policies: [], capabilities: { enabledTools: BuiltinTools.readOnly() } };
+    expect(await events({ ...readOnly, steering: false })).toEqual(['PreToolUse']);
     expect(await events({ steering: false })).toEqual(['PreToolUse']); // the default policy
-    expect(await events({ policies: [] })).toEqual(['PreInvocation']);
-    expect(await events({ policies: [], steering: false, hooks: [hooks.postToolCall(() => {})] })).toEqual([
+    expect(await events(readOnly)).toEqual(['PreInvocation', 'PreToolUse']);
+    expect(await events({ ...readOnly, steering: false, hooks: [hooks.postToolCall(() => {})] })).toEqual([
       'PostToolUse',
+      'PreToolUse',
     ]);
-    expect(await events({ policies: [], steering: false, hooks: [hooks.stop(() => undefined)] })).toEqual([
+    expect(await events({ ...readOnly, steering: false, hooks: [hooks.stop(() => undefined)] })).toEqual([
+      'PreToolUse',
       'Stop',
     ]);
   });
