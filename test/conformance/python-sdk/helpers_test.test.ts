@@ -13,7 +13,13 @@ import { mkdtemp, realpath, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { every, type FileChange, onFileChange, type TriggerContext } from '../../../src/index.js';
+import {
+  ConfigError,
+  every,
+  type FileChange,
+  onFileChange,
+  type TriggerContext,
+} from '../../../src/index.js';
 import { quietLogger } from './kit.js';
 
 const context = (): TriggerContext => ({
@@ -29,7 +35,7 @@ describe('EveryTest (helpers_test.py)', () => {
     const ranTwice = new Promise<void>((resolve) => {
       twice = resolve;
     });
-    const trigger = every(10, () => {
+    const trigger = every('10ms', () => {
       calls++;
       if (calls === 2) twice();
     });
@@ -40,15 +46,17 @@ describe('EveryTest (helpers_test.py)', () => {
   });
 
   it('EveryTest.test_every_rejects_non_positive_interval (helpers_test.py)', () => {
-    // Differs by design: a RangeError (the interval is in milliseconds), where Python raises ValueError.
-    expect(() => every(0, () => {})).toThrow(RangeError);
-    expect(() => every(-1, () => {})).toThrow(RangeError);
+    // Differs by design: a ConfigError naming the field (`every.interval`), where Python raises ValueError.
+    expect(() => every(0, () => {})).toThrow(ConfigError);
+    expect(() => every(-1, () => {})).toThrow(ConfigError);
+    expect(() => every('0s', () => {})).toThrow(ConfigError);
   });
 
   it('EveryTest.test_every_sets_name (helpers_test.py)', () => {
-    // Differs by design: milliseconds and the callback's name (`every(cb)`), where Python names `every_300s`.
-    expect(every(300_000, async function cb() {}).name).toBe('every(cb)');
-    expect(every(300_000, async () => {}).name).toBe('every(300000ms)');
+    // Differs by design: the callback's name (`every(cb)`) or the interval as written, where Python names
+    // `every_300s`.
+    expect(every('300s', async function cb() {}).name).toBe('every(cb)');
+    expect(every('300s', async () => {}).name).toBe('every(300s)');
   });
 });
 
