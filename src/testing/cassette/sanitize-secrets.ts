@@ -26,16 +26,20 @@ const PUBLIC_HEADERS = new Set([
 export const MIN_SECRET_LENGTH = 8;
 
 /**
- * Secret shapes replaced in any text: credentials in a URL's user part and secret-named query values (whatever
- * variable held the URL), Google API keys and OAuth tokens, OpenAI/Anthropic keys, GitHub, Slack, AWS, bearer
- * tokens. No replacement holds a quote or a backslash, so JSON text inside a string value stays valid.
+ * Credentials in URLs, replaced in any text whatever variable held the URL: the user part (`user:pass@`,
+ * `token@`) and secret-named query values. No replacement holds a quote or a backslash, so JSON text inside
+ * a string value stays valid.
  */
-export const SECRET_SHAPES: readonly TextRule[] = [
+export const URL_SHAPES: readonly TextRule[] = [
   rule(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi, '$1<credentials>@'),
   rule(
     /([?&][\w.-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[\w.-]*=)[^&#\s"'<>\\]+/gi,
     '$1<secret>',
   ),
+];
+
+/** Known key shapes: Google API keys and OAuth tokens, OpenAI/Anthropic keys, GitHub, Slack, AWS, bearer tokens. */
+export const KEY_SHAPES: readonly TextRule[] = [
   rule(/AIza[0-9A-Za-z_-]{35}/g, '<api-key>'),
   rule(/ya29\.[0-9A-Za-z_-]{20,}/g, '<oauth-token>'),
   rule(/\bsk-(?:ant-|proj-)?[0-9A-Za-z_-]{16,}/g, '<api-key>'),

@@ -41,56 +41,90 @@ interface Span {
   text: string;
 }
 
-/** The fragments with each span replaced: its text where it starts, nothing where it continues. */
-function splice(fragments: readonly string[], spans: readonly Span[]): string[] {
-  const out: string[] = [];
+/** A piece of one fragment; a frozen one is a replacement, which later rules leave alone. */
+interface Segment {
+  text: string;
+  fragment: number;
+  frozen: boolean;
+}
+
+/** A run of unfrozen segments with each span replaced: its text where it starts, nothing where it continues. */
+function splice(run: readonly Segment[], spans: readonly Span[]): Segment[] {
+  const out: Segment[] = [];
+  const keep = (text: string, fragment: number) => {
+    if (text) out.push({ text, fragment, frozen: false });
+  };
   let offset = 0;
   let s = 0;
-  for (const fragment of fragments) {
-    const end = offset + fragment.length;
-    let piece = '';
+  for (const { text, fragment } of run) {
+    const end = offset + text.length;
     let at = offset;
     while (at < end) {
       const span = spans[s];
       if (!span || span.start >= end) {
-        piece += fragment.slice(at - offset);
+        keep(text.slice(at - offset), fragment);
         break;
       }
       if (span.start > at) {
-        piece += fragment.slice(at - offset, span.start - offset);
+        keep(text.slice(at - offset, span.start - offset), fragment);
         at = span.start;
       }
       // `at` is inside the span: its text goes where it starts, the rest of it is dropped.
-      if (at === span.start) piece += span.text;
+      if (at === span.start) out.push({ text: span.text, fragment, frozen: true });
       if (span.end > end) break;
       at = span.end;
       s++;
     }
-    out.push(piece);
     offset = end;
   }
   return out;
 }
 
-/** The fragments with every rule applied in order, each to the joined result of the one before. */
-export function applyRules(
-  fragments: readonly string[],
-  rules: readonly TextRule[],
-  tally?: RedactTally,
-): string[] {
-  let current = [...fragments];
-  for (const rule of rules) {
-    const joined = current.length === 1 ? (current[0] ?? '') : current.join('');
-    if (joined === '') break;
+/** The segments with one rule applied to each run of unfrozen text; whether it matched anywhere. */
+function applyRule(segments: readonly Segment[], rule: TextRule): [Segment[], boolean] {
+  const out: Segment[] = [];
+  let matched = false;
+  for (let i = 0; i < segments.length; ) {
+    let j = i;
+    while (j < segments.length && !segments[j]?.frozen) j++;
+    if (j === i) {
+      out.push(segments[i] as Segment);
+      i++;
+      continue;
+    }
+    const run = segments.slice(i, j);
+    const joined = run.length === 1 ? (run[0]?.text ?? '') : run.map((r) => r.text).join('');
     const spans: Span[] = [];
     for (const m of joined.matchAll(rule.re)) {
       if (m[0].length === 0) continue;
       spans.push({ start: m.index, end: m.index + m[0].length, text: rule.replace(m) });
     }
-    if (rule.redact !== undefined) tally?.count(rule.redact, spans.length > 0);
-    if (spans.length > 0) current = splice(current, spans);
+    if (spans.length > 0) matched = true;
+    out.push(...(spans.length > 0 ? splice(run, spans) : run));
+    i = j;
   }
-  return current;
+  return [out, matched];
+}
+
+/**
+ * The fragments with every rule applied in order. A rule sees the text between earlier replacements, joined
+ * across fragments, and never a replacement itself (a `redact` pattern cannot match inside `<secret:…>`).
+ */
+export function applyRules(
+  fragments: readonly string[],
+  rules: readonly TextRule[],
+  tally?: RedactTally,
+): string[] {
+  let segments: Segment[] = fragments.map((text, fragment) => ({ text, fragment, frozen: false }));
+  const empty = fragments.every((f) => f === '');
+  for (const rule of rules) {
+    const [next, matched] = applyRule(segments, rule);
+    segments = next;
+    if (rule.redact !== undefined && !empty) tally?.count(rule.redact, matched);
+  }
+  const out = fragments.map(() => '');
+  for (const segment of segments) out[segment.fragment] += segment.text;
+  return out;
 }
 
 /** `s` as a literal inside a regular expression. */

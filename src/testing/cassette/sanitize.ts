@@ -17,11 +17,12 @@ import {
   type Credential,
   credentialForms,
   envCredentials,
+  KEY_SHAPES,
   MIN_SECRET_LENGTH,
   mcpCredentials,
   namedCredentials,
   pathForms,
-  SECRET_SHAPES,
+  URL_SHAPES,
 } from './sanitize-secrets.js';
 import { applyRules, escapeRegExp, literalRule, RedactTally, type TextRule } from './sanitize-text.js';
 
@@ -125,8 +126,8 @@ export class Sanitizer {
     const ids: TextRule = { re: UUID, replace: (m) => this.#id(m[0]) };
     const some = (...rules: (TextRule | undefined)[]) => rules.filter((r): r is TextRule => r !== undefined);
     this.#set = {
-      full: some(credentials, ...this.#redactRules, ...SECRET_SHAPES, paths, this.#user, ids),
-      structural: some(credentials, ...SECRET_SHAPES, paths, ids),
+      full: some(...URL_SHAPES, credentials, ...this.#redactRules, ...KEY_SHAPES, paths, this.#user, ids),
+      structural: some(...URL_SHAPES, credentials, ...KEY_SHAPES, paths, ids),
     };
   }
 
