@@ -7,14 +7,14 @@
  * (docs/reference/stream-json.md#text-streaming).
  */
 import { goEscape } from './sanitize-secrets.js';
-import { applyRules, type RedactTally, type TextRule } from './sanitize-text.js';
+import { applyRules, type CachedRules, type RedactTally } from './sanitize-text.js';
 
 /** The rules a walk applies. */
 export interface RuleSet {
   /** For ordinary string values: everything, the user's `redact` patterns included. */
-  readonly full: readonly TextRule[];
+  readonly full: CachedRules;
   /** For object keys and protocol values: the credentials, secret shapes, paths and ids only. */
-  readonly structural: readonly TextRule[];
+  readonly structural: CachedRules;
   /** Counts the `redact` patterns' matches, when given. */
   readonly tally?: RedactTally | undefined;
 }
@@ -57,16 +57,12 @@ const ENVELOPE = new Set([
 /** Pieces already sanitized as part of a streamed text: the object holding one, and its field. */
 type Overrides = Map<object, { field: string; value: string }>;
 
-function text(value: string, rules: readonly TextRule[], tally?: RedactTally): string {
-  return applyRules([value], rules, tally)[0] ?? '';
-}
-
 /** `value` with every string sanitized; the same reference when nothing changed. */
 export function walk(value: unknown, set: RuleSet, key?: string, overrides?: Overrides): unknown {
   if (typeof value === 'string')
     return key !== undefined && PROTOCOL_KEYS.has(key)
-      ? text(value, set.structural)
-      : text(value, set.full, set.tally);
+      ? set.structural.apply(value)
+      : set.full.apply(value, set.tally);
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((item) => {
@@ -80,7 +76,7 @@ export function walk(value: unknown, set: RuleSet, key?: string, overrides?: Ove
   const override = overrides?.get(value);
   let changed = false;
   const entries = Object.entries(value).map(([k, v]): [string, unknown] => {
-    const name = text(k, set.structural);
+    const name = set.structural.apply(k);
     const next = override?.field === k ? override.value : walk(v, set, k, overrides);
     if (name !== k || next !== v) changed = true;
     return [name, next];
@@ -107,7 +103,7 @@ export function sanitizeLine(
   parsed = parseLine(line),
   overrides?: Overrides,
 ): string {
-  if (parsed === undefined) return text(line, set.full, set.tally);
+  if (parsed === undefined) return set.full.apply(line, set.tally);
   const out = walk(parsed, set, undefined, overrides);
   if (out === parsed) return line;
   const json = JSON.stringify(out);
@@ -181,7 +177,7 @@ export function sanitizeRecords(records: readonly unknown[], set: RuleSet): unkn
   for (const pieces of streams.values()) {
     const out = applyRules(
       pieces.map((p) => p.holder[p.field] as string),
-      set.full,
+      set.full.rules,
       set.tally,
     );
     pieces.forEach((p, i) => {

@@ -31,9 +31,10 @@ export const MIN_SECRET_LENGTH = 8;
  * a string value stays valid.
  */
 export const URL_SHAPES: readonly TextRule[] = [
-  rule(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi, '$1<credentials>@'),
+  // Bounded repeats keep the scan linear in the text's length (a long run of dots or `?key` is model output).
+  rule(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@"'<>\\]{1,512}@/gi, '$1<credentials>@'),
   rule(
-    /([?&][\w.-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[\w.-]*=)[^&#\s"'<>\\]+/gi,
+    /([?&][\w.-]{0,64}(?:key|token|secret|password|passwd|auth|sig|signature|credential)[\w.-]{0,64}=)[^&#\s"'<>\\]+/gi,
     '$1<secret>',
   ),
 ];

@@ -152,3 +152,42 @@ export function literalRule(literals: ReadonlyMap<string, string>): TextRule | u
     replace: (m) => literals.get(m[0]) ?? m[0],
   };
 }
+
+/** How much text a {@link CachedRules} keeps (input and output characters) before it starts afresh. */
+const CACHE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Rules with their results kept by input text. A cassette repeats most of its strings (keys, ids, states,
+ * names), and the recorder sanitizes the whole cassette again after every turn: each distinct string is
+ * worked on once. A new instance is made whenever the rules change (a secret learned later).
+ */
+export class CachedRules {
+  /** The rules, in order. */
+  readonly rules: readonly TextRule[];
+  readonly #redact: number[];
+  readonly #entries = new Map<string, { out: string; matched: readonly number[] }>();
+  #chars = 0;
+
+  constructor(rules: readonly TextRule[]) {
+    this.rules = rules;
+    this.#redact = rules.flatMap((r) => (r.redact === undefined ? [] : [r.redact]));
+  }
+
+  /** `text` with the rules applied; the redact patterns' use counted into `tally`. */
+  apply(text: string, tally?: RedactTally): string {
+    let entry = this.#entries.get(text);
+    if (!entry) {
+      const local = new RedactTally(Math.max(0, ...this.#redact) + 1);
+      const out = applyRules([text], this.rules, local)[0] ?? '';
+      entry = { out, matched: this.#redact.filter((i) => (local.matched[i] ?? 0) > 0) };
+      this.#chars += text.length + out.length;
+      if (this.#chars > CACHE_CHARS) {
+        this.#entries.clear();
+        this.#chars = text.length + out.length;
+      }
+      this.#entries.set(text, entry);
+    }
+    if (tally && text !== '') for (const i of this.#redact) tally.count(i, entry.matched.includes(i));
+    return entry.out;
+  }
+}

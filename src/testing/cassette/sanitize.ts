@@ -24,7 +24,7 @@ import {
   pathForms,
   URL_SHAPES,
 } from './sanitize-secrets.js';
-import { applyRules, escapeRegExp, literalRule, RedactTally, type TextRule } from './sanitize-text.js';
+import { CachedRules, escapeRegExp, literalRule, RedactTally, type TextRule } from './sanitize-text.js';
 
 export type { RedactPattern } from './redact-patterns.js';
 
@@ -126,14 +126,16 @@ export class Sanitizer {
     const ids: TextRule = { re: UUID, replace: (m) => this.#id(m[0]) };
     const some = (...rules: (TextRule | undefined)[]) => rules.filter((r): r is TextRule => r !== undefined);
     this.#set = {
-      full: some(...URL_SHAPES, credentials, ...this.#redactRules, ...KEY_SHAPES, paths, this.#user, ids),
-      structural: some(...URL_SHAPES, credentials, ...KEY_SHAPES, paths, ids),
+      full: new CachedRules(
+        some(...URL_SHAPES, credentials, ...this.#redactRules, ...KEY_SHAPES, paths, this.#user, ids),
+      ),
+      structural: new CachedRules(some(...URL_SHAPES, credentials, ...KEY_SHAPES, paths, ids)),
     };
   }
 
   /** One string sanitized as text. */
   text(text: string): string {
-    return applyRules([text], this.#set.full)[0] ?? '';
+    return this.#set.full.apply(text);
   }
 
   /** A line: when it is JSON, its string values are sanitized and it is serialized again; else as text. */

@@ -53,7 +53,7 @@ async function recordByHand(
     },
     (w) => warnings.push(w),
   );
-  recorder.spawn(['--output-format', 'stream-json'], 'agy');
+  recorder.spawn(['--output-format', 'stream-json']);
   recorder.stdin(
     JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'api_key=abc123' }] } }),
   );
