@@ -152,7 +152,12 @@ export class Sanitizer {
    * A whole cassette (header, then records): every value sanitized, streamed text across its pieces, and the
    * warnings about `redact` patterns that matched nothing or every value in it.
    */
-  cassette(records: readonly unknown[]): { records: unknown[]; warnings: string[] } {
+  cassette(records: readonly unknown[]): {
+    /** The sanitized header and records, new objects where anything changed. */
+    records: unknown[];
+    /** One message per `redact` pattern that matched nothing, or in every string value. */
+    warnings: string[];
+  } {
     const tally = new RedactTally(this.#redactRules.length);
     const out = sanitizeRecords(records, { ...this.#set, tally });
     return { records: out, warnings: redactWarnings(this.#redact, tally) };

@@ -109,9 +109,24 @@ describe('recording', () => {
     expect(readCassette(join(dir, name!)).records.some((r) => r.type === 'stdout')).toBe(true);
   });
 
+  it("a redact pattern that matched nothing in the recording is a warning on the agent's logger at close", async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
+    await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'p', {
+      logger,
+      record: { dir: join(sb.box.root, 'cassettes'), redact: ['hi', /NEVER-SEEN-\d+/] },
+    });
+    expect(warnings.filter((w) => w.startsWith('record.redact'))).toEqual([
+      expect.stringMatching(/^record\.redact\[1\] \(a regular expression\) matched nothing in the recording/),
+    ]);
+  });
+
   it('a bad record config is refused by name', () => {
     expect(() => new Agent({ record: { dir: '' } })).toThrow(/record\.dir/);
     expect(() => new Agent({ record: { dir: '/x', redact: [1 as never] } })).toThrow(/record\.redact/);
+    expect(() => new Agent({ record: { dir: '/x', redact: [/x*/] } })).toThrow(
+      /record\.redact\[0\]: matches the empty string/,
+    );
   });
 });
 
