@@ -138,7 +138,7 @@ export function rule(re: RegExp, text: string, redact?: number): TextRule {
   const global = new RegExp(re.source, flags.replace('y', ''));
   return {
     re: global,
-    replace: text.includes('$1') ? (m) => text.replace('$1', m[1] ?? '') : () => text,
+    replace: text.includes('$1') ? (m) => text.replace('$1', () => m[1] ?? '') : () => text,
     redact,
   };
 }
