@@ -7,7 +7,7 @@
  * (docs/reference/stream-json.md#text-streaming).
  */
 import { goEscape } from './sanitize-secrets.js';
-import { applyRules, type CachedRules, type RedactTally } from './sanitize-text.js';
+import type { CachedRules, RedactTally } from './sanitize-text.js';
 
 /** The rules a walk applies. */
 export interface RuleSet {
@@ -175,9 +175,8 @@ export function sanitizeRecords(records: readonly unknown[], set: RuleSet): unkn
   });
   const overrides: Overrides = new Map();
   for (const pieces of streams.values()) {
-    const out = applyRules(
+    const out = set.full.applyPieces(
       pieces.map((p) => p.holder[p.field] as string),
-      set.full.rules,
       set.tally,
     );
     pieces.forEach((p, i) => {

@@ -165,7 +165,7 @@ export class CachedRules {
   /** The rules, in order. */
   readonly rules: readonly TextRule[];
   readonly #redact: number[];
-  readonly #entries = new Map<string, { out: string; matched: readonly number[] }>();
+  readonly #entries = new Map<string, { out: readonly string[]; matched: readonly number[] }>();
   #chars = 0;
 
   constructor(rules: readonly TextRule[]) {
@@ -175,19 +175,32 @@ export class CachedRules {
 
   /** `text` with the rules applied; the redact patterns' use counted into `tally`. */
   apply(text: string, tally?: RedactTally): string {
-    let entry = this.#entries.get(text);
+    return this.#cached(text, [text], tally)[0] ?? '';
+  }
+
+  /** The fragments of one streamed text with the rules applied across them (see {@link applyRules}). */
+  applyPieces(fragments: readonly string[], tally?: RedactTally): readonly string[] {
+    return fragments.length === 1
+      ? [this.apply(fragments[0] ?? '', tally)]
+      : this.#cached(JSON.stringify(fragments), fragments, tally);
+  }
+
+  #cached(key: string, fragments: readonly string[], tally?: RedactTally): readonly string[] {
+    let entry = this.#entries.get(key);
     if (!entry) {
       const local = new RedactTally(Math.max(0, ...this.#redact) + 1);
-      const out = applyRules([text], this.rules, local)[0] ?? '';
+      const out = applyRules(fragments, this.rules, local);
       entry = { out, matched: this.#redact.filter((i) => (local.matched[i] ?? 0) > 0) };
-      this.#chars += text.length + out.length;
+      const size = key.length * 2;
+      this.#chars += size;
       if (this.#chars > CACHE_CHARS) {
         this.#entries.clear();
-        this.#chars = text.length + out.length;
+        this.#chars = size;
       }
-      this.#entries.set(text, entry);
+      this.#entries.set(key, entry);
     }
-    if (tally && text !== '') for (const i of this.#redact) tally.count(i, entry.matched.includes(i));
+    if (tally && fragments.some((f) => f !== ''))
+      for (const i of this.#redact) tally.count(i, entry.matched.includes(i));
     return entry.out;
   }
 }
