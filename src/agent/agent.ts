@@ -367,30 +367,48 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     });
   }
 
-  /** The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. */
-  #recorder(backend: 'agy' | 'acp' = 'agy'): CassetteRecorder | undefined {
+  /**
+   * The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. It is told every credential the
+   * session holds: the environment the backend gives the agent, the MCP servers' `env` and `headers`, the
+   * gateway's upstream key and headers.
+   */
+  #recorder(
+    backend: 'agy' | 'acp',
+    env: Record<string, string | undefined>,
+    provider: ProviderBridge | undefined,
+  ): CassetteRecorder | undefined {
     const config = this.#config;
     const envDir = process.env.AGY_SDK_RECORD;
     const record = config.record ?? (envDir ? { dir: envDir } : undefined);
     if (!record) return undefined;
+    const upstream = provider ? config.provider : undefined;
     const recorder = new CassetteRecorder(
       record,
       {
         workspaces: this.#workspaces,
         cwd: config.cwd,
         dataDir: config.dataDir,
-        env: { ...process.env, ...config.env },
+        env: { ...process.env, ...env },
+        mcpServers: config.mcpServers,
+        credentials: upstream && {
+          'provider-api-key': upstream.apiKey,
+          ...Object.fromEntries(Object.entries(upstream.headers ?? {}).map(([k, v]) => [`provider-${k}`, v])),
+        },
         backend,
       },
       (error) => this.#logger.error('writing the cassette failed', error),
+      (warning) => this.#logger.warn(warning),
     );
     this.#cassetteFile = recorder.file;
     return recorder;
   }
 
   /** The recorder for the ACP backend, contained like the agy backend's (a throwing tap is only logged). */
-  #acpTap(): WireTap | undefined {
-    const recorder = this.#recorder('acp');
+  #acpTap(
+    env: Record<string, string | undefined>,
+    provider: ProviderBridge | undefined,
+  ): WireTap | undefined {
+    const recorder = this.#recorder('acp', env, provider);
     return recorder && containedTap(recorder, (what, error) => this.#logger.error(`${what} threw`, error));
   }
 
@@ -499,6 +517,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     tools: AgentConfig['tools'],
   ): Promise<AgyConnection> {
     const config = this.#config;
+    const env = { ...config.env, ...this.#groups.additions.env, ...provider?.env };
     return AgyConnection.create(
       {
         // The validated groups, forwarded whole; provider mode and the ask-user time adjust the session's.
@@ -513,7 +532,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         },
         launch: this.#groups.launch,
         watchdog: this.#groups.watchdog,
-        env: { ...config.env, ...this.#groups.additions.env, ...provider?.env },
+        env,
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         jsonSchema: this.#schema?.jsonSchema,
@@ -521,7 +540,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         hooks: config.agyHooks ?? [],
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
         logger: this.#logger,
-        tap: this.#recorder(),
+        tap: this.#recorder('agy', env, provider),
       },
       host,
     );
@@ -539,6 +558,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   ): Promise<AcpConnection> {
     const config = this.#config;
     const { command, args } = acpCommandLine(backend);
+    const env = { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env };
     return AcpConnection.create(
       {
         // The validated group, forwarded whole; the rest is what this run derives.
@@ -546,14 +566,14 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         command,
         args,
         preset: backend.preset,
-        env: { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env },
+        env,
         cwd: config.cwd ?? this.#workspaces[0] ?? process.cwd(),
         workspaces: this.#workspaces,
         attachments: this.#attachments,
         tools,
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
         logger: this.#logger,
-        tap: this.#acpTap(),
+        tap: this.#acpTap(env, provider),
       },
       host,
     );

@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
+import { redactPatternProblem } from '../testing/cassette/redact-patterns.js';
 import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 
@@ -258,9 +259,14 @@ export const AgentConfigSchema = z.strictObject({
       {
         dir: nonEmpty,
         redact: z
-          .array(z.union([z.string(), z.instanceof(RegExp)]), {
-            error: 'must be an array of strings and regular expressions',
-          })
+          .array(
+            z.union([z.string(), z.instanceof(RegExp)]).superRefine((pattern, ctx) => {
+              // One that matches the empty string would match everywhere (docs/guides/testing-your-agent.md#cassettes).
+              const problem = redactPatternProblem(pattern);
+              if (problem) ctx.addIssue({ code: 'custom', message: problem });
+            }),
+            { error: 'must be an array of strings and regular expressions' },
+          )
           .optional(),
       },
       { error: 'must be { dir, redact? }' },

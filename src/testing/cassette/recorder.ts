@@ -1,7 +1,9 @@
 /**
  * Records one session into one cassette file (`AgentConfig.record`, `AGY_SDK_RECORD`): a {@link WireTap} the
  * backend feeds, kept in memory and written, sanitized, after every turn and on close (mode 0600, in a 0700
- * directory). The file is rewritten whole each time, so it is always a complete, valid cassette.
+ * directory). The file is rewritten whole each time, so it is always a complete, valid cassette. On close, a
+ * `redact` pattern that matched nothing, or matched in every string value, of the recording is reported as a
+ * warning.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -14,13 +16,18 @@ import {
   type CassetteRecord,
   type HookRecord,
 } from './format.js';
-import { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';
+import type { RedactPattern } from './redact-patterns.js';
+import { type SanitizeContext, Sanitizer } from './sanitize.js';
 
 /** `AgentConfig.record`: where and how to record. */
 export interface RecordConfig {
   /** The directory cassettes are written to (created 0700 if missing); one file per session. */
   dir: string;
-  /** More patterns to replace with `<redacted>` (literal strings or regular expressions). */
+  /**
+   * More patterns to replace with `<redacted>` (literal strings or regular expressions), applied to each
+   * string value, never to the JSON around it or to protocol values (record and step types, states, methods).
+   * One that matches the empty string is a `ConfigError`.
+   */
   redact?: readonly RedactPattern[] | undefined;
 }
 
@@ -39,17 +46,23 @@ export class CassetteRecorder implements WireTap {
   #closed = false;
 
   readonly #onError: (error: unknown) => void;
+  readonly #onWarning: (message: string) => void;
+  #warnings: string[] = [];
 
   /**
    * @param onError where a failed write after a turn is reported (`close()` rejects with its own failure).
+   * @param onWarning where, on close, a `redact` pattern that matched nothing or every value is reported.
+   * @throws ConfigError when a `redact` pattern is not a string or RegExp, or matches the empty string.
    */
   constructor(
     config: RecordConfig,
     context: SanitizeContext & { backend?: 'agy' | 'acp' },
     onError: (error: unknown) => void,
+    onWarning: (message: string) => void = () => {},
   ) {
     this.#dir = config.dir;
     this.#onError = onError;
+    this.#onWarning = onWarning;
     const stamp = new Date(this.#started).toISOString().replace(/[:.]/g, '-');
     this.file = join(config.dir, `session-${stamp}-${randomBytes(3).toString('hex')}.cassette.jsonl`);
     this.#sanitizer = new Sanitizer({ ...context, redact: config.redact });
@@ -126,6 +139,7 @@ export class CassetteRecorder implements WireTap {
   }
 
   secrets(known: { token?: string | undefined; sessionDir?: string | undefined }): void {
+    // Learned later, they also apply to what was recorded before: every write sanitizes the whole cassette.
     this.#sanitizer.update(known);
   }
 
@@ -140,7 +154,16 @@ export class CassetteRecorder implements WireTap {
 
   async close(): Promise<void> {
     await this.#flush();
-    this.#closed = true;
+    if (!this.#closed) {
+      this.#closed = true;
+      for (const warning of this.#warnings) {
+        try {
+          this.#onWarning(warning);
+        } catch {
+          // The host's warning sink failing must not fail the close.
+        }
+      }
+    }
   }
 
   /** Writes the whole cassette (sanitized) through a temp file and a rename, one write at a time. */
@@ -151,8 +174,9 @@ export class CassetteRecorder implements WireTap {
       .then(async () => {
         if (!this.#dirty) return;
         this.#dirty = false;
-        const sanitize = (v: unknown) => this.#sanitizer.line(JSON.stringify(v));
-        const text = `${[this.#header, ...this.#records].map(sanitize).join('\n')}\n`;
+        const { records, warnings } = this.#sanitizer.cassette([this.#header, ...this.#records]);
+        this.#warnings = warnings;
+        const text = `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
         await mkdir(this.#dir, { recursive: true, mode: 0o700 });
         const tmp = `${this.file}.${randomBytes(3).toString('hex')}.tmp`;
         await writeFile(tmp, text, { mode: 0o600 });

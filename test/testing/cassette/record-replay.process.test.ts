@@ -3,8 +3,10 @@
 // calls re-issued to the new session's listener; strict and loose stdin checks). Format:
 // docs/guides/testing-your-agent.md#cassettes.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
@@ -16,8 +18,10 @@ import { simulatorPath } from '../../../src/testing/simulator/path.js';
 import type { Scenario } from '../../../src/testing/simulator/scenario.js';
 import { tool } from '../../../src/tools/tool.js';
 import { useSandboxAgents } from '../../helpers/agents.js';
+import { startHttpMcp } from '../../helpers/http-mcp.js';
 
 const sb = useSandboxAgents();
+const STDIO_MCP = fileURLToPath(new URL('../../fixtures/simulator/mcp-stdio-server.mjs', import.meta.url));
 
 const TOOL_TURN: Scenario = {
   turns: [
@@ -105,9 +109,24 @@ describe('recording', () => {
     expect(readCassette(join(dir, name!)).records.some((r) => r.type === 'stdout')).toBe(true);
   });
 
+  it("a redact pattern that matched nothing in the recording is a warning on the agent's logger at close", async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
+    await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'p', {
+      logger,
+      record: { dir: join(sb.box.root, 'cassettes'), redact: ['hi', /NEVER-SEEN-\d+/] },
+    });
+    expect(warnings.filter((w) => w.startsWith('record.redact'))).toEqual([
+      expect.stringMatching(/^record\.redact\[1\] \(a regular expression\) matched nothing in the recording/),
+    ]);
+  });
+
   it('a bad record config is refused by name', () => {
     expect(() => new Agent({ record: { dir: '' } })).toThrow(/record\.dir/);
     expect(() => new Agent({ record: { dir: '/x', redact: [1 as never] } })).toThrow(/record\.redact/);
+    expect(() => new Agent({ record: { dir: '/x', redact: [/x*/] } })).toThrow(
+      /record\.redact\[0\]: matches the empty string/,
+    );
   });
 });
 
@@ -156,6 +175,70 @@ describe('sanitizing', () => {
     );
     // Still a valid cassette.
     expect(() => parseCassette(text)).not.toThrow();
+  });
+
+  it("the MCP servers' env and headers (whatever the header is called) never reach the cassette", async () => {
+    const bearer = randomBytes(12).toString('hex');
+    const apiKey = `k-${randomBytes(10).toString('hex')}`;
+    const tenant = `tenant-${randomBytes(6).toString('hex')}`;
+    const notion = `ntn_${randomBytes(12).toString('hex')}`;
+    const http = await startHttpMcp({ name: 'remote', register: () => {}, token: bearer });
+    try {
+      // The model repeats what it was told; a tool result or an error message could carry them the same way.
+      const { file, result } = await recordOne(
+        { turns: [{ actions: [{ text: `keys: ${bearer} ${apiKey} ${tenant} ${notion}`, chunks: 1 }] }] },
+        'p',
+        {
+          mcpServers: {
+            remote: {
+              url: http.url,
+              headers: { Authorization: `Bearer ${bearer}`, 'X-API-Key': apiKey, 'X-Tenant': tenant },
+            },
+            notion: { command: process.execPath, args: [STDIO_MCP], env: { NOTION_TOKEN: notion } },
+          },
+        },
+      );
+      expect(result.text).toContain(notion);
+      // The session really used them: agy's MCP client sent the headers.
+      expect(http.headers.some((h) => h['x-api-key'] === apiKey)).toBe(true);
+      const text = readFileSync(file, 'utf8');
+      for (const secret of [bearer, apiKey, tenant, notion])
+        expect(text, `"${secret}" survived`).not.toContain(secret);
+      expect(text).toContain('<secret:NOTION_TOKEN>');
+      expect(text).toContain('<secret:X-API-Key>');
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('a secret the model streams across text_delta chunks is not given back by joining the deltas', async () => {
+    const secret = `s3cr3t-${randomBytes(12).toString('hex')}`;
+    const text = `the key is ${secret}, keep it safe`;
+    const { file, result } = await recordOne({ turns: [{ actions: [{ text, chunks: 12 }] }] }, 'p', {
+      env: { MY_SERVICE_API_KEY: secret },
+    });
+    expect(result.text).toBe(text);
+    const cassette = readCassette(file);
+    const deltas = cassette.records
+      .filter((r) => r.type === 'stdout')
+      .map((r) => JSON.parse(r.line))
+      .filter((l) => typeof l.step_update?.text_delta === 'string')
+      .map((l) => l.step_update.text_delta as string);
+    // Cut into pieces shorter than the secret, so no single piece held it whole.
+    expect(deltas.length).toBeGreaterThanOrEqual(12);
+    expect(deltas.join('')).toBe('the key is <secret:MY_SERVICE_API_KEY>, keep it safe');
+    const raw = readFileSync(file, 'utf8');
+    for (const part of [secret.slice(0, 8), secret.slice(8, 16), secret.slice(-8)])
+      expect(raw).not.toContain(part);
+    // The sanitized cassette still replays to the sanitized text.
+    const replay = replayCassette(file);
+    const agent = await sb.agentWith(undefined, {
+      ...replay,
+      env: { ...replay.env, AGY_SIM_STATE_DIR: sb.box.stateDir },
+    });
+    expect((await (await agent.chat('p')).result()).text).toBe(
+      'the key is <secret:MY_SERVICE_API_KEY>, keep it safe',
+    );
   });
 });
 
