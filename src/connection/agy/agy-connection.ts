@@ -158,6 +158,7 @@ export class AgyConnection implements Connection {
       onAnswer: keepAlive,
       // Hook calls come from a started agy, whose version probe is under way or answered.
       agyVersion: () => stream?.probedVersion() ?? Promise.resolve(null),
+      versionProbeAbandoned: () => stream?.versionProbeAbandoned ?? false,
     });
     const runtime = await SessionRuntime.create({
       ...o.session,

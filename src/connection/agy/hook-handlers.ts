@@ -48,6 +48,8 @@ export interface AgyHookHandlersOptions {
    * the way that version honours it (`pre-tool-answer.ts`). Without it, the pre-1.3.3 form.
    */
   agyVersion?: (() => Promise<string | null>) | undefined;
+  /** True once the version probe was abandoned because the session is closing: its null is not news. */
+  versionProbeAbandoned?: (() => boolean) | undefined;
 }
 
 /**
@@ -65,6 +67,7 @@ export class AgyHookHandlers implements HookEndpoint {
   readonly #rawEvents: ReadonlySet<string>;
   readonly #dispatch: HookHandler;
   readonly #agyVersion: (() => Promise<string | null>) | undefined;
+  readonly #versionProbeAbandoned: () => boolean;
   readonly #logger: Logger | undefined;
   /** How the last PreToolUse answer was written, so {@link AgyHookHandlers.answered} reads it as agy does. */
   #dialect: PreToolUseDialect = 'decision';
@@ -73,6 +76,7 @@ export class AgyHookHandlers implements HookEndpoint {
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
     this.#host = host;
     this.#agyVersion = o.agyVersion;
+    this.#versionProbeAbandoned = o.versionProbeAbandoned ?? (() => false);
     this.#logger = o.logger;
     this.#hasOwnTools = o.hasOwnTools;
     this.#tap = o.tap;
@@ -120,6 +124,9 @@ export class AgyHookHandlers implements HookEndpoint {
       agyVersion === null &&
       this.#agyVersion &&
       !this.#warnedUnknownVersion &&
+      // A close (Ctrl-C, `agent.close()`) abandons the probe: the call is answered, but warning then would
+      // print after the session's last line about a version nobody could learn.
+      !this.#versionProbeAbandoned() &&
       approvesCall(decided, 'decision')
     ) {
       this.#warnedUnknownVersion = true;

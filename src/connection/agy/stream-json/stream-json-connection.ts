@@ -220,6 +220,11 @@ export class StreamJsonConnection implements Connection {
     return this.#info;
   }
 
+  /** True once the version probe was abandoned because the connection is closing. */
+  get versionProbeAbandoned(): boolean {
+    return this.#probeAbort.signal.aborted;
+  }
+
   /**
    * agy's version once `agy --version` has answered (at once when it is already known); null when the probe
    * failed, timed out or the connection closed first; `info.version` then holds the same. Before `start()`: null.
