@@ -109,10 +109,21 @@ describe('user MCP servers', () => {
     expect(calls[0]?.error?.message).toMatch(/not in enabledTools/);
   });
 
-  it('refuses a policy that names an unconfigured MCP server', () => {
+  it('refuses a policy that names an MCP server the agent does not configure, when it configures some', () => {
+    expect(
+      () =>
+        new Agent({
+          workspaces: [sb.box.workspace],
+          mcpServers: { everything: everythingServer },
+          policies: [policy.deny({ name: 'nope' }, ['x'])],
+        }),
+    ).toThrow(/nope/);
+  });
+
+  it("accepts MCP policies with no MCP server configured (Python's hub mode)", () => {
     expect(
       () => new Agent({ workspaces: [sb.box.workspace], policies: [policy.deny({ name: 'nope' }, ['x'])] }),
-    ).toThrow(/nope/);
+    ).not.toThrow();
   });
 });
 
