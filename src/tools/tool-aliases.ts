@@ -12,6 +12,8 @@ export const GEMINI_CLI_TOOL_NAMES: Readonly<Record<string, string>> = Object.fr
   view_file: 'read_file',
   replace_file_content: 'replace',
   multi_replace_file_content: 'replace',
+  // agy's third edit tool (agy 1.3.1 init.tools): Gemini CLI edits with `replace`, so a rule on either edit reaches it.
+  sed_file: 'replace',
   list_dir: 'list_directory',
   find_by_name: 'glob',
   grep_search: 'grep_search',
@@ -30,6 +32,7 @@ export const AGY_ACP_SERVER_TOOL_NAMES: Readonly<Record<string, readonly string[
   write_to_file: ['client_create_file', 'edit'],
   replace_file_content: ['edit'],
   multi_replace_file_content: ['edit'],
+  sed_file: ['edit'],
   run_command: ['execute'],
 });
 
