@@ -69,9 +69,23 @@ export function builtinToolAliases(name: string): readonly string[] {
   return [...out];
 }
 
-/** Whether a policy target written as `target` names the built-in tool `name` on some backend. */
+/**
+ * agy's tools a `BuiltinTools` name stands for besides its own: the Python SDK's one edit tool
+ * (`BuiltinTools.EDIT_FILE`) is three on agy 1.3.1 (docs/reference/stream-json.md#built-in-tools). A rule on
+ * `replace_file_content` covers all three; a rule on one of the others covers only that one (and its other
+ * backends' names), so `deny('sed_file')` next to `allow(BuiltinTools.EDIT_FILE)` still leaves the other edits.
+ */
+export const BUILTIN_TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  replace_file_content: ['multi_replace_file_content', 'sed_file'],
+});
+
+/**
+ * Whether a policy target written as `target` names the built-in tool `name` on some backend, or is the
+ * `BuiltinTools` name of a group `name` belongs to ({@link BUILTIN_TOOL_GROUPS}).
+ */
 export function sameBuiltinTool(target: string, name: string): boolean {
-  return target === name || builtinToolAliases(target).includes(name);
+  if (target === name || builtinToolAliases(target).includes(name)) return true;
+  return Object.hasOwn(BUILTIN_TOOL_GROUPS, target) && (BUILTIN_TOOL_GROUPS[target] ?? []).includes(name);
 }
 
 /** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp.md#tool-names). */
