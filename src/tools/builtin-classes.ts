@@ -19,13 +19,15 @@ export type BuiltinToolClass = 'read-only' | 'write' | 'command' | 'network' | '
 const READ_ONLY = [
   // Files and directories.
   'view_file',
+  // Four read tools the SDK knew before any capture (its read-only and workspace lists); no capture lists them.
   'view_file_outline',
   'view_code_item',
   'view_content_chunk',
+  'codebase_search',
   'list_dir',
   'find_by_name',
   'grep_search',
-  'codebase_search',
+  // 1.1.8 only.
   'code_search',
   'skill_search',
   'moma_search',
@@ -111,7 +113,10 @@ const AGENT_CONTROL = [
   'send_message',
 ] as const;
 
-/** Each built-in tool agy has listed in `init.tools` (1.1.8–1.3.1) with its {@link BuiltinToolClass}. */
+/**
+ * Each built-in tool agy has listed in `init.tools` (1.1.8–1.3.1), and four older read tools, with its
+ * {@link BuiltinToolClass}.
+ */
 export const BUILTIN_TOOL_CLASSES: Readonly<Record<string, BuiltinToolClass>> = Object.freeze(
   Object.fromEntries([
     ...READ_ONLY.map((n) => [n, 'read-only'] as const),

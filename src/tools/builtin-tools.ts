@@ -97,8 +97,8 @@ export const AGY_SUBAGENT_TOOLS: readonly string[] = [
 ];
 
 /**
- * Built-in tool names the SDK knows: every tool agy has listed in `init.tools` (1.1.8–1.3.1, with its class in
- * `builtin-classes.ts`) and Gemini CLI 0.61's (docs/reference/acp.md#tool-names).
+ * Built-in tool names the SDK knows: every tool agy has listed in `init.tools` (1.1.8–1.3.1) and four older read
+ * tools, each with its class in `builtin-classes.ts`, and Gemini CLI 0.61's (docs/reference/acp.md#tool-names).
  */
 export const KNOWN_BUILTIN_TOOLS: readonly string[] = [
   ...new Set([

@@ -8,6 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { createHookToolCall } from '../../src/hooks/index.js';
 import { evaluate, READ_ONLY_TOOLS, safeDefaults } from '../../src/policy/index.js';
+import {
+  TOOLS_1_1_8,
+  TOOLS_1_1_9,
+  TOOLS_1_2_7,
+  TOOLS_1_3_1,
+} from '../../src/testing/simulator/builtin-tools.js';
 import { BUILTIN_TOOL_CLASSES, BuiltinTools, builtinToolClass } from '../../src/tools/index.js';
 import { AGY_REAL, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../helpers/captures.js';
 
@@ -36,6 +42,26 @@ describe("agy 1.3.1's built-in tools", () => {
   it('every one has a class', (ctx) => {
     const unclassed = capturedTools(ctx, UNTETHER_1_3_1).filter((t) => builtinToolClass(t) === undefined);
     expect(unclassed).toEqual([]);
+  });
+
+  it("so has every tool of the simulator's lists for earlier builds", () => {
+    const all = new Set([...TOOLS_1_1_8, ...TOOLS_1_1_9, ...TOOLS_1_2_7, ...TOOLS_1_3_1]);
+    expect([...all].filter((t) => builtinToolClass(t) === undefined)).toEqual([]);
+  });
+
+  it('docs/reference/stream-json.md#built-in-tools gives each tool the class the code does', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/reference/stream-json.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| (read-only|write|command|network|agent-control) \|[^|]*\|(.*)\|$/gm)];
+    expect(rows.map((r) => r[1])).toEqual(['read-only', 'write', 'command', 'network', 'agent-control']);
+    const listed: string[] = [];
+    for (const [, cls, tools] of rows) {
+      // `browser_*`-style patterns stand for several tools; the names are checked one by one.
+      for (const [, name] of tools!.matchAll(/`([a-z_0-9]+)`/g)) {
+        expect(builtinToolClass(name!), name).toBe(cls);
+        listed.push(name!);
+      }
+    }
+    expect(listed).toEqual(expect.arrayContaining(['sed_file', 'schedule', 'manage_task', 'run_workflow']));
   });
 
   it('sed_file writes; schedule, run_workflow, define_subagent and manage_task control the agent', () => {
