@@ -197,8 +197,11 @@ export type { RecordConfig } from './testing/cassette/recorder.js';
 export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
+  BUILTIN_TOOL_CLASSES,
+  type BuiltinToolClass,
   type BuiltinToolName,
   BuiltinTools,
+  builtinToolClass,
   type CallToolResult,
   type CapabilitiesConfig,
   type ContentBlock,

@@ -3,6 +3,7 @@
  * here is also matched under its Gemini CLI alias (the one alias table, `tool-aliases.ts`), in `capabilities`
  * and in policies alike.
  */
+import { BUILTIN_TOOL_CLASSES } from './builtin-classes.js';
 import { ACP_TOOL_KINDS, builtinToolAliases, GEMINI_CLI_TOOL_NAMES } from './tool-aliases.js';
 
 /** The Python SDK's `ThinkingLevel` names (`AgentConfig.effort`). */
@@ -27,8 +28,13 @@ const NAMES = {
   VIEW_FILE: 'view_file',
   /** Create or overwrite a file (agy `write_to_file`; Gemini CLI `write_file`). */
   CREATE_FILE: 'write_to_file',
-  /** Edit a file (agy `replace_file_content`, also `multi_replace_file_content`; Gemini CLI `replace`). */
+  /**
+   * Edit a file (agy `replace_file_content`, also `multi_replace_file_content` and `sed_file`; Gemini CLI
+   * `replace`).
+   */
   EDIT_FILE: 'replace_file_content',
+  /** Edit a file with sed-style substitutions (agy `sed_file`, 1.1.8+): a write, one of {@link EDIT_FILE}'s names. */
+  SED_FILE: 'sed_file',
   /** Run a shell command (agy `run_command`; Gemini CLI `run_shell_command`). */
   RUN_COMMAND: 'run_command',
   /** Ask the user a question (agy `ask_question`). */
@@ -43,6 +49,14 @@ const NAMES = {
   GENERATE_IMAGE: 'generate_image',
   /** End the turn with an answer (agy `finish`). */
   FINISH: 'finish',
+  /** Define a new subagent, with its own instructions and tools (agy `define_subagent`). */
+  DEFINE_SUBAGENT: 'define_subagent',
+  /** Manage background tasks, which run on after the turn (agy `manage_task`). */
+  MANAGE_TASK: 'manage_task',
+  /** Schedule work for later (agy `schedule`; the Python SDK's built-in `schedule` tool). */
+  SCHEDULE: 'schedule',
+  /** Run a workflow (agy `run_workflow`, 1.2.17+). */
+  RUN_WORKFLOW: 'run_workflow',
 } as const;
 
 /** One of the built-in tool names of {@link BuiltinTools}. */
@@ -106,39 +120,12 @@ export const AGY_SUBAGENT_TOOLS: readonly string[] = [
 ];
 
 /**
- * Built-in tool names the SDK knows: agy 1.3.1's `init.tools` (agy-real/joiomi-playbook-plugin-agy-1.3.1), the
- * file tools of earlier agy builds, and Gemini CLI 0.61's (docs/reference/acp.md#tool-names).
+ * Built-in tool names the SDK knows: every tool agy has listed in `init.tools` (1.1.8–1.3.1) and four older read
+ * tools, each with its class in `builtin-classes.ts`, and Gemini CLI 0.61's (docs/reference/acp.md#tool-names).
  */
 export const KNOWN_BUILTIN_TOOLS: readonly string[] = [
   ...new Set([
-    'ask_custom_permission',
-    'ask_permission',
-    'ask_question',
-    'browser_subagent',
-    'call_mcp_tool',
-    'codebase_search',
-    'command_status',
-    'define_subagent',
-    'find_by_name',
-    'finish',
-    'generate_image',
-    'grep_search',
-    'invoke_subagent',
-    'list_dir',
-    'manage_subagents',
-    'multi_replace_file_content',
-    'notebook_edit',
-    'read_url_content',
-    'replace_file_content',
-    'run_command',
-    'search_web',
-    'sed_file',
-    'send_command_input',
-    'view_code_item',
-    'view_content_chunk',
-    'view_file',
-    'view_file_outline',
-    'write_to_file',
+    ...Object.keys(BUILTIN_TOOL_CLASSES),
     ...Object.values(GEMINI_CLI_TOOL_NAMES),
     'read_many_files',
     'save_memory',

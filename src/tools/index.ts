@@ -1,5 +1,6 @@
 /** In-process tools: `tool()`, their context and state, results, and provider-safe names. */
 
+export { BUILTIN_TOOL_CLASSES, type BuiltinToolClass, builtinToolClass } from './builtin-classes.js';
 export {
   type BuiltinToolName,
   BuiltinTools,

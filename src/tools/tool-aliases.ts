@@ -12,6 +12,8 @@ export const GEMINI_CLI_TOOL_NAMES: Readonly<Record<string, string>> = Object.fr
   view_file: 'read_file',
   replace_file_content: 'replace',
   multi_replace_file_content: 'replace',
+  // agy's third edit tool (agy 1.3.1 init.tools): Gemini CLI edits with `replace`, so a rule on either edit reaches it.
+  sed_file: 'replace',
   list_dir: 'list_directory',
   find_by_name: 'glob',
   grep_search: 'grep_search',
@@ -30,6 +32,7 @@ export const AGY_ACP_SERVER_TOOL_NAMES: Readonly<Record<string, readonly string[
   write_to_file: ['client_create_file', 'edit'],
   replace_file_content: ['edit'],
   multi_replace_file_content: ['edit'],
+  sed_file: ['edit'],
   run_command: ['execute'],
 });
 
@@ -66,9 +69,23 @@ export function builtinToolAliases(name: string): readonly string[] {
   return [...out];
 }
 
-/** Whether a policy target written as `target` names the built-in tool `name` on some backend. */
+/**
+ * agy's tools a `BuiltinTools` name stands for besides its own: the Python SDK's one edit tool
+ * (`BuiltinTools.EDIT_FILE`) is three on agy 1.3.1 (docs/reference/stream-json.md#built-in-tools). A rule on
+ * `replace_file_content` covers all three; a rule on one of the others covers only that one (and its other
+ * backends' names), so `deny('sed_file')` next to `allow(BuiltinTools.EDIT_FILE)` still leaves the other edits.
+ */
+export const BUILTIN_TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  replace_file_content: ['multi_replace_file_content', 'sed_file'],
+});
+
+/**
+ * Whether a policy target written as `target` names the built-in tool `name` on some backend, or is the
+ * `BuiltinTools` name of a group `name` belongs to ({@link BUILTIN_TOOL_GROUPS}).
+ */
 export function sameBuiltinTool(target: string, name: string): boolean {
-  return target === name || builtinToolAliases(target).includes(name);
+  if (target === name || builtinToolAliases(target).includes(name)) return true;
+  return Object.hasOwn(BUILTIN_TOOL_GROUPS, target) && (BUILTIN_TOOL_GROUPS[target] ?? []).includes(name);
 }
 
 /** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp.md#tool-names). */

@@ -79,3 +79,25 @@ describe('validateConfig groups', () => {
     expect(() => validateConfig({ turnTimeoutMs: -1 })).toThrow(ConfigError);
   });
 });
+
+// The start-up safety guard with agy 1.3.1's tools (docs/reference/stream-json.md#built-in-tools): agy reviews its
+// own built-in tools unless permissions are skipped, and then every one of them counts as write-capable.
+describe('the safety guard and the built-in tool classes', () => {
+  it('skipping permissions with sed_file, schedule or run_workflow enabled and no policies is a ConfigError', () => {
+    for (const tool of ['sed_file', 'schedule', 'run_workflow']) {
+      const config = {
+        dangerouslySkipPermissions: true,
+        policies: [],
+        capabilities: { enabledTools: ['view_file', tool] },
+      };
+      // The guard's error, not the schema's: each name is a known built-in tool.
+      expect(() => validateConfig(config), tool).toThrow(/no policies and no preToolCall hook/);
+    }
+  });
+
+  it('without skipped permissions agy reviews them itself: no policy needed', () => {
+    expect(() =>
+      validateConfig({ policies: [], capabilities: { enabledTools: ['view_file', 'sed_file', 'schedule'] } }),
+    ).not.toThrow();
+  });
+});

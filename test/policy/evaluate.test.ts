@@ -9,6 +9,7 @@ import {
   predicateArgs,
   scopeOf,
 } from '../../src/policy/index.js';
+import { BuiltinTools } from '../../src/tools/index.js';
 
 const mcpCall = (server: string, name: string, args: Record<string, unknown> = {}) =>
   createHookToolCall({ id: 'c:1', name, args, server });
@@ -221,5 +222,40 @@ describe('targets', () => {
     ];
     expect((await evaluate(more, mcpCall('db', 'insert'))).policy?.name).toBe('db_no');
     expect((await evaluate(more, mcpCall('db', 'select'))).policy?.name).toBe('select_ok');
+  });
+});
+
+// agy 1.3.1's edit tools and the alias table (docs/reference/stream-json.md#built-in-tools).
+describe('targets: the edit tools', () => {
+  it("a rule on BuiltinTools.EDIT_FILE reaches all three of agy's edit tools", async () => {
+    const policies: Policy[] = [{ tool: BuiltinTools.EDIT_FILE, decision: 'deny', name: 'no_edits' }];
+    for (const name of ['replace_file_content', 'multi_replace_file_content', 'sed_file'])
+      expect((await evaluate(policies, builtin(name))).decision, name).toBe('deny');
+    expect((await evaluate(policies, builtin('write_to_file'))).decision).toBe('approve');
+  });
+
+  it('a rule on one of the others reaches only it, so a specific deny leaves the other edits', async () => {
+    const policies: Policy[] = [
+      { tool: BuiltinTools.EDIT_FILE, decision: 'approve', name: 'edits' },
+      { tool: 'sed_file', decision: 'deny', name: 'no_sed' },
+    ];
+    expect((await evaluate(policies, builtin('sed_file'))).policy?.name).toBe('no_sed');
+    expect((await evaluate(policies, builtin('replace_file_content'))).policy?.name).toBe('edits');
+    expect((await evaluate(policies, builtin('multi_replace_file_content'))).policy?.name).toBe('edits');
+  });
+
+  it("sed_file matches Gemini CLI's replace and the ACP edit kind, both ways", () => {
+    expect(matchesTarget('replace', builtin('sed_file'))).toBe(true);
+    expect(matchesTarget('sed_file', builtin('replace'))).toBe(true);
+    expect(matchesTarget('edit', builtin('sed_file'))).toBe(true);
+    expect(matchesTarget('sed_file', builtin('write_file'))).toBe(false);
+  });
+
+  it('the task, schedule and workflow tools match by their own names only', () => {
+    for (const name of ['schedule', 'manage_task', 'run_workflow', 'define_subagent']) {
+      expect(matchesTarget(name, builtin(name))).toBe(true);
+      expect(matchesTarget(name, mcpCall('srv', name))).toBe(false);
+      expect(matchesTarget('run_command', builtin(name))).toBe(false);
+    }
   });
 });

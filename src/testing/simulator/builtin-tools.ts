@@ -3,8 +3,13 @@
  * so code that inspects the list sees what it would see with the real binary.
  */
 
-/** agy 1.2.17 and 1.3.1 (60 tools): agy-real/joiomi-playbook-plugin-agy-1.3.1/success-pong.stdout. */
-export const TOOLS_1_2_17: readonly string[] = [
+/**
+ * agy 1.3.1 (60 tools): agy-real/joiomi-playbook-plugin-agy-1.3.1/success-pong.stdout, the same in every
+ * agy-real/littlebearapps-untether-agy-1.3.1 run and in `snehal96/anchorleg`'s 1.3.1 probe
+ * (docs/reference/stream-json.md#built-in-tools). No capture of a later build lists its tools: the 1.3.3
+ * profile uses this list.
+ */
+export const TOOLS_1_3_1: readonly string[] = [
   'ask_custom_permission',
   'ask_permission',
   'ask_question',
@@ -66,6 +71,9 @@ export const TOOLS_1_2_17: readonly string[] = [
   'wait_5_seconds',
   'write_to_file',
 ];
+
+/** agy 1.2.17 lists the same 60 tools as 1.3.1: agy-real/joiomi-playbook-plugin-agy-1.2.17/success-pong.stdout. */
+export const TOOLS_1_2_17: readonly string[] = TOOLS_1_3_1;
 
 /** agy 1.2.7 (57 tools): agy-real/jdiazromeral-agy-plugin-cc/denied_actions-2026-09-20-run1.ndjson. */
 export const TOOLS_1_2_7: readonly string[] = [

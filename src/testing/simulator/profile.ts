@@ -10,7 +10,7 @@
  * docs/reference/hooks.md#hook-commands-split-on-spaces). Versions between two known ones behave like the
  * older one.
  */
-import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17 } from './builtin-tools.js';
+import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17, TOOLS_1_3_1 } from './builtin-tools.js';
 
 /** The newest agy build whose wire output was captured; the simulator's default. */
 export const DEFAULT_AGY_VERSION = '1.3.1';
@@ -96,19 +96,24 @@ export function olderThan(version: string, than: string): boolean {
   return false;
 }
 
+/**
+ * `init.tools` of an agy version: the newest captured list at or below it. 1.3.3 (a profile built from a
+ * description) lists 1.3.1's tools: no capture of a later build shows its list.
+ */
+function toolsFor(version: string): readonly string[] {
+  if (!olderThan(version, '1.3.0')) return TOOLS_1_3_1;
+  if (!olderThan(version, '1.2.17')) return TOOLS_1_2_17;
+  if (!olderThan(version, '1.2.0')) return TOOLS_1_2_7;
+  return olderThan(version, '1.1.9') ? TOOLS_1_1_8 : TOOLS_1_1_9;
+}
+
 /** The profile of an agy version; versions between two captured ones behave like the older capture. */
 export function profileFor(version: string): AgyProfile {
   const v1_2 = !olderThan(version, '1.2.0');
   const v1_2_17 = !olderThan(version, '1.2.17');
   return {
     version,
-    tools: v1_2_17
-      ? TOOLS_1_2_17
-      : v1_2
-        ? TOOLS_1_2_7
-        : olderThan(version, '1.1.9')
-          ? TOOLS_1_1_8
-          : TOOLS_1_1_9,
+    tools: toolsFor(version),
     checkpoints: !v1_2,
     // 1.1.18 ends a soft-denied step DONE without output (test/fixtures/agy-shapes/1.1.18-soft-denial.script).
     denial: v1_2_17 || (!v1_2 && !olderThan(version, '1.1.18')) ? 'done' : 'error',

@@ -526,6 +526,15 @@ describe('agy 1.3.1 (untether stdin runs)', () => {
     const { sim, code } = await runTurn({ turns: [{ actions: [{ text: 'OK\n', chunks: 2 }] }] }, []);
     expect(code).toBe(real.rc);
     expectSameShapes(sim.events, real.out);
+    expectSameTools(sim.events, real.out);
+  });
+
+  it("the 1.3.3 profile lists 1.3.1's 60 tools (no capture of 1.3.3 shows its own)", async (ctx) => {
+    // agy-real/littlebearapps-untether-agy-1.3.1/ok.script; docs/reference/stream-json.md#built-in-tools
+    const real = script(ctx, `${UNTETHER}/ok.script`);
+    const scenario: Scenario = { version: '1.3.3', turns: [{ actions: [{ text: 'OK\n' }] }] };
+    const { sim } = await runTurn(scenario, []);
+    expectSameTools(sim.events, real.out);
   });
 
   it.for([
