@@ -34,6 +34,7 @@ describe('BuiltinTools', () => {
       'grep_search',
       'find_by_name',
       'view_file',
+      'read_url_content',
       'finish',
     ]);
     expect(BuiltinTools.fileTools()).toEqual(['view_file', 'write_to_file', 'replace_file_content']);

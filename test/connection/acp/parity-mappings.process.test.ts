@@ -66,7 +66,13 @@ describe('Python SDK fields on Gemini CLI (ACP)', () => {
     await agent.start();
     const start = b.events().find((e) => e.event === 'start')!;
     const settings = JSON.parse(readFileSync(join(start.home as string, '.gemini', 'settings.json'), 'utf8'));
-    expect([...settings.tools.core].sort()).toEqual(['glob', 'grep_search', 'list_directory', 'read_file']);
+    expect([...settings.tools.core].sort()).toEqual([
+      'glob',
+      'grep_search',
+      'list_directory',
+      'read_file',
+      'web_fetch',
+    ]);
   });
 
   it('explicit workspaces confine Gemini CLI write_file (its diff path) under allowAll; inside is allowed', async () => {
