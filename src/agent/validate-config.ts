@@ -385,7 +385,13 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     hooks,
     additions,
     session,
-    launch: { ...launch, ...(effort !== undefined && { effort: agyEffort(effort) }) },
+    launch: {
+      ...launch,
+      // xhigh/max go to agy as they are (refused before launch where unknown: flag-support.ts).
+      ...(effort !== undefined && {
+        effort: effort === 'xhigh' || effort === 'max' ? effort : agyEffort(effort),
+      }),
+    },
     watchdog: pick(config, AGY_WATCHDOG_FIELDS),
     acp,
   };
