@@ -617,6 +617,8 @@ export class StreamJsonConnection implements Connection {
       addDirs: o.addDirs,
       model: this.#model,
       effort: o.effort,
+      mode: o.mode,
+      sandbox: o.sandbox,
       conversationId: this.#conversationId,
       jsonSchemaFile: this.#schemaFile,
       skipPermissions: o.skipPermissions,
