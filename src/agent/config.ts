@@ -61,11 +61,11 @@ export interface AgentConfig {
    */
   effort?: Effort | undefined;
   /**
-   * agy's `--mode`: `plan` (the agent plans and does not edit; agy 1.1.2 did not enforce it headless, so pair
-   * it with `policy.readOnly()` for a guarantee) or `accept-edits` (file edits in the workspaces run without
-   * a permission prompt). Passed only to builds known to accept it (`plan` from 1.1.2, `accept-edits` from
-   * 1.3.1); an older one is an `UnsupportedError` before launch naming the flag and the version
-   * (docs/reference/stream-json.md#flags-by-version). Refused on ACP.
+   * agy's `--mode`: `plan` (the agent plans and does not edit; agy 1.1.2 did not enforce it headless, so for a
+   * guarantee also set `capabilities: { enabledTools: BuiltinTools.readOnly() }`) or `accept-edits` (file edits
+   * in the workspaces run without agy's permission check). Passed only to builds known to accept it (`plan`
+   * from 1.1.2, `accept-edits` from 1.3.1); an older one is an `UnsupportedError` before launch naming the flag
+   * and the version (docs/reference/stream-json.md#flags-by-version). Refused on ACP.
    */
   mode?: AgyMode | undefined;
   /**

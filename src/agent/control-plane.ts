@@ -101,8 +101,8 @@ export class ControlPlane implements ToolCallHost {
 
   /**
    * The Python SDK's guard: write-capable tools or MCP servers with no policy and no preToolCall hook is a
-   * configuration error. Write-capable: `--dangerously-skip-permissions`, in-process tools, MCP servers, or an
-   * ACP backend (on every backend alike).
+   * configuration error. Write-capable: `--dangerously-skip-permissions`, agy's `--mode accept-edits` or
+   * `--sandbox`, in-process tools, MCP servers, or an ACP backend (on every backend alike).
    */
   static guard(o: { policies: PolicyList; hooks: readonly Hook[]; writeCapable: boolean }): void {
     if (!o.writeCapable || o.policies.length > 0 || o.hooks.some((h) => h.kind === 'preToolCall')) return;

@@ -352,6 +352,9 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     writeCapable:
       config.backend?.kind === 'acp' ||
       !!config.dangerouslySkipPermissions ||
+      // agy then runs edits (accept-edits) or commands (its sandbox) without its own permission check.
+      config.mode === 'accept-edits' ||
+      !!config.sandbox ||
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,
   });

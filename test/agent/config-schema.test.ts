@@ -64,6 +64,14 @@ describe('AgentConfig schema', () => {
     );
   });
 
+  it("the write guard counts agy's accept-edits mode and sandbox: agy then skips its own check", () => {
+    for (const extra of [{ mode: 'accept-edits' }, { sandbox: true }])
+      expect(() => new Agent({ workspaces: ['/tmp'], policies: [], ...extra } as never)).toThrow(
+        /^policies: write-capable/,
+      );
+    expect(() => new Agent({ workspaces: ['/tmp'], policies: [], mode: 'plan' })).not.toThrow();
+  });
+
   it('a valid config passes, 0 turning the watchdogs off', () => {
     expect(() => new Agent({ workspaces: ['/tmp'], idleTimeoutMs: 0, turnTimeoutMs: 0 })).not.toThrow();
   });
