@@ -9,7 +9,7 @@
 
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
-export type { AgentConfig } from './agent/config.js';
+export type { AgentConfig, Effort } from './agent/config.js';
 // Structured output.
 export type {
   InferResponseSchema,
@@ -26,6 +26,7 @@ export { GEMINI_CLI_CAPABILITIES } from './connection/acp/index.js';
 // agy session options.
 export {
   AGY_CAPABILITIES,
+  type AgyMode,
   type BadLine,
   type BadLineReason,
   type ConnectionStats,

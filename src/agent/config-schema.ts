@@ -123,8 +123,12 @@ export const AgentConfigSchema = z.strictObject({
   workspaces: z.array(z.string(), { error: 'must be an array of absolute paths' }).optional(),
   model: nonEmpty.optional(),
   effort: z
-    .enum(['minimal', 'low', 'medium', 'high'], { error: 'must be one of minimal, low, medium, high' })
+    .enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'], {
+      error: 'must be one of minimal, low, medium, high, xhigh, max',
+    })
     .optional(),
+  mode: z.enum(['plan', 'accept-edits'], { error: "must be 'plan' or 'accept-edits'" }).optional(),
+  sandbox: z.boolean({ error: 'must be a boolean' }).optional(),
   apiKey: nonEmpty.optional(),
   vertex: z.boolean().optional(),
   project: nonEmpty.optional(),

@@ -4,6 +4,7 @@
 
 import type {
   AgyHookRegistration,
+  AgyMode,
   BadLine,
   HookPlacement,
   Isolation,
@@ -25,6 +26,9 @@ import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.j
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 import type { ResponseSchemaInput } from './response-schema.js';
+
+/** `AgentConfig.effort`: the Python SDK's `ThinkingLevel` names, plus `xhigh` and `max`. */
+export type Effort = ThinkingLevel | 'xhigh' | 'max';
 
 /** Everything an `Agent` can be configured with. All fields are optional. */
 export interface AgentConfig {
@@ -49,10 +53,27 @@ export interface AgentConfig {
   /** The model (`--model`). */
   model?: string | undefined;
   /**
-   * Reasoning effort: the Python SDK's `ThinkingLevel` names. agy takes `low`, `medium` and `high` (`--effort`);
-   * `minimal`, which agy does not have, runs as `low`, its nearest level.
+   * Reasoning effort: the Python SDK's `ThinkingLevel` names, or `xhigh`/`max`. agy takes `low`, `medium` and
+   * `high` (`--effort`); `minimal`, which agy does not have, runs as `low`, its nearest level. `xhigh` and `max`
+   * are passed only to an agy known to accept them, and no build is known to yet: on every one the start is an
+   * `UnsupportedError` naming the flag and the version (docs/reference/stream-json.md#flags-by-version).
+   * Refused on ACP.
    */
-  effort?: ThinkingLevel | undefined;
+  effort?: Effort | undefined;
+  /**
+   * agy's `--mode`: `plan` (the agent plans and does not edit; agy 1.1.2 did not enforce it headless, so for a
+   * guarantee also set `capabilities: { enabledTools: BuiltinTools.readOnly() }`) or `accept-edits` (file edits
+   * in the workspaces run without agy's permission check). Passed only to builds known to accept it (`plan`
+   * from 1.1.2, `accept-edits` from 1.3.1); an older one is an `UnsupportedError` before launch naming the flag
+   * and the version (docs/reference/stream-json.md#flags-by-version). Refused on ACP.
+   */
+  mode?: AgyMode | undefined;
+  /**
+   * agy's `--sandbox`: its terminal tools run in agy's sandbox (commands only: file edits are not confined by
+   * it). Passed only to builds known to accept it (from 1.1.9); an older one is an `UnsupportedError` before
+   * launch naming the flag and the version. Refused on ACP.
+   */
+  sandbox?: boolean | undefined;
   /**
    * A Gemini API key (Python `GeminiConfig.api_key`): the model is called with this key instead of the user's
    * login. On agy: API-key mode, `modelProvider: "gemini"` in the shadow HOME's settings (so it implies

@@ -103,7 +103,8 @@ export class ControlPlane implements ToolCallHost {
   /**
    * The Python SDK's guard: write-capable tools or MCP servers with no policy and no preToolCall hook is a
    * configuration error. Write-capable: a built-in write tool left on by `capabilities`, `--dangerously-skip-
-   * permissions`, in-process tools, MCP servers, or an ACP backend (on every backend alike).
+   * permissions`, agy's `--mode accept-edits` or `--sandbox`, in-process tools, MCP servers, or an ACP backend
+   * (on every backend alike).
    */
   static guard(o: { policies: PolicyList; hooks: readonly Hook[]; writeCapable: boolean }): void {
     if (!o.writeCapable || o.policies.length > 0 || o.hooks.some((h) => h.kind === 'preToolCall')) return;

@@ -355,6 +355,9 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       config.backend?.kind === 'acp' ||
       enablesBuiltinWriteTools(config.capabilities) ||
       !!config.dangerouslySkipPermissions ||
+      // agy then runs edits (accept-edits) or commands (its sandbox) without its own permission check.
+      config.mode === 'accept-edits' ||
+      !!config.sandbox ||
       (config.tools?.length ?? 0) > 0 ||
       Object.keys(config.mcpServers ?? {}).length > 0,
   });
@@ -388,7 +391,13 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     hooks,
     additions,
     session,
-    launch: { ...launch, ...(effort !== undefined && { effort: agyEffort(effort) }) },
+    launch: {
+      ...launch,
+      // xhigh/max go to agy as they are (refused before launch where unknown: flag-support.ts).
+      ...(effort !== undefined && {
+        effort: effort === 'xhigh' || effort === 'max' ? effort : agyEffort(effort),
+      }),
+    },
     watchdog: pick(config, AGY_WATCHDOG_FIELDS),
     acp,
   };

@@ -18,13 +18,24 @@ describe('AgentConfig schema', () => {
     expect(fieldOf({ budget: { scope: 'forever' } })).toBe('budget.scope');
     expect(fieldOf({ env: { FOO: 3 } })).toBe('env.FOO');
     expect(fieldOf({ workspaces: ['/tmp', 7] })).toBe('workspaces[1]');
-    expect(fieldOf({ effort: 'max' })).toBe('effort');
+    expect(fieldOf({ effort: 'ultra' })).toBe('effort');
     expect(fieldOf({ reminder: 42 })).toBe('reminder');
     expect(fieldOf({ extraArgs: ['--x', 1] })).toBe('extraArgs[1]');
     expect(fieldOf({ idleTimeoutMs: -1 })).toBe('idleTimeoutMs');
     expect(fieldOf({ isolation: 'sandbox' })).toBe('isolation');
     expect(fieldOf({ connection: 'not a function' })).toBe('connection');
     expect(fieldOf(null)).toBe('config');
+  });
+
+  it("agy's turn flags: effort up to xhigh/max, mode plan|accept-edits, sandbox a boolean", () => {
+    for (const effort of ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
+      expect(fieldOf({ effort })).toBeUndefined();
+    expect(fieldOf({ mode: 'plan' })).toBeUndefined();
+    expect(fieldOf({ mode: 'accept-edits' })).toBeUndefined();
+    expect(fieldOf({ sandbox: true })).toBeUndefined();
+    expect(fieldOf({ mode: 'yolo' })).toBe('mode');
+    expect(fieldOf({ mode: 'acceptEdits' })).toBe('mode');
+    expect(fieldOf({ sandbox: 'yes' })).toBe('sandbox');
   });
 
   it('bad tools, hooks and systemInstructions entries are a ConfigError naming the entry, not a TypeError', () => {
@@ -54,6 +65,14 @@ describe('AgentConfig schema', () => {
     expect(fieldOf({ workspaces: ['/tmp'], dangerouslySkipPermissions: true, policies: [] })).toBe(
       'policies',
     );
+  });
+
+  it("the write guard counts agy's accept-edits mode and sandbox: agy then skips its own check", () => {
+    for (const extra of [{ mode: 'accept-edits' }, { sandbox: true }])
+      expect(() => new Agent({ workspaces: ['/tmp'], policies: [], ...extra } as never)).toThrow(
+        /^policies: write-capable/,
+      );
+    expect(() => new Agent({ workspaces: ['/tmp'], policies: [], mode: 'plan' })).not.toThrow();
   });
 
   it('a valid config passes, 0 turning the watchdogs off', () => {

@@ -71,9 +71,9 @@ describe('strict AgentConfig', () => {
     expect(err.message).not.toContain('12345678');
   });
 
-  it('effort takes the ThinkingLevel names, minimal included', () => {
-    for (const effort of ['minimal', 'low', 'medium', 'high'] as const)
+  it('effort takes the ThinkingLevel names, minimal included, and xhigh/max', () => {
+    for (const effort of ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const)
       expect(() => new Agent({ effort })).not.toThrow();
-    expect(configError({ effort: 'max' }).message).toContain('minimal, low, medium, high');
+    expect(configError({ effort: 'ultra' }).message).toContain('minimal, low, medium, high, xhigh, max');
   });
 });

@@ -87,6 +87,8 @@ export const ACP_FIELD_SUPPORT = {
   allowOutsideWorkspaces: same,
   agyPath: rejected('agy-only; set backend.command for the ACP agent'),
   effort: rejected('ACP has no reasoning-effort setting'),
+  mode: rejected("agy's --mode; ACP session modes are not mapped"),
+  sandbox: rejected("agy's --sandbox; Gemini CLI's sandbox is set by its own command line (backend.args)"),
   systemInstructions: mapped(
     "only `{ mode: 'replace', text }`, on Gemini CLI (`GEMINI_SYSTEM_MD`); appended instructions are rejected (`ConfigError`): ACP has no channel for them, put them in the prompt (reminder)",
   ),

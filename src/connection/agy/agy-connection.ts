@@ -49,6 +49,8 @@ export const AGY_LAUNCH_FIELDS = [
   'agyPath',
   'model',
   'effort',
+  'mode',
+  'sandbox',
   'conversationId',
   'resume',
   'extraArgs',

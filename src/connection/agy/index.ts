@@ -34,6 +34,7 @@ export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './sessi
 export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
 export { PLUGIN_NAME, SessionRuntime } from './session/session-runtime.js';
 export { resolveAgyBinary } from './stream-json/binary.js';
+export type { AgyMode } from './stream-json/command-line.js';
 export type { DriftEntry, DriftKind } from './stream-json/drift.js';
 export type { BadLine, BadLineReason } from './stream-json/parse-line.js';
 export type { ConnectionStats } from './stream-json/stream-json-connection.js';

@@ -32,6 +32,10 @@ export interface SimArgs {
   print?: string;
   disableSlashCommands: boolean;
   agent?: string;
+  /** `--mode`: checked against the imitated build's flags by {@link checkProfileFlags}. */
+  mode?: string;
+  /** `--sandbox`: checked against the imitated build's flags by {@link checkProfileFlags}. */
+  sandbox: boolean;
 }
 
 type StringKey =
@@ -42,8 +46,9 @@ type StringKey =
   | 'conversation'
   | 'jsonSchema'
   | 'print'
-  | 'agent';
-type BoolKey = 'version' | 'help' | 'continueLatest' | 'skipPermissions' | 'disableSlashCommands';
+  | 'agent'
+  | 'mode';
+type BoolKey = 'version' | 'help' | 'continueLatest' | 'skipPermissions' | 'disableSlashCommands' | 'sandbox';
 
 interface StringFlag {
   kind: 'string';
@@ -105,7 +110,8 @@ const LONG_FLAGS: Record<string, FlagSpec> = {
     },
   },
   model: setString('model'),
-  effort: oneOf('effort', ['low', 'medium', 'high']),
+  // Every value any build takes; the imitated build's own list is checked by checkProfileFlags.
+  effort: oneOf('effort', ['low', 'medium', 'high', 'xhigh', 'max']),
   conversation: setString('conversation'),
   continue: { kind: 'bool', key: 'continueLatest' },
   'json-schema': setString('jsonSchema'),
@@ -113,10 +119,10 @@ const LONG_FLAGS: Record<string, FlagSpec> = {
   print: setString('print'),
   'disable-slash-commands': { kind: 'bool', key: 'disableSlashCommands' },
   agent: setString('agent'),
-  mode: ignoredString,
+  mode: oneOf('mode', ['accept-edits', 'plan']),
   project: ignoredString,
   'log-file': ignoredString,
-  sandbox: { kind: 'bool', key: undefined },
+  sandbox: { kind: 'bool', key: 'sandbox' },
 };
 
 const SHORT_FLAGS: Record<string, string> = { p: 'print', c: 'continue', h: 'help', v: 'version' };
@@ -135,6 +141,7 @@ export function parseArgs(argv: readonly string[]): SimArgs {
     continueLatest: false,
     skipPermissions: false,
     disableSlashCommands: false,
+    sandbox: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -184,6 +191,35 @@ export function parseArgs(argv: readonly string[]): SimArgs {
   return args;
 }
 
+/** The turn-shaping flags one agy build accepts (`AgyProfile.flags`). */
+export interface ProfileFlags {
+  /** `--effort` values. */
+  readonly efforts: readonly string[];
+  /** `--mode` values (empty: no `--mode` flag). */
+  readonly modes: readonly string[];
+  /** Whether `--sandbox` exists. */
+  readonly sandbox: boolean;
+}
+
+/**
+ * Refuses what the imitated build does not know, the way it refuses a flag error (exit 2): a flag it lacks is
+ * `unknown flag`, a value it lacks is `invalid argument` (docs/reference/stream-json.md#flags-by-version).
+ *
+ * @throws FlagError naming the flag and, for a value, the build's values.
+ */
+export function checkProfileFlags(args: SimArgs, flags: ProfileFlags): void {
+  if (args.effort !== undefined && !flags.efforts.includes(args.effort))
+    throw new FlagError(
+      `invalid argument "${args.effort}" for "--effort" flag: must be one of ${flags.efforts.join(', ')}`,
+    );
+  if (args.mode !== undefined && flags.modes.length === 0) throw new FlagError('unknown flag: --mode');
+  if (args.mode !== undefined && !flags.modes.includes(args.mode))
+    throw new FlagError(
+      `invalid argument "${args.mode}" for "--mode" flag: must be one of ${flags.modes.join(', ')}`,
+    );
+  if (args.sandbox && !flags.sandbox) throw new FlagError('unknown flag: --sandbox');
+}
+
 function parseBool(text: string, name: string): boolean {
   if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
@@ -207,11 +243,13 @@ Flags:
       --dangerously-skip-permissions   permission mode always-proceed
       --disable-slash-commands         treat prompts starting with "/" as plain text
       --effort low|medium|high         reasoning effort (accepted, ignored)
+      --mode accept-edits|plan         accepted per imitated build (plan from 1.1.2, accept-edits from 1.3.1)
   -h, --help                           show this help
       --input-format stream-json       read user messages as JSON lines on stdin
       --json-schema <json|file>        return structured_output in each result
       --model <id>                     model (one containing "invalid" or "nope" is rejected)
       --output-format stream-json      write init/step_update/result JSON lines
+      --sandbox                        accepted from 1.1.9 (recorded nowhere on the wire, as agy)
   -p, --print <prompt>                 print mode: one turn (slash commands: /model, /quota, /usage);
                                        ignored with --input-format stream-json
       --print-timeout <duration>       per-turn limit, Go duration (default 5m0s, 0 = none)

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FlagError, HELP_TEXT, parseArgs, type SimArgs } from './args.js';
+import { checkProfileFlags, FlagError, HELP_TEXT, parseArgs, type SimArgs } from './args.js';
 import { runSlashCommand, SlashCommandError } from './commands.js';
 import { Conversation } from './conversation.js';
 import { Emitter } from './emitter.js';
@@ -93,6 +93,12 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const version = scenario?.version ?? (process.env.AGY_SIM_VERSION || DEFAULT_AGY_VERSION);
   const profile = profileFor(version);
+  try {
+    checkProfileFlags(args, profile.flags);
+  } catch (err) {
+    if (err instanceof FlagError) return fail(2, err.message);
+    throw err;
+  }
   if (args.version) {
     await emitter.raw(`agy version ${version}\n`);
     return exit(0);

@@ -10,6 +10,7 @@
  * docs/reference/hooks.md#hook-commands-split-on-spaces). Versions between two known ones behave like the
  * older one.
  */
+import type { ProfileFlags } from './args.js';
 import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17, TOOLS_1_3_1 } from './builtin-tools.js';
 
 /** The newest agy build whose wire output was captured; the simulator's default. */
@@ -77,6 +78,14 @@ export interface AgyProfile {
    * fall back to agy's permission check, which headless mode denies unless permissions are skipped).
    */
   readonly preToolUseAnswers: '1.2.3' | '1.3.3';
+  /**
+   * The turn-shaping flags the build accepts (docs/reference/stream-json.md#flags-by-version): `--effort`
+   * values (`low|medium|high` on every build: no build is known to take `xhigh`/`max`), `--mode` values
+   * (`plan` from 1.1.2, `accept-edits` from 1.3.1, the first builds seen with them) and `--sandbox` (from
+   * 1.1.9). Below the first build seen with one, the simulator refuses it as agy refuses a flag it does not
+   * know; no capture shows what those builds really do.
+   */
+  readonly flags: ProfileFlags;
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -126,5 +135,10 @@ export function profileFor(version: string): AgyProfile {
     responseText: olderThan(version, '1.3.0') ? 'last' : 'joined',
     hookCommand: olderThan(version, '1.3.3') ? 'shell' : 'split',
     preToolUseAnswers: olderThan(version, '1.3.3') ? '1.2.3' : '1.3.3',
+    flags: {
+      efforts: ['low', 'medium', 'high'],
+      modes: ['plan', 'accept-edits'].filter((m) => !olderThan(version, m === 'plan' ? '1.1.2' : '1.3.1')),
+      sandbox: !olderThan(version, '1.1.9'),
+    },
   };
 }

@@ -208,6 +208,9 @@ describe('config on the ACP backend', () => {
     for (const [field, value] of [
       ['agyPath', '/x'],
       ['effort', 'low'],
+      ['effort', 'xhigh'],
+      ['mode', 'plan'],
+      ['sandbox', true],
       ['responseSchema', { type: 'object' }],
       ['extraArgs', ['--x']],
       ['agyHooks', []],

@@ -3,14 +3,27 @@
  * Prompts, schemas and instructions never go in argv: they travel on stdin or in files.
  */
 
+/** The levels `--effort` may be given; agy's `--help` lists `low|medium|high` (docs/reference/stream-json.md#flags-by-version). */
+export type AgyEffortLevel = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** agy's `--mode` values: `plan` (no edits) and `accept-edits` (edits in the workspaces without a prompt). */
+export type AgyMode = 'plan' | 'accept-edits';
+
 /** What a launch needs. All paths are absolute and already validated. */
 export interface LaunchSpec {
   /** Directories passed with one `--add-dir` each: the user's workspaces, then the session directory. */
   addDirs: string[];
   /** The model (`--model`). */
   model?: string | undefined;
-  /** Reasoning effort (`--effort`). */
-  effort?: 'low' | 'medium' | 'high' | undefined;
+  /**
+   * Reasoning effort (`--effort`). `xhigh` and `max` are refused before launch on every build known so far
+   * (`flag-support.ts`).
+   */
+  effort?: AgyEffortLevel | undefined;
+  /** agy's `--mode` (docs/reference/stream-json.md#flags-by-version): passed only to builds that know it. */
+  mode?: AgyMode | undefined;
+  /** agy's `--sandbox`: its terminal tools run in its sandbox. Passed only to builds that know it. */
+  sandbox?: boolean | undefined;
   /** Resume this conversation (`--conversation`). */
   conversationId?: string | undefined;
   /** Path of the JSON Schema file for `--json-schema`. */
@@ -27,6 +40,8 @@ export function buildAgyArgs(spec: LaunchSpec): string[] {
   for (const dir of spec.addDirs) args.push('--add-dir', dir);
   if (spec.model) args.push('--model', spec.model);
   if (spec.effort) args.push('--effort', spec.effort);
+  if (spec.mode) args.push('--mode', spec.mode);
+  if (spec.sandbox) args.push('--sandbox');
   if (spec.conversationId) args.push('--conversation', spec.conversationId);
   if (spec.jsonSchemaFile) args.push('--json-schema', spec.jsonSchemaFile);
   if (spec.skipPermissions) args.push('--dangerously-skip-permissions');

@@ -33,6 +33,7 @@ import { cachedAgyVersion, probeAgyVersion, probesStopped, resolveAgyBinary } fr
 import { mismatchFromStderr } from './cassette-mismatch.js';
 import { buildAgyArgs, buildAgyEnv, type LaunchSpec } from './command-line.js';
 import { type DriftEntry, DriftTracker } from './drift.js';
+import { checkFlagSupport, gatedFlags } from './flag-support.js';
 import { commandFromWire, deniedFromWire, resultFacts, usageFromWire } from './normalize.js';
 import { classifyTurn, softDenialLine, softDenialPermission, type TurnRequestedEnd } from './outcome.js';
 import type { BadLine } from './parse-line.js';
@@ -258,6 +259,7 @@ export class StreamJsonConnection implements Connection {
     }
     this.#env = buildAgyEnv(this.#opts.env);
     this.#binary = resolveAgyBinary({ agyPath: this.#opts.agyPath, env: this.#env });
+    await this.#checkGatedFlags();
     const launch = this.#spawn();
     await launch.ready;
     await this.#checkResumed(launch);
@@ -279,6 +281,30 @@ export class StreamJsonConnection implements Connection {
       });
     if (known !== undefined) this.#opts.tap?.version(known);
     return this.#info;
+  }
+
+  /**
+   * A flag only some builds accept (`flag-support.ts`) is checked against the version before agy first runs:
+   * only then is the probe on the start's critical path (one `agy --version`, cached per binary).
+   */
+  async #checkGatedFlags(): Promise<void> {
+    const flags = gatedFlags(this.#opts);
+    if (flags.length === 0) return;
+    const cached = cachedAgyVersion(this.#binary!, this.#env!);
+    const version =
+      cached !== undefined
+        ? cached
+        : await probeAgyVersion(this.#binary!, this.#env!, {
+            cwd: this.#opts.cwd,
+            timeoutMs: this.#opts.versionProbeTimeoutMs,
+            signal: this.#probeAbort.signal,
+          });
+    if (this.#closed) throw new ClosedError();
+    checkFlagSupport(flags, version, (f) =>
+      this.#logger.warn(
+        `agy's version is unknown: ${f.flag} is passed unchecked (agy refuses a flag it does not know)`,
+      ),
+    );
   }
 
   async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult> {
@@ -596,6 +622,8 @@ export class StreamJsonConnection implements Connection {
       addDirs: o.addDirs,
       model: this.#model,
       effort: o.effort,
+      mode: o.mode,
+      sandbox: o.sandbox,
       conversationId: this.#conversationId,
       jsonSchemaFile: this.#schemaFile,
       skipPermissions: o.skipPermissions,
