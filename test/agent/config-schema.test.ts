@@ -1,6 +1,6 @@
 /** AgentConfig is validated once, by one zod schema whose issue paths become ConfigError.field. */
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigError } from '../../src/index.js';
+import { Agent, BuiltinTools, ConfigError } from '../../src/index.js';
 
 function fieldOf(config: unknown): string | undefined {
   try {
@@ -68,11 +68,13 @@ describe('AgentConfig schema', () => {
   });
 
   it("the write guard counts agy's accept-edits mode and sandbox: agy then skips its own check", () => {
+    // Read-only capabilities, so only the mode or the sandbox makes the setup write-capable.
+    const readOnly = { capabilities: { enabledTools: BuiltinTools.readOnly() } };
     for (const extra of [{ mode: 'accept-edits' }, { sandbox: true }])
-      expect(() => new Agent({ workspaces: ['/tmp'], policies: [], ...extra } as never)).toThrow(
-        /^policies: write-capable/,
+      expect(() => new Agent({ workspaces: ['/tmp'], policies: [], ...readOnly, ...extra } as never)).toThrow(
+        /^policies: write/,
       );
-    expect(() => new Agent({ workspaces: ['/tmp'], policies: [], mode: 'plan' })).not.toThrow();
+    expect(() => new Agent({ workspaces: ['/tmp'], policies: [], ...readOnly, mode: 'plan' })).not.toThrow();
   });
 
   it('a valid config passes, 0 turning the watchdogs off', () => {

@@ -80,8 +80,8 @@ describe('validateConfig groups', () => {
   });
 });
 
-// The start-up safety guard with agy 1.3.1's tools (docs/reference/stream-json.md#built-in-tools): agy reviews its
-// own built-in tools unless permissions are skipped, and then every one of them counts as write-capable.
+// The start-up safety guard with agy 1.3.1's tools (docs/reference/stream-json.md#built-in-tools): as Python's
+// guard, any built-in tool outside BuiltinTools.readOnly() left on needs a policy or a preToolCall hook.
 describe('the safety guard and the built-in tool classes', () => {
   it('skipping permissions with sed_file, schedule or run_workflow enabled and no policies is a ConfigError', () => {
     for (const tool of ['sed_file', 'schedule', 'run_workflow']) {
@@ -91,13 +91,18 @@ describe('the safety guard and the built-in tool classes', () => {
         capabilities: { enabledTools: ['view_file', tool] },
       };
       // The guard's error, not the schema's: each name is a known built-in tool.
-      expect(() => validateConfig(config), tool).toThrow(/no policies and no preToolCall hook/);
+      expect(() => validateConfig(config), tool).toThrow(/without a safety policy/);
     }
   });
 
-  it('without skipped permissions agy reviews them itself: no policy needed', () => {
+  it("sed_file, schedule or run_workflow left on with no policies is a ConfigError, as Python's guard refuses", () => {
+    for (const tool of ['sed_file', 'schedule', 'run_workflow'])
+      expect(
+        () => validateConfig({ policies: [], capabilities: { enabledTools: ['view_file', tool] } }),
+        tool,
+      ).toThrow(/without a safety policy/);
     expect(() =>
-      validateConfig({ policies: [], capabilities: { enabledTools: ['view_file', 'sed_file', 'schedule'] } }),
+      validateConfig({ policies: [], capabilities: { enabledTools: ['view_file'] } }),
     ).not.toThrow();
   });
 });

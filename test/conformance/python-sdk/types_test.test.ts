@@ -224,6 +224,15 @@ describe('BuiltinToolsTest (types_test.py)', () => {
     GENERATE_IMAGE: 'generate_image',
     FINISH: 'finish',
   } as const;
+  // Differs by design: agy-sdk's BuiltinTools also names agy's own tools that Python's enum lacks (agy 1.3.1's
+  // init.tools, docs/reference/stream-json.md#built-in-tools); none of them is read-only.
+  const agyMembers = {
+    SED_FILE: 'sed_file',
+    DEFINE_SUBAGENT: 'define_subagent',
+    MANAGE_TASK: 'manage_task',
+    SCHEDULE: 'schedule',
+    RUN_WORKFLOW: 'run_workflow',
+  } as const;
 
   it('BuiltinToolsTest.test_enum_values (types_test.py)', () => {
     // Differs by design: the values are agy's tool names (Python's are its harness's: list_directory, …).
@@ -241,6 +250,7 @@ describe('BuiltinToolsTest (types_test.py)', () => {
       BuiltinTools.START_SUBAGENT,
       BuiltinTools.GENERATE_IMAGE,
       BuiltinTools.SEARCH_WEB,
+      ...Object.values(agyMembers),
     ]);
     expect(new Set([...readOnly, ...write])).toEqual(new Set(BuiltinTools.allTools()));
     expect([...readOnly].filter((t) => write.has(t))).toEqual([]);
@@ -253,7 +263,11 @@ describe('BuiltinToolsTest (types_test.py)', () => {
   });
 
   it('BuiltinToolsTest.test_all_tools_returns_every_member (types_test.py)', () => {
-    expect(BuiltinTools.allTools()).toEqual(Object.values(members));
+    expect(new Set(BuiltinTools.allTools())).toEqual(
+      new Set([...Object.values(members), ...Object.values(agyMembers)]),
+    );
+    for (const [member, value] of Object.entries(agyMembers))
+      expect(BuiltinTools[member as keyof typeof agyMembers], member).toBe(value);
   });
 
   it('BuiltinToolsTest.test_none_returns_empty_list (types_test.py)', () => {
