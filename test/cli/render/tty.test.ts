@@ -30,11 +30,18 @@ function toolStep(index: number, state: 'ACTIVE' | 'DONE', path: string): Step {
     state,
     ...(state === 'DONE' && { output: 'ok' }),
   };
-  return { conversationId: 'c', stepIndex: index, state, type: 'tool', tool };
+  return { conversationId: 'c', stepIndex: index, state, type: 'tool', tool, raw: {} };
 }
 
 function textStep(index: number, textDelta: string): Step {
-  return { conversationId: 'c', stepIndex: index, state: 'ACTIVE', type: 'agent_response', textDelta };
+  return {
+    conversationId: 'c',
+    stepIndex: index,
+    state: 'ACTIVE',
+    type: 'agent_response',
+    textDelta,
+    raw: {},
+  };
 }
 
 const result = { status: 'success', text: '', usage: null, durationMs: 10 } as unknown as TurnResult;
