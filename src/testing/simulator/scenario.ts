@@ -225,8 +225,9 @@ export interface RateLimitAction {
  *
  * `stream: true` writes the reference's shape instead (docs/reference/stream-json.md#subagents; no captured
  * build writes it): the `subagent` step with `tool_info.parameters {Name, Prompt}`, the subagent's `actions`
- * streamed under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt` first), then the step
- * DONE with the subagent's last text as `tool_info.output`; the subagent's usage counts into `result.usage`.
+ * streamed under its own `conversation_id` (a bare DONE `user_input` first; the prompt is in the
+ * `subagent_info` entry, where 1.3.1 puts it), then the step DONE with the subagent's last text as
+ * `tool_info.output`; the subagent's usage counts into `result.usage`.
  */
 export interface SubagentAction {
   /** The model step before the call. Default `true`. */
