@@ -401,7 +401,9 @@ async function runSubagent(ctx: TurnContext, action: SubagentAction): Promise<vo
   await runAction(ctx, waiting ?? SUBAGENT_WAITING);
   const said = ctx.lastText;
   await systemMessage(ctx, 'the subagent replied');
-  await runAction(ctx, answer ?? { text: reply, chunks: 1 });
+  // agy's answer step ends its text with a newline ("SUB SAID banana\n" in the capture), as every captured
+  // text step before another does: the parent's next words start on a line of their own, not glued to it.
+  await runAction(ctx, answer ?? { text: reply.endsWith('\n') ? reply : `${reply}\n`, chunks: 1 });
   ctx.lastText = said + ctx.lastText;
 }
 

@@ -253,8 +253,9 @@ export interface SubagentAction {
      */
     waiting?: TextAction;
     /**
-     * The parent's answer once the reply arrived. Default: the subagent's reply in one DONE update (as
-     * captured). Not written with `stream: true`.
+     * The parent's answer once the reply arrived. Default: the subagent's reply in one DONE update, ending with
+     * a newline (as captured: `SUB SAID banana\n`), so text after it starts on its own line. Not written with
+     * `stream: true`.
      */
     answer?: TextAction;
   };

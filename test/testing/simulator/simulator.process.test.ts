@@ -753,7 +753,7 @@ describe('captured shapes beyond the captures', () => {
     expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
   });
 
-  it('a subagent without an answer answers with its last text', async () => {
+  it('a subagent without an answer answers with its last text, ending its line as agy does; the next text starts on its own', async () => {
     const scenario: Scenario = {
       turns: [
         {
@@ -765,13 +765,15 @@ describe('captured shapes beyond the captures', () => {
                 waiting: { text: 'wait. ', chunks: 1 },
               },
             },
+            { text: 'The parent sums up.' },
           ],
         },
       ],
     };
     const sim = await harness.start({ scenario });
     await runPrompts(sim, ['x']);
-    expect(sim.results[0]?.response).toBe('wait. found it');
+    // agy-real/littlebearapps-untether-agy-1.3.1/subagent.script: the relayed answer is `SUB SAID banana\n`.
+    expect(sim.results[0]?.response).toBe('wait. found it\nThe parent sums up.');
   });
 
   it('a subagent with stream: true streams under its own conversation id; the prompt is in subagent_info, as 1.3.1 puts it, and the first step a bare user_input (docs/reference/stream-json.md#subagents)', async () => {
