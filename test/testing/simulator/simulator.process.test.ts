@@ -812,7 +812,12 @@ describe('captured shapes beyond the captures', () => {
     expect(outer[1]).toMatchObject({ tool_name: 'invoke_subagent', tool_info: { output: 'found it' } });
     const inner = sim.steps.filter((s) => s.conversation_id === child);
     // A user_input as every capture writes it: no other field (no source shows `initial_prompt` on a step).
-    expect(inner[0]).toEqual({ conversation_id: child, step_index: 0, state: 'DONE', step_type: 'user_input' });
+    expect(inner[0]).toEqual({
+      conversation_id: child,
+      step_index: 0,
+      state: 'DONE',
+      step_type: 'user_input',
+    });
     expect(inner.map((s) => s.step_type)).toEqual([
       'user_input',
       'agent_response',
