@@ -1,5 +1,5 @@
 /**
- * `agy-sdk chat`: an interactive REPL on one conversation. Lines are prompts, or commands (`/model <m>`,
+ * `agy-sdk chat`: an interactive REPL on one conversation. Lines are prompts, or commands (`/model [m]`,
  * `/usage`, `/history`, `/exit`). Tool approvals go through the public `terminalApproval` handler under the
  * `--confirm` policy; its answers are fed from this REPL's own readline, so two readers never fight over stdin.
  * Ctrl-C interrupts a running turn; at an empty prompt, a Ctrl-C right after another one (or after an
@@ -8,13 +8,21 @@
  */
 import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { Agent, type AskUserHandler, type PolicyList, policy, terminalApproval } from '../index.js';
+import {
+  Agent,
+  type AskUserHandler,
+  type PolicyList,
+  policy,
+  SlashCommand,
+  terminalApproval,
+} from '../index.js';
 import { type AgentFlags, setupAgent } from './agent-setup.js';
 import { cliLogger, type LogSink } from './cli-logger.js';
 import { reportFailure } from './failure.js';
 import { formatUsage, oneLine } from './render/format.js';
 import { pickRenderer } from './render/pick.js';
 import type { RenderStreams, TurnRenderer } from './render/renderer.js';
+import { STARTING_LABEL } from './render/tty.js';
 import { renderTurn } from './turn.js';
 
 /** `chat`'s flags. */
@@ -70,21 +78,27 @@ export async function chatCommand(
     }
   };
   // Log lines go to whoever owns the screen: the running turn's renderer, else above the REPL's prompt.
-  const sink: LogSink = { line: (text) => streams.err.write(`${text}\n`) };
+  // Until the REPL runs, the start's spinner owns the screen: log lines go above it.
+  const starting = pickRenderer({ json: false, streamText: true }, streams);
+  const sink: LogSink = { line: (text) => starting.note(text) };
+  starting.wait(STARTING_LABEL);
   let setup: Awaited<ReturnType<typeof setupAgent>>;
   let agent: Agent;
   try {
     setup = await setupAgent(flags, { policies: makePolicies(ask), logger: cliLogger(sink) });
   } catch (error) {
+    starting.dispose();
     return reportFailure(error, streams.err);
   }
   try {
     agent = new Agent(setup.config);
     await agent.start();
   } catch (error) {
+    starting.dispose();
     await setup.close();
     return reportFailure(error, streams.err);
   }
+  starting.dispose();
   const terminal = input.isTTY === true && (streams.out as NodeJS.WriteStream).isTTY === true;
   const rl = createInterface({ input, output: streams.out, terminal, prompt: 'you › ' });
   const repl = new Repl(agent, rl, streams, flags, () => openQuestions > 0, answers, live);
@@ -147,7 +161,7 @@ class Repl {
       if (!this.#running && this.#queue.length === 0) this.#finish(0);
     });
     this.#say(
-      'agy-sdk chat — /model <m>, /usage, /history, /exit. Ctrl-C interrupts; twice at an empty prompt exits.',
+      'agy-sdk chat — /model [m], /usage, /history, /exit. Ctrl-C interrupts; twice at an empty prompt exits.',
     );
     this.#rl.prompt();
     return done.finally(() => {
@@ -246,7 +260,7 @@ class Repl {
         return true;
       case '/model':
         if (!arg) {
-          this.#say('usage: /model <model id>');
+          this.#say(await this.#currentModel());
           return false;
         }
         await this.#agent.setModel(arg);
@@ -268,9 +282,34 @@ class Repl {
         this.#say(`conversation: ${this.#agent.conversationId ?? '(none yet)'}`);
         return false;
       default:
-        this.#say(`unknown command ${name}; commands: /model <m>, /usage, /history, /exit`);
+        this.#say(`unknown command ${name}; commands: /model [m], /usage, /history, /exit`);
         return false;
     }
+  }
+
+  /**
+   * `/model` alone: agy's own answer (`agy -p /model`, docs/reference/stream-json.md#command-result), else what
+   * the SDK knows (the `--model` or `/model` set), else agy's default.
+   */
+  async #currentModel(): Promise<string> {
+    const renderer = pickRenderer({ json: false, streamText: true }, this.#streams);
+    this.#live.renderer = renderer;
+    renderer.wait('asking agy for the model…');
+    let reported: string | undefined;
+    let why = '';
+    try {
+      const result = await (await this.#agent.chat(new SlashCommand('/model'))).result();
+      reported = modelOf(result.command?.data);
+      if (reported === undefined) why = ` (agy did not say: ${result.status})`;
+    } catch (error) {
+      why = ` (agy did not say: ${oneLine(error instanceof Error ? error.message : String(error))})`;
+    } finally {
+      renderer.dispose();
+      delete this.#live.renderer;
+    }
+    const set = this.#agent.info?.model;
+    const known = reported ?? (set === undefined ? undefined : oneLine(set));
+    return `model: ${known ?? "agy's default"}${reported ? '' : why} · /model <id> switches from the next turn`;
   }
 
   async #turn(prompt: string): Promise<void> {
@@ -292,4 +331,12 @@ class Repl {
     }
     this.#transcript.push({ prompt, text: result.text, status: result.status });
   }
+}
+
+/** `gemini-3.8-flash-medium (Gemini 3.8 Flash (Medium))` from `/model`'s payload; undefined without an id. */
+function modelOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { id, label } = data as { id?: unknown; label?: unknown };
+  if (typeof id !== 'string' || id === '') return undefined;
+  return typeof label === 'string' && label !== '' ? `${oneLine(id)} (${oneLine(label)})` : oneLine(id);
 }

@@ -3,12 +3,13 @@
  * over MCP, a denied command, an interrupt, a resume, a print-mode slash command) on the user's agy, each
  * recorded as a sanitized cassette, and checks every wire fact of the catalogue on them. Prints pass / drift /
  * fail per fact; exit 1 on a fail. `--offline` runs the probes on the simulator (each probe with its scenario).
+ * Without agy (and without `--offline`) it prints one line saying so and exits 10, having run and written nothing.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
-import { Agent, type AgentConfig, policy, tool } from '../index.js';
+import { Agent, type AgentConfig, AgyNotFoundError, policy, resolveAgyBinary, tool } from '../index.js';
 import { describeRun, runBounded } from '../internal/bounded-command.js';
 import { settlesWithin } from '../internal/timing.js';
 import {
@@ -23,6 +24,7 @@ import {
   simulatorPath,
   writeScenario,
 } from '../testing/index.js';
+import { EXIT_START_FAILED } from './exit-codes.js';
 import { reportFailure } from './failure.js';
 import { type ProbeBounds, probeBounds } from './probe-bounds.js';
 
@@ -112,8 +114,18 @@ const echo = tool(
   ({ text }) => text,
 );
 
-/** Runs the probes and checks the facts. */
+/**
+ * Runs the probes and checks the facts. Throws `AgyNotFoundError` before anything starts or is written when a
+ * probe needs agy (neither `offline` nor replayed) and there is none.
+ */
 export async function runConformance(o: ConformanceOptions = {}): Promise<ConformanceReport> {
+  const probes = o.probes ?? PROBES;
+  // Every probe that runs agy runs the same one: found once, up front, so a missing agy is one error instead of
+  // one failed probe each, and no cassette of a session that never started.
+  const agyPath =
+    o.offline || probes.every((p) => o.replay?.[p])
+      ? undefined
+      : resolveAgyBinary({ agyPath: o.agyPath, env: { ...process.env, ...o.env } });
   const dir = resolve(o.dir ?? (await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-'))));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const state = await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-state-'));
@@ -134,13 +146,13 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
       const scenario = await writeScenario(SCENARIOS[probe as Exclude<Probe, 'slash'>] as never, state);
       return { agyPath: simulatorPath(), env: { ...env, AGY_SIM_SCENARIO: scenario } };
     }
-    return { ...(o.agyPath && { agyPath: o.agyPath }), ...(o.env && { env: o.env }) };
+    return { agyPath, ...(o.env && { env: o.env }) };
   };
 
   try {
-    for (const probe of o.probes ?? PROBES) {
+    for (const probe of probes) {
       try {
-        const file = probe === 'slash' ? await slashProbe(o, dir, state) : await turnProbe(probe);
+        const file = probe === 'slash' ? await slashProbe(o, agyPath, dir, state) : await turnProbe(probe);
         cassettes[probe] = file;
         runs[probe] = readCassette(file);
       } catch (err) {
@@ -189,9 +201,14 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
 }
 
 /** `agy -p /model --output-format stream-json`, recorded by hand (print mode runs no session of ours). */
-async function slashProbe(o: ConformanceOptions, dir: string, state: string): Promise<string> {
+async function slashProbe(
+  o: ConformanceOptions,
+  agyPath: string | undefined,
+  dir: string,
+  state: string,
+): Promise<string> {
   const replay = o.replay?.slash;
-  const binary = replay || o.offline ? simulatorPath() : (o.agyPath ?? process.env.AGY_PATH ?? 'agy');
+  const binary = replay || o.offline || agyPath === undefined ? simulatorPath() : agyPath;
   const args = ['-p', '/model', '--output-format', 'stream-json'];
   const env = {
     ...process.env,
@@ -247,13 +264,32 @@ export async function conformanceCommand(flags: {
     // A bad AGY_SDK_PROBE_* value: one line and the usage exit code, before anything starts.
     return reportFailure(error, process.stderr);
   }
-  const report = await runConformance({
-    offline: flags.offline,
-    dir: flags.cassettes,
-    turnTimeoutMs: bounds.timeoutMs,
-    graceMs: bounds.graceMs,
-  });
+  let report: ConformanceReport;
+  try {
+    report = await runConformance({
+      offline: flags.offline,
+      dir: flags.cassettes,
+      turnTimeoutMs: bounds.timeoutMs,
+      graceMs: bounds.graceMs,
+    });
+  } catch (error) {
+    if (!(error instanceof AgyNotFoundError)) throw error;
+    process.stderr.write(`${missingAgy(process.env)}\n`);
+    return EXIT_START_FAILED;
+  }
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
   const broken = report.facts.some((f) => f.status === 'fail') || Object.keys(report.errors).length > 0;
   return broken ? 1 : 0;
+}
+
+/**
+ * The one line for a conformance run with no agy: what is missing, where it was looked for, and the two ways on
+ * (the full list of paths tried is `agy-sdk doctor`'s business).
+ */
+function missingAgy(env: NodeJS.ProcessEnv): string {
+  const where = env.AGY_PATH ? `AGY_PATH=${env.AGY_PATH} is not an executable file` : 'none on PATH';
+  return (
+    `agy-sdk: doctor --conformance runs real turns on agy, and there is no agy (${where}): install agy ` +
+    '(https://antigravity.google) and sign in, or add --offline to run the probes on the bundled simulator'
+  );
 }

@@ -7,6 +7,7 @@ import { reportFailure } from './failure.js';
 import { guardInterrupts } from './interrupts.js';
 import { pickRenderer } from './render/pick.js';
 import type { RenderStreams } from './render/renderer.js';
+import { STARTING_LABEL } from './render/tty.js';
 import { renderTurn } from './turn.js';
 
 /** `run`'s flags. */
@@ -25,11 +26,14 @@ export async function runCommand(
     { json: flags.json === true, streamText: flags.schema === undefined },
     streams,
   );
+  // Starting agy takes seconds (its init, a gateway): the spinner shows from the first moment.
+  renderer.wait(STARTING_LABEL);
   let setup: Awaited<ReturnType<typeof setupAgent>>;
   try {
     // The SDK's warnings go through the renderer, so they never land inside its spinner line.
     setup = await setupAgent(flags, { logger: cliLogger({ line: (text) => renderer.note(text) }) });
   } catch (error) {
+    renderer.dispose();
     return reportFailure(error, streams.err);
   }
   let agent: Agent | undefined;
@@ -42,6 +46,7 @@ export async function runCommand(
     const result = await renderTurn(agent, prompt, renderer, { showStructured: flags.schema !== undefined });
     return exitCodeFor(result.status);
   } catch (error) {
+    renderer.dispose();
     // A signal during start closes the agent, which fails the start: that is an interrupt, not an error.
     if (guard?.interrupted) return TURN_EXIT_CODES.interrupted;
     return reportFailure(error, streams.err);

@@ -1,87 +1,20 @@
 // The `agy-sdk` command on a real terminal: tmux runs it, `send-keys` types, `capture-pane` reads the screen.
 // Skipped (with the reason) only where tmux is absent.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Scenario, writeScenario } from '../../src/testing/index.js';
 import { BUILT, CLI, killPids, MARK_VAR, ROOT, survivors } from '../helpers/cli.js';
+import { after, HAS_TMUX, Pane, quote, SPIN } from '../helpers/tmux.js';
 
 const ESC = String.fromCharCode(27);
 const BEL = String.fromCharCode(7);
-const SPIN = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 if (!HAS_TMUX)
   console.warn('test/cli/tmux.process.test.ts skipped: tmux is not installed (apt-get install -y tmux)');
-
-/**
- * One private tmux server with one pane running a command. Its socket is in a directory of its own (`-S`): with
- * `-L`, tmux makes `<tmpdir>/tmux-<uid>/` and leaves that directory behind after the last server.
- */
-class Pane {
-  readonly #dir = mkdtempSync(join(tmpdir(), 'agy-sdk-tmux-'));
-  readonly socket = join(this.#dir, 'socket');
-  readonly mark = randomUUID();
-
-  start(args: string[], env: Record<string, string>): void {
-    const vars = Object.entries({ ...env, [MARK_VAR]: this.mark }).map(([k, v]) => `${k}=${quote(v)}`);
-    // The exit status stays on screen after the command ends; the pane lives on for the test to read it.
-    const command = `cd ${quote(ROOT)} && env ${vars.join(' ')} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-    this.#tmux('new-session', '-d', '-s', 'cli', '-x', '120', '-y', '50', command);
-  }
-
-  keys(...keys: string[]): void {
-    this.#tmux('send-keys', '-t', 'cli', ...keys);
-  }
-
-  /** Types `text` literally, then Enter. */
-  type(text: string): void {
-    this.#tmux('send-keys', '-t', 'cli', '-l', text);
-    this.keys('Enter');
-  }
-
-  /** The pane's title (a program sets it with OSC 0/2). */
-  title(): string {
-    return this.#tmux('display-message', '-p', '-t', 'cli', '#{pane_title}').trim();
-  }
-
-  screen(escapes = false): string {
-    return this.#tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-S', '-200', '-t', 'cli');
-  }
-
-  /** Polls the screen (a terminal gives no event) until `test` holds; bounded and generous for a loaded box. */
-  async waitFor(test: string | RegExp, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.screen();
-      if (typeof test === 'string' ? screen.includes(test) : test.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`screen never showed ${String(test)}:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  kill(): void {
-    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
-    rmSync(this.#dir, { recursive: true, force: true });
-  }
-
-  #tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
-  }
-}
-
-function quote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Text after the last occurrence of `marker` on the screen. */
-function after(screen: string, marker: string): string {
-  return screen.slice(screen.lastIndexOf(marker));
-}
 
 let dir: string;
 let pane: Pane;

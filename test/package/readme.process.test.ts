@@ -93,7 +93,7 @@ describe.skipIf(!built)('README snippets', () => {
       if (block.includes("name: 'get_weather'")) {
         expect(stderr).toContain('tool done: get_weather');
         expect(stderr).toContain('called get_weather');
-        expect(stdout).toContain('Your tool get_weather returned: simulated: sunny, 21 °C');
+        expect(stdout).toContain('Your tool get_weather returned: city: sunny, 21 °C');
       }
       // A block with a postTurn hook sends one prompt: one turn (a steer before any turn would add one).
       if (block.includes("console.log('turn done:'"))

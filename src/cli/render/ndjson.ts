@@ -35,6 +35,9 @@ export class NdjsonRenderer implements TurnRenderer {
     this.#write({ event: 'note', message });
   }
 
+  // Nothing animates off a terminal.
+  wait(): void {}
+
   start(): void {}
 
   dispose(): void {}

@@ -42,6 +42,9 @@ export class PlainRenderer implements TurnRenderer {
     }
   }
 
+  // Nothing animates off a terminal.
+  wait(): void {}
+
   start(): void {}
 
   end(result: TurnResult, options: { showStructured: boolean }): void {

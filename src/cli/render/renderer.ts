@@ -6,6 +6,11 @@ import type { Step, TurnResult } from '../../index.js';
 
 /** One output mode. */
 export interface TurnRenderer {
+  /**
+   * The CLI waits on something before a turn (agy starting, a slash command): show it (the TTY renderer's
+   * spinner with `label`) until `start` or `dispose`.
+   */
+  wait(label: string): void;
   /** The prompt was sent: show that the model is working (the TTY renderer's spinner). */
   start(): void;
   /** A normalized step, in arrival order. */

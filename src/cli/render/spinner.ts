@@ -4,6 +4,8 @@
  * line). It draws one line, cut to the terminal's width, and redraws it with `\r` + erase-line, so it never
  * wraps and never needs to count lines; with no usable width (0 or unknown columns) it does not animate at all.
  * It installs no signal handlers, and its timer is unref'd and always cleared by `stop`.
+ * Under an open line (the answer stopped mid-sentence while the model thinks) it draws on the row below instead
+ * and puts the cursor back after each frame (`below`), so the answer's next words continue where they stopped.
  */
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -11,6 +13,16 @@ const INTERVAL_MS = 80;
 const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
 const CLEAR_LINE = '\r\u001b[2K';
+/** DECSC / DECRC: save and restore the cursor (row, column, attributes). */
+const SAVE_CURSOR = '\u001b7';
+const RESTORE_CURSOR = '\u001b8';
+/**
+ * IND then RI: down a row (scrolling at the bottom) and back up, keeping the column. After it there is a row
+ * below the cursor, and the cursor is still at the end of its text (which moved up with the scroll).
+ */
+const MAKE_ROOM_BELOW = '\u001bD\u001bM';
+/** IND: the row below, same column (no `\n`, which the tty turns into CR LF). */
+const DOWN = '\u001bD';
 
 /** Options for {@link Spinner}. */
 export interface SpinnerOptions {
@@ -20,6 +32,11 @@ export interface SpinnerOptions {
   dim?: (text: string) => string;
   /** Shows `label 1.2s` counting from `since` (epoch ms). */
   since?: number;
+  /**
+   * Draws on the row below the cursor and restores the cursor after each frame and on stop: for a wait while
+   * a line of the answer is still open. `stop(final)` then prints nothing in its place (the open line owns it).
+   */
+  below?: boolean;
 }
 
 /** The usable width of `stream`: its columns when it reports a positive number, else undefined. */
@@ -41,6 +58,7 @@ export class Spinner {
   readonly #paint: (frame: string) => string;
   readonly #dim: (text: string) => string;
   readonly #since: number | undefined;
+  readonly #below: boolean;
   #frame = 0;
   #timer: NodeJS.Timeout | undefined;
   #drawn = false;
@@ -52,22 +70,40 @@ export class Spinner {
     this.#paint = options.paint ?? ((s) => s);
     this.#dim = options.dim ?? ((s) => s);
     this.#since = options.since;
+    this.#below = options.below === true;
     if (usableColumns(stream) === undefined) return;
-    this.#stream.write(HIDE_CURSOR);
+    this.#stream.write(this.#below ? `${HIDE_CURSOR}${MAKE_ROOM_BELOW}` : HIDE_CURSOR);
     this.#draw();
     this.#timer = setInterval(() => this.#draw(), INTERVAL_MS);
     this.#timer.unref();
   }
 
-  /** Erases the line (when one was drawn) and, given `final`, prints it in its place. Idempotent. */
+  /**
+   * Erases the line (when one was drawn) and, given `final`, prints it in its place (not `below`: the cursor is
+   * back on the open line). Idempotent.
+   */
   stop(final?: string): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     if (this.#drawn) {
-      this.#stream.write(`${CLEAR_LINE}${SHOW_CURSOR}`);
+      this.#stream.write(
+        this.#below
+          ? `${SAVE_CURSOR}${DOWN}${CLEAR_LINE}${RESTORE_CURSOR}${SHOW_CURSOR}`
+          : `${CLEAR_LINE}${SHOW_CURSOR}`,
+      );
       this.#drawn = false;
     }
-    if (final !== undefined) this.#stream.write(`${final}\n`);
+    if (final !== undefined && !this.#below) this.#stream.write(`${final}\n`);
+  }
+
+  /**
+   * Prints `line` where the spinner is and draws the spinner again under it: a line that arrives while the
+   * spinner runs never lands inside its row. Not for a `below` spinner (the open line must end first).
+   */
+  print(line: string): void {
+    if (this.#drawn) this.#stream.write(CLEAR_LINE);
+    this.#stream.write(`${line}\n`);
+    if (this.#drawn) this.#draw();
   }
 
   #draw(): void {
@@ -78,7 +114,9 @@ export class Spinner {
     const room = Math.max(0, width - 3 - elapsed.length);
     const text = `${this.#paint(FRAMES[this.#frame] ?? '')} ${fitWidth(this.#label, room)}${this.#dim(elapsed)}`;
     this.#frame = (this.#frame + 1) % FRAMES.length;
-    this.#stream.write(`${CLEAR_LINE}${text}`);
+    this.#stream.write(
+      this.#below ? `${SAVE_CURSOR}${DOWN}${CLEAR_LINE}${text}${RESTORE_CURSOR}` : `${CLEAR_LINE}${text}`,
+    );
     this.#drawn = true;
   }
 }

@@ -1,6 +1,8 @@
 /**
- * On a terminal: a spinner with the elapsed time shows the model is working, from the prompt to the first
- * words and again after each tool call; the answer streams as it arrives; each tool call is a live status line
+ * On a terminal: a spinner shows whenever the CLI waits: while agy starts (`wait`), from the prompt to the
+ * first words, after each tool call, and whenever the model pauses for longer than {@link IDLE_MS} (under the
+ * answer's open line when it stopped mid-sentence, so its next words continue in place); the answer streams as
+ * it arrives; each tool call is a live status line
  * with its own spinner that ends as ✓ or ✗ with a short result; the turn ends with a dim status · duration ·
  * usage line, however it ended. Colour is off under `NO_COLOR` (checked by `useColor`). Everything that came
  * from the model or a tool is printed terminal-safe (`terminalSafe`).
@@ -20,11 +22,20 @@ export function useColor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv =
 
 /** What the one live line shows: the model working, or a tool call running. */
 type Live =
-  | { kind: 'work'; spinner: Spinner }
+  | { kind: 'work'; label: string; since: number; spinner: Spinner }
   | { kind: 'tool'; id: string; label: string; spinner: Spinner };
+
+/** The label of the spinner shown while agy starts. */
+export const STARTING_LABEL = 'starting agy…';
 
 /** The label of the spinner shown while the model works. */
 export const WORKING_LABEL = 'working…';
+
+/**
+ * How long the model may be silent before the working spinner comes back. Words arrive in bursts a few hundred
+ * ms apart; a spinner drawn and erased between every burst would flicker.
+ */
+export const IDLE_MS = 500;
 
 /** The terminal renderer. */
 export class TtyRenderer implements TurnRenderer {
@@ -36,8 +47,14 @@ export class TtyRenderer implements TurnRenderer {
   readonly #text = new TerminalTextFilter();
   /** The one live line (agy runs tools one after another); a call started meanwhile gets a static line. */
   #live: Live | undefined;
+  /** The answer's last line is still open (on `out`). */
   #midLine = false;
   #since = Date.now();
+  /** Between `start` and `end`: the model may be working. */
+  #running = false;
+  /** After `dispose` mid-turn (an approval question owns the screen) until the turn shows something again. */
+  #quiet = false;
+  #idle: NodeJS.Timeout | undefined;
 
   constructor(streams: RenderStreams, options: { streamText: boolean; color: boolean }) {
     this.#streams = streams;
@@ -45,17 +62,32 @@ export class TtyRenderer implements TurnRenderer {
     this.#c = createColors(options.color);
   }
 
+  wait(label: string): void {
+    this.#pause();
+    this.#spin(label, Date.now());
+  }
+
   start(): void {
+    this.#pause();
     this.#since = Date.now();
+    this.#running = true;
+    this.#quiet = false;
     this.#working();
   }
 
   step(step: Step): void {
+    this.#clearIdle();
+    this.#step(step);
+    this.#armIdle();
+  }
+
+  #step(step: Step): void {
     const delta = answerDelta(step);
     if (delta && this.#streamText) {
       const text = this.#text.push(delta);
       if (text) {
         this.#pause();
+        this.#quiet = false;
         this.#streams.out.write(text);
         this.#midLine = !text.endsWith('\n');
       }
@@ -79,10 +111,13 @@ export class TtyRenderer implements TurnRenderer {
       this.#line(line);
     }
     // The call is answered: the model works on it until its next words or call.
+    this.#quiet = false;
     this.#working();
   }
 
   end(result: TurnResult, options: { showStructured: boolean }): void {
+    // Nothing animates after the closing line.
+    this.#running = false;
     this.dispose();
     this.#text.end();
     if (options.showStructured && result.status === 'success')
@@ -92,33 +127,60 @@ export class TtyRenderer implements TurnRenderer {
   }
 
   note(message: string): void {
-    this.#pause();
+    this.#clearIdle();
     this.#line(this.#c.dim(message));
+    this.#armIdle();
   }
 
   dispose(): void {
+    this.#clearIdle();
+    this.#quiet = true;
     this.#pause();
     this.#breakLine();
   }
 
-  /** The working spinner, unless something is live or the answer's line is open. */
+  /**
+   * The working spinner, unless something is live: under the answer's open line when there is one on this
+   * screen (`out` a terminal too), else on a line of its own.
+   */
   #working(): void {
-    if (this.#live || this.#midLine) return;
-    const spinner = new Spinner(this.#streams.err, WORKING_LABEL, {
+    if (!this.#live) this.#spin(WORKING_LABEL, this.#since);
+  }
+
+  #spin(label: string, since: number): void {
+    const below = this.#midLine && (this.#streams.out as NodeJS.WriteStream).isTTY === true;
+    const spinner = new Spinner(this.#streams.err, label, {
       paint: this.#c.cyan,
       dim: this.#c.dim,
-      since: this.#since,
+      since,
+      below,
     });
-    this.#live = { kind: 'work', spinner };
+    this.#live = { kind: 'work', label, since, spinner };
+  }
+
+  /** After a step or a notice with nothing live: the working spinner if nothing else comes within IDLE_MS. */
+  #armIdle(): void {
+    if (!this.#running || this.#quiet || this.#live) return;
+    this.#idle = setTimeout(() => {
+      this.#idle = undefined;
+      if (this.#running && !this.#quiet) this.#working();
+    }, IDLE_MS);
+    this.#idle.unref();
+  }
+
+  #clearIdle(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
   }
 
   #startTool(id: string, label: string): void {
-    this.#breakLine();
     if (this.#live?.kind === 'tool') {
       this.#line(`${this.#c.cyan('•')} ${label}`);
       return;
     }
-    this.#live?.spinner.stop();
+    // The working spinner first: it may sit under the open line, which the break then ends.
+    this.#pause();
+    this.#breakLine();
     const spinner = new Spinner(this.#streams.err, label, {
       paint: this.#c.yellow,
       dim: this.#c.dim,
@@ -136,9 +198,17 @@ export class TtyRenderer implements TurnRenderer {
     else live.spinner.stop(`${this.#c.cyan('•')} ${live.label}`);
   }
 
+  /** A line of its own, never inside the live line: a tool's spinner is redrawn under it, the working one too. */
   #line(text: string): void {
+    const live = this.#live;
+    if (live?.kind === 'tool') {
+      live.spinner.print(text);
+      return;
+    }
+    this.#pause();
     this.#breakLine();
     this.#streams.err.write(`${text}\n`);
+    if (live?.kind === 'work') this.#spin(live.label, live.since);
   }
 
   #breakLine(): void {

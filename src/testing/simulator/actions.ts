@@ -401,15 +401,19 @@ async function runSubagent(ctx: TurnContext, action: SubagentAction): Promise<vo
   await runAction(ctx, waiting ?? SUBAGENT_WAITING);
   const said = ctx.lastText;
   await systemMessage(ctx, 'the subagent replied');
-  await runAction(ctx, answer ?? { text: reply, chunks: 1 });
+  // agy's answer step ends its text with a newline ("SUB SAID banana\n" in the capture), as every captured
+  // text step before another does: the parent's next words start on a line of their own, not glued to it.
+  await runAction(ctx, answer ?? { text: reply.endsWith('\n') ? reply : `${reply}\n`, chunks: 1 });
   ctx.lastText = said + ctx.lastText;
 }
 
 /**
  * The reference's subagent shape (docs/reference/stream-json.md#subagents; no captured build writes it): the
  * parent's `subagent` step goes ACTIVE, the subagent's steps stream under its own conversation id (from step 0,
- * starting with a `user_input` carrying `initial_prompt`), then the parent's step ends DONE with the subagent's
- * last text as output. Usage counts into the parent conversation.
+ * starting with a DONE `user_input` as every captured one: no other field), then the parent's step ends DONE
+ * with the subagent's last text as output. Usage counts into the parent conversation. The prompt is where agy
+ * 1.3.1 puts it, in the `subagent_info` entry (agy-real/littlebearapps-untether-agy-1.3.1/subagent.script):
+ * no source shows it on a step itself, and the SDK rightly reported such a field as drift.
  */
 async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise<void> {
   const { name = 'general', role = 'subagent', prompt, actions } = action.subagent;
@@ -422,6 +426,7 @@ async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise
       {
         type_name: name,
         role,
+        initial_prompt: prompt,
         conversation_id: child,
         // Where agy keeps a conversation's logs; the simulator names the place but never writes there.
         log_uri: `file://${join(homedir(), '.gemini/antigravity-cli/brain', child)}`,
@@ -441,7 +446,7 @@ async function streamSubagent(ctx: TurnContext, action: SubagentAction): Promise
   ctx.stepConversation = child;
   ctx.subagentSteps = { next: 0 };
   try {
-    await step(ctx, nextIndex(ctx), { state: 'DONE', step_type: 'user_input', initial_prompt: prompt });
+    await step(ctx, nextIndex(ctx), { state: 'DONE', step_type: 'user_input' });
     for (const inner of actions) await runAction(ctx, inner);
   } finally {
     ctx.stepConversation = undefined;

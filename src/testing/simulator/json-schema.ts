@@ -4,6 +4,7 @@
  * answers a schema too.
  */
 import { readFileSync } from 'node:fs';
+import { numberValue, stringValue } from './schema-values.js';
 
 /** An unusable `--json-schema`: reported on stderr, exit 1 (a pre-turn failure). */
 export class JsonSchemaError extends Error {}
@@ -36,10 +37,13 @@ export function loadJsonSchema(value: string): object {
 }
 
 /**
- * A value that matches a JSON Schema (the common keywords: `const`, `enum`, `type`, `properties`/`required`,
- * `items`/`minItems`, `anyOf`/`oneOf`/`allOf`, string and number bounds); `null` when nothing is said.
+ * A value that matches a JSON Schema (the common keywords: `const`, `enum`, `default`, `examples`, `type`,
+ * `properties`, `items`/`minItems`, `anyOf`/`oneOf`/`allOf`, string and number bounds, `format`), shaped like what
+ * a model sends: an enum's first value, small numbers within the bounds, strings from the schema's examples,
+ * the property's name or its description (schema-values.ts); `null` when nothing is said. `name` is the
+ * property the schema is for.
  */
-export function valueFromSchema(schema: unknown, depth = 0): unknown {
+export function valueFromSchema(schema: unknown, depth = 0, name?: string): unknown {
   if (typeof schema !== 'object' || schema === null || depth > 16) return null;
   const s = schema as Record<string, unknown>;
   if ('const' in s) return s.const;
@@ -47,38 +51,28 @@ export function valueFromSchema(schema: unknown, depth = 0): unknown {
   if ('default' in s) return s.default;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = s[key];
-    if (Array.isArray(list) && list.length > 0) return valueFromSchema(list[0], depth + 1);
+    if (Array.isArray(list) && list.length > 0) return valueFromSchema(list[0], depth + 1, name);
   }
   if (Array.isArray(s.allOf)) {
-    return Object.assign({}, ...s.allOf.map((part) => valueFromSchema(part, depth + 1) ?? {}));
+    return Object.assign({}, ...s.allOf.map((part) => valueFromSchema(part, depth + 1, name) ?? {}));
   }
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'object': {
       const props = (typeof s.properties === 'object' && s.properties) || {};
       const out: Record<string, unknown> = {};
-      for (const [key, sub] of Object.entries(props)) out[key] = valueFromSchema(sub, depth + 1);
+      for (const [key, sub] of Object.entries(props)) out[key] = valueFromSchema(sub, depth + 1, key);
       return out;
     }
     case 'array': {
       const n = typeof s.minItems === 'number' ? s.minItems : 1;
-      return Array.from({ length: n }, () => valueFromSchema(s.items, depth + 1));
+      return Array.from({ length: n }, () => valueFromSchema(s.items, depth + 1, name));
     }
-    case 'string': {
-      const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      const text = 'simulated';
-      return text.length >= min ? text : text.padEnd(min, '.');
-    }
+    case 'string':
+      return stringValue(s, name);
     case 'integer':
-    case 'number': {
-      const min =
-        typeof s.minimum === 'number'
-          ? s.minimum
-          : typeof s.exclusiveMinimum === 'number'
-            ? s.exclusiveMinimum + 1
-            : 0;
-      return type === 'integer' ? Math.ceil(min) : min;
-    }
+    case 'number':
+      return numberValue(s, type === 'integer');
     case 'boolean':
       return true;
     default:

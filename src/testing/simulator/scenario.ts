@@ -225,8 +225,9 @@ export interface RateLimitAction {
  *
  * `stream: true` writes the reference's shape instead (docs/reference/stream-json.md#subagents; no captured
  * build writes it): the `subagent` step with `tool_info.parameters {Name, Prompt}`, the subagent's `actions`
- * streamed under its own `conversation_id` (a DONE `user_input` carrying `initial_prompt` first), then the step
- * DONE with the subagent's last text as `tool_info.output`; the subagent's usage counts into `result.usage`.
+ * streamed under its own `conversation_id` (a bare DONE `user_input` first; the prompt is in the
+ * `subagent_info` entry, where 1.3.1 puts it), then the step DONE with the subagent's last text as
+ * `tool_info.output`; the subagent's usage counts into `result.usage`.
  */
 export interface SubagentAction {
   /** The model step before the call. Default `true`. */
@@ -252,8 +253,9 @@ export interface SubagentAction {
      */
     waiting?: TextAction;
     /**
-     * The parent's answer once the reply arrived. Default: the subagent's reply in one DONE update (as
-     * captured). Not written with `stream: true`.
+     * The parent's answer once the reply arrived. Default: the subagent's reply in one DONE update, ending with
+     * a newline (as captured: `SUB SAID banana\n`), so text after it starts on its own line. Not written with
+     * `stream: true`.
      */
     answer?: TextAction;
   };

@@ -4,7 +4,7 @@
 // docs/guides/testing-your-agent.md#cassettes.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,9 @@ import { Agent } from '../../../src/agent/agent.js';
 import { CassetteError, CassetteMismatchError } from '../../../src/errors.js';
 import { hooks } from '../../../src/hooks/factories.js';
 import { policy } from '../../../src/policy/index.js';
+import { timelineHtml } from '../../../src/testing/cassette/html.js';
 import { parseCassette, readCassette, replayCassette } from '../../../src/testing/cassette/index.js';
+import { buildTimeline } from '../../../src/testing/cassette/timeline.js';
 import { simulatorPath } from '../../../src/testing/simulator/path.js';
 import type { Scenario } from '../../../src/testing/simulator/scenario.js';
 import { tool } from '../../../src/tools/tool.js';
@@ -119,6 +121,23 @@ describe('recording', () => {
     expect(warnings.filter((w) => w.startsWith('record.redact'))).toEqual([
       expect.stringMatching(/^record\.redact\[1\] \(a regular expression\) matched nothing in the recording/),
     ]);
+  });
+
+  it("a run shorter than agy's --version probe still records the version; show prints it", async () => {
+    // The simulator behind a script that answers `--version` 3 s late: the turn and close() come first, as on a
+    // short first run of a real process. A fresh path, so no earlier probe's answer is cached.
+    const slow = join(sb.box.root, 'slow-version-agy');
+    writeFileSync(
+      slow,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then sleep 3; fi\nexec '${process.execPath}' '${simulatorPath()}' "$@"\n`,
+    );
+    chmodSync(slow, 0o755);
+    const { file } = await recordOne({ turns: [{ actions: [{ text: 'hi' }] }] }, 'x', { agyPath: slow });
+    const cassette = readCassette(file);
+    expect(cassette.header.agy.version).toBe('1.3.1');
+    const html = timelineHtml(buildTimeline(cassette));
+    expect(html).toContain('agy 1.3.1');
+    expect(html).not.toContain('version unknown');
   });
 
   it('a bad record config is refused by name', () => {

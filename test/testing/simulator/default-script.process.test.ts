@@ -55,14 +55,14 @@ describe("the default script calls the agent's own tool", () => {
       name: 'get_weather',
       mcpServer: 'agy-sdk_tools',
       state: 'DONE',
-      args: { city: 'simulated' },
+      args: { city: 'city' },
       wire: { name: 'call_mcp_tool', args: { ServerName: 'agy-sdk_tools', ToolName: 'get_weather' } },
     });
-    expect(String(calls[0]?.output)).toContain('simulated: sunny, 21 °C');
+    expect(String(calls[0]?.output)).toContain('city: sunny, 21 °C');
     expect(seen).toEqual(['pre get_weather', 'post get_weather']);
     expect(result.text).toBe(
       'Hello from the agy simulator (offline). You said: "What is the weather in Lisbon?". ' +
-        'Your tool get_weather returned: simulated: sunny, 21 °C',
+        'Your tool get_weather returned: city: sunny, 21 °C',
     );
   });
 
@@ -71,10 +71,8 @@ describe("the default script calls the agent's own tool", () => {
     // "warehouse" is only in stock_level's description.
     const byDescription = await agent.chat('Ask the warehouse.');
     const [described] = await toolResults(byDescription);
-    expect(described).toMatchObject({ name: 'stock_level', args: { sku: 'simulated', minimum: 3 } });
-    expect((await byDescription.result()).text).toContain(
-      'Your tool stock_level returned: simulated: 7 units',
-    );
+    expect(described).toMatchObject({ name: 'stock_level', args: { sku: 'sku', minimum: 3 } });
+    expect((await byDescription.result()).text).toContain('Your tool stock_level returned: sku: 7 units');
     // No word in common: the first tool listed.
     const first = await agent.chat('Hi there');
     const [called] = await toolResults(first);

@@ -605,7 +605,7 @@ describe('agy 1.3.1 --json-schema (untether)', () => {
     expect(code).toBe(0);
     const result = sim.events.find((e) => e.event === 'result')?.result as Record<string, unknown>;
     expect(result.status).toBe('SUCCESS');
-    expect(result.structured_output).toEqual({ answer: 'simulated', count: 0 });
+    expect(result.structured_output).toEqual({ answer: 'answer', count: 1 });
     const finish = sim.events.filter(
       (e) => (e.step_update as { step_type?: string })?.step_type === 'finish',
     );

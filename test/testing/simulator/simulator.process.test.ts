@@ -753,7 +753,7 @@ describe('captured shapes beyond the captures', () => {
     expect((sim.results[0]?.usage as { total_tokens: number } | undefined)?.total_tokens).toBe(total);
   });
 
-  it('a subagent without an answer answers with its last text', async () => {
+  it('a subagent without an answer answers with its last text, ending its line as agy does; the next text starts on its own', async () => {
     const scenario: Scenario = {
       turns: [
         {
@@ -765,16 +765,18 @@ describe('captured shapes beyond the captures', () => {
                 waiting: { text: 'wait. ', chunks: 1 },
               },
             },
+            { text: 'The parent sums up.' },
           ],
         },
       ],
     };
     const sim = await harness.start({ scenario });
     await runPrompts(sim, ['x']);
-    expect(sim.results[0]?.response).toBe('wait. found it');
+    // agy-real/littlebearapps-untether-agy-1.3.1/subagent.script: the relayed answer is `SUB SAID banana\n`.
+    expect(sim.results[0]?.response).toBe('wait. found it\nThe parent sums up.');
   });
 
-  it('a subagent with stream: true streams under its own conversation id, starting with initial_prompt (docs/reference/stream-json.md#subagents)', async () => {
+  it('a subagent with stream: true streams under its own conversation id; the prompt is in subagent_info, as 1.3.1 puts it, and the first step a bare user_input (docs/reference/stream-json.md#subagents)', async () => {
     const scenario: Scenario = {
       turns: [
         {
@@ -806,10 +808,16 @@ describe('captured shapes beyond the captures', () => {
     const child = info?.conversation_id as string;
     expect(child).toMatch(/^[0-9a-f-]{36}$/);
     expect(child).not.toBe(parent);
-    expect(info).toMatchObject({ type_name: 'researcher', role: 'subagent' });
+    expect(info).toMatchObject({ type_name: 'researcher', role: 'subagent', initial_prompt: 'look it up' });
     expect(outer[1]).toMatchObject({ tool_name: 'invoke_subagent', tool_info: { output: 'found it' } });
     const inner = sim.steps.filter((s) => s.conversation_id === child);
-    expect(inner[0]).toMatchObject({ step_index: 0, step_type: 'user_input', initial_prompt: 'look it up' });
+    // A user_input as every capture writes it: no other field (no source shows `initial_prompt` on a step).
+    expect(inner[0]).toEqual({
+      conversation_id: child,
+      step_index: 0,
+      state: 'DONE',
+      step_type: 'user_input',
+    });
     expect(inner.map((s) => s.step_type)).toEqual([
       'user_input',
       'agent_response',

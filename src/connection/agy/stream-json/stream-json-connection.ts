@@ -522,7 +522,10 @@ export class StreamJsonConnection implements Connection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#probeAbort.abort();
+    // A cassette names agy's version (its replay answers `--version` with it; `show` prints it): while one is
+    // recorded, a probe still in flight (a short first run) finishes within its own bound instead of being
+    // killed, which left every short recording "version unknown".
+    if (!this.#opts.tap) this.#probeAbort.abort();
     if (this.#turn && !this.#turn.requested) this.#turn.requested = 'canceled';
     this.#turn?.stopCommand?.();
     // Close the current process first: a restart waiting for its `init` then fails fast instead of holding
@@ -539,9 +542,10 @@ export class StreamJsonConnection implements Connection {
       this.#opts.tap?.stdinClosed();
       await late.proc.close(this.#closeTimings());
     }
-    // A version probe this connection was the last to wait for was killed by the abort above: it is gone too
-    // before close() returns (its wait settles once that kill is made; it never rejects: null on any failure).
+    // A version probe this connection was the last to wait for was killed by the abort above (or, recording,
+    // answered or timed out): it is gone too before close() returns (its wait never rejects: null on failure).
     await this.#version?.catch(() => null);
+    this.#probeAbort.abort();
     await probesStopped();
   }
 
