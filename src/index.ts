@@ -18,11 +18,11 @@ export type {
   ZodSchemaLike,
   ZodSchemaParseResult,
 } from './agent/response-schema.js';
-// The model: steps, tool calls, usage, turn results.
-export { GEMINI_CLI_CAPABILITIES } from './connection/acp/capabilities.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
-export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
+export type { AcpBackendConfig, AcpPreset } from './connection/acp/config.js';
+// The model: steps, tool calls, usage, turn results.
+export { GEMINI_CLI_CAPABILITIES } from './connection/acp/gemini-cli-capabilities.js';
 // Constants and the binary lookup come from their own modules, so the root does not load the agy backend.
 export { AGY_CAPABILITIES } from './connection/agy/capabilities.js';
 // agy session options.
@@ -42,7 +42,7 @@ export type {
   SystemInstructionSection,
   SystemInstructions,
 } from './connection/agy/index.js';
-export { resolveAgyBinary } from './connection/agy/stream-json/binary.js';
+export { resolveAgyBinary } from './connection/agy/stream-json/resolve-binary.js';
 export type { AgyBackendConfig, BackendConfig } from './connection/backend-config.js';
 export type {
   Connection,

@@ -1,7 +1,8 @@
 // What `import 'agy-sdk'` loads, read by a `resolve` hook in a fresh Node process on the built package: the
 // backends, the provider gateway, telemetry, the cassette recorder, the MCP checks and the file watcher load when
 // a config uses them (a dynamic `import()` in the Agent's start path or the trigger's start), never with the
-// package, so a program that only imports it does not pay for them (bench/import.mjs measures the time).
+// package, so a program that only imports it does not pay for them (bench/import.mjs measures the time); zod
+// and the MCP SDK's types load on first use (the first config checked, the first `isCallToolResult`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,10 +72,10 @@ afterAll(() => {
 });
 
 describe.skipIf(!built)('what importing the package loads', () => {
-  it('the root loads no backend, gateway, telemetry, recorder, MCP check or watcher, nor the packages only they use', () => {
+  it('the root loads no backend, gateway, telemetry, recorder, MCP check or watcher, and no package at all (zod and the MCP SDK load on first use)', () => {
     const urls = resolved(join(dist, 'index.js'));
     expect(loadedOurs(urls)).toEqual([]);
-    expect(loadedPackages(urls)).toEqual([]);
+    expect([...urls].filter((u) => u.includes('/node_modules/'))).toEqual([]);
   });
 
   it('constructing an Agent (config validation) still loads none of them; they load at start()', () => {

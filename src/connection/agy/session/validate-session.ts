@@ -5,7 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../../../errors.js';
-import { AgentFrontmatterSchema } from '../../../protocol/agy-files.js';
+import { zod } from '../../../internal/load-sync.js';
+import { agentFrontmatterSchema } from '../../../protocol/agent-frontmatter.js';
 import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
@@ -27,6 +28,9 @@ export interface SessionCheckOptions {
     | undefined;
   skillsPaths?: readonly string[] | undefined;
 }
+
+/** The subagent frontmatter's schema, built on the first config with subagents (zod loads then). */
+let frontmatter: ReturnType<typeof agentFrontmatterSchema> | undefined;
 
 /** Validates the session options that need no I/O; throws `ConfigError` naming the field. */
 export function validateSession(o: SessionCheckOptions): void {
@@ -69,7 +73,8 @@ export function validateSession(o: SessionCheckOptions): void {
     }
   }
   for (const [i, s] of (o.subagents ?? []).entries()) {
-    const parsed = AgentFrontmatterSchema.safeParse({
+    frontmatter ??= agentFrontmatterSchema(zod());
+    const parsed = frontmatter.safeParse({
       name: s.name,
       description: s.description,
       subagent: s.subagent ?? true,
