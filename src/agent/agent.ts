@@ -10,7 +10,7 @@ import { loadAcpBackend } from '../connection/acp/load.js';
 import type { AgyConnection, ConnectionStats, SessionRuntime } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../connection/tool-server/listener-hook.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../connection/tool-server/hook-timeout.js';
 import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
