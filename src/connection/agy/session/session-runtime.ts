@@ -16,10 +16,10 @@
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ConfigError } from '../../../errors.js';
 import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
@@ -37,7 +37,6 @@ import {
 import { AGY_HOOK_EVENTS, type AgyHookRegistration, TOOL_HOOK_EVENTS } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
-import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { SessionListener } from '../../tool-server/listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookEndpoint } from '../../tool-server/listener-hook.js';
 import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
