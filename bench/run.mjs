@@ -13,6 +13,7 @@ import * as acp from './acp.mjs';
 import * as gateway from './gateway.mjs';
 import * as gatewayRecorded from './gateway-recorded.mjs';
 import * as hook from './hook-roundtrip.mjs';
+import * as coldImport from './import.mjs';
 import * as latency from './latency.mjs';
 import * as memory from './memory.mjs';
 import * as parse from './parse-throughput.mjs';
@@ -31,7 +32,19 @@ async function optional(file) {
   return typeof bench.run === 'function' ? bench : undefined;
 }
 
-const benches = { parse, memory, latency, tool, hook, gateway, gatewayRecorded, telemetry, acp, pool };
+const benches = {
+  parse,
+  memory,
+  latency,
+  tool,
+  hook,
+  gateway,
+  gatewayRecorded,
+  telemetry,
+  acp,
+  pool,
+  import: coldImport,
+};
 const startup = await optional('./startup.mjs');
 if (startup) benches.startup = startup;
 const manyAgents = await optional('./many-agents.mjs');

@@ -20,29 +20,30 @@ export type {
 } from './agent/response-schema.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
-export type { AcpBackendConfig, AcpPreset } from './connection/acp/index.js';
+export type { AcpBackendConfig, AcpPreset } from './connection/acp/config.js';
 // The model: steps, tool calls, usage, turn results.
-export { GEMINI_CLI_CAPABILITIES } from './connection/acp/index.js';
+export { GEMINI_CLI_CAPABILITIES } from './connection/acp/gemini-cli-capabilities.js';
+// Constants and the binary lookup come from their own modules, so the root does not load the agy backend.
+export { AGY_CAPABILITIES } from './connection/agy/capabilities.js';
 // agy session options.
-export {
-  AGY_CAPABILITIES,
-  type AgyMode,
-  type BadLine,
-  type BadLineReason,
-  type ConnectionStats,
-  type CustomSystemInstructions,
-  type DriftEntry,
-  type DriftKind,
-  type HookPlacement,
-  type Isolation,
-  type McpHttpServer,
-  type McpServerConfig,
-  type McpStdioServer,
-  resolveAgyBinary,
-  type SubagentConfig,
-  type SystemInstructionSection,
-  type SystemInstructions,
+export type {
+  AgyMode,
+  BadLine,
+  BadLineReason,
+  ConnectionStats,
+  CustomSystemInstructions,
+  DriftEntry,
+  DriftKind,
+  HookPlacement,
+  Isolation,
+  McpHttpServer,
+  McpServerConfig,
+  McpStdioServer,
+  SubagentConfig,
+  SystemInstructionSection,
+  SystemInstructions,
 } from './connection/agy/index.js';
+export { resolveAgyBinary } from './connection/agy/stream-json/resolve-binary.js';
 export type { AgyBackendConfig, BackendConfig } from './connection/backend-config.js';
 export type {
   Connection,

@@ -3,18 +3,15 @@
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
 
-import { type AcpBackendConfig, AcpConnection, acpCommandLine } from '../connection/acp/index.js';
-import {
-  AgyConnection,
-  type ConnectionStats,
-  DEFAULT_HOOK_TIMEOUT_MS,
-  OWN_TOOL_SERVER,
-  type SessionRuntime,
-  TOOL_SERVER_NAME,
-} from '../connection/agy/index.js';
+// The backends, the provider bridge, telemetry, the cassette recorder and the MCP checks are loaded when a
+// config uses them (`import()` in the start path), never with the package: `import 'agy-sdk'` stays cheap.
+import type { AcpBackendConfig, AcpConnection } from '../connection/acp/index.js';
+import { loadAcpBackend } from '../connection/acp/load.js';
+import type { AgyConnection, ConnectionStats, SessionRuntime } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost, HostNeeds } from '../connection/host.js';
-import { DEFAULT_MCP_CHECK_TIMEOUT_MS } from '../connection/mcp-check/check-server.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../connection/tool-server/hook-timeout.js';
+import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { containedTap, type WireTap } from '../connection/wire-tap.js';
 import type { AttachmentFiles } from '../content/attachment-files.js';
 import { type Content, type ContentPart, contentParts } from '../content/content.js';
@@ -25,7 +22,7 @@ import { Conversation, type ConversationPipeline } from '../conversation/convers
 import { composeFinish, composePrepare, composeSteps } from '../conversation/pipeline.js';
 import type { TurnInput } from '../conversation/turn-input.js';
 import { ClosedError, ConfigError, ContentError, UnsupportedError } from '../errors.js';
-import { type ProviderBridge, startProviderBridge } from '../gateway/provider-bridge.js';
+import type { ProviderBridge } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import { checkDuration } from '../internal/duration.js';
 import { checkedLogger, type Logger } from '../logger.js';
@@ -36,16 +33,15 @@ import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
-import { createTracing } from '../telemetry/create-tracing.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
-import { CassetteRecorder } from '../testing/cassette/recorder.js';
+import type { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
 import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
-import { McpServerMonitor } from './mcp-server-monitor.js';
+import type { McpServerMonitor } from './mcp-server-monitor.js';
 import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from './response-schema.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import {
@@ -261,6 +257,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   async #start(): Promise<void> {
     this.#state = 'starting';
     const config = this.#config;
+    const { createTracing } = await import('../telemetry/create-tracing.js');
     const tracing = await createTracing(config.telemetry, {
       ownToolServers: [OWN_TOOL_SERVER, TOOL_SERVER_NAME],
       providerName: config.provider ? providerName(config.provider.kind) : 'gcp.gemini',
@@ -296,7 +293,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
-    this.#mcp = this.#mcpMonitor(provider);
+    this.#mcp = await this.#mcpMonitor(provider);
     // The checks run beside the backend's own start; close() stops them.
     this.#mcp?.start();
     this.#startNeeds = this.#control.needs();
@@ -345,10 +342,14 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * The start checks of the user's MCP servers, on the agy and ACP backends (a custom connection does not use
    * `mcpServers`). They see the environment and working directory the backend gives its servers.
    */
-  #mcpMonitor(provider: ProviderBridge | undefined): McpServerMonitor | undefined {
+  async #mcpMonitor(provider: ProviderBridge | undefined): Promise<McpServerMonitor | undefined> {
     const config = this.#config;
     const servers = config.mcpServers ?? {};
     if (config.connection || Object.keys(servers).length === 0) return undefined;
+    const [{ McpServerMonitor }, { DEFAULT_MCP_CHECK_TIMEOUT_MS }] = await Promise.all([
+      import('./mcp-server-monitor.js'),
+      import('../connection/mcp-check/check-server.js'),
+    ]);
     const backendEnv = config.backend?.kind === 'acp' ? config.backend.env : undefined;
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({
@@ -368,20 +369,21 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   /**
-   * The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one. It is told every credential the
-   * session holds: the environment the backend gives the agent, the MCP servers' `env` and `headers`, the
-   * gateway's upstream key and headers.
+   * The cassette recorder, when `record` or `AGY_SDK_RECORD` asks for one (loaded then). It is told every
+   * credential the session holds: the environment the backend gives the agent, the MCP servers' `env` and
+   * `headers`, the gateway's upstream key and headers.
    */
-  #recorder(
+  async #recorder(
     backend: 'agy' | 'acp',
     env: Record<string, string | undefined>,
     provider: ProviderBridge | undefined,
-  ): CassetteRecorder | undefined {
+  ): Promise<CassetteRecorder | undefined> {
     const config = this.#config;
     const envDir = process.env.AGY_SDK_RECORD;
     const record = config.record ?? (envDir ? { dir: envDir } : undefined);
     if (!record) return undefined;
     const upstream = provider ? config.provider : undefined;
+    const { CassetteRecorder } = await import('../testing/cassette/recorder.js');
     const recorder = new CassetteRecorder(
       record,
       {
@@ -404,11 +406,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   /** The recorder for the ACP backend, contained like the agy backend's (a throwing tap is only logged). */
-  #acpTap(
+  async #acpTap(
     env: Record<string, string | undefined>,
     provider: ProviderBridge | undefined,
-  ): WireTap | undefined {
-    const recorder = this.#recorder('acp', env, provider);
+  ): Promise<WireTap | undefined> {
+    const recorder = await this.#recorder('acp', env, provider);
     return recorder && containedTap(recorder, (what, error) => this.#logger.error(`${what} threw`, error));
   }
 
@@ -511,13 +513,17 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   /** The agy backend, from the validated groups; provider mode and the ask-user time adjust the session's. */
-  #createAgy(
+  async #createAgy(
     host: ConnectionHost,
     provider: ProviderBridge | undefined,
     tools: AgentConfig['tools'],
   ): Promise<AgyConnection> {
     const config = this.#config;
     const env = { ...config.env, ...this.#groups.additions.env, ...provider?.env };
+    const [{ AgyConnection }, tap] = await Promise.all([
+      import('../connection/agy/index.js'),
+      this.#recorder('agy', env, provider),
+    ]);
     return AgyConnection.create(
       {
         // The validated groups, forwarded whole; provider mode and the ask-user time adjust the session's.
@@ -540,7 +546,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         hooks: config.agyHooks ?? [],
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
         logger: this.#logger,
-        tap: this.#recorder('agy', env, provider),
+        tap,
       },
       host,
     );
@@ -550,15 +556,17 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * The ACP backend. Provider mode points the agent at the gateway exactly as for agy: `GOOGLE_GEMINI_BASE_URL`
    * and the gateway's per-run token as `GEMINI_API_KEY`, under a shadow HOME.
    */
-  #createAcp(
+  async #createAcp(
     backend: AcpBackendConfig,
     host: ConnectionHost,
     provider: ProviderBridge | undefined,
     tools: AgentConfig['tools'],
   ): Promise<AcpConnection> {
     const config = this.#config;
+    const { AcpConnection, acpCommandLine } = await loadAcpBackend();
     const { command, args } = acpCommandLine(backend);
     const env = { ...config.env, ...this.#groups.additions.env, ...backend.env, ...provider?.env };
+    const tap = await this.#acpTap(env, provider);
     return AcpConnection.create(
       {
         // The validated group, forwarded whole; the rest is what this run derives.
@@ -573,7 +581,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         tools,
         permissionTimeoutMs: this.#hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
         logger: this.#logger,
-        tap: this.#acpTap(env, provider),
+        tap,
       },
       host,
     );
@@ -581,6 +589,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
 
   /** Starts provider mode's gateway; close() stops it, also when start() fails later. */
   async #startProvider(provider: NonNullable<AgentConfig['provider']>): Promise<ProviderBridge> {
+    const { startProviderBridge } = await import('../gateway/provider-bridge.js');
     const bridge = await startProviderBridge(provider, this.#logger, this.#tracing?.upstreamObserver());
     this.#provider = bridge;
     if (this.#state !== 'starting') {

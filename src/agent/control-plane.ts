@@ -24,12 +24,7 @@
  * belongs to an ended turn instead.
  */
 
-import {
-  type AfterToolCall,
-  type BeforeToolCall,
-  type McpServerConfig,
-  TOOL_SERVER_NAME,
-} from '../connection/agy/index.js';
+import type { AfterToolCall, BeforeToolCall, McpServerConfig } from '../connection/agy/index.js';
 import type {
   HostNeeds,
   StopVerdict,
@@ -37,6 +32,7 @@ import type {
   ToolCallOutcome,
   ToolCallVerdict,
 } from '../connection/host.js';
+import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import type { ContentPart } from '../content/content.js';
 import { ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';

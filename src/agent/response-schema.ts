@@ -5,8 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { ConfigError, StructuredOutputError } from '../errors.js';
+import { zod } from '../internal/load-sync.js';
 
 /**
  * ajv's class, loaded on the first JSON Schema given as a `responseSchema`: about 35 ms of `import 'agy-sdk'`
@@ -102,7 +103,7 @@ export class ResponseSchema {
     if (isZod(input)) {
       let jsonSchema: JsonSchema;
       try {
-        jsonSchema = z.toJSONSchema(input as unknown as z.ZodType, { target: 'draft-7' }) as JsonSchema;
+        jsonSchema = zod().toJSONSchema(input as unknown as z.ZodType, { target: 'draft-7' }) as JsonSchema;
       } catch (err) {
         throw new ConfigError(
           'responseSchema',

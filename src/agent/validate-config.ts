@@ -1,23 +1,22 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ACP_FIELD_SUPPORT, ACP_SETTINGS_FIELDS, type AcpSettings } from '../connection/acp/index.js';
+import { ACP_FIELD_SUPPORT } from '../connection/acp/config.js';
+import { ACP_SETTINGS_FIELDS, type AcpSettings } from '../connection/acp/options.js';
+import type { AgyLaunchSettings, AgySessionSettings, AgyWatchdogSettings } from '../connection/agy/index.js';
 import {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
   AGY_WATCHDOG_FIELDS,
-  type AgyLaunchSettings,
-  type AgySessionSettings,
-  type AgyWatchdogSettings,
   alwaysOnRule,
   hiddenSegmentReal,
   isReplaceInstructions,
   renderInstructions,
-  SessionRuntime,
-  TOOL_SERVER_NAME,
   validateDataDir,
-} from '../connection/agy/index.js';
+  validateSession,
+} from '../connection/agy/settings.js';
 import { PARITY_FIELD_SUPPORT, type ParityField } from '../connection/field-support.js';
+import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { AttachmentFiles } from '../content/attachment-files.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
@@ -332,7 +331,7 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
   const isolation =
     backend === 'agy' && (config.apiKey !== undefined || config.provider) ? 'shadow-home' : config.isolation;
   // A custom backend does not use the agy session options; agy's are checked whenever they are given.
-  SessionRuntime.validate({
+  validateSession({
     notes: config.notes,
     mcpServers: config.mcpServers,
     hooks: config.agyHooks,

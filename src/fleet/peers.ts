@@ -4,6 +4,7 @@
  * package and the install command instead of Node's bare "Cannot find package 'bullmq'".
  */
 import { MissingPeerError } from '../errors.js';
+import { missingPeer } from '../internal/peers.js';
 
 /** The peers and the command that installs them. */
 export const FLEET_PEERS = ['bullmq', 'ioredis'] as const;
@@ -11,11 +12,7 @@ export const FLEET_INSTALL = 'npm install bullmq ioredis';
 
 /** The package Node could not find, when `error` is a module-not-found error for one of the fleet's peers. */
 export function missingFleetPeer(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
-  const message = error instanceof Error ? error.message : '';
-  const name = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
-  return FLEET_PEERS.find((peer) => name === peer || name?.startsWith(`${peer}/`));
+  return missingPeer(error, FLEET_PEERS);
 }
 
 /** Runs `load` (a dynamic import of fleet code); a missing peer becomes a `MissingPeerError`. */

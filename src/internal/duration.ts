@@ -5,8 +5,9 @@
  * silently shortened.
  */
 
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { ConfigError } from '../errors.js';
+import { zod } from './load-sync.js';
 import { MAX_TIMER_MS } from './timing.js';
 
 /** What a duration may be. */
@@ -40,10 +41,10 @@ export function checkDuration(field: string, value: unknown, rule: DurationRule 
   if (problem !== undefined) throw new ConfigError(field, `${problem}, got ${describe(value)}`);
 }
 
-/** The zod form of the same check, for config schemas (the message is the one `checkDuration` gives). */
+/** The zod form of the same check, for config schemas (the message is the one `checkDuration` gives; zod loads on first call). */
 export function durationSchema(rule: DurationRule = {}): z.ZodType<number> {
   const expected = durationProblem(undefined, rule);
-  return z
+  return zod()
     .number({ error: expected })
     .refine((value) => durationProblem(value, rule) === undefined, { error: expected });
 }

@@ -7,9 +7,9 @@
  * hooks.json (bundle schema): docs/reference/hooks.md#hooks-file-shape.
  */
 import { z } from 'zod/v4';
+import { agentFrontmatterSchema, PLUGIN_NAME_PATTERN } from './agent-frontmatter.js';
 
-/** agy's plugin name pattern (docs/reference/plugins-and-config.md#plugin-manifest). */
-export const PLUGIN_NAME_PATTERN = /^[a-zA-Z0-9-_]+$/;
+export { PLUGIN_NAME_PATTERN };
 
 /** `plugin.json`: parsed as protojson, so no duplicate or unknown-typed keys. */
 export const PluginJsonSchema = z.strictObject({
@@ -88,11 +88,7 @@ export const RuleFrontmatterSchema = z.strictObject({
 });
 
 /** Custom agent frontmatter: `.agents/agents/<name>/agent.md` (docs/reference/plugins-and-config.md#custom-agents). */
-export const AgentFrontmatterSchema = z.strictObject({
-  name: z.string().regex(PLUGIN_NAME_PATTERN),
-  description: z.string().min(1),
-  subagent: z.boolean(),
-});
+export const AgentFrontmatterSchema = agentFrontmatterSchema(z);
 
 /** Parses the frontmatter block of a Markdown file into a flat record of scalars (the subset we write). */
 export function parseFrontmatter(text: string): Record<string, unknown> | undefined {

@@ -3,7 +3,7 @@
  * A string becomes one text block; a `CallToolResult` (e.g. from `toolResult`) passes through; anything else
  * becomes JSON text, plus `structuredContent` when the tool declares an output schema.
  */
-import { ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadSync } from '../internal/load-sync.js';
 import type { CallToolResult, ContentBlock } from './mcp-types.js';
 import type { SchemaIssue, ZodObjectSchema } from './schema.js';
 
@@ -59,7 +59,17 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   ) {
     return false;
   }
-  return record.content.every((block) => ContentBlockSchema.safeParse(block).success);
+  const schema = contentBlockSchema();
+  return record.content.every((block) => schema.safeParse(block).success);
+}
+
+type McpTypes = typeof import('@modelcontextprotocol/sdk/types.js');
+let contentBlock: McpTypes['ContentBlockSchema'] | undefined;
+
+/** The MCP SDK's content block schema, loaded on the first check (with it zod), not with the package. */
+function contentBlockSchema(): McpTypes['ContentBlockSchema'] {
+  contentBlock ??= loadSync<McpTypes>('@modelcontextprotocol/sdk/types.js').ContentBlockSchema;
+  return contentBlock;
 }
 
 /** The outcome of converting a handler's return value. */

@@ -1,6 +1,6 @@
 /** `onFileChange(path, fn)`: a chokidar-backed file watcher trigger with debounced, coalesced batches. */
 import path from 'node:path';
-import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
+import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { MaybePromise } from '../hooks/types.js';
 import { describeError } from '../logger.js';
 import type { FileChange, FileChangeKind, TriggerContext, TriggerObject } from './types.js';
@@ -62,6 +62,7 @@ export function onFileChange(
   let pending = new Map<string, FileChangeKind>();
   let running: Promise<void> | undefined;
   let active = false;
+  let loading = false;
   let releaseStart: (() => void) | undefined;
 
   const schedule = (ctx: TriggerContext) => {
@@ -97,8 +98,17 @@ export function onFileChange(
   return {
     name,
     async start(ctx) {
-      if (watcher !== undefined) throw new Error(`Trigger '${name}' is already started`);
+      if (watcher !== undefined || loading) throw new Error(`Trigger '${name}' is already started`);
       active = true;
+      // chokidar loads with the first watcher, not with the package: most programs never watch a file.
+      loading = true;
+      let watch: typeof import('chokidar').watch;
+      try {
+        ({ watch } = await import('chokidar'));
+      } finally {
+        loading = false;
+      }
+      if (!active) return; // stop() ran while chokidar loaded
       const w = watch(targets, { ...options.watchOptions, ignoreInitial: options.ignoreInitial ?? true });
       watcher = w;
       w.on('all', (event, changed) => {

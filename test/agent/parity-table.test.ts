@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentConfigSchema } from '../../src/agent/config-schema.js';
+import { agentConfigSchema } from '../../src/agent/config-schema.js';
 import { ChatResponse } from '../../src/conversation/chat-response.js';
 import { Conversation } from '../../src/conversation/conversation.js';
 import * as sdk from '../../src/index.js';
@@ -63,7 +63,7 @@ describe('docs/python-parity.md', () => {
     const [head, member] = name.split('.') as [string, string | undefined];
     if (head === 'AgentConfig') {
       expect(member, name).toBeDefined();
-      expect(Object.keys(AgentConfigSchema.shape), name).toContain(member);
+      expect(Object.keys(agentConfigSchema().shape), name).toContain(member);
       return;
     }
     expect(exported.has(head), `${head} is exported`).toBe(true);

@@ -1,7 +1,7 @@
 // The packed tarball, unpacked into a fresh project as npm would install it (its runtime dependencies linked
 // from this checkout, no registry): every entry loads with `require()` (Node >= 20.19 requires ES modules
-// through the `default` condition) and with `import`; `agy-sdk/fleet` without its optional peers rejects with
-// a typed error naming the install command; the README's links resolve inside the installed package; and a
+// through the `default` condition) and with `import`; `agy-sdk/fleet` without its optional peers, and the ACP
+// backend without the ACP SDK, reject with a typed error naming the install command; the README's links resolve inside the installed package; and a
 // project on zod 3.25 (the `zod-3` devDependency, zod 4 as `zod/v4`) type-checks and runs a tool end to end.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -49,7 +49,8 @@ function project(name: string, zodDir: string, type?: 'module'): string {
   const into = join(at, 'node_modules/agy-sdk');
   mkdirSync(into, { recursive: true });
   execFileSync('tar', ['xzf', tarball, '-C', into, '--strip-components=1']);
-  // The runtime dependencies and the zod peer, as npm would hoist them; not bullmq/ioredis (optional peers).
+  // The runtime dependencies and the zod peer, as npm would hoist them; not the optional peers (bullmq, ioredis,
+  // the ACP SDK).
   const links: [string, string][] = [
     ...Object.keys(pkg.dependencies).map((d): [string, string] => [d, join(root, 'node_modules', d)]),
     ['zod', zodDir],
@@ -149,6 +150,34 @@ console.log(JSON.stringify(out));
       });
       expect(e.message).toContain('npm install bullmq ioredis');
     }
+  });
+
+  it('the ACP backend without @agentclientprotocol/sdk (an optional peer): the import works; start() rejects with MissingPeerError and the install command, starting nothing', () => {
+    writeFileSync(
+      join(dir, 'acp.mjs'),
+      `const { Agent, MissingPeerError } = await import('agy-sdk');
+const agent = new Agent({ backend: { kind: 'acp', command: process.execPath, args: ['-e', 'process.exit(3)'] } });
+try {
+  await agent.start();
+  console.log(JSON.stringify('resolved'));
+} catch (e) {
+  console.log(JSON.stringify({ name: e.name, code: e.code, pkg: e.packageName, install: e.install,
+    message: e.message, typed: e instanceof MissingPeerError }));
+}
+`,
+    );
+    const run = node(join(dir, 'acp.mjs'));
+    expect(run.stderr).toBe('');
+    const out = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      name: 'MissingPeerError',
+      code: 'peer_missing',
+      pkg: '@agentclientprotocol/sdk',
+      install: 'npm install @agentclientprotocol/sdk',
+      typed: true,
+    });
+    expect(out.message).toContain('the ACP backend');
+    expect(out.message).toContain('npm install @agentclientprotocol/sdk');
   });
 
   it("the README's relative links resolve inside the installed package (what the npm page and node_modules show)", () => {

@@ -17,6 +17,7 @@ import { containedTap, type WireTap } from '../wire-tap.js';
 import { AGY_CAPABILITIES } from './capabilities.js';
 import { AgyHookHandlers } from './hook-handlers.js';
 import { SessionRuntime, type SessionRuntimeOptions } from './session/session-runtime.js';
+import type { AGY_LAUNCH_FIELDS, AGY_SESSION_FIELDS, AGY_WATCHDOG_FIELDS } from './settings.js';
 import { buildAgyEnv } from './stream-json/command-line.js';
 import {
   type ConnectionStats,
@@ -26,47 +27,6 @@ import {
 
 /** Default stall watchdog: a turn with no sign of life from agy for 30 minutes ends `timeout`. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-
-/** The config fields of the session group: the session's files, listener and hooks. */
-export const AGY_SESSION_FIELDS = [
-  'dataDir',
-  'systemInstructions',
-  'notes',
-  'toolTransport',
-  'mcpServers',
-  'hookPlacement',
-  'hookTimeoutMs',
-  'hookRelay',
-  'isolation',
-  'linkNativeAuth',
-  'settingsOverrides',
-  'skillsPaths',
-  'subagents',
-] as const satisfies readonly (keyof SessionRuntimeOptions)[];
-
-/** The config fields of the launch group: how the agy process is started and read. */
-export const AGY_LAUNCH_FIELDS = [
-  'agyPath',
-  'model',
-  'effort',
-  'mode',
-  'sandbox',
-  'conversationId',
-  'resume',
-  'extraArgs',
-  'maxLineBytes',
-  'onBadLine',
-  'onStderr',
-] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
-
-/** The config fields of the watchdog group: the process's and the turn's time limits. */
-export const AGY_WATCHDOG_FIELDS = [
-  'startTimeoutMs',
-  'idleTimeoutMs',
-  'turnTimeoutMs',
-  'interruptGraceMs',
-  'closeGraceMs',
-] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
 
 /** The session group, typed by `SessionRuntimeOptions`: forwarded whole to the session runtime. */
 export type AgySessionSettings = Pick<SessionRuntimeOptions, (typeof AGY_SESSION_FIELDS)[number]>;

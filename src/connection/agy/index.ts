@@ -12,9 +12,6 @@ export type { AfterToolCall, BeforeToolCall } from '../tool-server/mcp-tool-call
 // The own-tool server's names are shared with the ACP backend; re-exported for the Agent.
 export { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 export {
-  AGY_LAUNCH_FIELDS,
-  AGY_SESSION_FIELDS,
-  AGY_WATCHDOG_FIELDS,
   AgyConnection,
   type AgyConnectionOptions,
   type AgyLaunchSettings,
@@ -33,6 +30,7 @@ export type {
 export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './session/rules.js';
 export type { HookPlacement, Isolation, SubagentConfig } from './session/session-runtime.js';
 export { PLUGIN_NAME, SessionRuntime } from './session/session-runtime.js';
+export { AGY_LAUNCH_FIELDS, AGY_SESSION_FIELDS, AGY_WATCHDOG_FIELDS, validateSession } from './settings.js';
 export { resolveAgyBinary } from './stream-json/binary.js';
 export type { AgyMode } from './stream-json/command-line.js';
 export type { DriftEntry, DriftKind } from './stream-json/drift.js';

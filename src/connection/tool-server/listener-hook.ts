@@ -34,12 +34,7 @@ export interface HookEndpoint {
 /** Builds the answer for a hook that failed; its result is answered as JSON. */
 export type HookFallback = (event: string, error: Error) => unknown;
 
-/**
- * The default hook timeout. agy's own per-hook timeout is reported as 5 s or 60 s depending on the version,
- * so whoever writes `hooks.json` should set the entry's `timeout` above this, letting our answer (or our
- * fail-closed fallback) arrive before agy gives up on the command.
- */
-export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
+export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
 
 /** The default {@link HookFallback}: deny for `PreToolUse` (fail closed), `{}` otherwise. */
 export function defaultHookFallback(event: string, error: Error): unknown {

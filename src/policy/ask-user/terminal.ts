@@ -2,7 +2,6 @@
  * A ready-made y/n approval prompt for CLIs and REPLs. Each question opens its own readline interface and
  * closes it afterwards, so nothing keeps stdin (and the process) alive between asks.
  */
-import { createInterface } from 'node:readline/promises';
 import type { HookToolCall } from '../../hooks/types.js';
 import { terminalSafe } from '../../internal/terminal-text.js';
 import { describeToolCall } from './describe-call.js';
@@ -58,6 +57,8 @@ async function ask(
   // Only a terminal input is echoed: a piped or relayed one (a REPL feeding its own lines) was echoed already.
   const terminal =
     (input as { isTTY?: boolean }).isTTY === true && (output as { isTTY?: boolean }).isTTY === true;
+  // readline loads with the first question, not with the package.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input, output, terminal });
   // readline never settles a pending question at end of input; treat EOF as "no".
   const closed = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));

@@ -18,10 +18,10 @@
  * agy drops wrong shapes silently. Everything is private (0700/0600) and removed on close.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ConfigError } from '../../../errors.js';
 import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
@@ -36,7 +36,6 @@ import {
 import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
-import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { SessionListener } from '../../tool-server/listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookEndpoint } from '../../tool-server/listener-hook.js';
 import type { McpExchangeObserver } from '../../tool-server/listener-mcp.js';
@@ -50,6 +49,7 @@ import { toAgyMcpEntry } from './mcp-config.js';
 import { stdioRelayServerConfig } from './mcp-stdio-relay-config.js';
 import { alwaysOnRule, renderInstructions, type SystemInstructions } from './rules.js';
 import { buildShadowHome } from './shadow-home.js';
+import { validateSession } from './validate-session.js';
 
 /** Name of the plugin the SDK writes into the session directory. agy namespaces its servers `agy-sdk_<name>`. */
 export const PLUGIN_NAME = SDK_NAMESPACE;
@@ -170,66 +170,7 @@ export class SessionRuntime {
 
   /** Validates options that need no I/O; throws `ConfigError`. Called from the Agent constructor. */
   static validate(o: Omit<SessionRuntimeOptions, 'env' | 'logger'>): void {
-    const isolation = o.isolation ?? 'none';
-    if (o.dataDir !== undefined) validateDataDir(o.dataDir);
-    if (isolation !== 'none' && isolation !== 'shadow-home') {
-      throw new ConfigError('isolation', `must be 'none' or 'shadow-home', got ${JSON.stringify(isolation)}`);
-    }
-    if (o.hookPlacement === 'home' && isolation !== 'shadow-home') {
-      throw new ConfigError(
-        'hookPlacement',
-        "'home' needs isolation: 'shadow-home' (the user's real HOME is never written)",
-      );
-    }
-    if (o.hookPlacement !== undefined && !['workspace', 'plugin', 'home'].includes(o.hookPlacement)) {
-      throw new ConfigError('hookPlacement', "must be 'workspace', 'plugin' or 'home'");
-    }
-    if (o.settingsOverrides !== undefined && isolation !== 'shadow-home') {
-      throw new ConfigError(
-        'settingsOverrides',
-        "needs isolation: 'shadow-home' (the user's settings.json is never modified)",
-      );
-    }
-    if (o.linkNativeAuth && isolation !== 'shadow-home') {
-      throw new ConfigError('linkNativeAuth', "only applies with isolation: 'shadow-home'");
-    }
-    if (o.notes !== undefined) alwaysOnRule('notes', 'agy-sdk notes', o.notes);
-    for (const [name, server] of Object.entries(o.mcpServers ?? {})) toAgyMcpEntry(name, server);
-    for (const [i, h] of (o.hooks ?? []).entries()) {
-      if (!AGY_HOOK_EVENTS.includes(h.event))
-        throw new ConfigError(`agyHooks[${i}].event`, `unknown agy hook event ${JSON.stringify(h.event)}`);
-      if (typeof h.handler !== 'function')
-        throw new ConfigError(`agyHooks[${i}].handler`, 'must be a function');
-      if (h.matcher !== undefined) {
-        try {
-          new RegExp(h.matcher);
-        } catch (err) {
-          throw new ConfigError(`agyHooks[${i}].matcher`, `is not a valid regex: ${(err as Error).message}`);
-        }
-      }
-    }
-    for (const [i, s] of (o.subagents ?? []).entries()) {
-      const parsed = AgentFrontmatterSchema.safeParse({
-        name: s.name,
-        description: s.description,
-        subagent: s.subagent ?? true,
-      });
-      if (!parsed.success)
-        throw new ConfigError(
-          `subagents[${i}]`,
-          parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; '),
-        );
-      if (typeof s.instructions !== 'string')
-        throw new ConfigError(`subagents[${i}].instructions`, 'must be a string');
-    }
-    for (const [i, p] of (o.skillsPaths ?? []).entries()) {
-      if (!isAbsolute(p) || !existsSync(p) || !statSync(p).isDirectory()) {
-        throw new ConfigError(
-          `skillsPaths[${i}]`,
-          `must be an existing absolute directory, got ${JSON.stringify(p)}`,
-        );
-      }
-    }
+    validateSession(o);
   }
 
   /** Builds the session directory, starts the listener, writes every file. Cleans up after itself on failure. */
