@@ -23,7 +23,7 @@ async function load(rel) {
 const caps = {
   ...(await load('src/model/capabilities.ts')),
   ...(await load('src/connection/agy/capabilities.ts')),
-  ...(await load('src/connection/acp/capabilities.ts')),
+  ...(await load('src/connection/acp/gemini-cli-capabilities.ts')),
 };
 const config = await load('src/connection/acp/config.ts');
 const parity = await load('src/connection/field-support.ts');

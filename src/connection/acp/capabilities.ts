@@ -40,5 +40,3 @@ export function capabilitiesOf(init: AcpInitializeResponse, session: object | un
     thinkingUsage: false,
   };
 }
-
-export { GEMINI_CLI_CAPABILITIES } from './gemini-cli-capabilities.js';

@@ -2,13 +2,14 @@
  * The ACP backend's face to the rest of the SDK: the Agent imports ACP things from here only.
  */
 export { AcpConnection } from './acp-connection.js';
-export { capabilitiesOf, GEMINI_CLI_CAPABILITIES } from './capabilities.js';
+export { capabilitiesOf } from './capabilities.js';
 export {
   ACP_FIELD_SUPPORT,
   type AcpBackendConfig,
   type AcpFieldSupport,
   type AcpPreset,
 } from './config.js';
+export { GEMINI_CLI_CAPABILITIES } from './gemini-cli-capabilities.js';
 export {
   ACP_SETTINGS_FIELDS,
   type AcpConnectionOptions,
