@@ -15,7 +15,11 @@ export type DriftKind = 'event' | 'step_type' | 'state' | 'status' | 'field';
 export interface DriftEntry {
   /** What kind of name. */
   kind: DriftKind;
-  /** The name, e.g. `step_update.stepIndex` for a field, `thinking` for a step type. */
+  /**
+   * The name: for a field its whole path from the event (`step_update.stepIndex`,
+   * `step_update.tool_info.exit_code`, `step_update.usage.audio_tokens`, `result.usage.audio_tokens`), else the
+   * value (`thinking` for a step type).
+   */
   name: string;
   /** How many times it was seen in this session. */
   count: number;
@@ -106,10 +110,11 @@ export class DriftTracker {
     if (typeof state === 'string' && !KNOWN.states.has(state)) this.#note('state', state);
     const info = w.tool_info;
     if (typeof info === 'object' && info !== null)
-      for (const key in info) if (!KNOWN.toolInfoFields.has(key)) this.#note('field', 'tool_info', key);
+      for (const key in info)
+        if (!KNOWN.toolInfoFields.has(key)) this.#note('field', 'step_update.tool_info', key);
     const usage = w.usage;
     if (typeof usage === 'object' && usage !== null)
-      for (const key in usage) if (!KNOWN.usageFields.has(key)) this.#note('field', 'usage', key);
+      for (const key in usage) if (!KNOWN.usageFields.has(key)) this.#note('field', 'step_update.usage', key);
   }
 
   /** Checks one `result` payload. */
