@@ -1,6 +1,6 @@
 /**
  * Runtime drift: what agy writes that this SDK does not know (an event, a step type or state, a result
- * status, a field of a step, tool, usage or result object) is counted per session and reported once per name
+ * status, a field of `init`, of a step, tool, usage or result object) is counted per session and reported once per name
  * through the logger, so "agy 1.4.0 writes a field this SDK does not know" is seen before anything breaks
  * (docs/reference/stream-json.md#drift-tolerance). The known sets are the wire-fact catalogue's
  * (docs/reference/wire-facts.json, checked equal by test/connection/agy/stream-json/wire-facts.test.ts). Per line the cost is
@@ -30,6 +30,15 @@ export interface DriftEntry {
 /** The catalogue's known names (docs/reference/wire-facts.json `known`). */
 export const KNOWN = {
   events: new Set(['init', 'step_update', 'result', 'command_result']),
+  initFields: new Set([
+    'conversation_id',
+    'cwd',
+    'model',
+    'tools',
+    'permission_mode',
+    'agent',
+    'json_schema',
+  ]),
   stepTypes: new Set([
     'user_input',
     'agent_response',
@@ -99,6 +108,11 @@ export class DriftTracker {
   /** Every unknown name seen so far (live: counts go up). */
   get entries(): readonly DriftEntry[] {
     return this.#list;
+  }
+
+  /** Checks the `init` payload. */
+  init(w: Record<string, unknown>): void {
+    for (const key in w) if (!KNOWN.initFields.has(key)) this.#note('field', 'init', key);
   }
 
   /** Checks one `step_update` payload. */

@@ -35,8 +35,21 @@ describe('drift names field paths', () => {
     );
   });
 
+  it('a new field of init', () => {
+    const { drift } = tracker();
+    drift.init({
+      cwd: '/w',
+      tools: [],
+      permission_mode: 'request-review',
+      json_schema: {},
+      sandbox: 'strict',
+    });
+    expect(drift.entries.map((e) => e.name)).toEqual(['init.sandbox']);
+  });
+
   it('known fields are not reported', () => {
     const { drift, warnings } = tracker();
+    drift.init({ conversation_id: 'c', cwd: '/w', model: 'm', tools: [], permission_mode: 'x', agent: 'a' });
     drift.step({ conversation_id: 'c', step_index: 0, state: 'DONE', step_type: 'user_input' });
     drift.result({ status: 'SUCCESS', response: '', usage: { total_tokens: 0 } });
     expect(drift.entries).toEqual([]);
