@@ -7,6 +7,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { newerThanTested, newestTestedLine } from '../connection/agy/version-policy.js';
 import { AgyNotFoundError, ConfigError, resolveAgyBinary } from '../index.js';
 import { describeRun, runBounded } from '../internal/bounded-command.js';
 import { simulatorPath } from '../testing/index.js';
@@ -64,7 +65,7 @@ export async function runChecks(flags: DoctorFlags, env: NodeJS.ProcessEnv): Pro
   checks.push(flags.offline ? simulatorAuth() : await checkAuth(answers, home, env));
   checks.push(...checkSettings(home, process.cwd()));
   checks.push(
-    binary.path && version.status === 'ok'
+    binary.path && (version.status === 'ok' || version.status === 'warn')
       ? await checkHookPlaces(binary.path, env, home)
       : skipped('hooks', 'hooks and MCP config'),
   );
@@ -175,6 +176,21 @@ function versionCheck(run: Probe): DoctorCheck {
       detail: `${v}: older than ${MIN_STREAM_JSON_VERSION}, the first build with stream-json`,
       fix: 'update agy (agy update, or reinstall) to 1.1.8 or later',
     };
+  if (newerThanTested(v)) {
+    // Not a failure: agy updates itself, and a newer build usually still speaks stream-json. Say what was
+    // checked and what was not (docs/reference/versions.md#what-a-newer-build-gets).
+    const newest = newestTestedLine();
+    return {
+      id: 'version',
+      title,
+      status: 'warn',
+      detail:
+        `${v}: newer than tested (newest tested line ${newest.line}, as ${newest.tested}); checked: it answers ` +
+        `\`--version\` and is at least ${MIN_STREAM_JSON_VERSION} (stream-json); not checked: its wire, flags and ` +
+        'hook answers, which the SDK treats as those of the newest tested line',
+      fix: 'nothing to do to use it; unknown events and fields are logged as drift ("writes a field this SDK does not know")',
+    };
+  }
   return {
     id: 'version',
     title,

@@ -132,6 +132,22 @@ describe.skipIf(!BUILT)('agy-sdk doctor', () => {
     expect(check('hooks')?.status).toBe('skip');
   });
 
+  it('a build on a line newer than the newest tested one is "newer than tested", with what was checked, not a failure', async () => {
+    // docs/reference/versions.md#what-a-newer-build-gets
+    await fakeAgy({ version: 'agy version 1.6.0' });
+    await signedIn();
+    const { check } = await checks([], { PATH: bin });
+    expect(check('version')).toMatchObject({ status: 'warn' });
+    expect(check('version')?.detail).toMatch(
+      /^1\.6\.0: newer than tested \(newest tested line 1\.5, as 1\.5\.0\); checked: /,
+    );
+    expect(check('version')?.detail).toContain('not checked:');
+    // The probes that need a working agy still run.
+    expect(check('hooks')?.status).not.toBe('skip');
+    await fakeAgy({ version: 'agy version 1.5.8' });
+    expect((await checks([], { PATH: bin })).check('version')?.status).toBe('ok');
+  });
+
   it('agy --version failing fails the version check with what agy said', async () => {
     await fakeAgy({ version: 'nope', versionExit: 2 });
     const { check } = await checks([], { PATH: bin });

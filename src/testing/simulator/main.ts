@@ -155,8 +155,10 @@ async function main(argv: readonly string[]): Promise<void> {
     conversation?.save();
     process.exit(130);
   });
-  // SIGTERM during a turn ends it as SIGINT does (1.3.1: agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script).
+  // SIGTERM during a turn ends it as SIGINT does (1.3.1: agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script);
+  // 1.5 ignores it, so only SIGKILL ends the process (docs/reference/process.md#agy-15-ignores-sigterm).
   process.on('SIGTERM', () => {
+    if (profile.sigterm === 'ignore') return;
     if (runner?.interrupt()) return;
     conversation?.save();
     process.exit(143);

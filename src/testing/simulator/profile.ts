@@ -7,8 +7,9 @@
  *
  * 1.3.3 and later differ in how they run and read hooks. That profile is built from a description, not from
  * captured bytes: a hook author's probe of 1.3.3 (docs/reference/hooks.md#pretooluse-answers-on-133,
- * docs/reference/hooks.md#hook-commands-split-on-spaces). Versions between two known ones behave like the
- * older one.
+ * docs/reference/hooks.md#hook-commands-split-on-spaces). 1.5 and later also ignore SIGTERM, from a plugin
+ * author's changelog (docs/reference/process.md#agy-15-ignores-sigterm). Versions between two known ones
+ * behave like the older one; {@link AgyProfile.evidence} says which profiles rest on descriptions.
  */
 import type { ProfileFlags } from './args.js';
 import { TOOLS_1_1_8, TOOLS_1_1_9, TOOLS_1_2_7, TOOLS_1_2_17, TOOLS_1_3_1 } from './builtin-tools.js';
@@ -86,6 +87,18 @@ export interface AgyProfile {
    * know; no capture shows what those builds really do.
    */
   readonly flags: ProfileFlags;
+  /**
+   * What the profile rests on: `captures`, real agy output of that line (agy-real), or `description`, what
+   * others wrote about a build no capture of ours shows (1.3.3+: docs/reference/versions.md#supported-versions).
+   * Where a described profile says nothing, it keeps the newest captured build's behaviour.
+   */
+  readonly evidence: 'captures' | 'description';
+  /**
+   * What SIGTERM does: `interrupt`, ends a running turn as SIGINT does and exits 143 when idle (1.3.1:
+   * agy-real/littlebearapps-untether-agy-1.3.1/interrupted_sigterm.script), or `ignore` (1.5+: only SIGKILL
+   * ends agy; docs/reference/process.md#agy-15-ignores-sigterm).
+   */
+  readonly sigterm: 'interrupt' | 'ignore';
 }
 
 /** `1.2.17` → `[1, 2, 17]`; missing or non-numeric parts count as 0. */
@@ -140,5 +153,7 @@ export function profileFor(version: string): AgyProfile {
       modes: ['plan', 'accept-edits'].filter((m) => !olderThan(version, m === 'plan' ? '1.1.2' : '1.3.1')),
       sandbox: !olderThan(version, '1.1.9'),
     },
+    evidence: olderThan(version, '1.3.3') ? 'captures' : 'description',
+    sigterm: olderThan(version, '1.5.0') ? 'interrupt' : 'ignore',
   };
 }

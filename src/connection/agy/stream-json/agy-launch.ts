@@ -52,6 +52,8 @@ export class AgyLaunch {
   readonly ready: Promise<InitInfo>;
   /** stderr lines agy wrote before `init` (e.g. 1.3.1's `warning: conversation "X" not found`). */
   readonly preInitStderr: string[] = [];
+  /** The `init` payload as agy wrote it (for the drift check); undefined until `init`. */
+  initPayload: Record<string, unknown> | undefined;
   #initialized = false;
 
   constructor(o: LaunchOptions, events: LaunchEvents) {
@@ -73,6 +75,7 @@ export class AgyLaunch {
       }
       if (event.type === 'init') {
         this.#initialized = true;
+        this.initPayload = event.raw;
         onInit(event.init);
       } else if (event.type === 'result') {
         // A lone `result` before `init` is agy saying why it cannot start (e.g. not signed in).

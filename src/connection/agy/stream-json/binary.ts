@@ -1,4 +1,5 @@
-/** Probes the agy binary's version (`resolve-binary.ts` finds it). */
+/** Probes the agy binary's version (`resolve-binary.ts` finds it), cached per build of the binary. */
+import { realpathSync, statSync } from 'node:fs';
 import { AgentProcess } from '../../process/child-process.js';
 
 export { type BinaryLookup, resolveAgyBinary } from './resolve-binary.js';
@@ -36,9 +37,14 @@ export async function probesStopped(): Promise<void> {
   await Promise.all(stopping);
 }
 
-/** Finished answers, by {@link cacheKey}: a binary's version cannot change while the host runs. */
+/**
+ * Finished answers, by {@link cacheKey}. A binary's version can change while the host runs (agy updates itself
+ * in place), so the key names the file's identity, not only its path.
+ */
 const versionCache = new Map<string, string | null>();
 const inFlight = new Map<string, InFlight>();
+/** Numbers the probes of binaries without an identity, so that none shares another's in-flight entry. */
+let uncachedProbes = 0;
 
 /**
  * The variables the simulator takes its version from (`src/testing/simulator/main.ts`: a scenario's `version`,
@@ -47,13 +53,32 @@ const inFlight = new Map<string, InFlight>();
 const SIMULATOR_VERSION_VARIABLES = ['AGY_SIM_SCENARIO', 'AGY_SIM_VERSION', 'AGY_SIM_CASSETTE'] as const;
 
 /**
- * What an answer is known by: the binary's path, and for the simulator, whose version comes from its
- * environment and not from its file, the variables it takes it from. Real agy reads none of them, so every
- * start of one binary shares one answer; agents on simulator scenarios or cassettes of different versions in
- * one process (a test file, a conformance run per version) each get their own.
+ * Which file `binary` is now: its resolved real path (an update that moves a symlink to a new build), device,
+ * inode, size and modification time (an update that replaces or rewrites the file in place). Null when the file
+ * cannot be read: the probe then runs and fails on its own, and its answer is not cached (see
+ * docs/reference/process.md#version-probe-and-self-update).
  */
-function cacheKey(binary: string, env: NodeJS.ProcessEnv): string {
-  let key = binary;
+function binaryIdentity(binary: string): string | null {
+  try {
+    const real = realpathSync(binary);
+    const st = statSync(real, { bigint: true });
+    return `${real}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an answer is known by: the binary's identity ({@link binaryIdentity}), and for the simulator, whose
+ * version comes from its environment and not from its file, the variables it takes it from. Real agy reads none
+ * of them, so every start of one build shares one answer, and a build that replaced it is probed again; agents
+ * on simulator scenarios or cassettes of different versions in one process (a test file, a conformance run per
+ * version) each get their own. Null when the binary's identity is unknown (nothing is cached then).
+ */
+function cacheKey(binary: string, env: NodeJS.ProcessEnv): string | null {
+  const identity = binaryIdentity(binary);
+  if (identity === null) return null;
+  let key = identity;
   for (const name of SIMULATOR_VERSION_VARIABLES) {
     const value = env[name];
     if (value !== undefined) key += `\0${name}=${value}`;
@@ -67,26 +92,30 @@ function cacheKey(binary: string, env: NodeJS.ProcessEnv): string {
  */
 export function cachedAgyVersion(binary: string, env: NodeJS.ProcessEnv): string | null | undefined {
   const key = cacheKey(binary, env);
+  if (key === null) return undefined;
   return versionCache.has(key) ? (versionCache.get(key) ?? null) : undefined;
 }
 
 /**
- * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per binary path (per
- * scenario for the simulator: `cacheKey`) and returns the first `x.y.z` it prints, or null when the probe
- * fails, times out or the wait is aborted. A completed answer is cached for the life of the process; a
- * timed-out or abandoned probe is killed and not cached, so a later start probes again.
+ * Runs `agy --version` (supervised, like agy itself, so it never outlives the host) once per build of the
+ * binary (its identity, and the scenario for the simulator: `cacheKey`) and returns the first `x.y.z` it prints,
+ * or null when the probe fails, times out or the wait is aborted. A completed answer is cached while the file
+ * stays the same build; a timed-out or abandoned probe is killed and not cached, so a later start probes again,
+ * and so is an answer from a file replaced while it was probed.
  */
 export async function probeAgyVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
   opts: ProbeOptions,
 ): Promise<string | null> {
-  const key = cacheKey(binary, env);
-  if (versionCache.has(key)) return versionCache.get(key) ?? null;
+  const found = cacheKey(binary, env);
+  if (found !== null && versionCache.has(found)) return versionCache.get(found) ?? null;
   if (opts.signal?.aborted) return null;
+  // An unreadable binary gets a probe of its own (never shared, never cached): its failure is the answer.
+  const key = found ?? `\0uncached\0${++uncachedProbes}`;
   let probe = inFlight.get(key);
   if (!probe) {
-    probe = startProbe(key, binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
+    probe = startProbe(found, binary, env, opts.cwd, opts.timeoutMs ?? DEFAULT_VERSION_PROBE_TIMEOUT_MS);
     inFlight.set(key, probe);
   }
   const current = probe;
@@ -112,7 +141,7 @@ export async function probeAgyVersion(
 }
 
 function startProbe(
-  key: string,
+  key: string | null,
   binary: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
@@ -149,7 +178,8 @@ function startProbe(
   const answer = proc.exited.then(() => {
     clearTimeout(timer);
     const version = /(\d+\.\d+\.\d+[\w.+-]*)/.exec(out)?.[1] ?? null;
-    if (!killed) versionCache.set(key, version);
+    // An answer from a file replaced while it ran may be either build's: it is not cached.
+    if (!killed && key !== null && cacheKey(binary, env) === key) versionCache.set(key, version);
     return version;
   });
   return {

@@ -1,6 +1,6 @@
 /**
  * Runtime drift: what agy writes that this SDK does not know (an event, a step type or state, a result
- * status, a field of a step, tool, usage or result object) is counted per session and reported once per name
+ * status, a field of `init`, of a step, tool, usage or result object) is counted per session and reported once per name
  * through the logger, so "agy 1.4.0 writes a field this SDK does not know" is seen before anything breaks
  * (docs/reference/stream-json.md#drift-tolerance). The known sets are the wire-fact catalogue's
  * (docs/reference/wire-facts.json, checked equal by test/connection/agy/stream-json/wire-facts.test.ts). Per line the cost is
@@ -15,7 +15,11 @@ export type DriftKind = 'event' | 'step_type' | 'state' | 'status' | 'field';
 export interface DriftEntry {
   /** What kind of name. */
   kind: DriftKind;
-  /** The name, e.g. `step_update.stepIndex` for a field, `thinking` for a step type. */
+  /**
+   * The name: for a field its whole path from the event (`step_update.stepIndex`,
+   * `step_update.tool_info.exit_code`, `step_update.usage.audio_tokens`, `result.usage.audio_tokens`), else the
+   * value (`thinking` for a step type).
+   */
   name: string;
   /** How many times it was seen in this session. */
   count: number;
@@ -26,6 +30,15 @@ export interface DriftEntry {
 /** The catalogue's known names (docs/reference/wire-facts.json `known`). */
 export const KNOWN = {
   events: new Set(['init', 'step_update', 'result', 'command_result']),
+  initFields: new Set([
+    'conversation_id',
+    'cwd',
+    'model',
+    'tools',
+    'permission_mode',
+    'agent',
+    'json_schema',
+  ]),
   stepTypes: new Set([
     'user_input',
     'agent_response',
@@ -97,6 +110,11 @@ export class DriftTracker {
     return this.#list;
   }
 
+  /** Checks the `init` payload. */
+  init(w: Record<string, unknown>): void {
+    for (const key in w) if (!KNOWN.initFields.has(key)) this.#note('field', 'init', key);
+  }
+
   /** Checks one `step_update` payload. */
   step(w: Record<string, unknown>): void {
     for (const key in w) if (!KNOWN.stepFields.has(key)) this.#note('field', 'step_update', key);
@@ -106,10 +124,11 @@ export class DriftTracker {
     if (typeof state === 'string' && !KNOWN.states.has(state)) this.#note('state', state);
     const info = w.tool_info;
     if (typeof info === 'object' && info !== null)
-      for (const key in info) if (!KNOWN.toolInfoFields.has(key)) this.#note('field', 'tool_info', key);
+      for (const key in info)
+        if (!KNOWN.toolInfoFields.has(key)) this.#note('field', 'step_update.tool_info', key);
     const usage = w.usage;
     if (typeof usage === 'object' && usage !== null)
-      for (const key in usage) if (!KNOWN.usageFields.has(key)) this.#note('field', 'usage', key);
+      for (const key in usage) if (!KNOWN.usageFields.has(key)) this.#note('field', 'step_update.usage', key);
   }
 
   /** Checks one `result` payload. */

@@ -765,6 +765,7 @@ export class StreamJsonConnection implements Connection {
     // A start failure is handled by whoever awaits `ready`; this only records what init said.
     launch.ready.then(
       (init) => {
+        if (launch.initPayload) this.#drift.init(launch.initPayload);
         if (asked !== undefined && init.conversationId !== undefined) {
           const warning = launch.preInitStderr.map((l) => l.trim()).find((l) => NOT_FOUND_WARNING.test(l));
           this.#resumeChecks.set(launch, {

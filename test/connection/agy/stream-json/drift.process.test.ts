@@ -84,6 +84,19 @@ describe.skipIf(!HAVE_CAPTURES)(
       );
     });
 
+    it('a new field of init is named by its path, once (docs/reference/versions.md#what-a-newer-build-gets)', async () => {
+      const { result, stats, warnings } = await replay(
+        drifted('init-field', (l) => l.replace('"init":{', '"init":{"sandbox":"strict",')),
+      );
+      expect(result.status).toBe('success');
+      expect(stats.drift).toContainEqual(
+        expect.objectContaining({ kind: 'field', name: 'init.sandbox', count: 1 }),
+      );
+      expect(
+        warnings.filter((w) => w.endsWith('writes a field this SDK does not know: init.sandbox')),
+      ).toHaveLength(1);
+    });
+
     it('a wrong-typed step_type is a step the SDK cannot place', async () => {
       const { result } = await replay(
         drifted('retyped', (l) => l.replace('"step_type":"tool"', '"step_type":{"kind":"tool"}')),
