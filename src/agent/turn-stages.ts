@@ -55,13 +55,15 @@ export function pendingSteersStage(take: () => string[]): PrepareStage<ContentPa
 
 /** `preTurn` hooks see the prompt text; a deny ends the turn `denied` before anything is sent. */
 export function preTurnStage(
-  gate: (promptText: string) => Promise<{ allow: boolean; message?: string }>,
+  gate: (promptText: string) => Promise<{ allow: boolean; message?: string; hook?: string }>,
 ): PrepareStage<ContentPart> {
   return {
     name: 'pre-turn',
     async run(draft) {
       const decision = await gate(draft.text.join('\n'));
-      if (!decision.allow) throw new TurnDeniedError(decision.message ?? 'denied by a preTurn hook');
+      if (decision.allow) return;
+      const hook = decision.hook ?? 'preTurn';
+      throw new TurnDeniedError(decision.message ?? `denied by hook '${hook}'`, { kind: 'hook', name: hook });
     },
   };
 }

@@ -113,6 +113,7 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
         return {
           allow: false,
           message: `Denied by policy '${label}': its condition failed (${describeError(result.error)}), and policies fail closed`,
+          deniedBy: { kind: 'policy', name: label },
         };
       }
       switch (result.decision) {
@@ -124,6 +125,7 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
           return {
             allow: false,
             message: `Denied by policy '${label}'${policy.message ? `: ${policy.message}` : ''}`,
+            deniedBy: { kind: 'policy', name: label },
           };
         case 'ask_user': {
           logger.debug(`policy '${label}' asks the user about tool '${call.name}'`);
@@ -136,9 +138,18 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
             ...(policy.message === undefined ? {} : { reason: policy.message }),
           });
           if (outcome.allow) return { allow: true };
+          // Only an answer is the person's; a timeout or a failed handler is the policy failing closed.
+          if (outcome.status === 'answered') {
+            return {
+              allow: false,
+              message: `Denied by the user (asked by policy '${label}'): ${outcome.message ?? 'not approved'}`,
+              deniedBy: { kind: 'user', policy: label },
+            };
+          }
           return {
             allow: false,
             message: `Denied by policy '${label}': ${outcome.message ?? 'not approved'}`,
+            deniedBy: { kind: 'policy', name: label },
           };
         }
       }

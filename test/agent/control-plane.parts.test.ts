@@ -91,15 +91,22 @@ describe('TurnLedger', () => {
   it('folds SDK denials into the result: success becomes denied, deniedActions grow', () => {
     const ledger = new TurnLedger();
     const turn = ledger.begin(ctx);
-    recordDenial(turn, call, 'no');
+    recordDenial(turn, call, 'no', { kind: 'policy', name: 'no_shell' });
     const result = foldDenials(
       { status: 'success', deniedActions: [] } as unknown as TurnResult,
       turn.denials,
     );
     expect(result.status).toBe('denied');
     expect(result.deniedActions).toEqual([
-      { action: 'run_command', source: 'sdk', reason: 'no', args: { CommandLine: 'rm -rf /' } },
+      {
+        action: 'run_command',
+        source: 'sdk',
+        deniedBy: { kind: 'policy', name: 'no_shell' },
+        reason: 'no',
+        args: { CommandLine: 'rm -rf /' },
+      },
     ]);
+    expect(result.errorMessage).toBe("run_command denied by policy 'no_shell' (no)");
     expect(
       foldDenials({ status: 'error', deniedActions: [] } as unknown as TurnResult, turn.denials).status,
     ).toBe('error');
