@@ -141,7 +141,8 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
           // Only an answer is the person's; a timeout or a failed handler is the policy failing closed.
           if (outcome.status === 'answered') {
             // runAskUser's own phrase for a bare "no" says no more than this prefix; the person's words do.
-            const said = outcome.message === `the user denied tool '${call.name}'` ? undefined : outcome.message;
+            const said =
+              outcome.message === `the user denied tool '${call.name}'` ? undefined : outcome.message;
             return {
               allow: false,
               message: `Denied by the user (asked by policy '${label}')${said ? `: ${said}` : ''}`,
