@@ -262,7 +262,19 @@ export class StructuredOutputError extends AgySdkError {
  * Who denied a turn before it was sent: the same shape as `DeniedBy` (model/turn-result.ts), restated here
  * because this file imports nothing of ours.
  */
-export type TurnDenier = { kind: 'hook'; name: string } | { kind: 'policy'; name: string };
+export type TurnDenier =
+  | {
+      /** A hook denied the turn. */
+      kind: 'hook';
+      /** The hook's name. */
+      name: string;
+    }
+  | {
+      /** A policy denied the turn. */
+      kind: 'policy';
+      /** The policy's name. */
+      name: string;
+    };
 
 /** A `preTurn` hook (or a prepare stage) denied the prompt; it was never sent. */
 export class TurnDeniedError extends AgySdkError {
