@@ -258,10 +258,31 @@ export class StructuredOutputError extends AgySdkError {
   }
 }
 
-/** A `preTurn` hook denied the prompt; it was never sent. */
+/**
+ * Who denied a turn before it was sent: the same shape as `DeniedBy` (model/turn-result.ts), restated here
+ * because this file imports nothing of ours.
+ */
+export type TurnDenier =
+  | {
+      /** A hook denied the turn. */
+      kind: 'hook';
+      /** The hook's name. */
+      name: string;
+    }
+  | {
+      /** A policy denied the turn. */
+      kind: 'policy';
+      /** The policy's name. */
+      name: string;
+    };
+
+/** A `preTurn` hook (or a prepare stage) denied the prompt; it was never sent. */
 export class TurnDeniedError extends AgySdkError {
-  constructor(message: string) {
+  /** Who denied the turn; absent when the stage that threw did not say (the SDK then reports `sdk`). */
+  readonly deniedBy: TurnDenier | undefined;
+  constructor(message: string, deniedBy?: TurnDenier) {
     super('turn_denied', message);
+    this.deniedBy = deniedBy;
   }
 }
 

@@ -99,6 +99,7 @@ export {
   StartError,
   StructuredOutputError,
   TurnDeniedError,
+  type TurnDenier,
   type TurnErrorCode,
   UnsupportedError,
   UsageError,
@@ -162,7 +163,7 @@ export type {
   WireObject,
 } from './model/step.js';
 export { BudgetExceededError, TurnError } from './model/turn-errors.js';
-export type { BudgetName, DeniedAction, TurnResult, TurnStatus } from './model/turn-result.js';
+export type { BudgetName, DeniedAction, DeniedBy, TurnResult, TurnStatus } from './model/turn-result.js';
 export type { ProviderUsage } from './model/usage.js';
 // Human in the loop.
 export { type AskUserContext, type AskUserHandler, terminalApproval } from './policy/ask-user/index.js';

@@ -42,11 +42,14 @@ import { HookRunner } from '../hooks/runner.js';
 import type { HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
-import type { TurnResult } from '../model/turn-result.js';
+import type { DeniedBy, TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import { SteeringQueue } from './steering.js';
 import { foldDenials, recordDenial, TurnLedger } from './turn-ledger.js';
+
+/** Who denies a call past `budget.maxToolCalls`. */
+const MAX_TOOL_CALLS: DeniedBy = { kind: 'budget', name: 'maxToolCalls' };
 
 export interface ControlPlaneOptions {
   hooks: readonly Hook[];
@@ -126,18 +129,22 @@ export class ControlPlane implements ToolCallHost {
     };
   }
 
-  /** Starts a turn: runs preTurn hooks on the prompt text, the prompt's parts on their turn context. */
+  /**
+   * Starts a turn: runs preTurn hooks on the prompt text, the prompt's parts on their turn context; a deny
+   * names the hook.
+   */
   async beginTurn(
     promptText: string,
     parts: readonly ContentPart[] = [],
-  ): Promise<{ allow: boolean; message?: string }> {
+  ): Promise<{ allow: boolean; message?: string; hook?: string }> {
     const ctx = this.runner.beginTurn(parts);
     this.#ledger.begin(ctx);
     this.#toolGate?.beginTurn();
     const outcome = await this.runner.dispatchPreTurn(promptText, ctx);
-    return outcome.allow
-      ? { allow: true }
-      : { allow: false, message: outcome.message ?? 'denied by a preTurn hook' };
+    if (outcome.allow) return { allow: true };
+    const hook = outcome.hook ?? 'preTurn';
+    this.#logger.info(`turn denied by hook '${hook}': ${outcome.message ?? 'no reason'}`);
+    return { allow: false, message: outcome.message ?? `denied by hook '${hook}'`, hook };
   }
 
   /** Ends a turn: postTurn hooks, and SDK denials folded into the result (fail closed). */
@@ -177,7 +184,7 @@ export class ControlPlane implements ToolCallHost {
     // never noted (input that reached no handler) is charged to the turn running now.
     const turn = this.#ledger.takeRequest(key, call.stepIndex);
     if (verdict.allow) return;
-    recordDenial(turn, call, verdict.reason);
+    recordDenial(turn, call, verdict.reason, verdict.deniedBy ?? { kind: 'sdk' }, this.#logger);
   };
 
   /** Notes which turn a tool call request arrived in (called before any decision runs). */
@@ -194,7 +201,7 @@ export class ControlPlane implements ToolCallHost {
     });
     const spent = this.#toolGate?.spend();
     if (spent) {
-      recordDenial(this.#ledger.current, hookCall, spent);
+      recordDenial(this.#ledger.current, hookCall, spent, MAX_TOOL_CALLS, this.#logger);
       return { allow: false, message: spent };
     }
     if (!this.runner.has('preToolCall')) return { allow: true };
@@ -203,7 +210,8 @@ export class ControlPlane implements ToolCallHost {
     const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
     turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
     if (!outcome.allow) {
-      recordDenial(turn, hookCall, outcome.message);
+      const by = outcome.deniedBy ?? { kind: 'hook', name: outcome.hook ?? 'preToolCall' };
+      recordDenial(turn, hookCall, outcome.message, by, this.#logger);
       return { allow: false, message: outcome.message ?? 'denied' };
     }
     return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
@@ -245,7 +253,7 @@ export class ControlPlane implements ToolCallHost {
   ): Promise<ToolCallVerdict> => {
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
     if (this.#ledger.current && !this.#ledger.turnOf(call.stepIndex))
-      return { allow: false, reason: 'the turn that made this call has ended' };
+      return { allow: false, reason: 'the turn that made this call has ended', deniedBy: { kind: 'sdk' } };
     if (opts.gatedInProcess) return { allow: true };
     // Denials are recorded by toolCallAnswered, from the verdict the backend actually acts on.
     if (call.server !== undefined) {
@@ -254,16 +262,20 @@ export class ControlPlane implements ToolCallHost {
         return {
           allow: false,
           reason: `tool '${call.name}' is not in enabledTools of MCP server '${call.server}'`,
+          deniedBy: { kind: 'config', field: `mcpServers.${call.server}.enabledTools` },
         };
       }
     }
     const spent = this.#toolGate?.spend();
-    if (spent) return { allow: false, reason: spent };
+    if (spent) return { allow: false, reason: spent, deniedBy: MAX_TOOL_CALLS };
     if (!this.runner.has('preToolCall')) return { allow: true };
     const turn = this.#ledger.current;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
-    if (!outcome.allow) return { allow: false, reason: outcome.message ?? 'denied by a preToolCall hook' };
+    if (!outcome.allow) {
+      const deniedBy = outcome.deniedBy ?? { kind: 'hook', name: outcome.hook ?? 'preToolCall' };
+      return { allow: false, reason: outcome.message ?? `denied by hook '${outcome.hook}'`, deniedBy };
+    }
     return outcome.modifiedArgs ? { allow: true, args: outcome.call.args } : { allow: true };
   };
 

@@ -8,7 +8,9 @@
  */
 import type { OperationContext, TurnContext } from '../hooks/context.js';
 import type { HookToolCall } from '../hooks/types.js';
-import type { DeniedAction, TurnResult } from '../model/turn-result.js';
+import type { Logger } from '../logger.js';
+import { describeDenials, describeDenier } from '../model/denials.js';
+import type { DeniedAction, DeniedBy, TurnResult } from '../model/turn-result.js';
 
 /** One turn's ledger. */
 export interface TurnState {
@@ -81,15 +83,20 @@ export class TurnLedger {
   }
 }
 
-/** Records an SDK denial of `call` in `turn` (no turn: nothing to charge). */
+/** Records an SDK denial of `call` in `turn` (no turn: nothing to charge), and logs who denied it. */
 export function recordDenial(
   turn: TurnState | undefined,
   call: HookToolCall,
   reason: string | undefined,
+  deniedBy: DeniedBy,
+  logger?: Logger,
 ): void {
+  const action = call.server ? `${call.server}/${call.name}` : call.name;
+  logger?.info(`tool '${action}' denied by ${describeDenier(deniedBy)}${reason ? `: ${reason}` : ''}`);
   turn?.denials.push({
-    action: call.server ? `${call.server}/${call.name}` : call.name,
+    action,
     source: 'sdk',
+    deniedBy,
     ...(reason !== undefined && { reason }),
     args: call.args,
   });
@@ -106,9 +113,10 @@ export function foldDenials(result: TurnResult, denials: readonly DeniedAction[]
     ...result,
     deniedActions: [...result.deniedActions.filter((d) => !echoed(d)), ...denials],
   };
-  if (out.status === 'success') {
+  // The message names every decider, the SDK's included: agy's own wording named only agy.
+  if (out.status === 'success' || out.status === 'denied') {
     out.status = 'denied';
-    out.errorMessage = `denied: ${denials.map((d) => `${d.action} (${d.reason ?? 'no reason'})`).join(', ')}`;
+    out.errorMessage = describeDenials(out.deniedActions);
   }
   return out;
 }

@@ -58,13 +58,18 @@ export function pendingSteersStage(take: () => string[]): PrepareStage<ContentPa
  * `denied` before anything is sent.
  */
 export function preTurnStage(
-  gate: (promptText: string, parts: readonly ContentPart[]) => Promise<{ allow: boolean; message?: string }>,
+  gate: (
+    promptText: string,
+    parts: readonly ContentPart[],
+  ) => Promise<{ allow: boolean; message?: string; hook?: string }>,
 ): PrepareStage<ContentPart> {
   return {
     name: 'pre-turn',
     async run(draft) {
       const decision = await gate(draft.text.join('\n'), draft.parts);
-      if (!decision.allow) throw new TurnDeniedError(decision.message ?? 'denied by a preTurn hook');
+      if (decision.allow) return;
+      const hook = decision.hook ?? 'preTurn';
+      throw new TurnDeniedError(decision.message ?? `denied by hook '${hook}'`, { kind: 'hook', name: hook });
     },
   };
 }

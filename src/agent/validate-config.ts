@@ -26,6 +26,7 @@ import { confirmRunCommand } from '../policy/presets.js';
 import type { Policy, PolicyList } from '../policy/types.js';
 import { sdkWorkspaceConfinement } from '../policy/workspace.js';
 import {
+  AGY_SUBAGENT_TOOLS,
   agyEffort,
   agyToolNames,
   type CapabilitiesConfig,
@@ -151,8 +152,20 @@ function confines(config: AgentConfig): boolean {
 export function capabilityPolicies(caps: CapabilitiesConfig | undefined): Policy[] {
   if (!caps) return [];
   const name = 'capabilities';
+  // Each denial names the tool as the user wrote it (`run_command`), not the alias that matched the call
+  // (`execute`): the first writer of a name in a family wins, then subagents, then the allowlist's complement.
+  const why = new Map<string, string>();
+  for (const written of caps.disabledTools ?? [])
+    for (const n of toolFamily(written))
+      if (!why.has(n)) why.set(n, `'${written}' is disabled by capabilities.disabledTools`);
+  if (caps.enableSubagents === false)
+    for (const n of AGY_SUBAGENT_TOOLS)
+      if (!why.has(n)) why.set(n, `'${n}' is disabled by capabilities.enableSubagents: false`);
   const out: Policy[] = disabledBuiltinTools(caps).map((tool) =>
-    deny(tool, { name, message: `'${tool}' is disabled by capabilities` }),
+    deny(tool, {
+      name,
+      message: why.get(tool) ?? `'${tool}' is not in capabilities.enabledTools`,
+    }),
   );
   if (caps.enabledTools) {
     const enabled = new Set([...caps.enabledTools.flatMap(toolFamily), 'finish', 'call_mcp_tool']);

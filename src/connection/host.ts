@@ -6,6 +6,7 @@
  * these calls is the backend's job (for agy, `connection/agy/hook-handlers.ts`).
  */
 import type { HookToolCall, StopEvent } from '../hooks/types.js';
+import type { DeniedBy } from '../model/turn-result.js';
 import type { OwnToolHooks } from './tool-server/mcp-tool-call.js';
 
 /** The host's answer for a tool call the backend asks about before it runs. */
@@ -19,6 +20,8 @@ export type ToolCallVerdict =
       allow: false;
       /** Why the call may not run; the model sees it. */
       reason: string;
+      /** Who decided; absent when the backend cannot tell (the host then names who it can). */
+      deniedBy?: DeniedBy;
     };
 
 /** How a tool call the backend ran ended, as far as the backend knows. */

@@ -5,10 +5,11 @@
 import type { Connection, TurnRequest } from '../connection/connection.js';
 import type { ContentPart } from '../content/content.js';
 import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
+import { describeDenials } from '../model/denials.js';
 import { addPriced, cacheWritesOf } from '../model/pricing.js';
 import type { Step, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
-import type { BudgetName, TurnResult, TurnStatus } from '../model/turn-result.js';
+import type { BudgetName, DeniedAction, TurnResult, TurnStatus } from '../model/turn-result.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
 import { StepSubscriber } from './step-subscriber.js';
@@ -494,12 +495,18 @@ function canceledResult(conversationId: string | undefined, why: string): TurnRe
 function failedResult(conversationId: string | undefined, err: unknown): TurnResult {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof TurnDeniedError) {
+    const denial: DeniedAction = {
+      action: 'turn',
+      source: 'sdk',
+      deniedBy: err.deniedBy ?? { kind: 'sdk' },
+      reason: message,
+    };
     return {
       ...baseResult(conversationId),
       status: 'denied',
-      errorMessage: message,
+      errorMessage: describeDenials([denial]),
       error: err,
-      deniedActions: [{ action: 'turn', source: 'sdk', reason: message }],
+      deniedActions: [denial],
     };
   }
   const result: TurnResult = { ...baseResult(conversationId), status: 'error', errorMessage: message };

@@ -12,6 +12,7 @@
 
 import type { ContentPart } from '../content/content.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
+import type { DeniedBy } from '../model/turn-result.js';
 import { isPlainObject, mergeToolArgs, setOwn, withArgs } from './args.js';
 import type { OperationContext, TurnContext } from './context.js';
 import { SessionContext } from './context.js';
@@ -60,6 +61,8 @@ export interface PreToolCallOutcome {
   message?: string;
   /** The hook that denied. */
   hook?: string;
+  /** With a deny: who decided (the hook, or the policy or person it decided for). */
+  deniedBy?: DeniedBy;
   /**
    * All argument changes made by the hooks, merged (agy's keys); absent when none. Send it as agy's
    * PreToolUse `overwrite`. Only set when allowed.
@@ -201,14 +204,24 @@ export class HookRunner {
       const view = withArgs(current, { ...current.args });
       const settled = await settle(() => hook.run(view, operation));
       const decision = this.#decision(hook, settled);
-      if (!decision.allow) return { ...decision, hook: hook.name, call: current, operation };
+      if (!decision.allow) {
+        const deniedBy = delegatedDenier(settled) ?? { kind: 'hook', name: hook.name };
+        return { ...decision, hook: hook.name, deniedBy, call: current, operation };
+      }
       const changes =
         settled.ok && typeof settled.value === 'object' ? settled.value.modifiedArgs : undefined;
       if (changes === undefined) continue;
       if (!isPlainObject(changes)) {
         const message = `Hook '${hook.name}' returned invalid modifiedArgs (expected a plain object)`;
         this.#logger.error(`preToolCall: ${message}; denying`, changes);
-        return { allow: false, message, hook: hook.name, call: current, operation };
+        return {
+          allow: false,
+          message,
+          hook: hook.name,
+          deniedBy: { kind: 'hook', name: hook.name },
+          call: current,
+          operation,
+        };
       }
       current = withArgs(current, mergeToolArgs(current.args, changes));
       modified = true;
@@ -326,6 +339,21 @@ export class HookRunner {
     this.#logger.error(`${hook.kind} hook '${hook.name}' threw; passing to the next hook`, settled.error);
     return undefined;
   }
+}
+
+/**
+ * The policy or person a `preToolCall` hook's deny names (`ToolCallDecision.deniedBy`), when well formed; any
+ * other kind stays the hook's own denial, since a hook can only speak for what it asked.
+ */
+function delegatedDenier(settled: Settled<unknown>): DeniedBy | undefined {
+  if (!settled.ok || !isPlainObject(settled.value)) return undefined;
+  const by: unknown = settled.value.deniedBy;
+  if (!isPlainObject(by)) return undefined;
+  if (by.kind === 'policy' && typeof by.name === 'string' && by.name !== '')
+    return { kind: 'policy', name: by.name };
+  if (by.kind === 'user' && typeof by.policy === 'string' && by.policy !== '')
+    return { kind: 'user', policy: by.policy };
+  return undefined;
 }
 
 /** Runs `fn`, turning sync throws and rejections into a value. */

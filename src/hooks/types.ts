@@ -4,6 +4,7 @@
  * decisions back (`decision`/`reason`/`overwrite`).
  */
 import type { Step, ToolError } from '../model/step.js';
+import type { DeniedBy } from '../model/turn-result.js';
 
 /** Every hook kind, in dispatch-lifecycle order. */
 export const HOOK_KINDS = [
@@ -112,6 +113,12 @@ export interface ToolCallDecision extends HookDecision {
    * Ignored on deny.
    */
   modifiedArgs?: ToolArgs;
+  /**
+   * On deny, who decided when the hook decides for someone else: `enforce()` names the policy, or the person its
+   * `askUser` asked. Only `policy` and `user` are taken from a hook; absent (or anything else), the hook itself
+   * is named (`{ kind: 'hook', name }`). Ignored when allowed.
+   */
+  deniedBy?: DeniedBy;
 }
 
 /** A `stop` hook's answer: let the agent stop, or make it continue with a reason (injected as a message). */

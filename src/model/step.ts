@@ -179,8 +179,8 @@ export interface ToolCall {
    */
   title?: string;
   /**
-   * For MCP tools: the server the tool belongs to, as the backend names it (on agy e.g. `agy-sdk_tools` for the
-   * agent's own tools). Backend-neutral: each backend fills it where it converts its wire steps (for agy,
+   * For MCP tools: the server the tool belongs to, by the name it was configured under (`mcpServers.calc` →
+   * `calc`, though agy itself shows `agy-sdk_calc`); the agent's own tools are on `agy-sdk_tools`. Backend-neutral: each backend fills it where it converts its wire steps (for agy,
    * `connection/agy/stream-json/normalize.ts`), and the SDK reads only this, never a backend's arguments.
    */
   mcpServer?: string;

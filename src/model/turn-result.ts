@@ -38,14 +38,70 @@ export type TurnStatus =
   /** Anything else: a model error, a crash, a missing `result`, invalid structured output, … */
   | 'error';
 
-/** A permission agy soft-denied in headless mode. */
+/**
+ * Who denied a tool call or a turn. Every denial names one:
+ * - `policy`: a policy by its name (`Policy.name`, else its target), including the SDK's own (`capabilities`,
+ *   `workspace-only`), or one that failed closed (its condition threw, or nobody answered its `askUser` in time);
+ * - `user`: the person asked by an `ask_user` policy answered no;
+ * - `hook`: a hook by its name (a `preToolCall` or `preTurn` hook, or `agyHooks` for the raw agy hooks);
+ * - `config`: a configuration field (an MCP server's `enabledTools` or `disabledTools`);
+ * - `budget`: a budget ran out (`maxToolCalls`);
+ * - `agy`: agy itself (its permission check: headless agy cannot ask, so it soft-denies);
+ * - `sdk`: the SDK's own safety rule (a call from a turn that already ended, a hook that failed to answer).
+ */
+export type DeniedBy =
+  | {
+      /** A policy denied it. */
+      kind: 'policy';
+      /** The policy's name (its `name`, else its tool target). */
+      name: string;
+    }
+  | {
+      /** The person an `ask_user` policy asked said no. */
+      kind: 'user';
+      /** The policy that asked. */
+      policy: string;
+    }
+  | {
+      /** A hook denied it. */
+      kind: 'hook';
+      /** The hook's name (`agyHooks` for the raw agy hooks). */
+      name: string;
+    }
+  | {
+      /** A configuration field denied it. */
+      kind: 'config';
+      /** The field, e.g. `mcpServers.calc.enabledTools`. */
+      field: string;
+    }
+  | {
+      /** A budget ran out. */
+      kind: 'budget';
+      /** Which budget. */
+      name: BudgetName;
+    }
+  | {
+      /** agy itself denied it (its own permission check). */
+      kind: 'agy';
+    }
+  | {
+      /** The SDK's own safety rule denied it. */
+      kind: 'sdk';
+    };
+
+/** A tool call or turn that was denied: by agy (a headless soft-denial) or by the SDK (policies, hooks, …). */
 export interface DeniedAction {
   /** The permission agy denied (e.g. `write_file`), or the tool the SDK denied (e.g. `run_command`). */
   action: string;
   /** agy's display name for it, when given. */
   displayName?: string;
-  /** Who denied it: agy itself (headless soft-denial), or the SDK (a policy, a hook, a pre-turn hook). */
+  /**
+   * Where the denial was reported: `agy` (agy's `denied_actions`, or a hook denial agy echoed on a tool step) or
+   * `sdk` (decided in the SDK). {@link DeniedAction.deniedBy} says who decided.
+   */
   source?: 'agy' | 'sdk';
+  /** Who denied it: a policy by name, the person asked, a hook, a config field, a budget, agy, or the SDK. */
+  deniedBy?: DeniedBy;
   /** The reason the model was given (SDK denials). */
   reason?: string;
   /** The denied call's arguments, as agy sent them (SDK denials of tool calls). */

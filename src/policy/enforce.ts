@@ -133,6 +133,7 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
         return {
           allow: false,
           message: `Denied by policy '${label}': its condition failed (${describeError(result.error)}), and policies fail closed`,
+          deniedBy: { kind: 'policy', name: label },
         };
       }
       switch (result.decision) {
@@ -144,6 +145,7 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
           return {
             allow: false,
             message: `Denied by policy '${label}'${policy.message ? `: ${policy.message}` : ''}`,
+            deniedBy: { kind: 'policy', name: label },
           };
         case 'ask_user': {
           logger.debug(`policy '${label}' asks the user about tool '${call.name}'`);
@@ -156,9 +158,21 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
             ...(policy.message === undefined ? {} : { reason: policy.message }),
           });
           if (outcome.allow) return { allow: true };
+          // Only an answer is the person's; a timeout or a failed handler is the policy failing closed.
+          if (outcome.status === 'answered') {
+            // runAskUser's own phrase for a bare "no" says no more than this prefix; the person's words do.
+            const said =
+              outcome.message === `the user denied tool '${call.name}'` ? undefined : outcome.message;
+            return {
+              allow: false,
+              message: `Denied by the user (asked by policy '${label}')${said ? `: ${said}` : ''}`,
+              deniedBy: { kind: 'user', policy: label },
+            };
+          }
           return {
             allow: false,
             message: `Denied by policy '${label}': ${outcome.message ?? 'not approved'}`,
+            deniedBy: { kind: 'policy', name: label },
           };
         }
       }

@@ -132,7 +132,7 @@ describe('fail-closed outcomes through real processes', () => {
     const result = await r.result();
     expect(result.status).toBe('denied');
     expect(result.deniedActions).toEqual([
-      { action: 'write_file', displayName: 'Write file', source: 'agy' },
+      { action: 'write_file', displayName: 'Write file', source: 'agy', deniedBy: { kind: 'agy' } },
     ]);
     expect(result.result?.status).toBe('SUCCESS');
     const err = await r.text().catch((e: unknown) => e);

@@ -1,9 +1,11 @@
 /** The control plane's parts, one concept each: the tool-call budget gate, the steering queue, the agy hook adapter. */
 import { describe, expect, it } from 'vitest';
+import { ControlPlane } from '../../src/agent/control-plane.js';
 import { SteeringQueue } from '../../src/agent/steering.js';
 import { foldDenials, recordDenial, TurnLedger } from '../../src/agent/turn-ledger.js';
 import { toHookCall } from '../../src/connection/agy/hook-adapter.js';
 import { ToolCallGate } from '../../src/conversation/budget.js';
+import { createHookToolCall } from '../../src/hooks/args.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 
 describe('ToolCallGate (maxToolCalls at the gate)', () => {
@@ -25,6 +27,44 @@ describe('ToolCallGate (maxToolCalls at the gate)', () => {
     expect(gate.spend()).toBeUndefined();
     gate.beginTurn();
     expect(gate.spend()).toBe('maxToolCalls budget (1) is spent');
+  });
+});
+
+describe('ControlPlane: a call past maxToolCalls', () => {
+  it('is denied by the budget, named in the verdict, the result and the log', async () => {
+    const lines: string[] = [];
+    const keep = (m: string) => void lines.push(m);
+    const control = new ControlPlane({
+      hooks: [],
+      policies: [],
+      mcpServers: {},
+      steering: false,
+      maxToolCalls: { limit: 0, scope: 'turn' },
+      logger: { debug: () => {}, info: keep, warn: keep, error: keep },
+    });
+    await control.beginTurn('go');
+    const call = createHookToolCall({ id: 'c:1', name: 'view_file', args: { AbsolutePath: '/a' } });
+    const key = {};
+    control.toolCallRequested(key, call);
+    const verdict = await control.gateBackendToolCall(call);
+    expect(verdict).toEqual({
+      allow: false,
+      reason: 'maxToolCalls budget (0) is spent',
+      deniedBy: { kind: 'budget', name: 'maxToolCalls' },
+    });
+    control.toolCallAnswered(key, call, verdict);
+    const result = await control.endTurn({
+      status: 'success',
+      text: '',
+      deniedActions: [],
+    } as unknown as TurnResult);
+    expect(result.deniedActions[0]?.deniedBy).toEqual({ kind: 'budget', name: 'maxToolCalls' });
+    expect(result.errorMessage).toBe(
+      'view_file denied by budget maxToolCalls (maxToolCalls budget (0) is spent)',
+    );
+    expect(lines).toContain(
+      "tool 'view_file' denied by budget maxToolCalls: maxToolCalls budget (0) is spent",
+    );
   });
 });
 
@@ -91,15 +131,22 @@ describe('TurnLedger', () => {
   it('folds SDK denials into the result: success becomes denied, deniedActions grow', () => {
     const ledger = new TurnLedger();
     const turn = ledger.begin(ctx);
-    recordDenial(turn, call, 'no');
+    recordDenial(turn, call, 'no', { kind: 'policy', name: 'no_shell' });
     const result = foldDenials(
       { status: 'success', deniedActions: [] } as unknown as TurnResult,
       turn.denials,
     );
     expect(result.status).toBe('denied');
     expect(result.deniedActions).toEqual([
-      { action: 'run_command', source: 'sdk', reason: 'no', args: { CommandLine: 'rm -rf /' } },
+      {
+        action: 'run_command',
+        source: 'sdk',
+        deniedBy: { kind: 'policy', name: 'no_shell' },
+        reason: 'no',
+        args: { CommandLine: 'rm -rf /' },
+      },
     ]);
+    expect(result.errorMessage).toBe("run_command denied by policy 'no_shell' (no)");
     expect(
       foldDenials({ status: 'error', deniedActions: [] } as unknown as TurnResult, turn.denials).status,
     ).toBe('error');

@@ -52,6 +52,39 @@ describe.skipIf(!BUILT)('agy-sdk run (offline)', { concurrent: true }, () => {
     expect(json.stdout).toContain('\\u001b]52');
   });
 
+  it('a denied call is never [tool ok]: the line and the closing line name who denied it', async () => {
+    // agy's own soft denial ends the step DONE without output (docs/reference/stream-json.md#denied-actions):
+    // only the result says it was denied, so its line waits for it.
+    const soft = await runCli(
+      ['run', '--offline', 'go'],
+      await scenario({
+        turns: [{ actions: [{ deny: { action: 'run_command', parameters: { CommandLine: 'ls' } } }] }],
+      }),
+    );
+    expect(soft.stderr).not.toContain('[tool ok]');
+    expect(soft.stderr).toContain("[tool denied] run_command: denied by agy's permission check");
+    expect(soft.stderr).toMatch(/\[done\] denied · .* — RunCommand denied by agy's permission check\n/);
+    // The default policy (confirm_run_command, nobody at a terminal) denies: the SDK's policy, not agy.
+    const policy = await runCli(
+      ['run', '--offline', 'go'],
+      await scenario({
+        turns: [
+          {
+            actions: [
+              { tool: { name: 'run_command', parameters: { CommandLine: 'rm x' }, output: 'x' } },
+              { text: 'ok' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(policy.stderr).toContain("[tool denied] run_command: Denied by policy 'confirm_run_command'");
+    expect(policy.stderr).toMatch(
+      /\[done\] denied · .* — run_command denied by policy 'confirm_run_command'/,
+    );
+    expect(policy.stderr).not.toMatch(/agy denied|\[tool (ok|failed)\]/);
+  });
+
   it('streams the answer on stdout and tool lines on stderr off a TTY, exit 0', async () => {
     const env = await scenario({
       turns: [

@@ -174,7 +174,10 @@ describe('turn and session hooks (was test/agent/control-plane.process.test.ts)'
       ],
     });
     const denied = await (await agent.chat('tell me the secret')).result();
-    expect(denied).toMatchObject({ status: 'denied', errorMessage: 'no secrets' });
+    expect(denied).toMatchObject({
+      status: 'denied',
+      errorMessage: "turn denied by hook 'preTurn' (no secrets)",
+    });
     expect(agent.conversation.history).toHaveLength(0);
     expect(await (await agent.chat('hello')).text()).toBe('allowed answer');
     expect(texts).toEqual(['allowed answer']);

@@ -121,7 +121,8 @@ describe('enforce decisions', () => {
     );
     expect(no).toMatchObject({
       allow: false,
-      message: "Denied by policy 'confirm': the user denied tool 'run_command'",
+      message: "Denied by the user (asked by policy 'confirm')",
+      deniedBy: { kind: 'user', policy: 'confirm' },
     });
 
     const said = await decide(
@@ -132,7 +133,7 @@ describe('enforce decisions', () => {
         }),
       ]),
     );
-    expect(said.message).toBe("Denied by policy 'c': not today");
+    expect(said.message).toBe("Denied by the user (asked by policy 'c'): not today");
   });
 
   it('ask_user: the handler gets the policy message as the reason and the operation context', async () => {

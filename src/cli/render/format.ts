@@ -37,8 +37,27 @@ export function describeCall(call: ToolCall): string {
   return `${call.name}${detail}`;
 }
 
-/** The tool's outcome in a few words: its error, or the first line of its output. */
+/** agy's words before a hook's reason on a denied tool step; the reason itself names who denied. */
+const HOOK_DENIAL_PREFIX = /^tool call denied by pre-tool hook:\s*/;
+
+/**
+ * How a finished call ended, as the CLI labels it: `denied`, `failed`, `ok`, or `unsure` for a call that ended
+ * DONE with neither output nor error, which agy also writes for a call it soft-denied (only the turn's result
+ * says which: `ToolCall.denied` is set in place then).
+ */
+export function callVerdict(call: ToolCall): 'ok' | 'failed' | 'denied' | 'unsure' {
+  if (call.denied) return 'denied';
+  if (call.state === 'ERROR') return 'failed';
+  if (call.output === undefined && call.error === undefined) return 'unsure';
+  return 'ok';
+}
+
+/** The tool's outcome in a few words: who denied it, its error, or the first line of its output. */
 export function describeOutcome(call: ToolCall): string {
+  if (call.denied) {
+    const reason = call.error?.message.replace(HOOK_DENIAL_PREFIX, '');
+    return reason ? oneLine(reason) : "denied by agy's permission check";
+  }
   if (call.state === 'ERROR') return oneLine(call.error?.message ?? 'failed');
   if (call.output === undefined || call.output === null || call.output === '')
     return call.denied ? 'denied' : 'done';

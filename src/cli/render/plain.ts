@@ -3,9 +3,16 @@
  * call gives one line on `err` when it starts and one when it ends, so a log reads in order. What came from the
  * model or a tool is printed terminal-safe (a log is read on a terminal later).
  */
-import type { Step, TurnResult } from '../../index.js';
+import type { Step, ToolCall, TurnResult } from '../../index.js';
 import { TerminalTextFilter } from '../../internal/terminal-text.js';
-import { answerDelta, describeCall, describeOutcome, formatStructured, summaryLine } from './format.js';
+import {
+  answerDelta,
+  callVerdict,
+  describeCall,
+  describeOutcome,
+  formatStructured,
+  summaryLine,
+} from './format.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
 
 /** The plain-lines renderer. */
@@ -15,6 +22,8 @@ export class PlainRenderer implements TurnRenderer {
   readonly #started = new Set<string>();
   readonly #ended = new Set<string>();
   readonly #text = new TerminalTextFilter();
+  /** Calls that ended DONE with nothing to show: agy's soft denial looks the same until the result. */
+  #unsure: ToolCall[] = [];
   #midLine = false;
 
   /** `streamText: false` (with `--schema`) prints only the structured output, not the raw JSON text. */
@@ -33,23 +42,38 @@ export class PlainRenderer implements TurnRenderer {
     const call = step.tool;
     if (!call || step.subagent) return;
     if (!this.#started.has(call.id)) {
+      // A new call: agy went on, so an earlier silent call was not the soft denial that ends a turn.
+      this.#flushUnsure();
       this.#started.add(call.id);
       this.#line(`[tool] ${describeCall(call)}`);
     }
     if ((call.state === 'DONE' || call.state === 'ERROR') && !this.#ended.has(call.id)) {
       this.#ended.add(call.id);
-      this.#line(`[tool ${call.state === 'ERROR' ? 'failed' : 'ok'}] ${call.name}: ${describeOutcome(call)}`);
+      if (callVerdict(call) === 'unsure') this.#unsure.push(call);
+      else this.#toolEnd(call);
     }
   }
 
   // Nothing animates off a terminal.
   wait(): void {}
 
+  #toolEnd(call: ToolCall): void {
+    const verdict = callVerdict(call);
+    this.#line(`[tool ${verdict === 'unsure' ? 'ok' : verdict}] ${call.name}: ${describeOutcome(call)}`);
+  }
+
+  #flushUnsure(): void {
+    for (const call of this.#unsure) this.#toolEnd(call);
+    this.#unsure = [];
+  }
+
   start(): void {}
 
   end(result: TurnResult, options: { showStructured: boolean }): void {
     this.#text.end();
     this.#breakLine();
+    // The result has marked the calls agy soft-denied.
+    this.#flushUnsure();
     if (options.showStructured && result.status === 'success')
       this.#streams.out.write(formatStructured(result.structuredOutput));
     this.#streams.err.write(`[done] ${summaryLine(result)}\n`);
@@ -60,6 +84,7 @@ export class PlainRenderer implements TurnRenderer {
   }
 
   dispose(): void {
+    this.#flushUnsure();
     this.#breakLine();
   }
 

@@ -8,9 +8,16 @@
  * from the model or a tool is printed terminal-safe (`terminalSafe`).
  */
 import { createColors } from 'picocolors';
-import type { Step, TurnResult } from '../../index.js';
+import type { Step, ToolCall, TurnResult } from '../../index.js';
 import { TerminalTextFilter } from '../../internal/terminal-text.js';
-import { answerDelta, describeCall, describeOutcome, formatStructured, summaryLine } from './format.js';
+import {
+  answerDelta,
+  callVerdict,
+  describeCall,
+  describeOutcome,
+  formatStructured,
+  summaryLine,
+} from './format.js';
 import type { RenderStreams, TurnRenderer } from './renderer.js';
 import { Spinner } from './spinner.js';
 
@@ -45,6 +52,8 @@ export class TtyRenderer implements TurnRenderer {
   readonly #seen = new Set<string>();
   readonly #ended = new Set<string>();
   readonly #text = new TerminalTextFilter();
+  /** Calls that ended DONE with nothing to show: agy's soft denial looks the same until the result. */
+  #unsure: ToolCall[] = [];
   /** The one live line (agy runs tools one after another); a call started meanwhile gets a static line. */
   #live: Live | undefined;
   /** The answer's last line is still open (on `out`). */
@@ -97,13 +106,16 @@ export class TtyRenderer implements TurnRenderer {
     const finished = call.state === 'DONE' || call.state === 'ERROR';
     if (!this.#seen.has(call.id)) {
       this.#seen.add(call.id);
+      // A new call: agy went on, so an earlier silent call was not the soft denial that ends a turn.
+      this.#flushUnsure();
       if (!finished) this.#startTool(call.id, describeCall(call));
     }
     if (!finished || this.#ended.has(call.id)) return;
     this.#ended.add(call.id);
-    const ok = call.state !== 'ERROR';
-    const mark = ok ? this.#c.green('✓') : this.#c.red('✗');
-    const line = `${mark} ${describeCall(call)} ${this.#c.dim(`— ${describeOutcome(call)}`)}`;
+    const unsure = callVerdict(call) === 'unsure';
+    if (unsure) this.#unsure.push(call);
+    // A silent call's mark waits for the result (or the next call); its line shows only what ran meanwhile.
+    const line = unsure ? `${this.#c.cyan('•')} ${describeCall(call)}` : this.#toolLine(call);
     if (this.#live?.kind === 'tool' && this.#live.id === call.id) {
       this.#live.spinner.stop(line);
       this.#live = undefined;
@@ -119,6 +131,8 @@ export class TtyRenderer implements TurnRenderer {
     // Nothing animates after the closing line.
     this.#running = false;
     this.dispose();
+    // The result has marked the calls agy soft-denied.
+    this.#flushUnsure();
     this.#text.end();
     if (options.showStructured && result.status === 'success')
       this.#streams.out.write(formatStructured(result.structuredOutput));
@@ -137,6 +151,20 @@ export class TtyRenderer implements TurnRenderer {
     this.#quiet = true;
     this.#pause();
     this.#breakLine();
+  }
+
+  /** `✓ call — outcome`, or `✗` for a failed or denied call. */
+  #toolLine(call: ToolCall): string {
+    const mark = callVerdict(call) === 'failed' || call.denied ? this.#c.red('✗') : this.#c.green('✓');
+    return `${mark} ${describeCall(call)} ${this.#c.dim(`— ${describeOutcome(call)}`)}`;
+  }
+
+  #flushUnsure(): void {
+    const calls = this.#unsure;
+    if (calls.length === 0) return;
+    this.#unsure = [];
+    this.#pause();
+    for (const call of calls) this.#line(this.#toolLine(call));
   }
 
   /**

@@ -66,6 +66,7 @@ export class PermissionHandler {
       verdict = {
         allow: false,
         reason: 'modified arguments cannot be given back to an ACP agent; the call was denied',
+        deniedBy: { kind: 'sdk' },
       };
     if (verdict.allow && call.mcpServer !== undefined) {
       const disabled = this.#deps.mcpServers?.[call.mcpServer]?.disabledTools;
@@ -73,12 +74,16 @@ export class PermissionHandler {
         verdict = {
           allow: false,
           reason: `tool '${call.name}' is in disabledTools of MCP server '${call.mcpServer}'`,
+          deniedBy: { kind: 'config', field: `mcpServers.${call.mcpServer}.disabledTools` },
         };
     }
     const answer = chooseOption(params.options, verdict.allow);
     const acted: ToolCallVerdict = answer.allowed
       ? verdict
-      : { allow: false, reason: verdict.allow ? 'the agent offered no once-only approval' : verdict.reason };
+      : verdict.allow
+        ? // The agent offered no way to allow only this call: the SDK refuses a standing approval.
+          { allow: false, reason: 'the agent offered no once-only approval', deniedBy: { kind: 'sdk' } }
+        : verdict;
     host.toolCallAnswered(key, hookCall, acted);
     if (!acted.allow) {
       turn.denials++;

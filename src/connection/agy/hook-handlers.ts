@@ -11,6 +11,7 @@
  */
 import { isRecord } from '../../internal/guards.js';
 import type { Logger } from '../../logger.js';
+import type { DeniedBy } from '../../model/turn-result.js';
 import type {
   AgyHookInput,
   AgyHookRegistration,
@@ -30,6 +31,12 @@ import {
   toAgyPreToolUseAnswer,
 } from './pre-tool-answer.js';
 import { createHookDispatcher } from './session/hook-dispatcher.js';
+
+/** Who denied when a raw `agyHooks` PreToolUse handler did. */
+const RAW_HOOKS: DeniedBy = { kind: 'hook', name: 'agyHooks' };
+
+/** How many SDK denials may wait for their answer to be observed (agy runs tools one at a time). */
+const MAX_PENDING_DENIALS = 64;
 
 /** Options of {@link AgyHookHandlers}. */
 export interface AgyHookHandlersOptions {
@@ -71,6 +78,11 @@ export class AgyHookHandlers implements HookEndpoint {
   readonly #logger: Logger | undefined;
   /** How the last PreToolUse answer was written, so {@link AgyHookHandlers.answered} reads it as agy does. */
   #dialect: PreToolUseDialect = 'decision';
+  /**
+   * The SDK's own PreToolUse denials by call id, until agy's answer is observed: the wire answer carries only
+   * the reason, and this says who decided. Bounded: an entry whose answer never comes is dropped oldest first.
+   */
+  readonly #denials = new Map<string, Extract<ToolCallVerdict, { allow: false }>>();
   #warnedUnknownVersion = false;
 
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
@@ -147,16 +159,22 @@ export class AgyHookHandlers implements HookEndpoint {
     if (event !== 'PreToolUse') return;
     // Input that never reached a handler (too large, not JSON) still gets a verdict, charged by the host.
     const { call } = toHookCall(isRecord(input) ? (input as AgyHookInput) : {});
-    const verdict: ToolCallVerdict =
-      approvesCall(answer, this.#dialect) || !isRecord(answer)
-        ? { allow: true }
-        : {
-            allow: false,
-            reason:
-              typeof answer.reason === 'string'
-                ? answer.reason
-                : `agy hook answered ${String(answer.decision)}`,
-          };
+    const own = this.#denials.get(call.id);
+    this.#denials.delete(call.id);
+    let verdict: ToolCallVerdict = { allow: true };
+    if (!approvesCall(answer, this.#dialect) && isRecord(answer)) {
+      const reason =
+        typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`;
+      verdict =
+        own?.reason === reason
+          ? own
+          : // Not the SDK's decision: a raw agyHooks handler's, or the listener's fail-closed fallback.
+            {
+              allow: false,
+              reason,
+              deniedBy: this.#rawEvents.has('PreToolUse') ? RAW_HOOKS : { kind: 'sdk' },
+            };
+    }
     this.#host.toolCallAnswered(input, call, verdict);
   };
 
@@ -177,7 +195,11 @@ export class AgyHookHandlers implements HookEndpoint {
     // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
     const gatedInProcess = !!mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER;
     const verdict = await this.#host.gateBackendToolCall(call, { gatedInProcess });
-    if (!verdict.allow) return { decision: 'deny', reason: verdict.reason };
+    if (!verdict.allow) {
+      if (this.#denials.size >= MAX_PENDING_DENIALS) this.#denials.delete(this.#denials.keys().next().value!);
+      this.#denials.set(call.id, verdict);
+      return { decision: 'deny', reason: verdict.reason };
+    }
     if (!verdict.args) return { decision: 'allow' };
     // For MCP calls the model's arguments sit inside `Arguments`.
     return { decision: 'allow', overwrite: mcp ? { Arguments: verdict.args } : verdict.args };

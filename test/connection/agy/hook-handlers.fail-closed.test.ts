@@ -7,6 +7,8 @@ import { ControlPlane } from '../../../src/agent/control-plane.js';
 import { AgyHookHandlers } from '../../../src/connection/agy/hook-handlers.js';
 import { SessionRuntime } from '../../../src/connection/agy/session/session-runtime.js';
 import type { TurnResult } from '../../../src/model/turn-result.js';
+import { policy } from '../../../src/policy/index.js';
+import type { PolicyList } from '../../../src/policy/types.js';
 import type { AgyHookRegistration } from '../../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../../helpers/runtime-files.js';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -35,11 +37,11 @@ const PAYLOAD = {
 };
 
 /** One raw handler answering `answer`, wired as the Agent wires raw hooks and the control plane. */
-async function answerOf(answer: () => unknown) {
+async function answerOf(answer: () => unknown, policies: PolicyList = []) {
   const logger = recordingLogger();
   const cp = new ControlPlane({
     hooks: [],
-    policies: [],
+    policies,
     mcpServers: {},
     steering: false,
     logger,
@@ -102,10 +104,27 @@ describe('raw agyHooks PreToolUse answers fail closed', () => {
       ).toBe(true);
       expect(turn.status).toBe('denied');
       expect(turn.deniedActions).toEqual([
-        expect.objectContaining({ action: 'run_command', source: 'sdk', reason: reply.reason }),
+        expect.objectContaining({
+          action: 'run_command',
+          source: 'sdk',
+          deniedBy: { kind: 'hook', name: 'agyHooks' },
+          reason: reply.reason,
+        }),
       ]);
     });
   }
+
+  it("names who denied through agy's answer: the SDK's policy, or the raw agyHooks", async () => {
+    // The raw hook has no opinion; the SDK's policy denies, and agy's answer carries only the reason.
+    const sdk = await answerOf(() => undefined, [policy.deny('run_command', { name: 'no_shell' })]);
+    expect(sdk.reply).toEqual({ decision: 'deny', reason: "Denied by policy 'no_shell'" });
+    expect(sdk.turn.deniedActions[0]?.deniedBy).toEqual({ kind: 'policy', name: 'no_shell' });
+    expect(sdk.turn.errorMessage).toBe("run_command denied by policy 'no_shell'");
+    // The raw hook denies first: the SDK never decided, so the raw hooks are named.
+    const raw = await answerOf(() => ({ decision: 'deny', reason: 'mine' }), [policy.allowAll()]);
+    expect(raw.turn.deniedActions[0]?.deniedBy).toEqual({ kind: 'hook', name: 'agyHooks' });
+    expect(raw.turn.errorMessage).toBe("run_command denied by hook 'agyHooks' (mine)");
+  });
 
   it('well-formed answers and no answer pass through unchanged', async () => {
     expect((await answerOf(() => undefined)).reply).toEqual({ decision: 'allow' });

@@ -71,7 +71,12 @@ describe.skipIf(!HAVE_CAPTURES)(
       const denied = (wire.denied_actions as { action: string; display_name: string }[] | undefined) ?? [];
       // agy's denied_actions, then one entry per hook denial agy wrote only as a TOOL_ERROR step (issue 19).
       expect(result.deniedActions.slice(0, denied.length)).toEqual(
-        denied.map((d) => ({ action: d.action, displayName: d.display_name, source: 'agy' })),
+        denied.map((d) => ({
+          action: d.action,
+          displayName: d.display_name,
+          source: 'agy',
+          deniedBy: { kind: 'agy' },
+        })),
       );
       expect(result.deniedActions.length).toBe(denied.length + (capture.hookDenied ?? 0));
       const command = wire.command as { name: string; data: unknown } | undefined;

@@ -7,7 +7,7 @@ import { isRecord } from '../../../internal/guards.js';
 import type { CommandResult, Step, SubagentInfo, ToolCall, ToolError, Usage } from '../../../model/step.js';
 import type { DeniedAction } from '../../../model/turn-result.js';
 import type { WireInit, WireResult, WireStepUpdate, WireUsage } from '../../../protocol/stream-json-wire.js';
-import { unwrapMcpCall } from '../mcp-call.js';
+import { configuredServerName, unwrapMcpCall } from '../mcp-call.js';
 
 /** Public view of agy's `init` event. */
 export interface InitInfo {
@@ -254,7 +254,8 @@ function toolCallFromWire(
     id: toolCallId(conversationId, stepIndex),
     name: mcp?.toolName ?? wireName,
     args: mcp?.args ?? wireArgs,
-    mcpServer: mcp?.agyServer,
+    // The user's name for the server (`calc`, not agy's `agy-sdk_calc`); `wire` keeps agy's.
+    mcpServer: mcp ? configuredServerName(mcp.agyServer) : undefined,
     wire: mcp ? { name: wireName, args: wireArgs } : undefined,
     stepIndex,
     state,
@@ -275,6 +276,7 @@ export function deniedFromWire(w: WireResult): DeniedAction[] {
       action: str(d.action) ?? 'unknown',
       ...(displayName !== undefined && { displayName }),
       source: 'agy' as const,
+      deniedBy: { kind: 'agy' as const },
     };
   });
 }

@@ -12,6 +12,7 @@
  */
 
 import { isRecord } from '../../../internal/guards.js';
+import { describeDenials } from '../../../model/denials.js';
 import type { DeniedAction, TurnStatus } from '../../../model/turn-result.js';
 import type { WireResult } from '../../../protocol/stream-json-wire.js';
 import type { ExitInfo } from '../../process/child-process.js';
@@ -217,7 +218,7 @@ export function classifyTurn(i: OutcomeInput): Outcome {
       if (i.deniedActions.length > 0) {
         return {
           status: 'denied',
-          message: `agy denied: ${i.deniedActions.map((d) => d.displayName ?? d.action).join(', ')}`,
+          message: describeDenials(i.deniedActions),
         };
       }
       if (i.deniedToolSteps) {

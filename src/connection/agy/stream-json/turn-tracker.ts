@@ -163,6 +163,9 @@ export class TurnTracker {
           this.hookDenials.push({
             action: call.mcpServer ? `${call.mcpServer}/${call.name}` : call.name,
             source: 'agy',
+            // A PreToolUse hook's denial agy echoed: the SDK's own is recognised and replaced by the control
+            // plane (foldDenials); one left is the raw agyHooks' (or a hook's fail-closed answer).
+            deniedBy: { kind: 'hook', name: 'agyHooks' },
             reason: err.message.replace(HOOK_DENIAL_PREFIX, ''),
             args: call.args,
           });

@@ -75,7 +75,12 @@ describe.skipIf(!HAVE_CAPTURES)(
       const denied = (wire.denied_actions as { action: string; display_name: string }[] | undefined) ?? [];
       const hookDenied = capture.hookDenied ?? 0;
       expect(result.deniedActions.slice(0, denied.length)).toEqual(
-        denied.map((d) => ({ action: d.action, displayName: d.display_name, source: 'agy' })),
+        denied.map((d) => ({
+          action: d.action,
+          displayName: d.display_name,
+          source: 'agy',
+          deniedBy: { kind: 'agy' },
+        })),
       );
       expect(result.deniedActions.length).toBe(denied.length + hookDenied);
       // Each soft-denied action marks its tool call, in TurnResult.toolCalls and in toolResults().

@@ -86,6 +86,25 @@ describe('tool steps', () => {
     });
     expect((s.raw as WireStepUpdate).tool_info?.name).toBe('call_mcp_tool');
   });
+  it("a user's MCP server is reported by the name it was configured under (agy's agy-sdk_calc is calc)", () => {
+    // agy namespaces the SDK plugin's servers `agy-sdk_<name>` (docs/reference/mcp.md#plugin-server-names).
+    const wire = { ServerName: 'agy-sdk_calc', ToolName: 'add', Arguments: { a: 1 } };
+    const s = step({
+      step_index: 5,
+      step_type: 'tool',
+      tool_info: { name: 'call_mcp_tool', parameters: wire, output: '2' },
+    });
+    expect(s.tool).toMatchObject({ name: 'add', mcpServer: 'calc', args: { a: 1 } });
+    // The call as agy made it keeps agy's name.
+    expect(s.tool?.wire).toEqual({ name: 'call_mcp_tool', args: wire });
+    // A server that is not the SDK plugin's keeps agy's name.
+    const other = step({
+      step_index: 6,
+      step_type: 'tool',
+      tool_info: { name: 'call_mcp_tool', parameters: { ServerName: 'github', ToolName: 'x' } },
+    });
+    expect(other.tool?.mcpServer).toBe('github');
+  });
   it('a malformed call_mcp_tool (no ToolName) stays as agy sent it', () => {
     const s = step({
       step_index: 4,

@@ -131,7 +131,14 @@ describe('denials read the same on every version', () => {
     const result = await (await (await agentOn(shape('1.1.18-hook-denial.script'))).chat('run it')).result();
     expect(result.status).toBe('denied');
     expect(result.deniedActions).toEqual([
-      { action: 'run_command', source: 'agy', reason: 'no shell today', args: { CommandLine: 'sleep 30' } },
+      {
+        action: 'run_command',
+        source: 'agy',
+        // A hook the SDK did not install (the capture's own): agy's hooks, not the SDK's policies.
+        deniedBy: { kind: 'hook', name: 'agyHooks' },
+        reason: 'no shell today',
+        args: { CommandLine: 'sleep 30' },
+      },
     ]);
     expect(result.toolCalls[0]).toMatchObject({ state: 'ERROR', denied: true });
   });
@@ -146,6 +153,7 @@ describe('denials read the same on every version', () => {
       {
         action: 'run_command',
         source: 'agy',
+        deniedBy: { kind: 'hook', name: 'agyHooks' },
         reason: 'probe hook deny: the user refused this command',
         args: { CommandLine: 'echo denyme' },
       },
