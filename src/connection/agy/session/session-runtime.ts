@@ -33,7 +33,7 @@ import {
   renderFrontmatter,
   validated,
 } from '../../../protocol/agy-files.js';
-import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
+import type { AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { SessionListener } from '../../tool-server/listener.js';
