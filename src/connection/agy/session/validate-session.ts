@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { ConfigError } from '../../../errors.js';
 import { zod } from '../../../internal/load-sync.js';
 import { agentFrontmatterSchema } from '../../../protocol/agent-frontmatter.js';
-import type { AgyHookRegistration } from '../../../protocol/hook-wire.js';
+import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../protocol/hook-wire.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { validateDataDir } from '../../tool-server/hidden-path.js';
 import { toAgyMcpEntry } from './mcp-config.js';
