@@ -164,6 +164,9 @@ export class ControlPlane implements ToolCallHost {
   /** Sees each step: dispatches compaction hooks. */
   onStep(step: Step): void {
     this.#ledger.noteStep(step.stepIndex);
+    if (step.type === 'agent_response' && !step.subagent && step.textDelta) {
+      this.#ledger.noteResponseText(step.stepIndex, step.textDelta);
+    }
     const turn = this.#ledger.current;
     if (step.type === 'compaction' && step.state === 'DONE' && turn) {
       void this.runner.dispatchCompaction(turn.ctx, { stepIndex: step.stepIndex, step });
@@ -304,8 +307,12 @@ export class ControlPlane implements ToolCallHost {
     // an ended turn), there is nothing to keep going, so the model may stop and no stop hook runs.
     const turn = this.#ledger.current;
     if (!turn) return undefined;
+    // agy's Stop payload has no response text (docs/reference/hooks.md#stop-payload): the turn's latest
+    // response as the SDK saw it stream stands in (Python's `StopArgs.response_text`).
+    const responseText = event.responseText ?? turn.response?.text;
     const outcome = await this.runner.dispatchStop(turn.ctx, {
       ...event,
+      ...(responseText !== undefined && { responseText }),
       continuationCount: turn.continuations,
     });
     if (outcome.decision !== 'continue') return undefined;
