@@ -72,7 +72,7 @@ export {
   SlashCommand,
 } from './content/slash-command.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
-export type { BudgetConfig } from './conversation/budget.js';
+export type { BudgetConfig, BudgetScope } from './conversation/budget.js';
 export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
 export type { Conversation } from './conversation/conversation.js';
 // Errors.

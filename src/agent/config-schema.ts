@@ -215,7 +215,9 @@ export const AgentConfigSchema = z.strictObject({
         .number({ error: 'must be a non-negative number (USD)' })
         .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
         .optional(),
-      scope: z.enum(['turn', 'conversation'], { error: "must be 'turn' or 'conversation'" }).optional(),
+      scope: z
+        .enum(['turn', 'conversation', 'lifetime'], { error: "must be 'turn', 'conversation' or 'lifetime'" })
+        .optional(),
     })
     .optional(),
   steering: z.boolean().optional(),

@@ -38,7 +38,7 @@ import type {
   ToolCallVerdict,
 } from '../connection/host.js';
 import type { ContentPart } from '../content/content.js';
-import { ToolCallGate } from '../conversation/budget.js';
+import { type BudgetScope, ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { Hook } from '../hooks/kinds.js';
@@ -61,7 +61,7 @@ export interface ControlPlaneOptions {
   /** Install agy's PreInvocation hook for `'next-step'` steering. */
   steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
-  maxToolCalls?: { limit: number; scope: 'turn' | 'conversation' } | undefined;
+  maxToolCalls?: { limit: number; scope: BudgetScope } | undefined;
   logger: Logger;
 }
 
