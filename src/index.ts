@@ -197,6 +197,7 @@ export type { RecordConfig } from './testing/cassette/recorder.js';
 export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
+  type AgentBehavior,
   BUILTIN_TOOL_CLASSES,
   type BuiltinToolClass,
   type BuiltinToolName,

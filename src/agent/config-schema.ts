@@ -140,8 +140,16 @@ export const AgentConfigSchema = z.strictObject({
           .int({ error: 'must be a positive integer' })
           .positive({ error: 'must be a positive integer' })
           .optional(),
+        agentBehavior: z
+          .enum(['autonomous', 'interactive', 'minimal'], {
+            error: "must be 'autonomous', 'interactive' or 'minimal'",
+          })
+          .optional(),
       },
-      { error: 'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold? }' },
+      {
+        error:
+          'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold?, agentBehavior? }',
+      },
     )
     .refine((c) => c.enabledTools === undefined || c.disabledTools === undefined, {
       error: 'enabledTools and disabledTools are mutually exclusive (an allowlist or a denylist)',

@@ -138,6 +138,12 @@ function checkParityFields(config: AgentConfig, backend: BackendKind): void {
     refuseIfUnsupported('capabilities.enableSubagents', backend, 'capabilities.enableSubagents');
   if (caps?.compactionThreshold !== undefined)
     refuseIfUnsupported('capabilities.compactionThreshold', backend, 'capabilities.compactionThreshold');
+  if (caps?.agentBehavior === 'interactive' || caps?.agentBehavior === 'minimal')
+    refuseIfUnsupported(
+      `capabilities.agentBehavior: '${caps.agentBehavior}'`,
+      backend,
+      'capabilities.agentBehavior',
+    );
 }
 
 /** Whether `workspaces` confine the file tools (explicit workspaces, no `allowOutsideWorkspaces`). */

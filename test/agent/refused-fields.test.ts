@@ -51,6 +51,17 @@ describe('refused by name, per backend', () => {
     expect(() => new Agent({ capabilities: { enableSubagents: false } })).not.toThrow();
   });
 
+  it("capabilities.agentBehavior (Python's AgentBehavior): 'autonomous' runs; 'minimal' and 'interactive' are refused by name", () => {
+    const minimal = refusal({ capabilities: { agentBehavior: 'minimal' } });
+    expect(minimal.feature).toBe('capabilities.agentBehavior');
+    expect(minimal.message).toContain('prunes its system prompt');
+    expect(refusal({ backend: ACP, capabilities: { agentBehavior: 'minimal' } }).message).toContain(
+      'the ACP backend',
+    );
+    expect(refusal({ capabilities: { agentBehavior: 'interactive' } }).message).toContain('ask the user');
+    expect(() => new Agent({ capabilities: { agentBehavior: 'autonomous' } })).not.toThrow();
+  });
+
   it('ACP: replace-mode instructions only on the gemini-cli preset; appended ones are a ConfigError', () => {
     expect(
       () => new Agent({ backend: ACP, systemInstructions: { mode: 'replace', text: 'x' } }),
