@@ -450,7 +450,11 @@ describe('turn hooks (preTurn/postTurn/session: test/conversation/conversation.i
   });
 
   it("stop hooks get the turn's latest response text, which agy's Stop payload lacks (Python's StopArgs)", async () => {
-    const seen: Array<{ responseText?: string; continuationCount?: number; terminationReason?: string }> = [];
+    const seen: Array<{
+      responseText?: string | undefined;
+      continuationCount?: number | undefined;
+      terminationReason?: string | undefined;
+    }> = [];
     const agent = await agentWith(
       { turns: [{ actions: [{ text: 'first answer' }] }] },
       {
