@@ -74,7 +74,7 @@ export {
   SlashCommand,
 } from './content/slash-command.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
-export type { BudgetConfig } from './conversation/budget.js';
+export type { BudgetConfig, BudgetScope } from './conversation/budget.js';
 export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
 export type { Conversation } from './conversation/conversation.js';
 // Errors.
@@ -200,6 +200,7 @@ export type { RecordConfig } from './testing/cassette/recorder.js';
 export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
+  type AgentBehavior,
   BUILTIN_TOOL_CLASSES,
   type BuiltinToolClass,
   type BuiltinToolName,

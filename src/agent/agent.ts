@@ -218,6 +218,11 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
           (config.askUserTimeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS) + 5_000,
         )
       : config.hookTimeoutMs;
+    if (config.budget?.scope === 'lifetime' && config.conversationId !== undefined)
+      throw new UnsupportedError(
+        'budget.scope',
+        "'lifetime' counts from the conversation's first step, and the SDK sees no spend from before this agent resumed it (agy reports none); use 'conversation' (from now on)",
+      );
     if (config.budget?.maxCostUsd !== undefined) {
       const model = config.provider?.model ?? config.model;
       if (!priceOf(model, config.pricing))

@@ -146,8 +146,16 @@ function buildSchema(z: typeof import('zod/v4').z) {
             .int({ error: 'must be a positive integer' })
             .positive({ error: 'must be a positive integer' })
             .optional(),
+          agentBehavior: z
+            .enum(['autonomous', 'interactive', 'minimal'], {
+              error: "must be 'autonomous', 'interactive' or 'minimal'",
+            })
+            .optional(),
         },
-        { error: 'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold? }' },
+        {
+          error:
+            'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold?, agentBehavior? }',
+        },
       )
       .refine((c) => c.enabledTools === undefined || c.disabledTools === undefined, {
         error: 'enabledTools and disabledTools are mutually exclusive (an allowlist or a denylist)',
@@ -221,7 +229,9 @@ function buildSchema(z: typeof import('zod/v4').z) {
           .number({ error: 'must be a non-negative number (USD)' })
           .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
           .optional(),
-        scope: z.enum(['turn', 'conversation'], { error: "must be 'turn' or 'conversation'" }).optional(),
+        scope: z
+          .enum(['turn', 'conversation', 'lifetime'], { error: "must be 'turn', 'conversation' or 'lifetime'" })
+          .optional(),
       })
       .optional(),
     steering: z.boolean().optional(),

@@ -34,7 +34,7 @@ import type {
 } from '../connection/host.js';
 import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import type { ContentPart } from '../content/content.js';
-import { ToolCallGate } from '../conversation/budget.js';
+import { type BudgetScope, ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
 import { createHookToolCall } from '../hooks/args.js';
 import type { Hook } from '../hooks/kinds.js';
@@ -60,7 +60,7 @@ export interface ControlPlaneOptions {
   /** Install agy's PreInvocation hook for `'next-step'` steering. */
   steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
-  maxToolCalls?: { limit: number; scope: 'turn' | 'conversation' } | undefined;
+  maxToolCalls?: { limit: number; scope: BudgetScope } | undefined;
   logger: Logger;
 }
 
@@ -168,6 +168,9 @@ export class ControlPlane implements ToolCallHost {
   /** Sees each step: dispatches compaction hooks. */
   onStep(step: Step): void {
     this.#ledger.noteStep(step.stepIndex);
+    if (step.type === 'agent_response' && !step.subagent && step.textDelta) {
+      this.#ledger.noteResponseText(step.stepIndex, step.textDelta);
+    }
     const turn = this.#ledger.current;
     if (step.type === 'compaction' && step.state === 'DONE' && turn) {
       void this.runner.dispatchCompaction(turn.ctx, { stepIndex: step.stepIndex, step });
@@ -313,8 +316,12 @@ export class ControlPlane implements ToolCallHost {
     // an ended turn), there is nothing to keep going, so the model may stop and no stop hook runs.
     const turn = this.#ledger.current;
     if (!turn) return undefined;
+    // agy's Stop payload has no response text (docs/reference/hooks.md#stop-payload): the turn's latest
+    // response as the SDK saw it stream stands in (Python's `StopArgs.response_text`).
+    const responseText = event.responseText ?? turn.response?.text;
     const outcome = await this.runner.dispatchStop(turn.ctx, {
       ...event,
+      ...(responseText !== undefined && { responseText }),
       continuationCount: turn.continuations,
     });
     if (outcome.decision !== 'continue') return undefined;

@@ -22,6 +22,11 @@ export interface TurnState {
   operations: Map<string, { op: OperationContext; call: HookToolCall }>;
   /** How many times a `stop` hook kept the agent going. */
   continuations: number;
+  /**
+   * The turn's latest own response so far (its step index and text), for `StopEvent.responseText`: agy's Stop
+   * payload carries no response text, and the SDK has seen the steps.
+   */
+  response?: { stepIndex: number; text: string };
   /** The highest step index seen before this turn began: steps up to it belong to earlier turns. */
   stepFloor: number;
 }
@@ -58,6 +63,15 @@ export class TurnLedger {
   /** Notes a step's index (the floor of the next turn). */
   noteStep(stepIndex: number): void {
     if (stepIndex > this.#maxStep) this.#maxStep = stepIndex;
+  }
+
+  /** Notes response text of the running turn (a subagent's is not the turn's); a newer step replaces it. */
+  noteResponseText(stepIndex: number, delta: string): void {
+    const turn = this.#turn;
+    if (!turn || stepIndex <= turn.stepFloor) return;
+    const response = turn.response;
+    if (response && response.stepIndex === stepIndex) response.text += delta;
+    else if (!response || stepIndex > response.stepIndex) turn.response = { stepIndex, text: delta };
   }
 
   /** The turn a call with this step index (if any) belongs to. */

@@ -138,6 +138,40 @@ function checkParityFields(config: AgentConfig, backend: BackendKind): void {
     refuseIfUnsupported('capabilities.enableSubagents', backend, 'capabilities.enableSubagents');
   if (caps?.compactionThreshold !== undefined)
     refuseIfUnsupported('capabilities.compactionThreshold', backend, 'capabilities.compactionThreshold');
+  if (backend === 'agy') checkSubagentFields(config);
+  if (caps?.agentBehavior === 'interactive' || caps?.agentBehavior === 'minimal')
+    refuseIfUnsupported(
+      `capabilities.agentBehavior: '${caps.agentBehavior}'`,
+      backend,
+      'capabilities.agentBehavior',
+    );
+}
+
+/**
+ * Python `SubagentConfig` fields a port may carry that agy's `agent.md` cannot express: each refused by name
+ * (the frontmatter agy reads: docs/reference/plugins-and-config.md), never written and dropped.
+ */
+const SUBAGENT_REFUSED: Record<string, string> = {
+  model:
+    "agy's agent.md takes only name, description and subagent: no per-subagent model (subagents run on the agent's model)",
+  capabilities:
+    "agy's agent.md has no tool list: built-in tools, policies and capabilities apply to the whole agent, subagents included",
+  tools:
+    "agy's agent.md has no tool list: the agent's own tools are served to the whole agent, subagents included",
+};
+
+/** Refuses, by name, the Python subagent fields agy has nothing to map to. */
+function checkSubagentFields(config: AgentConfig): void {
+  for (const [i, s] of (config.subagents ?? []).entries()) {
+    if (typeof s !== 'object' || s === null) continue;
+    for (const [key, why] of Object.entries(SUBAGENT_REFUSED)) {
+      if ((s as unknown as Record<string, unknown>)[key] !== undefined)
+        throw new UnsupportedError(
+          `subagents[${i}].${key}`,
+          `is not supported on ${BACKEND_NAMES.agy}: ${why}`,
+        );
+    }
+  }
 }
 
 /** Whether `workspaces` confine the file tools (explicit workspaces, no `allowOutsideWorkspaces`). */

@@ -81,6 +81,20 @@ export const PARITY_FIELD_SUPPORT = {
     agy: no('agy has no compaction setting'),
     acp: no("Gemini CLI's compression threshold is a fraction of the context window, not a token count"),
   },
+  "capabilities.agentBehavior: 'interactive'": {
+    agy: no(
+      'agy runs headless here: it has no channel for the agent to ask the user (`onInteraction` never fires)',
+    ),
+    acp: no('the ACP client has no channel for the agent to ask the user (`onInteraction` never fires)'),
+  },
+  "capabilities.agentBehavior: 'minimal'": {
+    agy: no(
+      "agy has no setting that prunes its system prompt for small models, and it cannot replace the prompt ('autonomous' is what agy does)",
+    ),
+    acp: no(
+      "Gemini CLI has no setting that prunes its system prompt; `systemInstructions: { mode: 'replace' }` replaces it whole",
+    ),
+  },
   allowOutsideWorkspaces: {
     agy: yes(
       "`true` drops the workspace-only policy and agy's `allowNonWorkspaceAccess: false` (shadow settings)",

@@ -19,9 +19,17 @@ export interface BudgetConfig {
    * unknown (after a switch to an unpriced model) stops the turn, failing closed.
    */
   maxCostUsd?: number;
-  /** `turn` (default): limits apply to each turn. `conversation`: to everything since the agent started. */
-  scope?: 'turn' | 'conversation';
+  /** Where the counts start (Python's `BudgetConfig.scope`, see {@link BudgetScope}). Default `turn`. */
+  scope?: BudgetScope;
 }
+
+/**
+ * Where a budget's counts start. `turn` (the default): each turn starts from zero. `conversation`: from when
+ * the agent started, a resumed conversation's earlier spend not counted (Python's `BudgetScope.FORWARD_LOOKING`).
+ * `lifetime`: from the conversation's first step (Python's `BudgetScope.LIFETIME`); the SDK sees no spend from
+ * before it started, so `lifetime` is refused with `conversationId` (a resume) and is `conversation` otherwise.
+ */
+export type BudgetScope = 'turn' | 'conversation' | 'lifetime';
 
 const NAMES: readonly BudgetName[] = [
   'maxModelCalls',
@@ -52,9 +60,9 @@ export class BudgetTracker {
     this.#price = price;
   }
 
-  /** Starts a turn: resets the counts unless the scope is the conversation. */
+  /** Starts a turn: resets the counts when the scope is the turn. */
   beginTurn(): void {
-    if (this.#config.scope === 'conversation') return;
+    if ((this.#config.scope ?? 'turn') !== 'turn') return;
     this.#modelSteps = new Set();
     this.#toolSteps = new Set();
     this.#usageSteps = new Set();
@@ -102,17 +110,17 @@ export class BudgetTracker {
  */
 export class ToolCallGate {
   readonly #limit: number;
-  readonly #scope: 'turn' | 'conversation';
+  readonly #scope: BudgetScope;
   #used = 0;
 
-  constructor(limit: number, scope: 'turn' | 'conversation' = 'turn') {
+  constructor(limit: number, scope: BudgetScope = 'turn') {
     this.#limit = limit;
     this.#scope = scope;
   }
 
-  /** Starts a turn: resets the count unless the scope is the conversation. */
+  /** Starts a turn: resets the count when the scope is the turn. */
   beginTurn(): void {
-    if (this.#scope !== 'conversation') this.#used = 0;
+    if (this.#scope === 'turn') this.#used = 0;
   }
 
   /** Counts one call; returns the denial reason once the budget is spent. */

@@ -136,9 +136,12 @@ export type StopDecision =
 
 /** What `stop` hooks see when the agent is about to stop. */
 export interface StopEvent {
-  /** The final response text of the turn, when known. */
+  /**
+   * The turn's latest response text (Python's `StopArgs.response_text`): the backend's when it sends one, else
+   * the text the SDK saw the turn's latest response step stream (agy's Stop payload carries none).
+   */
   responseText?: string;
-  /** agy's reason for stopping, e.g. `NO_TOOL_CALL`. */
+  /** agy's reason for stopping, e.g. `NO_TOOL_CALL` (Python's `StopArgs.stop_reason`). */
   terminationReason?: string;
   /** How many times stop hooks already made this turn continue; use it to avoid endless loops. */
   continuationCount?: number;

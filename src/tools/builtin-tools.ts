@@ -110,7 +110,16 @@ export interface CapabilitiesConfig {
   enableSubagents?: boolean | undefined;
   /** Python's compaction threshold: no backend offers a matching setting, so setting it is refused. */
   compactionThreshold?: number | undefined;
+  /**
+   * Python's `AgentBehavior`. `autonomous` (the default) is how both backends run: headless, the agent finishes
+   * on its own. `interactive` and `minimal` (a pruned system prompt for small models) are refused: no backend
+   * has a setting for them (docs/backends.md).
+   */
+  agentBehavior?: AgentBehavior | undefined;
 }
+
+/** How the agent works (Python's `AgentBehavior`); see {@link CapabilitiesConfig.agentBehavior}. */
+export type AgentBehavior = 'autonomous' | 'interactive' | 'minimal';
 
 /** agy's subagent tools (agy 1.3.1 `init.tools`). */
 export const AGY_SUBAGENT_TOOLS: readonly string[] = [

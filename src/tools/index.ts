@@ -2,6 +2,7 @@
 
 export { BUILTIN_TOOL_CLASSES, type BuiltinToolClass, builtinToolClass } from './builtin-classes.js';
 export {
+  type AgentBehavior,
   type BuiltinToolName,
   BuiltinTools,
   type CapabilitiesConfig,

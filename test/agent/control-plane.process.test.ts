@@ -448,6 +448,33 @@ describe('turn hooks (preTurn/postTurn/session: test/conversation/conversation.i
     expect(text).toContain('check the tests too');
     expect(asked).toBe(2);
   });
+
+  it("stop hooks get the turn's latest response text, which agy's Stop payload lacks (Python's StopArgs)", async () => {
+    const seen: Array<{
+      responseText?: string | undefined;
+      continuationCount?: number | undefined;
+      terminationReason?: string | undefined;
+    }> = [];
+    const agent = await agentWith(
+      { turns: [{ actions: [{ text: 'first answer' }] }] },
+      {
+        hooks: [
+          hooks.stop((event) => {
+            const { responseText, continuationCount, terminationReason } = event;
+            seen.push({ responseText, continuationCount, terminationReason });
+            return event.continuationCount === 0 ? { decision: 'continue', reason: 'once more' } : undefined;
+          }),
+        ],
+      },
+    );
+    await (await agent.chat('go')).text();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toMatchObject({ responseText: 'first answer', continuationCount: 0 });
+    expect(seen[0]?.terminationReason).toBeTypeOf('string');
+    // The continued run answered anew: the second stop sees that answer, not the first.
+    expect(seen[1]?.continuationCount).toBe(1);
+    expect(seen[1]?.responseText).toContain('once more');
+  });
 });
 
 describe('installed agy hooks', () => {

@@ -51,6 +51,32 @@ describe('refused by name, per backend', () => {
     expect(() => new Agent({ capabilities: { enableSubagents: false } })).not.toThrow();
   });
 
+  it("capabilities.agentBehavior (Python's AgentBehavior): 'autonomous' runs; 'minimal' and 'interactive' are refused by name", () => {
+    const minimal = refusal({ capabilities: { agentBehavior: 'minimal' } });
+    expect(minimal.feature).toBe('capabilities.agentBehavior');
+    expect(minimal.message).toContain('prunes its system prompt');
+    expect(refusal({ backend: ACP, capabilities: { agentBehavior: 'minimal' } }).message).toContain(
+      'the ACP backend',
+    );
+    expect(refusal({ capabilities: { agentBehavior: 'interactive' } }).message).toContain('ask the user');
+    expect(() => new Agent({ capabilities: { agentBehavior: 'autonomous' } })).not.toThrow();
+  });
+
+  it("Python's per-subagent model and subagent-only tools are refused by name on agy (agent.md cannot say them)", () => {
+    const sub = { name: 'reviewer', description: 'Reviews diffs', instructions: 'Review.' };
+    const model = refusal({ subagents: [{ ...sub, model: 'gemini-3-flash' } as typeof sub] });
+    expect(model.feature).toBe('subagents[0].model');
+    expect(model.message).toContain('no per-subagent model');
+    expect(
+      refusal({ subagents: [sub, { ...sub, capabilities: { enabledTools: ['view_file'] } } as typeof sub] })
+        .feature,
+    ).toBe('subagents[1].capabilities');
+    expect(refusal({ subagents: [{ ...sub, tools: ['echo'] } as typeof sub] }).feature).toBe(
+      'subagents[0].tools',
+    );
+    expect(() => new Agent({ subagents: [sub] })).not.toThrow();
+  });
+
   it('ACP: replace-mode instructions only on the gemini-cli preset; appended ones are a ConfigError', () => {
     expect(
       () => new Agent({ backend: ACP, systemInstructions: { mode: 'replace', text: 'x' } }),
