@@ -251,7 +251,7 @@ describe('config validation', () => {
       /24000 bytes/,
     );
     expect(() => new Agent({ workspaces: ['/tmp'], idleTimeoutMs: -1 })).toThrow(/idleTimeoutMs/);
-    expect(() => new Agent({ workspaces: ['/tmp'], effort: 'max' as 'low' })).toThrow(/effort/);
+    expect(() => new Agent({ workspaces: ['/tmp'], effort: 'ultra' as 'low' })).toThrow(/effort/);
   });
 });
 

@@ -224,7 +224,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     await using _ = agent;
     const verdict = await host.gateBackendToolCall(toolCall('run_command', { cmd: 'rm -rf /' }));
     expect(seenBySecond).toEqual({ cmd: 'echo safe' });
-    expect(verdict).toEqual({ allow: false, reason: 'Forbidden tool' });
+    expect(verdict).toMatchObject({ allow: false, reason: 'Forbidden tool', deniedBy: { kind: 'hook' } });
   });
 
   it('HookRunnerTest.test_context_scoping (hook_runner_test.py)', async () => {
@@ -351,7 +351,11 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Deny()]);
     await using _ = agent;
-    expect(await host.gateBackendToolCall(toolCall('t'))).toEqual({ allow: false, reason: 'Denied' });
+    expect(await host.gateBackendToolCall(toolCall('t'))).toMatchObject({
+      allow: false,
+      reason: 'Denied',
+      deniedBy: { kind: 'hook' },
+    });
   });
 
   it('HookRunnerTest.test_dispatch_on_tool_error_exception (hook_runner_test.py)', async () => {
@@ -398,7 +402,11 @@ describe('DecoratorTest (hook_runner_test.py)', () => {
     expect(hook.kind).toBe('preToolCall');
     const { agent, host } = await agentWith([hook]);
     await using _ = agent;
-    expect(await host.gateBackendToolCall(toolCall('my_tool'))).toEqual({ allow: false, reason: 'my_tool' });
+    expect(await host.gateBackendToolCall(toolCall('my_tool'))).toMatchObject({
+      allow: false,
+      reason: 'my_tool',
+      deniedBy: { kind: 'hook' },
+    });
   });
 
   it('DecoratorTest.test_post_turn_decorator (hook_runner_test.py)', async () => {

@@ -97,7 +97,11 @@ describe('AgyHookHandlers', () => {
     expect(calls.map((c) => c[0])).toEqual(['requested', 'answered']);
     expect(calls[0]?.[1]).toBe(mcpInput);
     expect(calls[1]?.[1]).toBe(mcpInput);
-    expect(calls[1]?.[3]).toEqual({ allow: false, reason: 'agy hook answered deny' });
+    expect(calls[1]?.[3]).toMatchObject({
+      allow: false,
+      reason: 'agy hook answered deny',
+      deniedBy: { kind: 'hook' },
+    });
   });
 
   // agy-real/hooks-anti-samcheonpo-agy-1.3.0: PostToolUse carries only `error` ("" for none), Stop no stepIdx.
