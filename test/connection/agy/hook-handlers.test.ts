@@ -100,7 +100,7 @@ describe('AgyHookHandlers', () => {
     expect(calls[1]?.[3]).toMatchObject({
       allow: false,
       reason: 'agy hook answered deny',
-      deniedBy: { kind: 'hook' },
+      deniedBy: { kind: 'sdk' },
     });
   });
 
