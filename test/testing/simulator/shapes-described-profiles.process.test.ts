@@ -1,17 +1,8 @@
-/**
- * The simulator's described profiles (1.3.3, 1.5: built from what others wrote, not from bytes; see
- * docs/reference/versions.md#supported-versions) against the newest captures, which they keep wherever the
- * description says nothing: the untether 1.3.1 runs (agy-real/littlebearapps-untether-agy-1.3.1/SOURCE.txt),
- * compared shape by shape as in shapes-vs-captures.process.test.ts. And what the descriptions do say: 1.5 ignores
- * SIGTERM (docs/reference/process.md#agy-15-ignores-sigterm). Skips (with the reason) without the fixtures.
- */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { profileFor } from '../../../src/testing/simulator/profile.js';
 import type { Scenario } from '../../../src/testing/simulator/scenario.js';
-import { AGY_REAL } from '../../helpers/captures.js';
 import { ensureSimulatorBuilt, SimHarness } from '../../helpers/sim-process.js';
+import { script, signature } from '../../helpers/wire-shapes.js';
 
 const UNTETHER = 'littlebearapps-untether-agy-1.3.1';
 const harness = new SimHarness();
@@ -23,49 +14,6 @@ beforeAll(async () => {
 afterEach(async () => {
   await harness.cleanup();
 });
-
-/** A `.script` capture: its stdout lines, stderr lines and exit code; skips the test when it is absent. */
-function script(ctx: TestContext, file: string) {
-  const path = join(AGY_REAL, file);
-  if (!existsSync(path)) ctx.skip(`agy-real capture ${file} is absent (../shared/fixtures not checked out)`);
-  const entries = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => ({ kind: l.slice(0, l.indexOf(':')), text: l.slice(l.indexOf(':') + 1) }));
-  return {
-    out: entries.filter((e) => e.kind === 'out').map((e) => JSON.parse(e.text) as Record<string, unknown>),
-    err: entries.filter((e) => e.kind === 'err').map((e) => e.text),
-    rc: Number(entries.find((e) => e.kind === 'rc')?.text),
-  };
-}
-
-/** A value's shape: sorted keys with their values' shapes, arrays' distinct element shapes, else the type. */
-function shape(value: unknown): unknown {
-  if (value === null) return 'null';
-  if (Array.isArray(value))
-    return [...new Map(value.map((v) => [JSON.stringify(shape(v)), shape(v)])).values()];
-  if (typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(obj)
-        .sort()
-        .map((key) => [key, shape(obj[key])]),
-    );
-  }
-  return typeof value;
-}
-
-/** Per line: the event, its shape, the step's type and state, the result's status. */
-function signature(line: Record<string, unknown>): Record<string, unknown> {
-  const step = line.step_update as { step_type?: string; state?: string } | undefined;
-  const result = (line.event === undefined ? line : line.result) as { status?: unknown } | undefined;
-  return {
-    event: line.event,
-    shape: shape(line),
-    ...(step === undefined ? {} : { step: `${step.step_type}/${step.state}` }),
-    ...(result?.status === undefined ? {} : { status: result.status }),
-  };
-}
 
 /**
  * The lines compared with a 1.3.1 capture: 1.3.2 and later name the account's default model in `init` without

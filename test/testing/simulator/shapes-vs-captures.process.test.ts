@@ -13,6 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vi
 import type { Scenario, ToolAction } from '../../../src/testing/simulator/scenario.js';
 import { AGY_REAL } from '../../helpers/captures.js';
 import { ensureSimulatorBuilt, SimHarness, type SimProcess } from '../../helpers/sim-process.js';
+import { capture, script, shape, signature } from '../../helpers/wire-shapes.js';
 
 const V1_2_17 = 'joiomi-playbook-plugin-agy-1.2.17';
 const V1_3_1 = 'joiomi-playbook-plugin-agy-1.3.1';
@@ -28,55 +29,11 @@ afterEach(async () => {
   await harness.cleanup();
 });
 
-/** A capture file's text; skips the test (with the reason) when the fixtures are not there. */
-function capture(ctx: TestContext, file: string): string {
-  const path = join(AGY_REAL, file);
-  if (!existsSync(path)) ctx.skip(`agy-real capture ${file} is absent (../shared/fixtures not checked out)`);
-  return readFileSync(path, 'utf8');
-}
-
 function parseLines(text: string): Record<string, unknown>[] {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/**
- * A value's shape: objects become their sorted keys with the shapes of their values, arrays the distinct
- * shapes of their elements, anything else its type. Values (ids, text, numbers) do not matter.
- */
-function shape(value: unknown): unknown {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) {
-    const distinct = new Map<string, unknown>();
-    for (const element of value) {
-      const s = shape(element);
-      distinct.set(JSON.stringify(s), s);
-    }
-    return [...distinct.values()];
-  }
-  if (typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(obj)
-        .sort()
-        .map((key) => [key, shape(obj[key])]),
-    );
-  }
-  return typeof value;
-}
-
-/** What must match per line: the event, its shape, and the values that carry meaning (types, states, status). */
-function signature(line: Record<string, unknown>): Record<string, unknown> {
-  const step = line.step_update as Record<string, unknown> | undefined;
-  const result = (line.event === undefined ? line : line.result) as Record<string, unknown> | undefined;
-  return {
-    event: line.event,
-    shape: shape(line),
-    ...(step === undefined ? {} : { step: `${step.step_type}/${step.state}` }),
-    ...(result?.status === undefined ? {} : { status: result.status }),
-  };
 }
 
 /** The sim's output and the capture, line by line. */
@@ -502,19 +459,6 @@ describe('agy 1.1.8–1.2.7 (-p runs with checkpoints)', () => {
 });
 
 const UNTETHER = 'littlebearapps-untether-agy-1.3.1';
-
-/** A `.script` capture (agy-real/littlebearapps-untether-agy-1.3.1/SOURCE.txt): its stdout lines, stderr, exit code. */
-function script(ctx: TestContext, file: string) {
-  const entries = capture(ctx, file)
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => ({ kind: l.slice(0, l.indexOf(':')), text: l.slice(l.indexOf(':') + 1) }));
-  return {
-    out: entries.filter((e) => e.kind === 'out').map((e) => JSON.parse(e.text) as Record<string, unknown>),
-    err: entries.filter((e) => e.kind === 'err').map((e) => e.text),
-    rc: Number(entries.find((e) => e.kind === 'rc')?.text),
-  };
-}
 
 const TOOL_ACTIVE = (e: Record<string, unknown>) =>
   (e.step_update as { step_type?: string; state?: string } | undefined)?.step_type === 'tool';
