@@ -230,7 +230,9 @@ function buildSchema(z: typeof import('zod/v4').z) {
           .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
           .optional(),
         scope: z
-          .enum(['turn', 'conversation', 'lifetime'], { error: "must be 'turn', 'conversation' or 'lifetime'" })
+          .enum(['turn', 'conversation', 'lifetime'], {
+            error: "must be 'turn', 'conversation' or 'lifetime'",
+          })
           .optional(),
       })
       .optional(),
