@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CassetteError } from '../../../src/errors.js';
 import { EXIT_SIGNALS, parseCassette, parseCassetteWithin } from '../../../src/testing/cassette/format.js';
 import { INPUT_LIMITS, readInput } from '../../../src/testing/cassette/limits.js';
@@ -33,7 +33,11 @@ function caught(fn: () => unknown): CassetteError {
   throw new Error('expected a CassetteError, nothing was thrown');
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-format-'));
+// Made in a hook, not while vitest collects (a `vitest list` must leave nothing behind).
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agy-sdk-format-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('exit records', () => {

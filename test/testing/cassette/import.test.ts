@@ -4,11 +4,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CassetteError } from '../../../src/errors.js';
 import { importCapture, parseCassette, serializeCassette } from '../../../src/testing/cassette/index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'agy-sdk-import-'));
+// Made in a hook, not while vitest collects (a `vitest list` must leave nothing behind).
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agy-sdk-import-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function caught(fn: () => unknown): CassetteError {

@@ -4,13 +4,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookRecord, McpRecord } from '../../../src/testing/cassette/format.js';
 import { ReplayGate } from '../../../src/testing/cassette/replay-gate.js';
 import type { RemoteServers } from '../../../src/testing/cassette/replay-remote.js';
 import { SimRuntime } from '../../../src/testing/simulator/runtime.js';
 
-const root = mkdtempSync(join(tmpdir(), 'replay-gate-'));
+// Made in a hook, not while vitest collects (a `vitest list` must leave nothing behind).
+let root = '';
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'replay-gate-'));
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const OWN_URL = 'http://127.0.0.1:9/token/mcp/tools';
