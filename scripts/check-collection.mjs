@@ -13,7 +13,8 @@
 // What counts as left behind, once the run has exited (polled up to 10 s, /proc gives no event):
 //   - a live process in the run's process group, or whose environment holds the run's marker variable or its
 //     private TMPDIR (kept by children started with a trimmed environment, such as the host's supervisor);
-//   - anything in that private TMPDIR (every mkdtemp of the suite lands there).
+//   - anything in that private TMPDIR (every mkdtemp of the suite lands there), or new at the checkout's top
+//     level (a path joined to an empty directory name lands in the working directory).
 // Leftover processes are SIGKILLed and the TMPDIR removed after they are reported, so a failing check cleans up.
 //
 //   node scripts/check-collection.mjs [--fast]   exit 1 on a collection failure, a failed test or a leftover
@@ -91,7 +92,11 @@ async function check(label, args, quiet) {
   const problems = [];
   try {
     console.log(`check-collection: ${label} (vitest ${args.join(' ')}, ../shared hidden)`);
+    const before = new Set(readdirSync(ROOT));
     const { code, signal, pgid, lines } = await runVitest(args, env, quiet);
+    // Vitest runs in the checkout: a test that writes relative to its working directory leaves it there.
+    for (const name of readdirSync(ROOT))
+      if (!before.has(name)) problems.push(`${label}: left in the checkout: ${name}`);
     if (code !== 0) problems.push(`${label}: vitest exited with ${code ?? signal}`);
     else if (quiet) console.log(`check-collection: ${label}: ${lines} tests listed`);
     const needles = [`${MARK}=${mark}`, `TMPDIR=${tmp}`];

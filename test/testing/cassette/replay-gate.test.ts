@@ -55,7 +55,10 @@ function runtime(): SimRuntime {
   );
 }
 
-const rt = runtime();
+let rt: SimRuntime;
+beforeAll(() => {
+  rt = runtime();
+});
 const gate = (remote: RemoteServers = new Set()) => new ReplayGate(rt, remote);
 
 const mcp = (server: string, request: unknown): McpRecord => ({
