@@ -37,7 +37,8 @@ function env(agy: string, bounds = true): NodeJS.ProcessEnv {
     AGY_PATH: agy,
     GEMINI_API_KEY: '',
     AGY_ADC_AUTH: '',
-    ...(bounds && { AGY_SDK_PROBE_TIMEOUT_MS: '500', AGY_SDK_PROBE_GRACE_MS: '300' }),
+    // Long enough for the fake to set its trap on a loaded machine, so the SIGKILL is always needed.
+    ...(bounds && { AGY_SDK_PROBE_TIMEOUT_MS: '2000', AGY_SDK_PROBE_GRACE_MS: '300' }),
   };
 }
 
@@ -51,7 +52,7 @@ describe.skipIf(!BUILT)('doctor with an agy that ignores SIGTERM', () => {
     expect(run.code, run.stderr).toBe(EXIT_DOCTOR_FAILED);
     expect(version).toMatchObject({
       status: 'fail',
-      detail: '`agy --version` timed out after 0.5s (it ignored SIGTERM: killed with SIGKILL)',
+      detail: '`agy --version` timed out after 2s (it ignored SIGTERM: killed with SIGKILL)',
     });
     expect(version?.fix).toContain('AGY_SDK_PROBE_TIMEOUT_MS');
     // A hung agy is not asked `models` (it would hang the same way): the sign-in state files decide.
@@ -93,7 +94,7 @@ describe.skipIf(!BUILT)('doctor --conformance with an agy whose print mode ignor
     const run = await cli.done;
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(
-      /ERROR {2}probe slash: `agy -p \/model --output-format stream-json` timed out after 0\.5s \(it ignored SIGTERM: killed with SIGKILL\) \(its cassette: /,
+      /ERROR {2}probe slash: `agy -p \/model --output-format stream-json` timed out after 2s \(it ignored SIGTERM: killed with SIGKILL\) \(its cassette: /,
     );
     const pids = stubbornPids(fake);
     expect(pids).toHaveLength(2);

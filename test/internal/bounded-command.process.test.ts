@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeRun, runBounded } from '../../src/internal/bounded-command.js';
 import { BUILT, ROOT } from '../helpers/cli.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
@@ -60,9 +60,10 @@ describe('runBounded', () => {
 
   it('past its timeout, a group that ignores SIGTERM is SIGKILLed after the grace, grandchild included', async () => {
     const { env, mark } = marked();
-    const run = await runBounded('sh', ['-c', STUBBORN], { env, timeoutMs: 200, graceMs: 200 });
+    // The timeout leaves the shell time to set its trap even on a loaded machine.
+    const run = await runBounded('sh', ['-c', STUBBORN], { env, timeoutMs: 2_000, graceMs: 200 });
     expect(run).toMatchObject({ kind: 'timed-out', killed: true, signal: 'SIGKILL', code: null });
-    expect(describeRun(run)).toBe('timed out after 0.2s (it ignored SIGTERM: killed with SIGKILL)');
+    expect(describeRun(run)).toBe('timed out after 2s (it ignored SIGTERM: killed with SIGKILL)');
     expect(await envSurvivors(MARK, mark)).toEqual([]);
   });
 
@@ -81,6 +82,12 @@ describe('runBounded', () => {
       timeoutMs: 600_000,
       graceMs: 100,
       signal: abort.signal,
+    });
+    // Abort only once the shell ignores SIGTERM: it starts a child only after its `trap`, so a second marked
+    // process means the trap is set (an ignored signal stays ignored in the children). /proc gives no event.
+    await vi.waitFor(() => expect(pidsWithEnv(MARK, mark).length).toBeGreaterThanOrEqual(2), {
+      timeout: 30_000,
+      interval: 20,
     });
     abort.abort('enough');
     expect(await running).toMatchObject({ kind: 'aborted', reason: 'enough', killed: true });
