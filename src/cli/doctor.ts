@@ -10,6 +10,7 @@ import { delimiter, join } from 'node:path';
 import { newerThanTested, newestTestedLine } from '../connection/agy/version-policy.js';
 import { AgyNotFoundError, ConfigError, resolveAgyBinary } from '../index.js';
 import { describeRun, runBounded } from '../internal/bounded-command.js';
+import { atLeastVersion, type VersionParts, versionParts } from '../internal/version.js';
 import { simulatorPath } from '../testing/index.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { EXIT_DOCTOR_FAILED } from './exit-codes.js';
@@ -100,14 +101,8 @@ function checkBinary(flags: DoctorFlags, env: NodeJS.ProcessEnv): { check: Docto
 }
 
 /** `1.2.17` → [1, 2, 17]; null when there is no version in the text. */
-export function parseVersion(text: string): [number, number, number] | null {
-  const m = /(\d+)\.(\d+)\.(\d+)/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-function atLeast(v: [number, number, number], min: [number, number, number]): boolean {
-  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return (v[i] ?? 0) > (min[i] ?? 0);
-  return true;
+export function parseVersion(text: string): VersionParts | null {
+  return versionParts(text, 'anywhere');
 }
 
 interface Probe {
@@ -167,8 +162,8 @@ function versionCheck(run: Probe): DoctorCheck {
     };
   }
   const v = version.join('.');
-  const min = parseVersion(MIN_STREAM_JSON_VERSION) as [number, number, number];
-  if (!atLeast(version, min))
+  const min = parseVersion(MIN_STREAM_JSON_VERSION) as VersionParts;
+  if (!atLeastVersion(version, min))
     return {
       id: 'version',
       title,

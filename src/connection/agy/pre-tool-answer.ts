@@ -15,18 +15,13 @@
  * original arguments.
  */
 import { isRecord } from '../../internal/guards.js';
+import { atLeastVersion, versionParts } from '../../internal/version.js';
 
 /** How an approval is written: `decision` (`{"decision":"allow"}`) or `empty` (`{}`, 1.3.3 and later). */
 export type PreToolUseDialect = 'decision' | 'empty';
 
 /** The first agy version that runs a tool on `{}` and not on `{"decision":"allow"}`. */
 export const EMPTY_APPROVAL_SINCE = '1.3.3';
-
-/** `x.y.z` → numbers; null for anything else (the version probe's answer is `x.y.z` or null). */
-function parts(version: string): [number, number, number] | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(version.trim());
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
 
 /**
  * The dialect of an agy version: `empty` from {@link EMPTY_APPROVAL_SINCE} on (later versions are assumed to
@@ -35,11 +30,10 @@ function parts(version: string): [number, number, number] | null {
  * permission check instead of running.
  */
 export function preToolUseDialect(version: string | null): PreToolUseDialect {
-  const v = version === null ? null : parts(version);
-  const since = parts(EMPTY_APPROVAL_SINCE)!;
+  // Only a plain `x.y.z` counts: anything else (`1.3.3-preview`) is unknown, and unknown fails closed.
+  const v = version === null ? null : versionParts(version, 'exact');
   if (v === null) return 'decision';
-  for (let i = 0; i < 3; i++) if (v[i] !== since[i]) return v[i]! > since[i]! ? 'empty' : 'decision';
-  return 'empty';
+  return atLeastVersion(v, versionParts(EMPTY_APPROVAL_SINCE, 'exact')!) ? 'empty' : 'decision';
 }
 
 /** The SDK's PreToolUse answer (an explicit `decision`, as the dispatcher writes it) in `dialect`. */

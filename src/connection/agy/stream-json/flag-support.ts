@@ -6,6 +6,7 @@
  * version); below the first build seen with it, nothing shows what agy does, so the SDK does not pass it.
  */
 import { UnsupportedError } from '../../../errors.js';
+import { atLeastVersion, versionParts } from '../../../internal/version.js';
 import type { LaunchSpec } from './command-line.js';
 
 /** One flag (and value) that only some agy builds accept. */
@@ -61,19 +62,11 @@ export function gatedFlags(spec: LaunchSpec): GatedFlag[] {
   return out;
 }
 
-/** `x.y.z` → numbers; null for anything else. */
-function parts(version: string): [number, number, number] | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
 /** Whether `version` is `since` or newer; false when either does not parse. */
 function atLeast(version: string, since: string): boolean {
-  const v = parts(version);
-  const s = parts(since);
-  if (!v || !s) return false;
-  for (let i = 0; i < 3; i++) if (v[i] !== s[i]) return v[i]! > s[i]!;
-  return true;
+  const v = versionParts(version, 'leading');
+  const s = versionParts(since, 'leading');
+  return v !== null && s !== null && atLeastVersion(v, s);
 }
 
 /**
