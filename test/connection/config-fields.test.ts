@@ -9,17 +9,23 @@ import type { AgentConfig } from '../../src/agent/config.js';
 import { agentConfigSchema } from '../../src/agent/config-schema.js';
 import { validateConfig } from '../../src/agent/validate-config.js';
 import { ACP_FIELD_SUPPORT } from '../../src/connection/acp/config.js';
-import { ACP_SETTINGS_FIELDS, type AcpSettings } from '../../src/connection/acp/options.js';
+import {
+  ACP_SETTINGS_FIELDS,
+  type AcpConnectionOptions,
+  type AcpSettings,
+} from '../../src/connection/acp/options.js';
 import type {
   AgyLaunchSettings,
   AgySessionSettings,
   AgyWatchdogSettings,
 } from '../../src/connection/agy/agy-connection.js';
+import type { SessionRuntimeOptions } from '../../src/connection/agy/session/session-runtime.js';
 import {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
   AGY_WATCHDOG_FIELDS,
 } from '../../src/connection/agy/settings.js';
+import type { StreamJsonConnectionOptions } from '../../src/connection/agy/stream-json/stream-json-connection.js';
 import { CONFIG_FIELDS, type ConfigFieldName } from '../../src/connection/config-fields.js';
 import type { FieldsFeeding } from '../../src/connection/config-groups.js';
 import { ConfigError } from '../../src/errors.js';
@@ -132,10 +138,22 @@ describe("the backends' groups are derived from it", () => {
   });
 
   it('each group is exactly what its backend consumes (checked by the compiler)', () => {
+    // The AgentConfig fields a backend's options take by name are its group's, but for those the Agent hands
+    // over itself (resolved, merged or wrapped first).
+    type ByAgent = 'env' | 'cwd' | 'workspaces' | 'tools' | 'logger' | 'hooks';
+    type Taken<Options> = Exclude<Extract<keyof Options, keyof AgentConfig>, ByAgent>;
+    expectTypeOf<Taken<SessionRuntimeOptions>>().toEqualTypeOf<FieldsFeeding<'session'>>();
+    expectTypeOf<Taken<StreamJsonConnectionOptions>>().toEqualTypeOf<
+      FieldsFeeding<'launch'> | FieldsFeeding<'watchdog'>
+    >();
     expectTypeOf<keyof AgySessionSettings>().toEqualTypeOf<FieldsFeeding<'session'>>();
     expectTypeOf<keyof AgyLaunchSettings>().toEqualTypeOf<FieldsFeeding<'launch'>>();
     expectTypeOf<keyof AgyWatchdogSettings>().toEqualTypeOf<FieldsFeeding<'watchdog'>>();
-    // The ACP group's two other members are derived by validation, not set by the user.
+    // ACP's settingsOverrides is validation's merge of the user's over the Python fields' (as systemPrompt is
+    // derived from systemInstructions), not the user's value forwarded.
+    expectTypeOf<Exclude<Taken<AcpConnectionOptions>, 'settingsOverrides'>>().toEqualTypeOf<
+      FieldsFeeding<'acp'>
+    >();
     expectTypeOf<Exclude<keyof AcpSettings, 'settingsOverrides' | 'systemPrompt'>>().toEqualTypeOf<
       FieldsFeeding<'acp'>
     >();
