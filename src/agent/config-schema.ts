@@ -1,9 +1,11 @@
 /**
- * The shape of `AgentConfig`, as one zod schema: every field's type, range and allowed values. An issue's
- * path becomes `ConfigError.field` (`workspaces[1]`, `budget.maxToolCalls`, `env.FOO`). What needs the file
+ * The shape of `AgentConfig`, as one zod schema built from its one description (`connection/config-fields.ts`):
+ * every field's type, range and allowed values. An issue's path becomes `ConfigError.field` (`workspaces[1]`, `budget.maxToolCalls`, `env.FOO`). What needs the file
  * system or several fields at once (paths that exist, hidden segments, isolation-only options, the write
  * guard) is checked after it, in `validate-config.ts`.
  */
+import { CONFIG_FIELDS, type ConfigFieldName } from '../connection/config-fields.js';
+import type { ConfigField, SchemaKit } from '../connection/field-support.js';
 import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
@@ -22,297 +24,88 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Builds the schema with `z`: on the first config checked, so zod loads then, not with the package. */
-function buildSchema(z: typeof import('zod/v4').z) {
+/** Builds the shared validation parts with `z` (on the first config checked, so zod loads then). */
+function buildKit(z: typeof import('zod/v4').z): SchemaKit {
   const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a non-empty string' });
-  const positive = z
-    .number()
-    .refine((n) => Number.isFinite(n) && n > 0, { error: 'must be a positive number' });
-  /** A time in ms: positive, at most Node's timer maximum (internal/duration.ts); `durationOrOff` also takes 0. */
-  const duration = durationSchema();
-  const durationOrOff = durationSchema({ allowZero: true });
-  /** A `tool()` definition: a name, a description, an input schema and a handler. */
-  const toolEntry = z.custom<object>(
-    (v) => {
-      const t = v as { name?: unknown; description?: unknown; input?: unknown; handler?: unknown } | null;
-      return (
-        typeof t === 'object' &&
-        t !== null &&
-        typeof t.name === 'string' &&
-        typeof t.description === 'string' &&
-        typeof t.input === 'object' &&
-        t.input !== null &&
-        typeof t.handler === 'function'
-      );
-    },
-    { error: 'must be a tool built by tool({ name, description, input, handler })' },
-  );
-  /** A hook from the `hooks.*` factories: `{ kind, run }` with a known kind. */
-  const hookEntry = z.custom<object>(
-    (v) => {
-      const h = v as { kind?: unknown; run?: unknown } | null;
-      return (
-        typeof h === 'object' &&
-        h !== null &&
-        (HOOK_KINDS as readonly unknown[]).includes(h.kind) &&
-        typeof h.run === 'function'
-      );
-    },
-    { error: `must be a hook built by hooks.<kind>(…) (kinds: ${HOOK_KINDS.join(', ')})` },
-  );
-  const instructionSection = z.object(
-    { title: z.string(), content: z.string() },
-    { error: 'must be { title, content } (strings)' },
-  );
-  const count = z.number().int({ error: 'must be a non-negative integer' }).nonnegative({
-    error: 'must be a non-negative integer',
-  });
-  const usdPerMillion = z
-    .number({ error: 'must be a non-negative number (USD per 1M tokens)' })
-    .refine((n) => Number.isFinite(n) && n >= 0, {
-      error: 'must be a non-negative number (USD per 1M tokens)',
-    });
-  const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
-    error: 'must be a function',
-  });
-
-  const toolNames = z
-    .array(nonEmpty, { error: 'must be an array of built-in tool names' })
-    .superRefine((names, ctx) => {
-      for (const [i, name] of names.entries()) {
-        if (KNOWN_BUILTIN_TOOLS.includes(name)) continue;
-        const near = nearest(name, KNOWN_BUILTIN_TOOLS);
-        ctx.addIssue({
-          code: 'custom',
-          path: [i],
-          message: `is not a built-in tool name${near ? ` (did you mean '${near}'?)` : ''}; see BuiltinTools`,
-        });
-      }
-    });
-
-  /**
-   * `AgentConfig`, field by field. Strict: a key it does not list is a `ConfigError` naming it, with the nearest
-   * field (and, for the Python SDK's spelling, the TypeScript one); see {@link unknownKeyMessage}.
-   */
-  const AgentConfigSchema = z.strictObject({
-    backend: z
-      .discriminatedUnion(
-        'kind',
-        [
-          z.strictObject({ kind: z.literal('agy') }, { error: "must be { kind: 'agy' }" }),
-          z.strictObject(
-            {
-              kind: z.literal('acp'),
-              preset: z
-                .enum(['gemini-cli', 'agy-acp'], { error: "must be 'gemini-cli' or 'agy-acp'" })
-                .optional(),
-              command: nonEmpty.optional(),
-              args: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
-              env: z.record(z.string(), z.string({ error: 'values must be strings' })).optional(),
-            },
-            { error: 'must be { kind, preset?, command?, args?, env? }' },
-          ),
-        ],
-        { error: "must be { kind: 'agy' } or { kind: 'acp', preset?, command?, args?, env? }" },
-      )
-      .refine((b) => b.kind === 'agy' || b.preset !== undefined || b.command !== undefined, {
-        error: 'an ACP backend needs a preset or a command',
-      })
-      .optional(),
-    agyPath: nonEmpty.optional(),
-    env: z.record(z.string(), z.string({ error: 'values must be strings' }).optional()).optional(),
-    cwd: z.string().optional(),
-    workspaces: z.array(z.string(), { error: 'must be an array of absolute paths' }).optional(),
-    model: nonEmpty.optional(),
-    effort: z
-      .enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'], {
-        error: 'must be one of minimal, low, medium, high, xhigh, max',
-      })
-      .optional(),
-    mode: z.enum(['plan', 'accept-edits'], { error: "must be 'plan' or 'accept-edits'" }).optional(),
-    sandbox: z.boolean({ error: 'must be a boolean' }).optional(),
-    apiKey: nonEmpty.optional(),
-    vertex: z.boolean().optional(),
-    project: nonEmpty.optional(),
-    location: nonEmpty.optional(),
-    capabilities: z
-      .strictObject(
-        {
-          enabledTools: toolNames.optional(),
-          disabledTools: toolNames.optional(),
-          enableSubagents: z.boolean().optional(),
-          compactionThreshold: z
-            .number()
-            .int({ error: 'must be a positive integer' })
-            .positive({ error: 'must be a positive integer' })
-            .optional(),
-          agentBehavior: z
-            .enum(['autonomous', 'interactive', 'minimal'], {
-              error: "must be 'autonomous', 'interactive' or 'minimal'",
-            })
-            .optional(),
-        },
-        {
-          error:
-            'must be { enabledTools?, disabledTools?, enableSubagents?, compactionThreshold?, agentBehavior? }',
-        },
-      )
-      .refine((c) => c.enabledTools === undefined || c.disabledTools === undefined, {
-        error: 'enabledTools and disabledTools are mutually exclusive (an allowlist or a denylist)',
-      })
-      .optional(),
-    allowOutsideWorkspaces: z.boolean().optional(),
-    conversationId: nonEmpty.optional(),
-    resume: z.enum(['allow', 'require'], { error: "must be 'allow' or 'require'" }).optional(),
-    dangerouslySkipPermissions: z.boolean().optional(),
-    extraArgs: z.array(z.string(), { error: 'must be an array of strings' }).optional(),
-    dataDir: nonEmpty.optional(),
-    startTimeoutMs: duration.optional(),
-    idleTimeoutMs: durationOrOff.optional(),
-    turnTimeoutMs: durationOrOff.optional(),
-    interruptGraceMs: duration.optional(),
-    closeGraceMs: duration.optional(),
-    maxLineBytes: positive.optional(),
-    // 0 keeps every step, as Python's max_history_size=0.
-    historyLimit: z
+  const usdPerMillion = 'must be a non-negative number (USD per 1M tokens)';
+  return {
+    z,
+    nonEmpty,
+    positive: z.number().refine((n) => Number.isFinite(n) && n > 0, { error: 'must be a positive number' }),
+    duration: durationSchema(),
+    durationOrOff: durationSchema({ allowZero: true }),
+    count: z
       .number()
-      .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a number >= 0 (0: no limit)' })
-      .optional(),
-    onBadLine: fn.optional(),
-    onStderr: fn.optional(),
-    tools: z.array(toolEntry, { error: 'must be an array of tool() definitions' }).optional(),
-    toolTransport: z.enum(['http', 'stdio'], { error: "must be 'http' or 'stdio'" }).optional(),
-    mcpServers: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of server name to server config' })
-      .optional(),
-    agyHooks: z.array(z.unknown()).optional(),
-    hookPlacement: z
-      .enum(['workspace', 'plugin', 'home'], { error: "must be 'workspace', 'plugin' or 'home'" })
-      .optional(),
-    hookTimeoutMs: duration.optional(),
-    hookRelay: z
-      .enum(['auto', 'curl', 'bash', 'node'], { error: "must be 'auto', 'curl', 'bash' or 'node'" })
-      .optional(),
-    isolation: z.enum(['none', 'shadow-home'], { error: "must be 'none' or 'shadow-home'" }).optional(),
-    linkNativeAuth: z.boolean().optional(),
-    settingsOverrides: z.record(z.string(), z.unknown()).optional(),
-    provider: z
-      .strictObject(
-        {
-          kind: z.enum(['openai-chat', 'openai-responses', 'anthropic'], {
-            error: "must be 'openai-chat', 'openai-responses' or 'anthropic'",
-          }),
-          baseUrl: z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' }),
-          apiKey: nonEmpty,
-          model: nonEmpty,
-          headers: z.record(z.string(), z.string({ error: 'values must be strings' })).optional(),
-        },
-        { error: 'must be { kind, baseUrl, apiKey, model, headers? }' },
-      )
-      .optional(),
-    notes: z.string().optional(),
-    reminder: z.string({ error: 'must be a string' }).optional(),
-    skillsPaths: z.array(z.string()).optional(),
-    subagents: z.array(z.unknown()).optional(),
-    hooks: z.array(hookEntry, { error: 'must be an array of hooks (hooks.<kind>(…))' }).optional(),
-    policies: z.array(z.unknown()).optional(),
-    askUserTimeoutMs: duration.optional(),
-    triggers: z.array(z.unknown()).optional(),
-    budget: z
-      .strictObject({
-        maxModelCalls: count.optional(),
-        maxToolCalls: count.optional(),
-        maxInputTokens: count.optional(),
-        maxOutputTokens: count.optional(),
-        maxTotalTokens: count.optional(),
-        maxCostUsd: z
-          .number({ error: 'must be a non-negative number (USD)' })
-          .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
-          .optional(),
-        scope: z
-          .enum(['turn', 'conversation', 'lifetime'], {
-            error: "must be 'turn', 'conversation' or 'lifetime'",
-          })
-          .optional(),
-      })
-      .optional(),
-    steering: z.boolean().optional(),
-    pricing: z
-      .record(
-        z.string(),
-        z.strictObject(
-          {
-            input: usdPerMillion,
-            output: usdPerMillion,
-            cacheRead: usdPerMillion.optional(),
-            cacheWrite: usdPerMillion.optional(),
-          },
-          { error: 'must be { input, output, cacheRead?, cacheWrite? } (USD per 1M tokens)' },
-        ),
-        { error: 'must be an object of model id to prices' },
-      )
-      .optional(),
-    telemetry: z
-      .strictObject(
-        {
-          enabled: z.boolean().optional(),
-          captureContent: z.boolean().optional(),
-          tracerProvider: z
-            .custom<object>((v) => typeof (v as { getTracer?: unknown })?.getTracer === 'function', {
-              error: 'must be a tracer provider (with getTracer)',
-            })
-            .optional(),
-          meterProvider: z
-            .custom<object>((v) => typeof (v as { getMeter?: unknown })?.getMeter === 'function', {
-              error: 'must be a meter provider (with getMeter)',
-            })
-            .optional(),
-        },
-        { error: 'must be { enabled?, captureContent?, tracerProvider?, meterProvider? }' },
-      )
-      .optional(),
-    connection: fn.optional(),
-    record: z
-      .object(
-        {
-          dir: nonEmpty,
-          redact: z
-            .array(
-              z.union([z.string(), z.instanceof(RegExp)]).superRefine((pattern, ctx) => {
-                // One that matches the empty string would match everywhere (docs/guides/testing-your-agent.md#cassettes).
-                const problem = redactPatternProblem(pattern);
-                if (problem) ctx.addIssue({ code: 'custom', message: problem });
-              }),
-              { error: 'must be an array of strings and regular expressions' },
-            )
-            .optional(),
-        },
-        { error: 'must be { dir, redact? }' },
-      )
-      .strict()
-      .optional(),
-    systemInstructions: z
-      .union(
-        [
-          z.string(),
-          z.strictObject({
-            identity: z.string().optional(),
-            sections: z.array(instructionSection).optional(),
-            mode: z.literal('append').optional(),
-          }),
-          z.strictObject({ mode: z.literal('replace'), text: z.string() }),
-        ],
-        {
-          error:
-            'must be a string, { identity?, sections?: { title, content }[] } or { mode: "replace", text }',
-        },
-      )
-      .optional(),
-    // Checked where they are compiled (response-schema.ts) or duck-typed on use.
-    responseSchema: z.unknown().optional(),
-    logger: z.unknown().optional(),
-  });
-  return AgentConfigSchema;
+      .int({ error: 'must be a non-negative integer' })
+      .nonnegative({ error: 'must be a non-negative integer' }),
+    usdPerMillion: z
+      .number({ error: usdPerMillion })
+      .refine((n) => Number.isFinite(n) && n >= 0, { error: usdPerMillion }),
+    fn: z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+      error: 'must be a function',
+    }),
+    httpUrl: z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' }),
+    toolEntry: z.custom<object>(isToolDefinition, {
+      error: 'must be a tool built by tool({ name, description, input, handler })',
+    }),
+    hookEntry: z.custom<object>(
+      (v) => {
+        const h = v as { kind?: unknown; run?: unknown } | null;
+        return (
+          typeof h === 'object' &&
+          h !== null &&
+          (HOOK_KINDS as readonly unknown[]).includes(h.kind) &&
+          typeof h.run === 'function'
+        );
+      },
+      { error: `must be a hook built by hooks.<kind>(…) (kinds: ${HOOK_KINDS.join(', ')})` },
+    ),
+    toolNames: z
+      .array(nonEmpty, { error: 'must be an array of built-in tool names' })
+      .superRefine((names, ctx) => {
+        for (const [i, name] of names.entries()) {
+          if (KNOWN_BUILTIN_TOOLS.includes(name)) continue;
+          const near = nearest(name, KNOWN_BUILTIN_TOOLS);
+          ctx.addIssue({
+            code: 'custom',
+            path: [i],
+            message: `is not a built-in tool name${near ? ` (did you mean '${near}'?)` : ''}; see BuiltinTools`,
+          });
+        }
+      }),
+    redactPattern: z.union([z.string(), z.instanceof(RegExp)]).superRefine((pattern, ctx) => {
+      // One that matches the empty string would match everywhere (docs/guides/testing-your-agent.md#cassettes).
+      const problem = redactPatternProblem(pattern);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  };
+}
+
+/** A `tool()` definition: a name, a description, an input schema and a handler. */
+function isToolDefinition(v: unknown): boolean {
+  const t = v as { name?: unknown; description?: unknown; input?: unknown; handler?: unknown } | null;
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof t.name === 'string' &&
+    typeof t.description === 'string' &&
+    typeof t.input === 'object' &&
+    t.input !== null &&
+    typeof t.handler === 'function'
+  );
+}
+
+/**
+ * `AgentConfig` as one strict zod object: each field's check from its one description (`CONFIG_FIELDS`), made
+ * optional. A key it does not list is a `ConfigError` naming it, with the nearest field (and, for the Python
+ * SDK's spelling, the TypeScript one); see {@link unknownKeyMessage}.
+ */
+function buildSchema(z: typeof import('zod/v4').z) {
+  const kit = buildKit(z);
+  const shape = {} as { [K in ConfigFieldName]: import('zod/v4').z.ZodOptional<import('zod/v4').z.ZodType> };
+  for (const [name, field] of Object.entries(CONFIG_FIELDS) as [ConfigFieldName, ConfigField][])
+    shape[name] = field.schema(kit).optional();
+  return z.strictObject(shape);
 }
 
 let built: ReturnType<typeof buildSchema> | undefined;
@@ -327,10 +120,11 @@ export function agentConfigSchema(): ReturnType<typeof buildSchema> {
   return built;
 }
 
-// Compile-time completeness: every AgentConfig field is in the schema, and the schema has no other field.
-type SchemaKeys = keyof ReturnType<typeof buildSchema>['shape'];
-const _complete: Exhausted<Exclude<keyof AgentConfig, SchemaKeys> | Exclude<SchemaKeys, keyof AgentConfig>> =
-  true;
+// Compile-time completeness: every AgentConfig field is described (so validated, grouped and tabled), and the
+// description names no other field. An object literal cannot name a field twice, so each is described once.
+const _complete: Exhausted<
+  Exclude<keyof AgentConfig, ConfigFieldName> | Exclude<ConfigFieldName, keyof AgentConfig>
+> = true;
 void _complete;
 
 /** `['budget', 'maxToolCalls']` → `budget.maxToolCalls`; `['workspaces', 1]` → `workspaces[1]`. */

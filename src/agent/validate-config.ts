@@ -1,7 +1,6 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ACP_FIELD_SUPPORT } from '../connection/acp/config.js';
 import { ACP_SETTINGS_FIELDS, type AcpSettings } from '../connection/acp/options.js';
 import type { AgyLaunchSettings, AgySessionSettings, AgyWatchdogSettings } from '../connection/agy/index.js';
 import {
@@ -15,12 +14,12 @@ import {
   validateDataDir,
   validateSession,
 } from '../connection/agy/settings.js';
-import { PARITY_FIELD_SUPPORT, type ParityField } from '../connection/field-support.js';
+import { CONFIG_FIELDS } from '../connection/config-fields.js';
+import type { ConfigField, FieldSupportRow } from '../connection/field-support.js';
 import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { AttachmentFiles } from '../content/attachment-files.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
-import type { Exhausted } from '../internal/guards.js';
 import { deny } from '../policy/builders.js';
 import { confirmRunCommand } from '../policy/presets.js';
 import type { Policy, PolicyList } from '../policy/types.js';
@@ -61,28 +60,20 @@ export function validateWorkspace(path: unknown, field: string): string {
   return path;
 }
 
-// Compile-time completeness: the ACP table names every AgentConfig field, and no other.
-const _acpComplete: Exhausted<
-  | Exclude<keyof AgentConfig, keyof typeof ACP_FIELD_SUPPORT>
-  | Exclude<keyof typeof ACP_FIELD_SUPPORT, keyof AgentConfig>
-> = true;
-void _acpComplete;
+/** The description of every field, as a list (each entry's literal types are not needed here). */
+const FIELDS = Object.entries(CONFIG_FIELDS) as [keyof AgentConfig, ConfigField][];
 
 /**
- * On the ACP backend every field either means the same as on agy or is rejected here, naming the field and
- * the backend (the one table: `ACP_FIELD_SUPPORT`).
+ * On the ACP backend every field either means the same as on agy, is mapped, or is rejected here, naming the
+ * field and the backend (each field's `acp` in its one description, `CONFIG_FIELDS`).
  */
 function checkAcpFields(config: AgentConfig): void {
+  // In the config's own order: of several rejected fields, the first the user wrote is named.
   for (const [field, value] of Object.entries(config)) {
-    if (value === undefined) continue;
-    const support: { support: string; why?: string } | undefined = Object.hasOwn(ACP_FIELD_SUPPORT, field)
-      ? ACP_FIELD_SUPPORT[field as keyof typeof ACP_FIELD_SUPPORT]
-      : undefined;
-    if (support?.support === 'rejected')
-      throw new ConfigError(
-        field,
-        `is not supported on the ACP backend (backend.kind 'acp'): ${support.why}`,
-      );
+    if (value === undefined || !Object.hasOwn(CONFIG_FIELDS, field)) continue;
+    const { acp } = CONFIG_FIELDS[field as keyof typeof CONFIG_FIELDS] as ConfigField;
+    if (acp.support === 'rejected')
+      throw new ConfigError(field, `is not supported on the ACP backend (backend.kind 'acp'): ${acp.why}`);
   }
   for (const [name, server] of Object.entries(config.mcpServers ?? {})) {
     if (typeof server === 'object' && server !== null && 'cwd' in server && server.cwd !== undefined)
@@ -103,25 +94,36 @@ function backendOf(config: AgentConfig): BackendKind {
 
 const BACKEND_NAMES = { agy: 'agy (the default backend)', acp: "the ACP backend (backend.kind 'acp')" };
 
-/** Throws `UnsupportedError` when `backend` refuses `row` (named `field` in the message). */
-function refuseIfUnsupported(row: ParityField, backend: 'agy' | 'acp', field: string = row): void {
-  const support = PARITY_FIELD_SUPPORT[row][backend];
-  if (support.support === 'unsupported')
-    throw new UnsupportedError(field, `is not supported on ${BACKEND_NAMES[backend]}: ${support.why}`);
+/** The feature an `UnsupportedError` names for a Python row: its path, without the value (`capabilities.agentBehavior`). */
+function featureOf(row: string): string {
+  return row.split(':')[0]!;
+}
+
+/** Throws `UnsupportedError` when `backend` refuses a Python setting the config asks for (its `python` rows). */
+function refuseUnsupported(config: AgentConfig, backend: 'agy' | 'acp'): void {
+  for (const [field, { python }] of FIELDS) {
+    const value = config[field];
+    if (value === undefined || python === undefined) continue;
+    for (const [row, support] of Object.entries(python) as [string, FieldSupportRow][]) {
+      const refusal = support[backend];
+      if (refusal.support === 'unsupported' && (support.when?.(value) ?? true))
+        throw new UnsupportedError(
+          featureOf(row),
+          `is not supported on ${BACKEND_NAMES[backend]}: ${refusal.why}`,
+        );
+    }
+  }
 }
 
 /**
- * The Python SDK's fields on the backend in use: each is honoured or refused by name (the one table,
- * `PARITY_FIELD_SUPPORT`). A custom `connection` gets the SDK-side parts (policies) only.
+ * The Python SDK's fields on the backend in use: each is honoured or refused by name (each field's `python`
+ * rows in `CONFIG_FIELDS`). A custom `connection` gets the SDK-side parts (policies) only.
  */
 function checkParityFields(config: AgentConfig, backend: BackendKind): void {
   if (backend === 'custom') return;
-  if (config.vertex === true) refuseIfUnsupported('vertex', backend);
-  if (config.project !== undefined) refuseIfUnsupported('project', backend);
-  if (config.location !== undefined) refuseIfUnsupported('location', backend);
+  refuseUnsupported(config, backend);
   const si = config.systemInstructions;
   if (isReplaceInstructions(si)) {
-    refuseIfUnsupported("systemInstructions: { mode: 'replace' }", backend, 'systemInstructions');
     if (backend === 'acp' && config.backend?.kind === 'acp' && config.backend.preset !== 'gemini-cli')
       throw new UnsupportedError(
         'systemInstructions',
@@ -133,18 +135,7 @@ function checkParityFields(config: AgentConfig, backend: BackendKind): void {
       "is not supported on the ACP backend (backend.kind 'acp') unless { mode: 'replace', text } (Gemini CLI): ACP has no channel for appended instructions; put them in the prompt (reminder)",
     );
   }
-  const caps = config.capabilities;
-  if (caps?.enableSubagents === false)
-    refuseIfUnsupported('capabilities.enableSubagents', backend, 'capabilities.enableSubagents');
-  if (caps?.compactionThreshold !== undefined)
-    refuseIfUnsupported('capabilities.compactionThreshold', backend, 'capabilities.compactionThreshold');
   if (backend === 'agy') checkSubagentFields(config);
-  if (caps?.agentBehavior === 'interactive' || caps?.agentBehavior === 'minimal')
-    refuseIfUnsupported(
-      `capabilities.agentBehavior: '${caps.agentBehavior}'`,
-      backend,
-      'capabilities.agentBehavior',
-    );
 }
 
 /**

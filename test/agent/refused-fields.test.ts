@@ -1,6 +1,6 @@
 /**
  * Each Python-parity field a backend cannot honour is refused by name with an UnsupportedError naming the field
- * and the backend (the table: src/connection/field-support.ts, generated into docs/backends.md).
+ * and the backend (each field's `python` rows in src/connection/config-fields.ts, generated into docs/backends.md).
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, ConfigError, UnsupportedError } from '../../src/index.js';

@@ -5,6 +5,7 @@
 import type { AttachmentFiles } from '../../content/attachment-files.js';
 import type { Logger } from '../../logger.js';
 import type { ToolDefinition } from '../../tools/tool.js';
+import { fieldsFeeding } from '../config-groups.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import type { WireTap } from '../wire-tap.js';
 import type { ACP_FIELD_SUPPORT, AcpPreset } from './config.js';
@@ -16,7 +17,7 @@ export const DEFAULT_ACP_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Default time a permission request may wait for the policies and `askUser` before it is denied. */
 export const DEFAULT_ACP_PERMISSION_TIMEOUT_MS = 30_000;
 
-/** The `AgentConfig` fields that mean on ACP what they mean on agy (`ACP_FIELD_SUPPORT`: `same`). */
+/** The `AgentConfig` fields that mean on ACP what they mean on agy (`acp: same` in their description). */
 type SameOnAcp = {
   [K in keyof typeof ACP_FIELD_SUPPORT]: (typeof ACP_FIELD_SUPPORT)[K] extends { support: 'same' }
     ? K
@@ -24,24 +25,12 @@ type SameOnAcp = {
 }[keyof typeof ACP_FIELD_SUPPORT];
 
 /**
- * The `AgentConfig` fields the ACP backend takes as the user set them (`ACP_FIELD_SUPPORT`: `same`), in the one
- * group `validateConfig` checks and the Agent forwards whole. Each field is the `AgentConfig` field of the same
- * name, whose TSDoc is its one description (the compiler checks the types agree where the group is picked).
+ * The `AgentConfig` fields the ACP backend takes as the user set them, in the one group `validateConfig` checks
+ * and the Agent forwards whole: derived from each field's description (`feeds: ['acp']`,
+ * `connection/config-fields.ts`). Each is the `AgentConfig` field of the same name, whose TSDoc is its one
+ * description; the compiler checks each is `same` on ACP and a member of {@link AcpSettings}.
  */
-export const ACP_SETTINGS_FIELDS = [
-  'dataDir',
-  'isolation',
-  'mcpServers',
-  'conversationId',
-  'model',
-  'startTimeoutMs',
-  'idleTimeoutMs',
-  'turnTimeoutMs',
-  'interruptGraceMs',
-  'closeGraceMs',
-  'maxLineBytes',
-  'onStderr',
-] as const satisfies readonly (keyof AcpSettings & SameOnAcp)[];
+export const ACP_SETTINGS_FIELDS = fieldsFeeding('acp') satisfies readonly (keyof AcpSettings & SameOnAcp)[];
 
 /**
  * The validated config group of the ACP backend: the fields of {@link ACP_SETTINGS_FIELDS} (described on
