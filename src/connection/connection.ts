@@ -46,7 +46,7 @@ export interface TurnMedia {
   file: string;
 }
 
-/** One user message, already reduced to what the backend accepts (text blocks). */
+/** One user message, already reduced to what the backend accepts (text blocks): the backend's view of a `Turn`. */
 export interface TurnRequest {
   /** Text blocks, in order. */
   text: string[];
@@ -100,7 +100,8 @@ export interface Connection {
   /** Starts the backend and waits until it is ready. */
   start(): Promise<ConnectionInfo>;
   /**
-   * Runs one turn. Always resolves with a fail-closed `TurnResult`, whatever happened (crash, timeout, …);
+   * Runs one turn. The SDK passes its one turn object (`Turn`, `connection/turn.ts`) as both the request and the
+   * sink: the backend reads what to send from it and delivers each step into it. Always resolves with a fail-closed `TurnResult`, whatever happened (crash, timeout, …);
    * rejects only on misuse (a turn already running, or the connection closed).
    */
   runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult>;

@@ -14,15 +14,11 @@ import {
   reminderStage,
   transportWarningStage,
 } from '../../src/agent/turn-stages.js';
+import { Turn } from '../../src/connection/turn.js';
 import { AttachmentFiles } from '../../src/content/attachment-files.js';
 import { Image } from '../../src/content/content.js';
 import { BudgetTracker } from '../../src/conversation/budget.js';
-import {
-  composeFinish,
-  composePrepare,
-  composeSteps,
-  type TurnDraft,
-} from '../../src/conversation/pipeline.js';
+import { composeStages } from '../../src/conversation/stages.js';
 import { TurnDeniedError } from '../../src/errors.js';
 import type { Step } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
@@ -44,7 +40,7 @@ describe('prepare stages', () => {
       const seen: string[] = [];
       let budgetStarted = 0;
       const attachments = new AttachmentFiles();
-      const prepare = composePrepare([
+      const { prepare } = composeStages([
         materializeStage(async () => dir, attachments),
         pendingSteersStage(() => ['steer first']),
         preTurnStage(async (text) => {
@@ -55,8 +51,7 @@ describe('prepare stages', () => {
         reminderStage('be brief'),
       ]);
       const png = new Image({ data: new Uint8Array([1, 2, 3]), mimeType: 'image/png', name: 'x.png' });
-      const draft: TurnDraft<string | Image> = { parts: ['look', png], text: [] };
-      const out = await prepare(draft);
+      const out = await prepare(new Turn(['look', png]));
       expect(out.text[0]).toBe('<system-reminder>\nbe brief\n</system-reminder>');
       expect(out.text[1]).toBe('steer first');
       expect(out.text[2]).toBe('look');
@@ -75,16 +70,18 @@ describe('prepare stages', () => {
 
   it('a preTurn deny throws TurnDeniedError and later stages do not run', async () => {
     let later = false;
-    const prepare = composePrepare([
+    const { prepare } = composeStages([
       preTurnStage(async () => ({ allow: false, message: 'no' })),
       {
         name: 'later',
-        run: () => {
+        prepare: () => {
           later = true;
         },
       },
     ]);
-    await expect(prepare({ parts: ['x'], text: ['x'] })).rejects.toThrow(TurnDeniedError);
+    const turn = new Turn(['x']);
+    turn.text = ['x'];
+    await expect(prepare(turn)).rejects.toThrow(TurnDeniedError);
     expect(later).toBe(false);
   });
 });
@@ -93,12 +90,14 @@ describe('step stages', () => {
   it('every stage sees every step; the budget stage stops the turn past a limit', () => {
     const seen: number[] = [];
     const logger = spyLogger();
-    const onStep = composeSteps([
+    const stages = composeStages([
       controlStepStage((s) => seen.push(s.stepIndex)),
       transportWarningStage(logger),
       budgetStepStage(new BudgetTracker({ maxModelCalls: 1 })),
-      { name: 'after-budget', run: (s) => void seen.push(-s.stepIndex) },
+      { name: 'after-budget', step: (s) => void seen.push(-s.stepIndex) },
     ]);
+    const turn = new Turn([]);
+    const onStep = (s: Step) => stages.step(s, turn);
     expect(onStep(step({ stepIndex: 1 }))).toBeUndefined();
     const stop = onStep(step({ stepIndex: 2 }));
     expect(stop).toMatchObject({ status: 'budget_exceeded', budget: 'maxModelCalls' });
@@ -108,10 +107,10 @@ describe('step stages', () => {
 
 describe('finish stages', () => {
   it('run in order, each on the previous result', async () => {
-    const finish = composeFinish([
+    const { finish } = composeStages([
       finishStage('a', (r) => ({ ...r, text: `${r.text}a` })),
       finishStage('b', async (r) => ({ ...r, text: `${r.text}b` })),
     ]);
-    expect((await finish({ text: '' } as TurnResult, { parts: [] })).text).toBe('ab');
+    expect((await finish({ text: '' } as TurnResult, new Turn([]))).text).toBe('ab');
   });
 });
