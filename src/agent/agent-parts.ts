@@ -13,6 +13,7 @@ import { priceOf } from '../model/pricing.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { servedToolNames } from '../tools/names.js';
+import type { ToolDefinition } from '../tools/tool.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import { ResponseSchema } from './response-schema.js';
@@ -91,4 +92,19 @@ function checkBudget(config: AgentConfig): void {
         `no price is known for model ${model ?? "(agy's default; set `model`)"}: add it to \`pricing\` (or a '*' entry)`,
       );
   }
+}
+
+/** The name agy sees for one of the agent's tools; `ConfigError` (field `tools`) for one it does not serve. */
+export function servedNameOf(
+  toolNames: ReadonlyMap<string, string>,
+  tools: AgentConfig['tools'],
+  tool: ToolDefinition | string,
+): string {
+  const name = typeof tool === 'string' ? tool : tool?.name;
+  const served = typeof name === 'string' ? toolNames.get(name) : undefined;
+  const own = typeof tool === 'string' || (tools ?? []).includes(tool);
+  if (served === undefined || !own) {
+    throw new ConfigError('tools', `${JSON.stringify(name)} is not one of this agent's tools`);
+  }
+  return served;
 }

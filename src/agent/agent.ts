@@ -10,19 +10,17 @@ import type { ConnectionStats, SessionRuntime } from '../connection/agy/index.js
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
 import { OWN_TOOL_SERVER } from '../connection/tool-server/server-name.js';
-import { Turn } from '../connection/turn.js';
-import { type Content, contentParts } from '../content/content.js';
-import { isSlashCommand } from '../content/slash-command.js';
+import type { Content } from '../content/content.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import type { Conversation } from '../conversation/conversation.js';
-import { ClosedError, ConfigError, UnsupportedError } from '../errors.js';
+import { ClosedError, ConfigError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { AgentCapabilities } from '../model/capabilities.js';
 import type { McpServerState } from '../model/mcp-server-state.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
-import { type AgentParts, agentParts } from './agent-parts.js';
-import { type ChatOptions, checkChatOptions, type TurnOutput } from './chat-options.js';
+import { type AgentParts, agentParts, servedNameOf } from './agent-parts.js';
+import { type ChatOptions, type TurnOutput, turnOf } from './chat-options.js';
 import type { AgentConfig } from './config.js';
 import type { ResponseSchemaInput } from './response-schema.js';
 import type { AgentSession } from './session.js';
@@ -71,7 +69,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
 
   /** Starts agy and waits for its `init`. Idempotent; concurrent calls share one start. */
   start(): Promise<void> {
-    if (this.#state === 'closing' || this.#state === 'closed') return Promise.reject(new ClosedError());
+    if (this.#closingNow()) return Promise.reject(new ClosedError());
     if (!this.#starting) {
       this.#startRun = this.#start();
       this.#starting = this.#startRun.catch(async (err) => {
@@ -160,19 +158,8 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * is refused (`UnsupportedError`) rather than never called.
    */
   registerHook(hook: Hook): () => void {
-    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
-    const needs = this.#session?.startNeeds;
-    if (needs && this.#session?.agy) {
-      const missing =
-        (hook.kind === 'preToolCall' && !needs.toolGate) ||
-        ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
-        (hook.kind === 'stop' && !needs.stop);
-      if (missing)
-        throw new UnsupportedError(
-          'registerHook',
-          `a ${hook.kind} hook registered after start() is not reached on agy: its hook relay was not installed at start (register it before start(), or in config.hooks)`,
-        );
-    }
+    if (this.#closingNow()) throw new ClosedError();
+    this.#session?.checkLateHook(hook);
     this.#parts.control.runner.register(hook);
     return () => {
       this.#parts.control.runner.unregister(hook);
@@ -184,7 +171,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * at once. Returns a function that stops and removes it (resolving once it stopped).
    */
   registerTrigger(trigger: Trigger): () => Promise<void> {
-    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    if (this.#closingNow()) throw new ClosedError();
     return this.#triggers.register(trigger, this.#state === 'started');
   }
 
@@ -200,15 +187,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     prompt: Content,
     options: ChatOptions & { responseSchema?: T } = {},
   ): Promise<ChatResponse<TurnOutput<S, T>>> {
-    const parts = contentParts(prompt);
-    if (this.#config.backend?.kind === 'acp' && parts.some(isSlashCommand))
-      throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
-    const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
+    // The turn, built and checked once, and carried down with it to the backend (its stages read its schema).
+    const turn = turnOf(prompt, options, this.#config.backend?.kind ?? 'agy');
     await this.start();
-    // The turn, built once and carried down with it to the backend (its stages read the schema from it).
-    const response = this.#requireConversation().queueTurn(
-      new Turn(parts, { schema, timeoutMs: turnTimeoutMs, signal }),
-    );
+    const response = this.#requireConversation().queueTurn(turn);
     // The type argument only types `structuredOutput()`: the value is validated against this same schema.
     return response as ChatResponse<TurnOutput<S, T>>;
   }
@@ -253,13 +235,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * `ConfigError` (field `tools`) for a tool this agent does not serve.
    */
   servedName(tool: ToolDefinition | string): string {
-    const name = typeof tool === 'string' ? tool : tool?.name;
-    const served = typeof name === 'string' ? this.#parts.toolNames.get(name) : undefined;
-    const own = typeof tool === 'string' || (this.#config.tools ?? []).includes(tool);
-    if (served === undefined || !own) {
-      throw new ConfigError('tools', `${JSON.stringify(name)} is not one of this agent's tools`);
-    }
-    return served;
+    return servedNameOf(this.#parts.toolNames, this.#config.tools, tool);
   }
 
   /** The conversation (after `start()`). */
@@ -388,7 +364,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
   }
 
   #requireConversation(): Conversation<Content> {
-    if (this.#state === 'closing' || this.#state === 'closed') throw new ClosedError();
+    if (this.#closingNow()) throw new ClosedError();
     const conversation = this.#session?.conversation;
     if (!conversation) throw new ClosedError('the agent is not started; call start() first');
     return conversation;

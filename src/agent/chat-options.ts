@@ -1,5 +1,8 @@
 /** The options of one `chat` turn, and their check (shared by the Agent and the pool, which checks them first). */
-import { ConfigError } from '../errors.js';
+import { Turn } from '../connection/turn.js';
+import { type Content, contentParts } from '../content/content.js';
+import { isSlashCommand } from '../content/slash-command.js';
+import { ConfigError, UnsupportedError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
 import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from './response-schema.js';
 
@@ -49,4 +52,16 @@ export function checkChatOptions(options: ChatOptions): CheckedChatOptions {
     throw err;
   }
   return { signal, turnTimeoutMs, schema };
+}
+
+/**
+ * One `chat` turn from its prompt and options, both checked (`ContentError`, `ConfigError`); slash commands
+ * need the agy backend (`UnsupportedError`).
+ */
+export function turnOf(prompt: Content, options: ChatOptions, backend: 'agy' | 'acp'): Turn {
+  const parts = contentParts(prompt);
+  if (backend === 'acp' && parts.some(isSlashCommand))
+    throw new UnsupportedError('SlashCommand', "agy's print-mode slash commands need the agy backend");
+  const { signal, turnTimeoutMs, schema } = checkChatOptions(options);
+  return new Turn(parts, { schema, timeoutMs: turnTimeoutMs, signal });
 }

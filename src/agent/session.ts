@@ -13,8 +13,9 @@ import { DEFAULT_HOOK_TIMEOUT_MS } from '../connection/tool-server/hook-timeout.
 import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { type Content, contentParts } from '../content/content.js';
 import { Conversation } from '../conversation/conversation.js';
-import { ClosedError } from '../errors.js';
+import { ClosedError, UnsupportedError } from '../errors.js';
 import type { ProviderBridge } from '../gateway/provider-bridge.js';
+import type { Hook } from '../hooks/kinds.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import type { AgentParts } from './agent-parts.js';
 import type { AgentConfig } from './config.js';
@@ -106,6 +107,24 @@ export class AgentSession {
     await p.control.sessionStart(connection.conversationId);
     this.#stillStarting();
     await p.triggers.start(p.config.triggers, () => this.#stillStarting());
+  }
+
+  /**
+   * On agy, a tool hook registered after start needs the hook relay agy was started with; one without it is
+   * refused (`UnsupportedError`) rather than never called.
+   */
+  checkLateHook(hook: Hook): void {
+    const needs = this.startNeeds;
+    if (!needs || !this.agy) return;
+    const missing =
+      (hook.kind === 'preToolCall' && !needs.toolGate) ||
+      ((hook.kind === 'postToolCall' || hook.kind === 'onToolError') && !needs.toolResults) ||
+      (hook.kind === 'stop' && !needs.stop);
+    if (missing)
+      throw new UnsupportedError(
+        'registerHook',
+        `a ${hook.kind} hook registered after start() is not reached on agy: its hook relay was not installed at start (register it before start(), or in config.hooks)`,
+      );
   }
 
   /** Closes the backend (a start in flight then fails fast at its next step). */
