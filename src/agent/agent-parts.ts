@@ -23,13 +23,17 @@ import { type ValidatedConfig, validateConfig } from './validate-config.js';
 export interface AgentParts {
   /** The validated groups: agy's (session, launch, watchdog) and ACP's, each forwarded whole to its backend. */
   groups: Pick<ValidatedConfig, 'session' | 'launch' | 'watchdog' | 'acp' | 'additions' | 'attachments'>;
+  /** The workspaces, resolved. */
   workspaces: string[];
   /** The agent's `responseSchema`, checked. */
   schema: ResponseSchema | undefined;
+  /** The checked logger. */
   logger: Logger;
+  /** Hooks, policies, the turn ledger and steering: what the backend's host calls. */
   control: ControlPlane;
   /** The hook relays' time limit (raised to cover a human's ask-user answer). */
   hookTimeoutMs: number | undefined;
+  /** The budgets, when configured (its cost limit priced by the usage ledger). */
   budget: BudgetTracker | undefined;
   /** The one owner of usage: prices each turn and sums them. */
   usage: UsageLedger;

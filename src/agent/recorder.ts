@@ -9,7 +9,9 @@ import type { AgentConfig } from './config.js';
 
 /** What the recorder is built from. */
 export interface RecorderParts {
+  /** The Agent's config (`record`, `cwd`, `dataDir`, `mcpServers`, `provider`). */
   config: AgentConfig;
+  /** The user's workspaces (redacted as paths). */
   workspaces: readonly string[];
   /** The backend being recorded. */
   backend: 'agy' | 'acp';
@@ -17,6 +19,7 @@ export interface RecorderParts {
   env: Record<string, string | undefined>;
   /** Provider mode is on (its upstream key and headers are credentials to redact). */
   provider: boolean;
+  /** Where a failing write or a sanitizer warning is told. */
   logger: Logger;
 }
 

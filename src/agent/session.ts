@@ -26,7 +26,9 @@ import { agentStages } from './turn-stages.js';
 
 /** What a session is built from: the Agent's parts, and the few things only the Agent knows. */
 export interface SessionParts extends AgentParts {
+  /** The Agent's config (a copy). */
   config: AgentConfig;
+  /** The Agent's triggers, started last. */
   triggers: AgentTriggers;
   /** The host the backend calls back through (the control plane's members and the own tools' context). */
   host: () => ConnectionHost;
@@ -42,6 +44,7 @@ function providerName(kind: NonNullable<AgentConfig['provider']>['kind']): strin
 /** The running parts of one started Agent; each is set as soon as it exists, so `close()` sees it. */
 export class AgentSession {
   readonly #p: SessionParts;
+  /** Spans and metrics, when `@opentelemetry/api` and a provider are there; undefined means off (no calls). */
   tracing: AgentTracing | undefined;
   /** Provider mode's in-process gateway; closed after the connection. */
   provider: ProviderBridge | undefined;
@@ -49,13 +52,16 @@ export class AgentSession {
   mcp: McpServerMonitor | undefined;
   /** What the backend was told to ask for at start (agy installs its hook relays from it). */
   startNeeds: HostNeeds | undefined;
+  /** The backend. */
   connection: Connection | undefined;
   /** The agy backend, when this agent built one (not for ACP or a custom `connection`). */
   agy: AgyConnection | undefined;
+  /** The conversation over the backend, with the agent's stages. */
   conversation: Conversation<Content> | undefined;
   /** The cassette this session is recorded into. */
   cassetteFile: string | undefined;
 
+  /** @param parts What the session is built from; nothing starts until `open()`. */
   constructor(parts: SessionParts) {
     this.#p = parts;
   }

@@ -225,16 +225,27 @@ function attachmentsDir(connection: Connection): Promise<string> {
 
 /** The parts an agent's stage list is built from. */
 export interface AgentStageParts {
+  /** The backend (its attachments directory, for media parts). */
   connection: Connection;
+  /** The attachment files the workspace confinement admits to reads. */
   attachments: AttachmentFiles;
+  /** The hooks, the turn ledger and the steering queue. */
   control: ControlPlane;
+  /** Spans around the preTurn and postTurn hooks, when telemetry is on. */
   tracing: AgentTracing | undefined;
+  /** The budgets, when configured. */
   budget: (Parameters<typeof budgetStepStage>[0] & { beginTurn(): void }) | undefined;
+  /** `AgentConfig.reminder`. */
   reminder: string | undefined;
+  /** Provider mode's gateway (its upstream usage per turn). */
   provider: { beginTurn(): void; endTurn(): ProviderUsage | null } | undefined;
+  /** The user's MCP servers' monitor (its notices). */
   mcp: { takeNotices(): string[] } | undefined;
+  /** The agent's `responseSchema` (sent at launch). */
   schema: ResponseSchema | undefined;
+  /** The usage ledger, whose cost stage runs last. */
   usage: UsageLedger;
+  /** Where tool transport warnings go. */
   logger: Logger;
 }
 

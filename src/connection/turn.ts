@@ -69,6 +69,10 @@ export class Turn implements TurnRequest, TurnSink {
   readonly steps = new ReplayBuffer<Step>();
   #onStep: ((step: Step) => void) | undefined;
 
+  /**
+   * @param parts The prompt's parts, parsed and checked.
+   * @param options The turn's own options, checked.
+   */
   constructor(parts: readonly ContentPart[], options: TurnOptions = {}) {
     this.parts = parts;
     this.schema = options.schema;
