@@ -91,3 +91,17 @@ export class Turn implements TurnRequest, TurnSink {
     this.#onStep?.(step);
   }
 }
+
+/**
+ * A plain copy of what a backend reads from a turn (only the fields that are set), for a backend that keeps
+ * what it was sent (the in-memory connection's `requests`).
+ */
+export function requestOf(request: TurnRequest): TurnRequest {
+  return {
+    text: request.text,
+    ...(request.media !== undefined && { media: request.media }),
+    ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
+    ...(request.jsonSchema !== undefined && { jsonSchema: request.jsonSchema }),
+    ...(request.command !== undefined && { command: request.command }),
+  };
+}

@@ -6,6 +6,7 @@
  */
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
+import { requestOf } from '../connection/turn.js';
 import { ClosedError, UsageError } from '../errors.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
@@ -102,7 +103,7 @@ export class InMemoryConnection implements Connection {
     if (this.#closed) throw new ClosedError();
     if (this.#running) throw new UsageError('runTurn: a turn is already running');
     const index = this.requests.length;
-    this.requests.push(request);
+    this.requests.push(requestOf(request));
     const started = Date.now();
     const script = this.#turns[index];
     const turn: ScriptedTurn =

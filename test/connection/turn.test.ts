@@ -1,5 +1,6 @@
 /** One turn object from `chat()` to the backend and back: what the backend receives, and where steps gather. */
 import { describe, expect, it } from 'vitest';
+import type { TurnRequest, TurnSink } from '../../src/connection/connection.js';
 import { Turn } from '../../src/connection/turn.js';
 import { Agent } from '../../src/index.js';
 import type { Step } from '../../src/model/step.js';
@@ -10,12 +11,19 @@ describe('Turn', () => {
     const conn = new InMemoryConnection({
       turns: [{ steps: [{ type: 'agent_response', textDelta: 'hi' }] }],
     });
+    const received: Array<[TurnRequest, TurnSink]> = [];
+    const run = conn.runTurn.bind(conn);
+    conn.runTurn = (request, sink) => {
+      received.push([request, sink]);
+      return run(request, sink);
+    };
     await using agent = new Agent({ connection: conn.connect, reminder: 'be brief' });
     const controller = new AbortController();
     const response = await agent.chat('hello', { turnTimeoutMs: 5_000, signal: controller.signal });
     await response.result();
-    const [turn] = conn.requests;
+    const [[turn, sink] = []] = received;
     expect(turn).toBeInstanceOf(Turn);
+    expect(sink).toBe(turn);
     expect((turn as Turn).parts).toEqual(['hello']);
     expect((turn as Turn).signal).toBe(controller.signal);
     expect(turn?.timeoutMs).toBe(5_000);
@@ -33,17 +41,31 @@ describe('Turn', () => {
         },
       ],
     });
+    let turn: Turn | undefined;
+    const run = conn.runTurn.bind(conn);
+    conn.runTurn = (request, sink) => {
+      turn = request as Turn;
+      return run(request, sink);
+    };
     await using agent = new Agent({ connection: conn.connect });
     const response = await agent.chat('go');
     const seen: Step[] = [];
     for await (const step of response.steps()) seen.push(step);
-    const turn = conn.requests[0] as Turn;
+    if (!turn) throw new Error('no turn reached the backend');
     expect(seen).toHaveLength(2);
     expect(turn.steps.items).toHaveLength(2);
     // The very objects, not copies: one buffer, read by the response.
     expect(seen[0]).toBe(turn.steps.items[0]);
     expect(seen[1]).toBe(turn.steps.items[1]);
     expect(agent.conversation.history[0]).toBe(seen[0]);
+  });
+
+  it('the in-memory connection keeps a plain copy of each request, with only the fields that are set', async () => {
+    const conn = new InMemoryConnection({ turns: [{}] });
+    await using agent = new Agent({ connection: conn.connect });
+    await (await agent.chat('plain')).result();
+    expect(conn.requests).toEqual([{ text: ['plain'] }]);
+    expect(conn.requests[0]).not.toBeInstanceOf(Turn);
   });
 
   it('shows each delivered step to its watcher after gathering it', () => {
