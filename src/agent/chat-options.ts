@@ -1,5 +1,5 @@
 /** The options of one `chat` turn, and their check (shared by the Agent and the pool, which checks them first). */
-import { Turn } from '../connection/turn.js';
+import { Turn } from '../connection/connection.js';
 import { type Content, contentParts } from '../content/content.js';
 import { isSlashCommand } from '../content/slash-command.js';
 import { ConfigError, UnsupportedError } from '../errors.js';

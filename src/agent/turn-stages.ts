@@ -8,8 +8,7 @@
  *   finish:   MCP server notices → structured output → control plane (postTurn, denials) → provider usage →
  *             cost (the usage ledger)
  */
-import type { Connection } from '../connection/connection.js';
-import type { Turn, TurnStop } from '../connection/turn.js';
+import type { Connection, Turn, TurnStop } from '../connection/connection.js';
 import type { AttachmentFiles } from '../content/attachment-files.js';
 import type { ContentPart } from '../content/content.js';
 import { materialize } from '../content/materialize.js';

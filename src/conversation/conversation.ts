@@ -2,8 +2,7 @@
  * Layer 2: a conversation over a `Connection`. Queues turns (one runs at a time, the rest wait in order), runs
  * each through the stages it was given, and keeps a bounded step history; its usage is its `UsageLedger`'s.
  */
-import type { Connection } from '../connection/connection.js';
-import { Turn, type TurnStop } from '../connection/turn.js';
+import { type Connection, Turn, type TurnStop } from '../connection/connection.js';
 import type { ContentPart } from '../content/content.js';
 import { ClosedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
@@ -16,7 +15,7 @@ import { StepSubscriber } from './step-subscriber.js';
 import { canceledResult, failedResult } from './turn-results.js';
 import { UsageLedger } from './usage-ledger.js';
 
-export type { TurnStop } from '../connection/turn.js';
+export type { TurnStop } from '../connection/connection.js';
 export { UNKNOWN_MODEL } from './usage-ledger.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */

@@ -5,7 +5,7 @@
  * each on the previous one's result). The Agent lists its stages (`agent/turn-stages.ts`); the Conversation
  * runs them and never calls back into whoever built them.
  */
-import type { Turn, TurnStop } from '../connection/turn.js';
+import type { Turn, TurnStop } from '../connection/connection.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 

@@ -4,9 +4,14 @@
  * pre/post-turn hooks in milliseconds. What needs agy itself (its hooks through the relay, MCP over HTTP,
  * process signals) still needs the simulator.
  */
-import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection/connection.js';
+import {
+  type Connection,
+  type ConnectionInfo,
+  requestOf,
+  type TurnRequest,
+  type TurnSink,
+} from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
-import { requestOf } from '../connection/turn.js';
 import { ClosedError, UsageError } from '../errors.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';

@@ -20,7 +20,7 @@ import {
   turnSchemaStage,
 } from '../../src/agent/turn-stages.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { Turn } from '../../src/connection/turn.js';
+import { Turn } from '../../src/connection/connection.js';
 import { AttachmentFiles } from '../../src/content/attachment-files.js';
 import { Image } from '../../src/content/content.js';
 import { SlashCommand } from '../../src/content/slash-command.js';

@@ -1,6 +1,6 @@
 /** The one owner of usage above the backend: it prices each turn (the cost stage) and sums what was spent. */
 import { describe, expect, it } from 'vitest';
-import { Turn } from '../../src/connection/turn.js';
+import { Turn } from '../../src/connection/connection.js';
 import { UNKNOWN_MODEL, UsageLedger } from '../../src/conversation/usage-ledger.js';
 import type { Usage } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';

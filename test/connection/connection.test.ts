@@ -1,7 +1,7 @@
 /** One turn object from `chat()` to the backend and back: what the backend receives, and where steps gather. */
 import { describe, expect, it } from 'vitest';
 import type { TurnRequest, TurnSink } from '../../src/connection/connection.js';
-import { Turn } from '../../src/connection/turn.js';
+import { Turn } from '../../src/connection/connection.js';
 import { Agent } from '../../src/index.js';
 import type { Step } from '../../src/model/step.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
