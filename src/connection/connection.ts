@@ -103,8 +103,9 @@ export interface Connection {
   /** Starts the backend and waits until it is ready. */
   start(): Promise<ConnectionInfo>;
   /**
-   * Runs one turn. The SDK passes its one turn object (`Turn`, below) as both the request and the
-   * sink: the backend reads what to send from it and delivers each step into it. Always resolves with a fail-closed `TurnResult`, whatever happened (crash, timeout, …);
+   * Runs one turn. The SDK passes its one turn object (`Turn`, below) as both the request and the sink: the
+   * backend reads what to send from it and delivers each step into it. Always resolves with a fail-closed
+   * `TurnResult`, whatever happened (crash, timeout, …);
    * rejects only on misuse (a turn already running, or the connection closed).
    */
   runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnResult>;
