@@ -4,10 +4,10 @@
  * each sees everything from the start.
  */
 
+import { ReplayBuffer } from '../internal/replay-buffer.js';
 import type { Step, ToolCall, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
 import type { TurnResult } from '../model/turn-result.js';
-import { ReplayBuffer } from './replay-buffer.js';
 
 /** One streamed delta of a response (Python `StreamChunk`, with its `Text` and `Thought` kinds). */
 export interface StreamChunk {
@@ -33,28 +33,28 @@ export interface ChatResponseControl {
  * to `agent.chat(prompt, { responseSchema })`, `unknown` otherwise.
  */
 export class ChatResponse<T = unknown> implements AsyncIterable<string> {
-  readonly #steps = new ReplayBuffer<Step>();
+  /** The turn's steps, gathered by the turn itself (`Turn.steps`); this response reads them. */
+  readonly #steps: ReplayBuffer<Step>;
   readonly #result: Promise<TurnResult>;
   #settle!: (result: TurnResult) => void;
   #final: TurnResult | undefined;
   readonly #control: ChatResponseControl;
 
   // Private: users get responses from `agent.chat()` only (the declarations show `private constructor()`).
-  private constructor(control: ChatResponseControl) {
+  private constructor(steps: ReplayBuffer<Step>, control: ChatResponseControl) {
+    this.#steps = steps;
     this.#control = control;
     this.#result = new Promise((resolve) => {
       this.#settle = resolve;
     });
   }
 
-  /** @internal Created by `Conversation.chat()`. */
-  static create(control: ChatResponseControl): ChatResponse {
-    return new ChatResponse(control);
-  }
-
-  /** @internal Appends a step. */
-  pushStep(step: Step): void {
-    this.#steps.push(step);
+  /**
+   * @internal Created by `Conversation.chat()` over its turn's steps (a prompt that did not parse has no turn:
+   * its response gets an empty buffer of its own).
+   */
+  static create(steps: ReplayBuffer<Step> | undefined, control: ChatResponseControl): ChatResponse {
+    return new ChatResponse(steps ?? new ReplayBuffer<Step>(), control);
   }
 
   /** @internal Ends the response with its result. */

@@ -1,48 +1,33 @@
 /**
- * Layer 2: a conversation over a `Connection`. Queues turns (one runs at a time, the rest wait in order),
- * keeps a bounded step history, and tracks usage per turn and for the whole conversation.
+ * Layer 2: a conversation over a `Connection`. Queues turns (one runs at a time, the rest wait in order), runs
+ * each through the stages it was given, and keeps a bounded step history; its usage is its `UsageLedger`'s.
  */
-import type { Connection, TurnRequest } from '../connection/connection.js';
+import { type Connection, Turn, type TurnStop } from '../connection/connection.js';
 import type { ContentPart } from '../content/content.js';
-import { type AgySdkError, ClosedError, TurnDeniedError } from '../errors.js';
-import { describeDenials } from '../model/denials.js';
-import { addPriced, cacheWritesOf } from '../model/pricing.js';
+import { ClosedError } from '../errors.js';
 import type { Step, Usage } from '../model/step.js';
 import { TurnError } from '../model/turn-errors.js';
-import type { BudgetName, DeniedAction, TurnResult, TurnStatus } from '../model/turn-result.js';
+import type { TurnResult } from '../model/turn-result.js';
 import type { TurnObserver } from '../telemetry/turn-observer.js';
 import { ChatResponse } from './chat-response.js';
+import { type ComposedStages, composeStages, type TurnStage } from './stages.js';
 import { StepSubscriber } from './step-subscriber.js';
-import type { TurnInput } from './turn-input.js';
+import { canceledResult, failedResult } from './turn-results.js';
+import { UsageLedger } from './usage-ledger.js';
+
+export type { TurnStop } from '../connection/connection.js';
+export { UNKNOWN_MODEL } from './usage-ledger.js';
 
 /** Default number of steps kept in `history` (as in the Python SDK). */
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
-/** @internal A reason the pipeline asks to stop the running turn (e.g. a budget). */
-export interface TurnStop {
-  status: Extract<TurnStatus, 'budget_exceeded'>;
-  message: string;
-  error: AgySdkError;
-  budget?: BudgetName;
-}
-
-/** @internal Hooks the Agent plugs into the turn pipeline; each gets the turn's own input. */
-export interface ConversationPipeline {
-  /**
-   * Turns a turn's input into what the connection sends (runs when the turn's time comes, in queue order).
-   * Throwing `TurnDeniedError` ends the turn `denied` without sending anything.
-   */
-  prepare(input: TurnInput): Promise<TurnRequest>;
-  /** Sees each step of the running turn; returning a `TurnStop` interrupts the turn with that outcome. */
-  onStep?(step: Step): TurnStop | undefined;
-  /** Post-processes a finished turn (structured output validation against the turn's schema, post-turn hooks). */
-  finalize?(result: TurnResult, input: TurnInput): Promise<TurnResult> | TurnResult;
-}
-
 /** @internal */
 export interface ConversationOptions<P> {
   connection: Connection;
-  pipeline: ConversationPipeline;
+  /** The turn's stages, in order (composed once, here). */
+  stages?: readonly TurnStage[] | undefined;
+  /** Prices and sums the turns' usage; without one, a ledger that sums unpriced. */
+  usage?: UsageLedger | undefined;
   /** Parses a prompt given to the conversation directly (`chat`, `send`) into its parts; throws on a bad one. */
   parse: (prompt: P) => readonly ContentPart[];
   /** Steps kept in `history`; older ones are dropped. Default 10,000; `0` keeps every step (Python's `0`). */
@@ -51,9 +36,6 @@ export interface ConversationOptions<P> {
   observer?: TurnObserver | undefined;
 }
 
-/** The `usageByModel` key of turns whose model is unknown (agy's unnamed default model). */
-export const UNKNOWN_MODEL = 'default';
-
 /** A prompt given to the conversation directly that did not parse: its turn fails when its time comes, in order. */
 interface InvalidInput {
   invalid: unknown;
@@ -61,7 +43,7 @@ interface InvalidInput {
 
 interface TurnItem {
   kind: 'turn';
-  input: TurnInput | InvalidInput;
+  turn: Turn | InvalidInput;
   /** Called once the prompt was handed to the backend (`send()` waits for it). */
   onSent?: (() => void) | undefined;
   response: ChatResponse;
@@ -70,8 +52,8 @@ interface TurnItem {
 type QueueItem = TurnItem | { kind: 'task'; run: () => Promise<void> };
 interface RunningTurn {
   item: TurnItem;
-  /** Set when the pipeline stopped the turn (e.g. a budget); it decides the outcome. */
-  stop: TurnStop | undefined;
+  /** The turn, once its prompt parsed (a stage's stop is kept on it). */
+  turn: Turn | undefined;
   /** `interrupt()` was called; before the message is sent this means it is never sent. */
   interrupted: boolean;
 }
@@ -82,7 +64,8 @@ interface RunningTurn {
  */
 export class Conversation<P = unknown> {
   readonly #connection: Connection;
-  readonly #pipeline: ConversationPipeline;
+  readonly #stages: ComposedStages;
+  readonly #usage: UsageLedger;
   readonly #parse: (prompt: P) => readonly ContentPart[];
   readonly #historyLimit: number;
   #history: Step[] = [];
@@ -91,15 +74,10 @@ export class Conversation<P = unknown> {
   /** A queued task (`whenIdle`) is running; a turn counts as running through `#running`. */
   #runningTask = false;
   #turnCount = 0;
-  #totalUsage: Usage | null = null;
-  #lastTurnUsage: Usage | null = null;
   #lastResult: TurnResult | undefined;
   #closed = false;
   #running: RunningTurn | undefined;
   readonly #observer: TurnObserver | undefined;
-  // Null-prototype records: keys are model and conversation ids, which must never reach Object.prototype.
-  readonly #usageByModel: Record<string, Usage> = Object.create(null);
-  readonly #subagentUsage: Record<string, Usage> = Object.create(null);
   /** The open `steps()` iterators: each step of every turn is pushed to each. */
   readonly #stepSubscribers = new Set<StepSubscriber>();
   /** Where compaction steps arrived, counted over every step since the last `clearHistory()`. */
@@ -110,7 +88,8 @@ export class Conversation<P = unknown> {
   // Private: the Agent creates the conversation (the declarations show `private constructor()`).
   private constructor(opts: ConversationOptions<P>) {
     this.#connection = opts.connection;
-    this.#pipeline = opts.pipeline;
+    this.#stages = composeStages(opts.stages ?? []);
+    this.#usage = opts.usage ?? new UsageLedger();
     this.#parse = opts.parse;
     const limit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
     this.#historyLimit = limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, limit);
@@ -142,7 +121,7 @@ export class Conversation<P = unknown> {
    * earlier processes of the same conversation). `null` until known.
    */
   get totalUsage(): Usage | null {
-    return copyUsage(this.#totalUsage);
+    return this.#usage.total;
   }
 
   /**
@@ -151,17 +130,17 @@ export class Conversation<P = unknown> {
    * Subagents' usage is apart, in `subagentUsage`. Counts turns run by this agent only, unlike `totalUsage`.
    */
   get usageByModel(): Readonly<Record<string, Usage>> {
-    return copyUsages(this.#usageByModel);
+    return this.#usage.byModel;
   }
 
   /** Usage of each subagent over this agent's turns, by the subagent's conversation id (priced like turns). */
   get subagentUsage(): Readonly<Record<string, Usage>> {
-    return copyUsages(this.#subagentUsage);
+    return this.#usage.bySubagent;
   }
 
   /** Usage of the last finished turn (the sum of its model steps); `null` when unknown, or after `clearHistory()`. */
   get lastTurnUsage(): Usage | null {
-    return copyUsage(this.#lastTurnUsage);
+    return this.#usage.lastTurn;
   }
 
   /** The last finished turn's result; `undefined` before the first, and after `clearHistory()`. */
@@ -233,7 +212,7 @@ export class Conversation<P = unknown> {
     this.#compactionIndices = [];
     this.#stepCount = 0;
     this.#lastResult = undefined;
-    this.#lastTurnUsage = null;
+    this.#usage.forgetLastTurn();
   }
 
   /**
@@ -246,30 +225,30 @@ export class Conversation<P = unknown> {
   }
 
   /**
-   * @internal Queues a turn whose input was built and checked already (`Agent.chat`): its parts, its own schema,
-   * time limit and abort signal travel with it to every stage.
+   * @internal Queues a turn built and checked already (`Agent.chat`): its parts, its own schema, time limit and
+   * abort signal travel with it to every stage and to the backend.
    */
-  queueTurn(input: TurnInput, opts: { first?: boolean } = {}): ChatResponse {
-    return this.#enqueue(input, opts);
+  queueTurn(turn: Turn, opts: { first?: boolean } = {}): ChatResponse {
+    return this.#enqueue(turn, opts);
   }
 
-  /** The input of a prompt given to the conversation directly; one that does not parse fails its turn later. */
-  #inputOf(prompt: P, timeoutMs: number | undefined): TurnInput | InvalidInput {
+  /** The turn of a prompt given to the conversation directly; one that does not parse fails its turn later. */
+  #inputOf(prompt: P, timeoutMs: number | undefined): Turn | InvalidInput {
     try {
-      return { parts: this.#parse(prompt), timeoutMs };
+      return new Turn(this.#parse(prompt), { timeoutMs });
     } catch (err) {
       return { invalid: err };
     }
   }
 
-  #enqueue(input: TurnInput | InvalidInput, opts: { first?: boolean; onSent?: () => void }): ChatResponse {
+  #enqueue(turn: Turn | InvalidInput, opts: { first?: boolean; onSent?: () => void }): ChatResponse {
     if (this.#closed) throw new ClosedError();
     const item: TurnItem = {
       kind: 'turn',
-      input,
+      turn,
       onSent: opts.onSent,
       canceled: false,
-      response: ChatResponse.create({
+      response: ChatResponse.create(turn instanceof Turn ? turn.steps : undefined, {
         cancel: async () => {
           item.canceled = true;
           if (this.#running?.item === item) {
@@ -288,7 +267,7 @@ export class Conversation<P = unknown> {
     else this.#queue.push(item);
     void this.#pump();
     // After the pump started: an already aborted signal cancels a turn that began, as one aborted later would.
-    const signal = 'signal' in input ? input.signal : undefined;
+    const signal = turn instanceof Turn ? turn.signal : undefined;
     if (signal) cancelOnAbort(signal, item.response);
     return item.response;
   }
@@ -309,11 +288,11 @@ export class Conversation<P = unknown> {
     await this.#connection.interrupt('interrupted');
   }
 
-  /** @internal Stops the running turn with a pipeline-chosen outcome (e.g. a budget). */
+  /** @internal Stops the running turn with a stage-chosen outcome (e.g. a budget). */
   async stopRunning(stop: TurnStop): Promise<void> {
     const running = this.#running;
-    if (!running || running.stop) return;
-    running.stop = stop;
+    if (!running?.turn || running.turn.stop) return;
+    running.turn.stop = stop;
     await this.#connection.interrupt('interrupted');
   }
 
@@ -354,16 +333,14 @@ export class Conversation<P = unknown> {
     this.#turnCount++;
     // The turn counts as running from here, so a cancel or interrupt during `prepare` (hooks, file writes) is
     // honoured: the message is then never sent.
-    const running: RunningTurn = { item, stop: undefined, interrupted: false };
+    const running: RunningTurn = { item, turn: undefined, interrupted: false };
     this.#running = running;
-    const observer = this.#observer;
-    observer?.turnStarted();
-    let input: TurnInput;
-    let request: TurnRequest;
+    this.#observer?.turnStarted();
+    let turn: Turn;
     try {
-      input = parsed(item.input);
-      request = await this.#pipeline.prepare(input);
-      if (input.timeoutMs !== undefined) request = { ...request, timeoutMs: input.timeoutMs };
+      turn = parsed(item.turn);
+      running.turn = turn;
+      await this.#stages.prepare(turn);
     } catch (err) {
       this.#running = undefined;
       this.#finish(response, failedResult(this.conversationId, err));
@@ -378,54 +355,47 @@ export class Conversation<P = unknown> {
       });
       return;
     }
-    observer?.turnSent(request.text);
-    let result: TurnResult;
+    const result = await this.#send(item, turn);
+    this.#lastResult = result;
+    this.#usage.record(result);
+    this.#finish(response, result);
+  }
+
+  /** Hands the prepared turn to the backend, and its result through the finish stages. */
+  async #send(item: TurnItem, turn: Turn): Promise<TurnResult> {
+    const observer = this.#observer;
+    observer?.turnSent(turn.text);
+    turn.watch((step) => {
+      this.#pushHistory(step);
+      observer?.step(step);
+      const stop = this.#stages.step(step, turn);
+      if (stop) void this.stopRunning(stop);
+    });
     try {
-      const turn = this.#connection.runTurn(request, {
-        onStep: (step) => {
-          this.#pushHistory(step);
-          observer?.step(step);
-          response.pushStep(step);
-          const stop = this.#pipeline.onStep?.(step);
-          if (stop) void this.stopRunning(stop);
-        },
-      });
+      // The backend reads what to send from the turn and delivers each step into it.
+      const running = this.#connection.runTurn(turn, turn);
       // The prompt is the backend's now: runTurn has taken it (writing it is its first step).
       item.onSent?.();
-      result = await turn;
+      let result = await running;
       if (item.canceled && result.status !== 'success') result = { ...result, status: 'canceled' };
       // A stop we asked for (a budget) decides the outcome even if agy still reported SUCCESS: fail closed.
-      const stop = running.stop;
+      const stop = turn.stop;
       if (stop) {
         result = { ...result, status: stop.status, errorMessage: stop.message, error: stop.error };
         if (stop.budget) result.budget = stop.budget;
       }
-      if (this.#pipeline.finalize) result = await this.#pipeline.finalize(result, input);
+      return await this.#stages.finish(result, turn);
     } catch (err) {
-      result = failedResult(this.conversationId, err);
+      return failedResult(this.conversationId, err);
     } finally {
       this.#running = undefined;
     }
-    this.#lastResult = result;
-    // Copies: the result is the caller's too, and what they do to it must not change the conversation's figures.
-    this.#lastTurnUsage = copyUsage(result.usage);
-    if (result.totalUsage) this.#totalUsage = copyUsage(result.totalUsage);
-    if (result.usage) this.#addUsage(this.#usageByModel, result.model ?? UNKNOWN_MODEL, result.usage);
-    for (const [id, usage] of Object.entries(result.subagentUsage ?? {}))
-      this.#addUsage(this.#subagentUsage, id, usage);
-    this.#finish(response, result);
   }
 
   /** Ends a turn's response, after the observer has seen its result. */
   #finish(response: ChatResponse, result: TurnResult): void {
     this.#observer?.turnEnded(result);
     response.finish(result);
-  }
-
-  #addUsage(into: Record<string, Usage>, key: string, usage: Usage): void {
-    const sum = into[key];
-    if (sum) addPriced(sum, usage);
-    else into[key] = { ...usage, cacheWriteTokens: cacheWritesOf(usage) };
   }
 
   #pushHistory(step: Step): void {
@@ -442,22 +412,10 @@ export class Conversation<P = unknown> {
   }
 }
 
-/** A copy of a usage value (flat numbers), so what a caller receives is never the conversation's own. */
-function copyUsage(usage: Usage | null): Usage | null {
-  return usage === null ? null : { ...usage };
-}
-
-/** A copy of a usage record (null prototype, as the keys are ids), each value copied. */
-function copyUsages(record: Record<string, Usage>): Record<string, Usage> {
-  const out: Record<string, Usage> = Object.create(null);
-  for (const [key, usage] of Object.entries(record)) out[key] = { ...usage };
-  return out;
-}
-
-/** A queued turn's input, or the error its prompt failed to parse with (thrown now that the turn runs). */
-function parsed(input: TurnInput | InvalidInput): TurnInput {
-  if ('invalid' in input) throw input.invalid;
-  return input;
+/** A queued turn, or the error its prompt failed to parse with (thrown now that the turn runs). */
+function parsed(turn: Turn | InvalidInput): Turn {
+  if ('invalid' in turn) throw turn.invalid;
+  return turn;
 }
 
 /** Cancels `response` when `signal` aborts; the listener goes once the turn ends, so nothing leaks. */
@@ -469,47 +427,4 @@ function cancelOnAbort(signal: AbortSignal, response: ChatResponse): void {
   }
   signal.addEventListener('abort', cancel, { once: true });
   void response.result().finally(() => signal.removeEventListener('abort', cancel));
-}
-
-function baseResult(conversationId: string | undefined): Omit<TurnResult, 'status' | 'errorMessage'> {
-  return {
-    text: '',
-    usage: null,
-    totalUsage: null,
-    deniedActions: [],
-    toolCalls: [],
-    exitCode: null,
-    signal: null,
-    stderrTail: '',
-    result: null,
-    structuredOutput: undefined,
-    conversationId,
-    durationMs: 0,
-  };
-}
-
-function canceledResult(conversationId: string | undefined, why: string): TurnResult {
-  return { ...baseResult(conversationId), status: 'canceled', errorMessage: why };
-}
-
-function failedResult(conversationId: string | undefined, err: unknown): TurnResult {
-  const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof TurnDeniedError) {
-    const denial: DeniedAction = {
-      action: 'turn',
-      source: 'sdk',
-      deniedBy: err.deniedBy ?? { kind: 'sdk' },
-      reason: message,
-    };
-    return {
-      ...baseResult(conversationId),
-      status: 'denied',
-      errorMessage: describeDenials([denial]),
-      error: err,
-      deniedActions: [denial],
-    };
-  }
-  const result: TurnResult = { ...baseResult(conversationId), status: 'error', errorMessage: message };
-  if (err instanceof Error && 'code' in err) result.error = err as AgySdkError;
-  return result;
 }

@@ -4,7 +4,13 @@
  * pre/post-turn hooks in milliseconds. What needs agy itself (its hooks through the relay, MCP over HTTP,
  * process signals) still needs the simulator.
  */
-import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection/connection.js';
+import {
+  type Connection,
+  type ConnectionInfo,
+  requestOf,
+  type TurnRequest,
+  type TurnSink,
+} from '../connection/connection.js';
 import type { ConnectionHost } from '../connection/host.js';
 import { ClosedError, UsageError } from '../errors.js';
 import type { Step } from '../model/step.js';
@@ -102,7 +108,7 @@ export class InMemoryConnection implements Connection {
     if (this.#closed) throw new ClosedError();
     if (this.#running) throw new UsageError('runTurn: a turn is already running');
     const index = this.requests.length;
-    this.requests.push(request);
+    this.requests.push(requestOf(request));
     const started = Date.now();
     const script = this.#turns[index];
     const turn: ScriptedTurn =

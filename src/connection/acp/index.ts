@@ -9,6 +9,7 @@ export {
   type AcpFieldSupport,
   type AcpPreset,
 } from './config.js';
+export { type AcpFactoryOptions, createAcpConnection } from './factory.js';
 export { GEMINI_CLI_CAPABILITIES } from './gemini-cli-capabilities.js';
 export {
   ACP_SETTINGS_FIELDS,

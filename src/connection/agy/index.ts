@@ -20,6 +20,7 @@ export {
   DEFAULT_IDLE_TIMEOUT_MS,
 } from './agy-connection.js';
 export { AGY_CAPABILITIES } from './capabilities.js';
+export { type AgyFactoryOptions, createAgyConnection } from './factory.js';
 export { agyInfo, bareOutput, errorText, toHookCall } from './hook-adapter.js';
 export { AgyHookHandlers, type AgyHookHandlersOptions } from './hook-handlers.js';
 export type {

@@ -1,6 +1,6 @@
 // The buffer behind ChatResponse's iterators: independent cursors with async-generator semantics.
 import { describe, expect, it } from 'vitest';
-import { ReplayBuffer } from '../../src/conversation/replay-buffer.js';
+import { ReplayBuffer } from '../../src/internal/replay-buffer.js';
 
 describe('ReplayBuffer cursors', () => {
   it('a late cursor sees every item; a waiting one is woken by push and ends at close', async () => {
