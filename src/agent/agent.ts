@@ -3,6 +3,7 @@
  * process), and the conversation. `await using agent = new Agent(config)` closes everything on scope exit.
  */
 
+import type { CassetteRecorder } from '../cassette/recorder.js';
 // The backends, the provider bridge, telemetry, the cassette recorder and the MCP checks are loaded when a
 // config uses them (`import()` in the start path), never with the package: `import 'agy-sdk'` stays cheap.
 import type { AcpBackendConfig, AcpConnection } from '../connection/acp/index.js';
@@ -29,12 +30,16 @@ import { checkedLogger, type Logger } from '../logger.js';
 import type { AgentCapabilities } from '../model/capabilities.js';
 import type { McpServerState } from '../model/mcp-server-state.js';
 import { costAt, priceOf, withCost } from '../model/pricing.js';
+import {
+  type InferResponseSchema,
+  ResponseSchema,
+  type ResponseSchemaInput,
+} from '../model/response-schema.js';
 import type { Usage } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
-import type { CassetteRecorder } from '../testing/cassette/recorder.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { TriggerRunner } from '../triggers/runner.js';
@@ -42,7 +47,6 @@ import type { Trigger } from '../triggers/types.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
 import type { McpServerMonitor } from './mcp-server-monitor.js';
-import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from './response-schema.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import {
   budgetStartStage,
@@ -388,7 +392,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     const record = config.record ?? (envDir ? { dir: envDir } : undefined);
     if (!record) return undefined;
     const upstream = provider ? config.provider : undefined;
-    const { CassetteRecorder } = await import('../testing/cassette/recorder.js');
+    const { CassetteRecorder } = await import('../cassette/recorder.js');
     const recorder = new CassetteRecorder(
       record,
       {

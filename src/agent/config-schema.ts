@@ -4,12 +4,13 @@
  * system or several fields at once (paths that exist, hidden segments, isolation-only options, the write
  * guard) is checked after it, in `validate-config.ts`.
  */
+
+import { redactPatternProblem } from '../cassette/redact-patterns.js';
 import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import { zod } from '../internal/load-sync.js';
-import { redactPatternProblem } from '../testing/cassette/redact-patterns.js';
 import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 

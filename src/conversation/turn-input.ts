@@ -5,8 +5,8 @@
  * is kept anywhere else (as the Codex SDK's `thread.runStreamedInternal(input, turnOptions)` does).
  */
 
-import type { ResponseSchema } from '../agent/response-schema.js';
 import type { ContentPart } from '../content/content.js';
+import type { ResponseSchema } from '../model/response-schema.js';
 
 /** What one turn runs on, checked. */
 export interface TurnInput {

@@ -7,9 +7,9 @@
  */
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { UpstreamKind, UpstreamObserver } from '../model/upstream-trace.js';
 import type { ProviderUsage } from '../model/usage.js';
-import { createGateway, type Gateway, type GatewayUsageReport, type UpstreamObserver } from './gateway.js';
-import type { UpstreamKind } from './upstream/upstream.js';
+import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
 
 export type { ProviderUsage } from '../model/usage.js';
 

@@ -13,7 +13,7 @@ import { hooks } from '../../src/hooks/factories.js';
 import type { HookToolResult } from '../../src/hooks/types.js';
 import { BudgetExceededError } from '../../src/model/turn-errors.js';
 import { policy } from '../../src/policy/index.js';
-import { readCassette } from '../../src/testing/cassette/format.js';
+import { readCassette } from '../../src/cassette/format.js';
 import { BuiltinTools } from '../../src/tools/builtin-tools.js';
 import { tool } from '../../src/tools/tool.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';

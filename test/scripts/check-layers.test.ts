@@ -4,11 +4,15 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without declarations.
 import { checkLayers, importsOf, parseLayerTable } from '../../scripts/check-layers.mjs';
+
+/** A row of the layer table, as the script returns it. */
+type Row = { folders: string[]; allow: string[]; line: number };
 
 const root = resolve(import.meta.dirname, '../..');
 const fixture = readFileSync(join(root, 'test/fixtures/check-layers/architecture.md'), 'utf8');
-const rows = parseLayerTable(fixture);
+const rows: Row[] = parseLayerTable(fixture);
 
 /** A tree that keeps every row of the fixture's table, plus `extra` files. */
 function tree(extra: Record<string, string> = {}): Map<string, string> {
@@ -28,16 +32,16 @@ function tree(extra: Record<string, string> = {}): Map<string, string> {
 
 describe('parseLayerTable', () => {
   it('reads the one table headed "folder | may import": each row\'s paths, its allow-list and its line', () => {
-    expect(rows.map((r: { folders: string[] }) => r.folders)).toEqual([
+    expect(rows.map((r) => r.folders)).toEqual([
       ['errors.ts'],
       ['model/'],
       ['conn/*'],
       ['conn/agy/'],
       ['agent/', 'index.ts'],
     ]);
-    expect(rows[0].allow).toEqual([]);
-    expect(rows[4].allow).toEqual(['errors.ts', 'model/', 'conn/*', 'conn/agy/index.ts']);
-    expect(rows[0].line).toBe(fixture.split('\n').indexOf('| `errors.ts` | nothing | The bottom. |') + 1);
+    expect(rows[0]?.allow).toEqual([]);
+    expect(rows[4]?.allow).toEqual(['errors.ts', 'model/', 'conn/*', 'conn/agy/index.ts']);
+    expect(rows[0]?.line).toBe(fixture.split('\n').indexOf('| `errors.ts` | nothing | The bottom. |') + 1);
   });
 
   it('refuses prose in a may-import cell, so "not `x/`" can never read as a permission', () => {

@@ -5,7 +5,7 @@
 // (test/cli/cassette-commands.hostile.process.test.ts).
 import { describe, expect, it } from 'vitest';
 import { CassetteError } from '../../../src/errors.js';
-import { INPUT_LIMITS } from '../../../src/testing/cassette/limits.js';
+import { INPUT_LIMITS } from '../../../src/cassette/limits.js';
 import { otelTimeline } from '../../../src/testing/cassette/otel-timeline.js';
 import {
   chatSpan,

@@ -12,7 +12,7 @@ import {
   probesStopped,
 } from '../../../../src/connection/agy/stream-json/binary.js';
 import { hostSupervisor } from '../../../../src/connection/process/host-supervisor.js';
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/testing/cassette/format.js';
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/cassette/format.js';
 import { replayCassette, serializeCassette } from '../../../../src/testing/cassette/index.js';
 import { simulatorPath } from '../../../../src/testing/simulator/path.js';
 import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../../../helpers/fake-agy.js';

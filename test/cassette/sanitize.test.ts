@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../../src/agent/agent.js';
-import { ConfigError } from '../../../src/errors.js';
-import { CassetteRecorder, parseCassette, Sanitizer } from '../../../src/testing/cassette/index.js';
-import { stdinMatches } from '../../../src/testing/cassette/mismatch.js';
+import { Agent } from '../../src/agent/agent.js';
+import { ConfigError } from '../../src/errors.js';
+import { CassetteRecorder, parseCassette, Sanitizer } from '../../src/testing/cassette/index.js';
+import { stdinMatches } from '../../src/testing/cassette/mismatch.js';
 
 const dirs: string[] = [];
 afterEach(() => {
