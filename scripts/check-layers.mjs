@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Enforces the one layer table of docs/architecture.md (the markdown table headed `folder | may import`) on the
-// import graph of src/, and nothing else: every file of src/ falls under exactly one row, and imports only files
-// of its own row or of what that row's "may import" cell lists. Every import counts: static and type-only
+// import graph of src/, and nothing else: every file of src/ falls under exactly one row (the one whose path
+// names it most closely), and imports only files of its own row or of what that row's "may import" cell lists. Every import counts: static and type-only
 // imports, re-exports, `import()` expressions and `import('…')` types. Also: no import cycles at all; class
 // members are private as JS `#private`, never through TS's `private`/`protected`; zod is imported as `zod/v4`.
 //
@@ -71,6 +71,18 @@ export function parseLayerTable(markdown, file = 'docs/architecture.md') {
     rows.push({ folders, allow: parsePatterns(allowCell, where), line: i + 1 });
   }
   return rows;
+}
+
+/**
+ * How closely `pattern` names `file` (relative to src/, `/`-separated): 0 when it does not name it; a file path
+ * names it most closely, then `dir/*`, then `dir/` (the deeper the closer). So `connection/index.ts` can have a
+ * row of its own beside `connection/*`, and `connection/agy/` beside `connection/`.
+ */
+export function closeness(pattern, file) {
+  if (!matches(pattern, file)) return 0;
+  if (!pattern.endsWith('/') && !pattern.endsWith('/*')) return Number.MAX_SAFE_INTEGER;
+  const depth = pattern.split('/').length;
+  return pattern.endsWith('/*') ? 2 * depth + 1 : 2 * depth;
 }
 
 /** Whether `file` (relative to src/, `/`-separated) is what `pattern` names. */
@@ -155,7 +167,18 @@ function cycles(graph) {
  */
 export function checkLayers(rows, files) {
   const problems = [];
-  const rowOf = (file) => rows.filter((r) => r.folders.some((f) => matches(f, file)));
+  // The rows naming `file` most closely: one, or none when no row names it (ties cannot occur: a path is in one
+  // row only, and two different paths never name a file equally closely).
+  const rowOf = (file) => {
+    let best = 0;
+    let own = [];
+    for (const r of rows) {
+      const c = Math.max(...r.folders.map((f) => closeness(f, file)));
+      if (c > best) [best, own] = [c, [r]];
+      else if (c === best && c > 0) own.push(r);
+    }
+    return own;
+  };
   const graph = new Map();
   for (const [rel, text] of files) {
     const own = rowOf(rel);
@@ -177,7 +200,7 @@ export function checkLayers(rows, files) {
       deps.add(to);
       if (own.length !== 1) continue;
       const row = own[0];
-      if (row.folders.some((f) => matches(f, to)) || row.allow.some((a) => matches(a, to))) continue;
+      if (rowOf(to)[0] === row || row.allow.some((a) => matches(a, to))) continue;
       problems.push(
         `${rel}:${line}: imports ${to}, which the row of \`${row.folders.join('`, `')}\` does not list`,
       );

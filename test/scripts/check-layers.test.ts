@@ -113,6 +113,24 @@ describe('checkLayers', () => {
     ]);
   });
 
+  it('puts a file under the row naming it most closely: a file row beats `dir/*`, which beats `dir/`', () => {
+    const doc = fixture.replace(
+      '| `agent/`, `index.ts` |',
+      '| `conn/index.ts` | `errors.ts` | An entry of its own. |\n| `agent/`, `index.ts` |',
+    );
+    const own: Row[] = parseLayerTable(doc);
+    // conn/index.ts is named by `conn/*` and by its own row: its own row's list applies, not the seam's.
+    const r = checkLayers(
+      own,
+      tree({ 'conn/index.ts': "import type { Step } from '../model/step.js';\nexport type S = Step;\n" }),
+    );
+    expect(r.problems).toEqual([
+      'conn/index.ts:1: imports model/step.ts, which the row of `conn/index.ts` does not list',
+    ]);
+    // A file of the seam (`conn/*`) and one of the backend (`conn/agy/`) keep their rows.
+    expect(checkLayers(own, tree()).problems).toEqual([]);
+  });
+
   it('still fails a cycle, a TS `private` member and a bare `zod` import', () => {
     const r = checkLayers(
       rows,
