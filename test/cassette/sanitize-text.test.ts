@@ -1,4 +1,4 @@
-// The sanitizer's text engine (src/testing/cassette/sanitize-text.ts): rules applied across the fragments of one
+// The sanitizer's text engine (src/cassette/sanitize-text.ts): rules applied across the fragments of one
 // streamed text give, joined, exactly what they give on the joined text, however the text was cut; a rule never
 // rewrites an earlier rule's replacement.
 import { describe, expect, it } from 'vitest';
