@@ -6,7 +6,7 @@
 import type { Usage } from '../model/step.js';
 import type { UsageMetadata } from './gemini-types.js';
 
-/** Gemini's usage → the SDK's (the same arithmetic as the provider bridge's per-turn sum). */
+/** Gemini's usage → the SDK's: what upstream spans record and the provider bridge sums per turn. */
 export function usageFromGemini(u: UsageMetadata): Usage {
   const cached = u.cachedContentTokenCount ?? 0;
   const thoughts = u.thoughtsTokenCount ?? 0;
