@@ -10,14 +10,9 @@
 // The Agent and its configuration.
 export { Agent, type ChatOptions } from './agent/agent.js';
 export type { AgentConfig, Effort } from './agent/config.js';
-// Structured output.
-export type {
-  InferResponseSchema,
-  JsonSchema,
-  ResponseSchemaInput,
-  ZodSchemaLike,
-  ZodSchemaParseResult,
-} from './agent/response-schema.js';
+// Recording a session (`AgentConfig.record`).
+export type { RecordConfig } from './cassette/recorder.js';
+export type { RedactPattern } from './cassette/sanitize.js';
 // Backends: which one an Agent runs on (agy or an ACP agent); the interface a transport implements, and the
 // host it calls back through.
 export type { AcpBackendConfig, AcpPreset } from './connection/acp/config.js';
@@ -150,6 +145,14 @@ export {
   type ModelPrice,
   type PricingTable,
 } from './model/pricing.js';
+// Structured output.
+export type {
+  InferResponseSchema,
+  JsonSchema,
+  ResponseSchemaInput,
+  ZodSchemaLike,
+  ZodSchemaParseResult,
+} from './model/response-schema.js';
 export type {
   CommandResult,
   PlanEntry,
@@ -196,8 +199,6 @@ export {
 } from './pool/index.js';
 // Telemetry, usage and cost.
 export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './telemetry/telemetry-config.js';
-export type { RecordConfig } from './testing/cassette/recorder.js';
-export type { RedactPattern } from './testing/cassette/sanitize.js';
 // Tools.
 export {
   type AgentBehavior,

@@ -16,7 +16,7 @@ import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
-import { ResponseSchema } from './response-schema.js';
+import { ResponseSchema } from '../model/response-schema.js';
 import { type ValidatedConfig, validateConfig } from './validate-config.js';
 
 /** The parts of one Agent. */

@@ -22,7 +22,7 @@ import type { Trigger } from '../triggers/types.js';
 import { type AgentParts, agentParts, servedNameOf } from './agent-parts.js';
 import { type ChatOptions, type TurnOutput, turnOf } from './chat-options.js';
 import type { AgentConfig } from './config.js';
-import type { ResponseSchemaInput } from './response-schema.js';
+import type { ResponseSchemaInput } from '../model/response-schema.js';
 import type { AgentSession } from './session.js';
 import { deliverSteer, type SteerWhen } from './steering.js';
 import { AgentTriggers } from './triggers.js';

@@ -6,12 +6,12 @@
  */
 import { CONFIG_FIELDS, type ConfigFieldName } from '../connection/config-fields.js';
 import type { ConfigField, SchemaKit } from '../connection/field-support.js';
+import { redactPatternProblem } from '../cassette/redact-patterns.js';
 import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import { zod } from '../internal/load-sync.js';
-import { redactPatternProblem } from '../testing/cassette/redact-patterns.js';
 import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 

@@ -2,6 +2,7 @@
  * Agent configuration (Layer 1). Mirrors the Python SDK's `LocalAgentConfig` where agy can honour it.
  */
 
+import type { RecordConfig } from '../cassette/recorder.js';
 import type {
   AgyHookRegistration,
   AgyMode,
@@ -19,13 +20,12 @@ import type { ProviderConfig } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
 import type { PricingTable } from '../model/pricing.js';
+import type { ResponseSchemaInput } from '../model/response-schema.js';
 import type { PolicyList } from '../policy/types.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
-import type { RecordConfig } from '../testing/cassette/recorder.js';
 import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
-import type { ResponseSchemaInput } from './response-schema.js';
 
 /** `AgentConfig.effort`: the Python SDK's `ThinkingLevel` names, plus `xhigh` and `max`. */
 export type Effort = ThinkingLevel | 'xhigh' | 'max';

@@ -4,7 +4,7 @@
  * MCP servers' `env` and `headers`, the gateway's upstream key and headers.
  */
 import type { Logger } from '../logger.js';
-import type { CassetteRecorder } from '../testing/cassette/recorder.js';
+import type { CassetteRecorder } from '../cassette/recorder.js';
 import type { AgentConfig } from './config.js';
 
 /** What the recorder is built from. */
@@ -30,7 +30,7 @@ export async function createRecorder(p: RecorderParts): Promise<CassetteRecorder
   const record = config.record ?? (envDir ? { dir: envDir } : undefined);
   if (!record) return undefined;
   const upstream = p.provider ? config.provider : undefined;
-  const { CassetteRecorder } = await import('../testing/cassette/recorder.js');
+  const { CassetteRecorder } = await import('../cassette/recorder.js');
   return new CassetteRecorder(
     record,
     {

@@ -23,7 +23,7 @@ import type { BudgetName, TurnResult } from '../model/turn-result.js';
 import type { ProviderUsage } from '../model/usage.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import type { ControlPlane } from './control-plane.js';
-import type { ResponseSchema } from './response-schema.js';
+import type { ResponseSchema } from '../model/response-schema.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 
 /**

@@ -4,9 +4,9 @@
  */
 
 import { z } from 'zod/v4';
-import { ResponseSchema } from '../agent/response-schema.js';
 import { ConfigError } from '../errors.js';
 import { durationSchema } from '../internal/duration.js';
+import { ResponseSchema } from '../model/response-schema.js';
 import type { FleetJob } from './types.js';
 
 const nonEmpty = (what: string) =>

@@ -1,6 +1,6 @@
 /** The fleet's job, result and progress shapes: plain JSON, stored by BullMQ in Redis. */
 
-import type { JsonSchema } from '../agent/response-schema.js';
+import type { JsonSchema } from '../model/response-schema.js';
 import type { Usage } from '../model/step.js';
 import type { TurnStatus } from '../model/turn-result.js';
 

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
 import { createToken } from '../internal/token.js';
 import { checkedLogger, describeError, type Logger } from '../logger.js';
+import type { UpstreamObserver, UpstreamTrace } from '../model/upstream-trace.js';
 import { presentedKey, tokenMatches } from './auth.js';
 import { countTokens } from './count-tokens.js';
 import {
@@ -21,6 +22,7 @@ import {
 } from './errors.js';
 import { type GeminiSink, StreamingSink, UnarySink } from './gemini-sink.js';
 import { parseCountTokensRequest, parseGenerateContentRequest, type UsageMetadata } from './gemini-types.js';
+import { usageFromGemini } from './gemini-usage.js';
 import { sendJson } from './json-response.js';
 import { bareModelId, compileModelMap, type ModelMap } from './model-map.js';
 import { normalizeRequest } from './normalize-request.js';
@@ -38,7 +40,7 @@ import {
 import { openAIChatUpstream } from './upstream/openai-chat.js';
 import { openAIResponsesUpstream } from './upstream/openai-responses.js';
 import { createSseDecoder, DEFAULT_MAX_UPSTREAM_EVENT_CHARS } from './upstream/sse-parse.js';
-import type { Upstream, UpstreamConfig, UpstreamKind } from './upstream/upstream.js';
+import type { Upstream, UpstreamConfig } from './upstream/upstream.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -99,22 +101,6 @@ export interface GatewayOptions {
    * (W3C `traceparent`) and is told of the first token and the end. Never throws.
    */
   upstreamObserver?: UpstreamObserver | undefined;
-}
-
-/** Observes upstream requests (the Agent's telemetry in provider mode; not exported from `agy-sdk/gateway`). */
-export interface UpstreamObserver {
-  /** A request is about to go upstream; the returned trace follows it. */
-  start(request: { requestedModel: string; upstreamModel: string; kind: UpstreamKind }): UpstreamTrace;
-}
-
-/** One upstream request being observed. */
-export interface UpstreamTrace {
-  /** Headers to send upstream with the request (trace context). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The first text, thought or call arrived. */
-  firstToken(): void;
-  /** The request ended: with the upstream's usage when it finished, with an error message when it failed. */
-  end(usage: UsageMetadata | undefined, error?: string): void;
 }
 
 /** One finished request's usage, as the upstream reported it. */
@@ -547,7 +533,7 @@ class GatewayServer {
         sink.fail(error);
       },
       finish: (reason, usage, grounding) => {
-        trace.end(usage);
+        trace.end(usageFromGemini(usage));
         sink.finish(reason, usage, grounding);
       },
       get done() {

@@ -7,9 +7,10 @@
  */
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { UpstreamKind, UpstreamObserver } from '../model/upstream-trace.js';
 import type { ProviderUsage } from '../model/usage.js';
-import { createGateway, type Gateway, type GatewayUsageReport, type UpstreamObserver } from './gateway.js';
-import type { UpstreamKind } from './upstream/upstream.js';
+import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
+import { usageFromGemini } from './gemini-usage.js';
 
 export type { ProviderUsage } from '../model/usage.js';
 
@@ -63,11 +64,7 @@ export async function startProviderBridge(
   let counting = false;
   const onUsage = (report: GatewayUsageReport): void => {
     if (!counting) return;
-    const u = report.usage;
-    const cached = u.cachedContentTokenCount ?? 0;
-    const thoughts = u.thoughtsTokenCount ?? 0;
-    const input = Math.max(0, u.promptTokenCount - cached);
-    const output = u.candidatesTokenCount + thoughts;
+    const u = usageFromGemini(report.usage);
     turn ??= {
       inputTokens: 0,
       outputTokens: 0,
@@ -77,11 +74,11 @@ export async function startProviderBridge(
       requests: 0,
       models: [],
     };
-    turn.inputTokens += input;
-    turn.outputTokens += output;
-    turn.thinkingTokens += thoughts;
-    turn.cacheReadTokens += cached;
-    turn.totalTokens += input + output;
+    turn.inputTokens += u.inputTokens;
+    turn.outputTokens += u.outputTokens;
+    turn.thinkingTokens += u.thinkingTokens ?? 0;
+    turn.cacheReadTokens += u.cacheReadTokens ?? 0;
+    turn.totalTokens += u.totalTokens;
     turn.requests += 1;
     if (!turn.models.includes(report.upstreamModel)) turn.models.push(report.upstreamModel);
   };

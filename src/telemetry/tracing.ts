@@ -8,9 +8,9 @@
  * `tool-wrappers`, `hook-spans`, `upstream-spans`, `metrics`), which share one `TracingState`.
  */
 import type { ConnectionHost } from '../connection/host.js';
-import type { UpstreamObserver } from '../gateway/gateway.js';
 import type { Step } from '../model/step.js';
 import type { TurnResult } from '../model/turn-result.js';
+import type { UpstreamObserver } from '../model/upstream-trace.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { ChatSpans } from './chat-spans.js';
 import { timedHook } from './hook-spans.js';

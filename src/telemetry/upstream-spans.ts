@@ -3,21 +3,22 @@
  * cost, and its context sent upstream as `traceparent` (docs/reference/observability.md#trace-context-to-the-upstream).
  */
 import type { Attributes, SpanContext } from '@opentelemetry/api';
-import type { UpstreamObserver, UpstreamTrace } from '../gateway/gateway.js';
-import type { UpstreamKind } from '../gateway/upstream/upstream.js';
 import { describeError } from '../logger.js';
+import type {
+  UpstreamKind,
+  UpstreamObserver,
+  UpstreamRequest,
+  UpstreamTrace,
+} from '../model/upstream-trace.js';
 import { ATTR, OP } from './attributes.js';
 import { now, type TracingState } from './tracing-state.js';
-import { fromGemini, usageAttributes } from './usage-attributes.js';
+import { usageAttributes } from './usage-attributes.js';
 
 const UPSTREAM_PROVIDER: Record<UpstreamKind, string> = {
   'openai-chat': 'openai',
   'openai-responses': 'openai',
   anthropic: 'anthropic',
 };
-
-/** What the gateway says of an upstream request when it starts. */
-type UpstreamRequest = Parameters<UpstreamObserver['start']>[0];
 
 /** Observes the gateway's upstream requests; a failure to start a span leaves the request untraced. */
 export function upstreamObserver(s: TracingState): UpstreamObserver {
@@ -73,13 +74,12 @@ function upstreamTrace(s: TracingState, request: UpstreamRequest): UpstreamTrace
       firstAt = now();
       span?.setAttribute(ATTR.timeToFirstTokenMs, firstAt - started);
     },
-    end: (usageMetadata, error) => {
+    end: (reported, error) => {
       if (ended) return;
       ended = true;
       const end = now();
-      if (usageMetadata) {
-        const usage = fromGemini(usageMetadata);
-        usage.costUsd = s.o.priceUpstream(request.upstreamModel, usage);
+      if (reported) {
+        const usage = { ...reported, costUsd: s.o.priceUpstream(request.upstreamModel, reported) };
         span?.setAttributes(usageAttributes(usage, {}));
         s.metrics?.tokens(usage, metricAttributes);
       }

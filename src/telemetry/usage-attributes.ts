@@ -1,9 +1,5 @@
-/**
- * Usage as span attributes (`gen_ai.usage.*`, docs/reference/observability.md#genai-semantic-conventions), and
- * the gateway's Gemini usage back into the SDK's `Usage` for upstream spans.
- */
+/** Usage as span attributes (`gen_ai.usage.*`, docs/reference/observability.md#genai-semantic-conventions). */
 import type { Attributes } from '@opentelemetry/api';
-import type { UsageMetadata } from '../gateway/gemini-types.js';
 import type { Usage } from '../model/step.js';
 import { ATTR } from './attributes.js';
 
@@ -19,19 +15,4 @@ export function usageAttributes(usage: Usage, into: Attributes): Attributes {
   // A null cost is unknown: no attribute, never a 0 that reads as "free".
   if (typeof usage.costUsd === 'number') into[ATTR.costUsd] = usage.costUsd;
   return into;
-}
-
-/** Gemini's usageMetadata → the SDK's usage (the gateway translation's arithmetic, provider-bridge.ts). */
-export function fromGemini(u: UsageMetadata): Usage {
-  const cached = u.cachedContentTokenCount ?? 0;
-  const thoughts = u.thoughtsTokenCount ?? 0;
-  const input = Math.max(0, u.promptTokenCount - cached);
-  const output = u.candidatesTokenCount + thoughts;
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    thinkingTokens: thoughts,
-    cacheReadTokens: cached,
-    totalTokens: input + output,
-  };
 }

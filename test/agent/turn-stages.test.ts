@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ControlPlane } from '../../src/agent/control-plane.js';
-import { ResponseSchema } from '../../src/agent/response-schema.js';
+import { ResponseSchema } from '../../src/model/response-schema.js';
 import {
   agentStages,
   budgetStartStage,

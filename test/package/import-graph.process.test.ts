@@ -58,7 +58,7 @@ const HEAVY = [
   'connection/mcp-check/check-server.js',
   'gateway/gateway.js',
   'telemetry/create-tracing.js',
-  'testing/cassette/recorder.js',
+  'cassette/recorder.js',
 ];
 /** Packages only one feature uses. */
 const FEATURE_PACKAGES = ['@agentclientprotocol/sdk', 'chokidar', 'eventsource-parser'];

@@ -5,13 +5,14 @@
  * (docs/reference/gateway-translation.md#openai-chat-completions), so each protocol has exactly one decoding
  * path.
  */
+import type { UpstreamKind } from '../../model/upstream-trace.js';
 import type { GeminiSink } from '../gemini-sink.js';
 import type { UsageMetadata } from '../gemini-types.js';
 import type { NormalizedRequest } from '../normalize-request.js';
 import type { WireReporter } from './wire.js';
 
-/** The upstream protocols. */
-export type UpstreamKind = 'openai-chat' | 'openai-responses' | 'anthropic';
+// The upstream protocols: defined below the gateway, where the Agent's telemetry reads them too.
+export type { UpstreamKind } from '../../model/upstream-trace.js';
 
 /** Where and how to reach the upstream. */
 export interface UpstreamConfig {

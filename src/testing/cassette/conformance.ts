@@ -7,11 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DriftTracker } from '../../connection/agy/stream-json/drift.js';
-import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-line.js';
+import { type Cassette, type CassetteRecord, stdoutObjects } from '../../cassette/format.js';
+import { DriftTracker, isBadLine, parseEvent } from '../../connection/agy/reader.js';
 import { CassetteError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { type Cassette, type CassetteRecord, stdoutObjects } from './format.js';
 import { buildTimeline } from './timeline.js';
 
 /** The probes: short turns, each exercising some facts. */

@@ -7,16 +7,16 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CassetteError } from '../../errors.js';
-import { exceedsJsonDepth } from '../../internal/json-depth.js';
 import {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
   type Cassette,
   type CassetteHeader,
   type CassetteRecord,
-} from './format.js';
-import { INPUT_LIMITS, readInput } from './limits.js';
+} from '../../cassette/format.js';
+import { INPUT_LIMITS, readInput } from '../../cassette/limits.js';
+import { CassetteError } from '../../errors.js';
+import { exceedsJsonDepth } from '../../internal/json-depth.js';
 
 /** What the capture does not say itself. */
 export interface ImportOptions {

@@ -1,15 +1,6 @@
 /** Cassettes: record a session, sanitize it, check its format, replay it, import a capture, show it. */
 
 export {
-  checkConformance,
-  type FactResult,
-  loadWireFacts,
-  PROBES,
-  type Probe,
-  type WireFact,
-  type WireFactCatalogue,
-} from './conformance.js';
-export {
   type AcpRecord,
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
@@ -29,7 +20,19 @@ export {
   type StdinRecord,
   type StdoutRecord,
   serializeCassette,
-} from './format.js';
+} from '../../cassette/format.js';
+export type { RecordConfig } from '../../cassette/recorder.js';
+export { CassetteRecorder } from '../../cassette/recorder.js';
+export { type RedactPattern, type SanitizeContext, Sanitizer } from '../../cassette/sanitize.js';
+export {
+  checkConformance,
+  type FactResult,
+  loadWireFacts,
+  PROBES,
+  type Probe,
+  type WireFact,
+  type WireFactCatalogue,
+} from './conformance.js';
 export {
   ANY_PROMPT,
   type ImportOptions,
@@ -39,10 +42,7 @@ export {
   importScript,
   importStdout,
 } from './import.js';
-export type { RecordConfig } from './recorder.js';
-export { CassetteRecorder } from './recorder.js';
 export { type ReplayConfig, type ReplayOptions, replayCassette } from './replay-config.js';
-export { type RedactPattern, type SanitizeContext, Sanitizer } from './sanitize.js';
 export { cassetteHtml, showFile } from './show.js';
 export {
   buildTimeline,

@@ -3,7 +3,7 @@
  * each sanitizer placeholder (`<workspace>`, `<secret:NAME>`, …) and each rewritten conversation id in the
  * recording matches anything in its place.
  */
-export { CASSETTE_MISMATCH_MARKER } from '../../connection/agy/stream-json/cassette-mismatch.js';
+export { CASSETTE_MISMATCH_MARKER } from '../../connection/agy/reader.js';
 
 const PLACEHOLDER = /<[a-z][a-z0-9:_-]*>|00000000-0000-4000-8000-\d{12}/gi;
 

@@ -6,10 +6,11 @@
  * walked without recursion, each span once, so a deep chain, a repeated id or a cycle in the parent links
  * cannot blow the stack or the time.
  */
+
+import type { InputLimits } from '../../cassette/limits.js';
 import { CassetteError } from '../../errors.js';
 import type { Usage } from '../../model/step.js';
 import type { TurnStatus } from '../../model/turn-result.js';
-import type { InputLimits } from './limits.js';
 import { type CheckedSpan, readSpans, type SpanValue } from './otlp-spans.js';
 import type { Timeline, TimelineStep, TimelineTurn } from './timeline.js';
 

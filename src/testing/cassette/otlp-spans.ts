@@ -4,8 +4,9 @@
  * untrusted, so a wrong one is a {@link CassetteError} naming the line, the span (its path in the file and its
  * id) and the field, never a crash later. One pass over the spans, linear in their number.
  */
+
+import { INPUT_LIMITS, type InputLimits } from '../../cassette/limits.js';
 import { CassetteError } from '../../errors.js';
-import { INPUT_LIMITS, type InputLimits } from './limits.js';
 
 /** An attribute value as the timeline reads it. */
 export type SpanValue = string | number | boolean | undefined;

@@ -24,6 +24,13 @@ import { constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Cassette,
+  type CassetteRecord,
+  type ExitRecord,
+  type HookRecord,
+  readCassette,
+} from '../../cassette/format.js';
 import { CassetteError } from '../../errors.js';
 import { parseArgs } from '../simulator/args.js';
 import { Emitter } from '../simulator/emitter.js';
@@ -31,13 +38,6 @@ import { runHook } from '../simulator/hook-runner.js';
 import { SimRuntime } from '../simulator/runtime.js';
 import { stateDirFromEnv } from '../simulator/state.js';
 import { usableWorkspaces } from '../simulator/workspace.js';
-import {
-  type Cassette,
-  type CassetteRecord,
-  type ExitRecord,
-  type HookRecord,
-  readCassette,
-} from './format.js';
 import { CASSETTE_MISMATCH_MARKER, stdinMatches } from './mismatch.js';
 import { type McpDecision, ReplayGate } from './replay-gate.js';
 import { parseRemoteServers, REMOTE_SERVERS_ENV, type RemoteServers } from './replay-remote.js';

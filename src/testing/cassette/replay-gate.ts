@@ -19,13 +19,13 @@
  * Each refusal is one stderr line (`agy-sdk cassette: refused …`), so the SDK's `onStderr` and logs show it.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { HookRecord, McpRecord } from '../../cassette/format.js';
 import { SDK_NAMESPACE } from '../../connection/tool-server/server-name.js';
 import { decidePreToolUse } from '../simulator/hook-events.js';
 import { runHook } from '../simulator/hook-runner.js';
 import type { McpHttpSpec, McpServerSpec } from '../simulator/mcp-config.js';
 import type { SimRuntime } from '../simulator/runtime.js';
 import { CALL_MCP_TOOL } from '../simulator/tool-steps.js';
-import type { HookRecord, McpRecord } from './format.js';
 import { type RemoteServers, remoteRefusal } from './replay-remote.js';
 
 /** The messages replayed without a tool gate: agy's start handshake, which runs no tool. */

@@ -1,8 +1,8 @@
 /** `agy-sdk show`: a cassette or an OTLP/JSON trace file → one self-contained HTML page. */
 import { basename } from 'node:path';
-import { type Cassette, parseCassette } from './format.js';
+import { type Cassette, parseCassette } from '../../cassette/format.js';
+import { readInput } from '../../cassette/limits.js';
 import { timelineHtml } from './html.js';
-import { readInput } from './limits.js';
 import { isOtlpTrace, otelTimeline } from './otel-timeline.js';
 import { buildTimeline } from './timeline.js';
 

@@ -5,14 +5,18 @@
  * per turn, durations and each turn's status (the fail-closed classifier). Input of `html.ts`.
  */
 
-import { deniedFromWire, usageFromWire } from '../../connection/agy/stream-json/normalize.js';
-import { classifyTurn } from '../../connection/agy/stream-json/outcome.js';
-import { isBadLine, parseEvent } from '../../connection/agy/stream-json/parse-line.js';
-import { TurnTracker } from '../../connection/agy/stream-json/turn-tracker.js';
+import type { Cassette, HookRecord } from '../../cassette/format.js';
+import {
+  classifyTurn,
+  deniedFromWire,
+  isBadLine,
+  parseEvent,
+  TurnTracker,
+  usageFromWire,
+} from '../../connection/agy/reader.js';
 import { costAt, priceOf } from '../../model/pricing.js';
 import type { Step, Usage } from '../../model/step.js';
 import type { TurnStatus } from '../../model/turn-result.js';
-import type { Cassette, HookRecord } from './format.js';
 
 /** A tool call on the timeline. */
 export interface TimelineTool {

@@ -4,8 +4,8 @@
 // refused, never followed. The 2^30-path trace runs through the built CLI with a kill timer
 // (test/cli/cassette-commands.hostile.process.test.ts).
 import { describe, expect, it } from 'vitest';
+import { INPUT_LIMITS } from '../../../src/cassette/limits.js';
 import { CassetteError } from '../../../src/errors.js';
-import { INPUT_LIMITS } from '../../../src/testing/cassette/limits.js';
 import { otelTimeline } from '../../../src/testing/cassette/otel-timeline.js';
 import {
   chatSpan,

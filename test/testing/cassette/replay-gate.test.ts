@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookRecord, McpRecord } from '../../../src/testing/cassette/format.js';
+import type { HookRecord, McpRecord } from '../../../src/cassette/format.js';
 import { ReplayGate } from '../../../src/testing/cassette/replay-gate.js';
 import type { RemoteServers } from '../../../src/testing/cassette/replay-remote.js';
 import { SimRuntime } from '../../../src/testing/simulator/runtime.js';

@@ -6,13 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../../../../src/agent/agent.js';
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/cassette/format.js';
 import {
   cachedAgyVersion,
   probeAgyVersion,
   probesStopped,
 } from '../../../../src/connection/agy/stream-json/binary.js';
 import { hostSupervisor } from '../../../../src/connection/process/host-supervisor.js';
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from '../../../../src/testing/cassette/format.js';
 import { replayCassette, serializeCassette } from '../../../../src/testing/cassette/index.js';
 import { simulatorPath } from '../../../../src/testing/simulator/path.js';
 import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../../../helpers/fake-agy.js';

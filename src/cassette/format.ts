@@ -3,8 +3,8 @@
  * happened, each with `t`, its offset in milliseconds from the start of the recording. Documented in
  * `docs/guides/testing-your-agent.md#cassettes`; {@link parseCassette} is the schema check.
  */
-import { CassetteError } from '../../errors.js';
-import { exceedsJsonDepth, mayExceedJsonDepth } from '../../internal/json-depth.js';
+import { CassetteError } from '../errors.js';
+import { exceedsJsonDepth, mayExceedJsonDepth } from '../internal/json-depth.js';
 import { INPUT_LIMITS, type InputLimits, readInput } from './limits.js';
 
 /** The `format` value of every cassette header. */

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CassetteError } from '../../../src/errors.js';
-import { EXIT_SIGNALS, parseCassette, parseCassetteWithin } from '../../../src/testing/cassette/format.js';
-import { INPUT_LIMITS, readInput } from '../../../src/testing/cassette/limits.js';
+import { EXIT_SIGNALS, parseCassette, parseCassetteWithin } from '../../src/cassette/format.js';
+import { INPUT_LIMITS, readInput } from '../../src/cassette/limits.js';
+import { CassetteError } from '../../src/errors.js';
 
 const HEADER = JSON.stringify({
   format: 'agy-sdk-cassette',

@@ -4,7 +4,7 @@
  * without its scheme, a URL's password or secret query value), the forms each takes when written inside text
  * (JSON-escaped, with Go's `\u0026` escapes, URL-encoded), and the secret shapes found in any text.
  */
-import type { McpServerConfig } from '../../connection/mcp-server-config.js';
+import type { McpServerConfig } from '../connection/mcp-server-config.js';
 import { rule, type TextRule } from './sanitize-text.js';
 
 /** Environment and header names whose values are secrets. */

@@ -4,7 +4,7 @@
  * matched nothing, or matched in every string value, is reported as a warning). The reports name the pattern
  * by its index only: a pattern is often the secret itself.
  */
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../errors.js';
 import { escapeRegExp, type RedactTally, rule, type TextRule } from './sanitize-text.js';
 
 /** A pattern the user wants removed: a literal string, or a regular expression (its flags are kept, `g` added). */

@@ -1,4 +1,4 @@
-// The cassette sanitizer on decoded values (src/testing/cassette/sanitize.ts): credentials in the encodings they
+// The cassette sanitizer on decoded values (src/cassette/sanitize.ts): credentials in the encodings they
 // take inside agy's lines, URL credentials whatever the variable is called, the gateway's keys, text split
 // across streamed pieces, and `record.redact` patterns that can no longer corrupt a cassette (they apply to
 // string values only, never to the JSON or to record and step types; one matching the empty string is refused,
@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../../src/agent/agent.js';
-import { ConfigError } from '../../../src/errors.js';
-import { CassetteRecorder, parseCassette, Sanitizer } from '../../../src/testing/cassette/index.js';
-import { stdinMatches } from '../../../src/testing/cassette/mismatch.js';
+import { Agent } from '../../src/agent/agent.js';
+import { ConfigError } from '../../src/errors.js';
+import { CassetteRecorder, parseCassette, Sanitizer } from '../../src/testing/cassette/index.js';
+import { stdinMatches } from '../../src/testing/cassette/mismatch.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -10,7 +10,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
-import type { McpServerConfig } from '../../connection/mcp-server-config.js';
+import type { McpServerConfig } from '../connection/mcp-server-config.js';
 import { compileRedact, type RedactPattern, redactWarnings } from './redact-patterns.js';
 import { type RuleSet, sanitizeLine, sanitizeRecords, walk } from './sanitize-records.js';
 import {

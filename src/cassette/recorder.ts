@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WireTap } from '../../connection/wire-tap.js';
+import type { WireTap } from '../connection/wire-tap.js';
 import {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,

@@ -1,8 +1,8 @@
-// The sanitizer's text engine (src/testing/cassette/sanitize-text.ts): rules applied across the fragments of one
+// The sanitizer's text engine (src/cassette/sanitize-text.ts): rules applied across the fragments of one
 // streamed text give, joined, exactly what they give on the joined text, however the text was cut; a rule never
 // rewrites an earlier rule's replacement.
 import { describe, expect, it } from 'vitest';
-import { applyRules, literalRule, rule } from '../../../src/testing/cassette/sanitize-text.js';
+import { applyRules, literalRule, rule } from '../../src/cassette/sanitize-text.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be reproduced. */
 function random(seed: number): () => number {

@@ -5,9 +5,9 @@
  * Documented in docs/guides/testing-your-agent.md#limits-on-files-read.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { DEFAULT_MAX_LINE_BYTES } from '../../connection/process/line-splitter.js';
-import { CassetteError } from '../../errors.js';
-import { MAX_JSON_DEPTH } from '../../internal/json-depth.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../connection/process/line-splitter.js';
+import { CassetteError } from '../errors.js';
+import { MAX_JSON_DEPTH } from '../internal/json-depth.js';
 
 /** The bounds applied to one input file. */
 export interface InputLimits {
