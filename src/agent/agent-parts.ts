@@ -10,13 +10,13 @@ import { UsageLedger } from '../conversation/usage-ledger.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { priceOf } from '../model/pricing.js';
+import { ResponseSchema } from '../model/response-schema.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { servedToolNames } from '../tools/names.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { AgentConfig } from './config.js';
 import { ControlPlane } from './control-plane.js';
-import { ResponseSchema } from '../model/response-schema.js';
 import { type ValidatedConfig, validateConfig } from './validate-config.js';
 
 /** The parts of one Agent. */

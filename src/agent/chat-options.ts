@@ -4,7 +4,11 @@ import { type Content, contentParts } from '../content/content.js';
 import { isSlashCommand } from '../content/slash-command.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
-import { type InferResponseSchema, ResponseSchema, type ResponseSchemaInput } from '../model/response-schema.js';
+import {
+  type InferResponseSchema,
+  ResponseSchema,
+  type ResponseSchemaInput,
+} from '../model/response-schema.js';
 
 /**
  * A turn's structured output type: its own `responseSchema`'s (`T`), else the agent's (`S`); `unknown` for a

@@ -4,9 +4,10 @@
  * system or several fields at once (paths that exist, hidden segments, isolation-only options, the write
  * guard) is checked after it, in `validate-config.ts`.
  */
+
+import { redactPatternProblem } from '../cassette/redact-patterns.js';
 import { CONFIG_FIELDS, type ConfigFieldName } from '../connection/config-fields.js';
 import type { ConfigField, SchemaKit } from '../connection/field-support.js';
-import { redactPatternProblem } from '../cassette/redact-patterns.js';
 import { ConfigError } from '../errors.js';
 import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';

@@ -3,8 +3,9 @@
  * the package). It is told every credential the session holds: the environment the backend gives the agent, the
  * MCP servers' `env` and `headers`, the gateway's upstream key and headers.
  */
-import type { Logger } from '../logger.js';
+
 import type { CassetteRecorder } from '../cassette/recorder.js';
+import type { Logger } from '../logger.js';
 import type { AgentConfig } from './config.js';
 
 /** What the recorder is built from. */

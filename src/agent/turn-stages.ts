@@ -17,13 +17,13 @@ import type { TurnStage } from '../conversation/stages.js';
 import type { UsageLedger } from '../conversation/usage-ledger.js';
 import { ContentError, TurnDeniedError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ResponseSchema } from '../model/response-schema.js';
 import type { Step } from '../model/step.js';
 import { BudgetExceededError } from '../model/turn-errors.js';
 import type { BudgetName, TurnResult } from '../model/turn-result.js';
 import type { ProviderUsage } from '../model/usage.js';
 import type { AgentTracing } from '../telemetry/tracing.js';
 import type { ControlPlane } from './control-plane.js';
-import type { ResponseSchema } from '../model/response-schema.js';
 import { toolTransportWarning } from './tool-transport-warning.js';
 
 /**

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ControlPlane } from '../../src/agent/control-plane.js';
-import { ResponseSchema } from '../../src/model/response-schema.js';
 import {
   agentStages,
   budgetStartStage,
@@ -28,6 +27,7 @@ import { BudgetTracker } from '../../src/conversation/budget.js';
 import { composeStages } from '../../src/conversation/stages.js';
 import { UsageLedger } from '../../src/conversation/usage-ledger.js';
 import { TurnDeniedError } from '../../src/errors.js';
+import { ResponseSchema } from '../../src/model/response-schema.js';
 import type { Step } from '../../src/model/step.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 import { spyLogger } from '../helpers/hooks.js';
