@@ -19,11 +19,10 @@
  * tail says why, and the next start gets a new supervisor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { scriptPath } from '../../internal/script-path.js';
+import { currentPlatform } from '../../platform/index.js';
 import { controlLine, type FoundPair, type HostCommand } from './control-protocol.js';
-import { readStat } from './proc-read.js';
 import { spawnQueue } from './spawn-queue.js';
 
 /** The supervisor script. */
@@ -36,25 +35,11 @@ export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
 const SUPERVISOR_FLAGS = ['--no-memory-reducer'];
 
 /**
- * The waiter: blocks until fd 4 (the wake pipe) reads a line or EOF, then execs `"$0" "$@"` (Node and the
- * supervisor script). SIGINT and SIGHUP stay ignored through the exec, as the supervisor wants them.
- */
-const WAITER_SCRIPT = `trap '' INT HUP; read -r _ <&4; exec "$0" "$@" 4<&-`;
-
-/**
  * Control lines a waiter may hold unread before the host wakes it. A small write takes about a kilobyte of an
  * AF_UNIX socket's ~200 KB buffer on Linux (8 KB in all on macOS); 16 lines of ~100 bytes stay far below both, so
  * no line ever waits in the host's memory, where a SIGKILL would lose it.
  */
 const WAKE_AFTER_LINES = 16;
-
-/** The shell that runs the waiter, or undefined (no `/bin/sh`: Windows) to start the Node supervisor at once. */
-let waiterShell: string | undefined | null = null;
-function shell(): string | undefined {
-  if (waiterShell === null)
-    waiterShell = process.platform !== 'win32' && existsSync('/bin/sh') ? '/bin/sh' : undefined;
-  return waiterShell;
-}
 
 /** How long a stopped supervisor (holding nothing) gets to exit before it is SIGKILLed. */
 const STOP_TIMEOUT_MS = 5000;
@@ -188,7 +173,7 @@ export class HostSupervisor {
     send({ cmd: 'watch', id, mark, graceMs });
     return {
       // agy's start time from here: a waiter reads the line only later, when the pid may be another process's.
-      pid: (pid) => send({ cmd: 'pid', id, pid, start: readStat(pid)?.start }),
+      pid: (pid) => send({ cmd: 'pid', id, pid, start: currentPlatform().processes.identity(pid)?.start }),
       adopt: (found) => send({ cmd: 'adopt', id, found }),
       exited: () => send({ cmd: 'exited', id }),
       killTree: () => {
@@ -213,23 +198,22 @@ export class HostSupervisor {
     return this.#running?.wakePipe !== undefined;
   }
 
+  /** @throws UnsupportedError on an OS without a platform (`platform/index.ts`), before anything is spawned. */
   #spawn(): Running {
+    const platform = currentPlatform();
     this.started++;
     const node = [...SUPERVISOR_FLAGS, SUPERVISOR];
-    const waiter = shell();
-    const child = spawn(
-      waiter ?? process.execPath,
-      waiter ? ['-c', WAITER_SCRIPT, process.execPath, ...node] : node,
-      {
-        cwd: '/',
-        env: supervisorEnv(),
-        // stderr: a crash's last words, kept for the sessions' error; fd 3 control; fd 4 the waiter's wake pipe.
-        stdio: ['ignore', 'ignore', 'pipe', 'pipe', ...(waiter ? (['pipe'] as const) : [])],
-        // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
-        detached: true,
-        windowsHide: true,
-      },
-    );
+    // The waiter (a shell blocked on fd 4 that then execs Node), or undefined (no `/bin/sh`) to start the Node
+    // supervisor at once.
+    const waiter = platform.supervisorWaiter([process.execPath, ...node]);
+    const child = spawn(waiter ? waiter[0] : process.execPath, waiter ? waiter[1] : node, {
+      cwd: '/',
+      env: supervisorEnv(),
+      // stderr: a crash's last words, kept for the sessions' error; fd 3 control; fd 4 the waiter's wake pipe.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', ...(waiter ? (['pipe'] as const) : [])],
+      // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
+      ...platform.newGroupSpawnOptions(),
+    });
     const control = child.stdio[3] as Socket;
     const wakePipe = waiter ? (child.stdio[4] as Socket) : undefined;
     const stderr = child.stderr as Socket;

@@ -7,11 +7,11 @@
  * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
  * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
  * kills the running hook too. Killing takes the hook's process group, and what is left of the group when the
- * hook exits goes too (src/internal/bounded-command.ts): a simulator leaves no process behind.
+ * hook exits goes too (src/platform/bounded-command.ts): a simulator leaves no process behind.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBounded } from '../../internal/bounded-command.js';
+import { currentPlatform, runBounded } from '../../platform/index.js';
 import { type AbortReason, TurnAborted } from './abort.js';
 import type { HookCommand } from './hook-config.js';
 
@@ -38,14 +38,15 @@ export function killRunningHooks(): void {
 }
 
 /**
- * How a hook command becomes a process: `shell` runs it through `/bin/sh -c`; `split` cuts it at runs of
- * whitespace and execs the first word with the rest as arguments, no shell, no quote removal.
+ * How a hook command becomes a process: `shell` runs it as agy does on this OS (`/bin/sh -c` on POSIX, see
+ * `platform/`); `split` cuts it at runs of whitespace and execs the first word with the rest as arguments, no
+ * shell, no quote removal.
  */
 export type HookExec = 'shell' | 'split';
 
 /** The program and arguments for `command` under `exec`. */
 export function hookArgv(command: string, exec: HookExec): [string, string[]] {
-  if (exec === 'shell') return ['/bin/sh', ['-c', command]];
+  if (exec === 'shell') return currentPlatform().hookShellArgv(command);
   const [program = '', ...args] = command.trim().split(/\s+/);
   return [program, args];
 }
