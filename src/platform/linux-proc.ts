@@ -238,24 +238,3 @@ export function marked(mark: string): Found[] {
   }
   return out;
 }
-
-/** Descendants of `root` from /proc, as they are now (catches a child that cleared its environment). */
-export function descendants(root: number): Found[] {
-  const children = new Map<number, Found[]>();
-  for (const pid of procPids()) {
-    const stat = readStat(pid);
-    if (!stat) continue;
-    const list = children.get(stat.ppid);
-    if (list) list.push({ pid, start: stat.start });
-    else children.set(stat.ppid, [{ pid, start: stat.start }]);
-  }
-  const out: Found[] = [];
-  const queue = [root];
-  while (queue.length) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child.pid);
-    }
-  }
-  return out;
-}

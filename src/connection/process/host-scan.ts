@@ -1,9 +1,9 @@
 /**
  * One process-table scan per host process, shared by all its sessions, through the platform's process table
- * (`platform/`: /proc on Linux; none on macOS, where every scan is empty). Scanning /proc costs a read of every process's
- * `stat` and `environ`. The host reads them in small synchronous batches with a yield to the event loop between
- * two (a /proc file is in memory; the same reads through the thread pool cost about 3× the CPU, measured), and
- * every concurrent request shares the same pass:
+ * (`platform/`: /proc on Linux; none on macOS, where every scan is empty). Scanning /proc costs a read of every
+ * process's `stat` and `environ`. The host reads them in small synchronous batches with a yield to the event loop
+ * between two (a /proc file is in memory; the same reads through the thread pool cost about 3× the CPU, measured),
+ * and every concurrent request shares the same pass:
  * - while a session is starting or in a turn, a sample every second (the tree only: no environments) records
  *   agy's descendants it has not seen yet and tells the supervisor (`adopt`), so they die with agy even if they
  *   later leave its tree. With a few sessions sampled, each walks down its own tree through the kernel's

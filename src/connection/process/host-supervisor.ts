@@ -8,11 +8,12 @@
  * `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
  * The supervisor and its pipes are unref'd (it never keeps the host alive) except while it is being stopped.
  *
- * It starts as `/bin/sh` waiting on a wake pipe (fd 4) and becomes the Node supervisor (`exec`: the same pid and
- * pipes, the control lines still unread in fd 3) only when that pipe closes: the host closes it when it wants the
- * supervisor to act (`kill-tree`) or before its unread lines could fill the control pipe, and a host that dies
- * closes it too. A Node boot beside agy's slowed agy's own boot by ~15% on 2 cores, and an idle Node process
- * holds ~40 MB; the shell costs ~1 ms and ~1 MB, and most hosts never need more than that.
+ * It starts as the platform's waiter (`/bin/sh` on Linux and macOS) blocked on a wake pipe (fd 4) and becomes
+ * the Node supervisor (`exec`: the same pid and pipes, the control lines still unread in fd 3) only when that pipe
+ * closes: the host closes it when it wants the supervisor to act (`kill-tree`) or before its unread lines could
+ * fill the control pipe, and a host that dies closes it too. A Node boot beside agy's slowed agy's own boot by
+ * ~15% on 2 cores, and an idle Node process holds ~40 MB; the shell costs ~1 ms and ~1 MB, and most hosts never
+ * need more than that.
  *
  * If it dies while it holds sessions (a crash, a SIGKILL), the guarantee is gone for them, so they fail closed:
  * each one's agent process is killed (`onLost`), its turn fails with the usual typed exit error whose stderr
