@@ -7,6 +7,7 @@ import { AgentProcess } from '../../src/connection/process/child-process.js';
 import { hostSupervisor } from '../../src/connection/process/host-supervisor.js';
 import { UnsupportedError } from '../../src/errors.js';
 import { currentPlatform, describeRun, platformFor, runBounded } from '../../src/platform/index.js';
+import { runHook } from '../../src/testing/simulator/hook-runner.js';
 
 const realPlatform = process.platform;
 
@@ -126,5 +127,18 @@ describe('on an OS without a platform, every caller gets the UnsupportedError an
       }),
     ).toThrow(UnsupportedError);
     expect(queued).toEqual([]);
+  });
+
+  it("the simulator's hook runner reports the hook as failed, naming the platform (it never throws)", async () => {
+    pretend('win32');
+    for (const exec of ['shell', 'split'] as const) {
+      const run = await runHook(
+        { command: 'echo {}', timeoutMs: 1000, source: 'test' },
+        {},
+        { cwd: '/', conversationId: 'c', exec },
+      );
+      expect(run.code).toBeNull();
+      expect(run.failure).toMatch(/^cannot run echo \{\}: platform: .*win32/);
+    }
   });
 });

@@ -81,11 +81,18 @@ export async function runHook(
 ): Promise<HookRun> {
   const { signal } = options;
   if (signal?.aborted) throw new TurnAborted(signal.reason as AbortReason);
+  let argv: [string, string[]];
+  try {
+    argv = hookArgv(hook.command, options.exec ?? 'shell');
+  } catch (error) {
+    // No platform to run a command line on (an UnsupportedError naming the OS): the hook fails, as a spawn would.
+    return { code: null, stdout: '', failure: `cannot run ${hook.command}: ${(error as Error).message}` };
+  }
+  const [program, args] = argv;
   const own = new AbortController();
   running.add(own);
   // The hook's whole process group goes at its timeout, SIGKILL at once (grace 0), so a hook's own children
   // (`sh -c 'slow | jq'`) cannot outlive it.
-  const [program, args] = hookArgv(hook.command, options.exec ?? 'shell');
   const run = await runBounded(program, args, {
     cwd: options.cwd,
     env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },
