@@ -6,8 +6,10 @@ import { queueHookCommand } from '../../src/connection/agy/session/hook-commands
 import { AgentProcess } from '../../src/connection/process/child-process.js';
 import { hostSupervisor } from '../../src/connection/process/host-supervisor.js';
 import { UnsupportedError } from '../../src/errors.js';
+import { Agent } from '../../src/index.js';
 import { currentPlatform, describeRun, platformFor, runBounded } from '../../src/platform/index.js';
 import { runHook } from '../../src/testing/simulator/hook-runner.js';
+import { sandbox } from '../helpers/sandbox.js';
 
 const realPlatform = process.platform;
 
@@ -139,6 +141,24 @@ describe('on an OS without a platform, every caller gets the UnsupportedError an
       );
       expect(run.code).toBeNull();
       expect(run.failure).toMatch(/^cannot run echo \{\}: platform: .*win32/);
+    }
+  });
+
+  it("an Agent's start rejects with it and leaves no session directory", async () => {
+    const box = await sandbox();
+    try {
+      const agent = new Agent(await box.agentConfig());
+      pretend('win32');
+      const error = await agent.start().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UnsupportedError);
+      expect((error as Error).message).toContain("process.platform 'win32'");
+      expect(await box.sessionDirs()).toEqual([]);
+      await agent.close();
+    } finally {
+      await box.cleanup();
     }
   });
 });
