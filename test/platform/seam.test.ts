@@ -1,6 +1,7 @@
 // The OS seam holds: the process layer, the hook relays, the MCP start check's process and the simulator's hook
 // runner reach process groups, signals, /proc, `/bin/sh` and the OS's name only through src/platform/, and code
-// outside src/platform/ imports it only through its index.ts. So another OS is one more implementation there.
+// outside src/platform/ imports it only through its index.ts, and platform/ itself sits low (errors, logger, internal).
+// So another OS is one more implementation there.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,5 +69,19 @@ describe('the OS seam', () => {
       }
     }
     expect(deep).toEqual([]);
+  });
+
+  it('platform/ imports only errors.ts, logger.ts, internal/ and itself', () => {
+    const outside: string[] = [];
+    for (const file of files.filter((f) => f.startsWith('platform/'))) {
+      for (const m of code(join(SRC, file)).matchAll(/from\s+'(\.[^']*)'/g)) {
+        const to = relative(SRC, join(SRC, file, '..', m[1]!))
+          .split('\\')
+          .join('/');
+        const allowed = ['errors.js', 'logger.js'].includes(to) || /^(internal|platform)\//.test(to);
+        if (!allowed) outside.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(outside).toEqual([]);
   });
 });
