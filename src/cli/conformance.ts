@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { Agent, type AgentConfig, AgyNotFoundError, policy, resolveAgyBinary, tool } from '../index.js';
-import { describeRun, runBounded } from '../internal/bounded-command.js';
 import { settlesWithin } from '../internal/timing.js';
+import { describeRun, runBounded } from '../platform/index.js';
 import {
   type Cassette,
   CassetteRecorder,

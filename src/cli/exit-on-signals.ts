@@ -1,7 +1,7 @@
 /**
  * Ctrl-C and SIGTERM for the commands that run short-lived probes (`doctor`, `doctor --conformance`): the
  * command exits at once (130 / 143, as a shell reports it), through `process.exit`, so the `exit` hook of
- * `internal/bounded-command.ts` SIGKILLs the probe groups still running. Those groups are detached (their own
+ * `platform/bounded-command.ts` SIGKILLs the probe groups still running. Those groups are detached (their own
  * process group, for the bounded end), so a terminal's Ctrl-C no longer reaches them by itself. Agents the
  * command started are supervised and go with the host.
  */

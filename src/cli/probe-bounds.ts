@@ -4,7 +4,7 @@
  * override the defaults, for a slow machine or a test that must not wait the production bounds.
  */
 import { ConfigError } from '../index.js';
-import { DEFAULT_TERM_GRACE_MS } from '../internal/bounded-command.js';
+import { DEFAULT_TERM_GRACE_MS } from '../platform/index.js';
 
 /** The bound on each probe, in ms (default: the command's own). */
 export const PROBE_TIMEOUT_VAR = 'AGY_SDK_PROBE_TIMEOUT_MS';

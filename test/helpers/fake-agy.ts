@@ -4,7 +4,7 @@
  */
 import { chmodSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { marked } from '../../src/connection/process/proc-read.js';
+import { marked } from '../../src/platform/linux-proc.js';
 import { alive } from './sandbox.js';
 
 export const FAKE_AGY = join(import.meta.dirname, '../fixtures/fake-agy.mjs');

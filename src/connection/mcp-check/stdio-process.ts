@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { signalGroup } from '../../internal/bounded-command.js';
+import { currentPlatform } from '../../platform/index.js';
 
 /** The most stderr kept, in characters (the last ones). */
 export const STDERR_TAIL_CHARS = 2_000;
@@ -90,8 +90,7 @@ export class StdioServerProcess implements Transport {
         cwd: this.#launch.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         // A group of its own, so stop() reaches whatever the server starts.
-        detached: true,
-        windowsHide: true,
+        ...currentPlatform().newGroupSpawnOptions(),
       });
       this.#child = child;
       this.#exited = new Promise<void>((done) => {
@@ -168,7 +167,7 @@ export class StdioServerProcess implements Transport {
     if (!child?.pid) return;
     const pid = child.pid;
     child.stdin?.end();
-    if (this.#exit === undefined) signalGroup(pid, 'SIGTERM');
+    if (this.#exit === undefined) currentPlatform().signalGroup(pid, 'SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.#exited,
@@ -178,7 +177,7 @@ export class StdioServerProcess implements Transport {
     ]);
     clearTimeout(timer);
     // Whatever is left of the group (the leader, or a grandchild that outlived it) goes now.
-    signalGroup(pid, 'SIGKILL');
+    currentPlatform().signalGroup(pid, 'SIGKILL');
     await this.#exited;
   }
 }

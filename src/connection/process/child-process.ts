@@ -7,27 +7,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { settlesWithin } from '../../internal/timing.js';
+import { currentPlatform, MARK_VAR, type Platform } from '../../platform/index.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
-import { MARK_VAR, readStat } from './proc-read.js';
 import { START_WORK_HOLD_MS, spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
 
-function signalQuietly(target: number, sig: NodeJS.Signals): boolean {
-  try {
-    process.kill(target, sig);
-    return true;
-  } catch {
-    // ESRCH: already gone.
-    return false;
-  }
-}
-
 /** SIGKILLs a found process only if it is still the same one (a reused pid is left alone). */
-function killIfSame(pid: number, start: string): boolean {
-  const now = readStat(pid);
+function killIfSame(platform: Platform, pid: number, start: string): boolean {
+  const now = platform.processes.identity(pid);
   if (!now || now.zombie || now.start !== start) return false;
-  return signalQuietly(pid, 'SIGKILL');
+  return platform.signalProcess(pid, 'SIGKILL');
 }
 
 /** How an agy process ended. */
@@ -71,6 +61,8 @@ export interface CloseTimings {
 }
 
 export class AgentProcess {
+  /** The OS's process operations (process groups, the process table); set as the start begins. */
+  #platform: Platform | undefined;
   #child: ChildProcess | undefined;
   #stdin: Writable | undefined;
   /** This session's registration with the host's supervisor; undefined before the start or once it died. */
@@ -143,7 +135,8 @@ export class AgentProcess {
       try {
         resolveExited(this.#start(opts, resolveSpawned, rejectSpawned));
       } catch (err) {
-        // The supervisor could not be spawned (the spawn threw): agy is not started without one.
+        // The supervisor could not be spawned (the spawn threw), or this OS has no platform (an
+        // UnsupportedError naming it): agy is not started.
         rejectSpawned(err instanceof Error ? err : new Error(String(err)));
         this.#exited = true;
         this.#markBooted();
@@ -164,12 +157,16 @@ export class AgentProcess {
   /**
    * Registers the session with the host's supervisor, spawns agy straight onto our pipes (own process group,
    * session marker), tells the supervisor its pid; resolves as `exited` does.
+   *
+   * @throws UnsupportedError on an OS without a platform (`platform/index.ts`), before anything is started.
    */
   #start(
     opts: AgentProcessOptions,
     resolveSpawned: (pid: number) => void,
     rejectSpawned: (err: Error) => void,
   ): Promise<ExitInfo> {
+    const platform = currentPlatform();
+    this.#platform = platform;
     const mark = randomBytes(16).toString('hex');
     this.#mark = mark;
     const graceFromEnv = Number(opts.env.AGY_SDK_SUPERVISOR_GRACE_MS);
@@ -182,10 +179,9 @@ export class AgentProcess {
       // Only agy gets the marker, not the supervisor: its scan must never find (and kill) itself.
       child = spawn(opts.binary, opts.args, {
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
+        ...platform.newGroupSpawnOptions(),
         cwd: opts.cwd,
         env: { ...opts.env, [MARK_VAR]: mark },
-        windowsHide: true,
       });
     } catch (err) {
       lease.forget();
@@ -249,7 +245,7 @@ export class AgentProcess {
       this.#markBooted();
       if (child.pid !== undefined) {
         // Whatever agy left in its group dies with it at once (we reaped it: its group id is still its own).
-        signalQuietly(-child.pid, 'SIGKILL');
+        platform.signalGroup(child.pid, 'SIGKILL');
         lease.exited();
       }
       // A grandchild that kept stdout open must not hold the exit forever.
@@ -257,7 +253,7 @@ export class AgentProcess {
       stdout.destroy();
       stderr.destroy();
       for (const line of this.#stderr.end()) opts.onStderrLine(line);
-      if (child.pid !== undefined) await this.#sweep(mark);
+      if (child.pid !== undefined) await this.#sweep(platform, mark);
       lease.forget();
       return this.#finish(exit);
     });
@@ -282,21 +278,21 @@ export class AgentProcess {
    * sampled during its life, and kills them, until a pass finds nothing (bounded). The supervisor keeps the
    * session until then, so a host that dies meanwhile still leaves nothing.
    */
-  async #sweep(mark: string): Promise<void> {
+  async #sweep(platform: Platform, mark: string): Promise<void> {
     for (let pass = 0; pass < 50; pass++) {
       let snap: Snapshot;
       try {
         snap = await hostScan.snapshot();
       } catch {
-        // No /proc pass: the group kill was all we could do here; the supervisor scans on kill-tree.
+        // No process-table pass: the group kill was all we could do here; the supervisor scans on kill-tree.
         this.#lease?.killTree();
         return;
       }
       let hit = false;
-      for (const [pid, start] of snap.marked(mark)) if (killIfSame(pid, start)) hit = true;
+      for (const [pid, start] of snap.marked(mark)) if (killIfSame(platform, pid, start)) hit = true;
       for (const [pid, start] of this.#adopted) {
         if (snap.startOf(pid) !== start) this.#adopted.delete(pid);
-        else if (killIfSame(pid, start)) hit = true;
+        else if (killIfSame(platform, pid, start)) hit = true;
       }
       if (!hit) return;
     }
@@ -312,8 +308,7 @@ export class AgentProcess {
     );
     this.#supervisorLost = true;
     this.#lease = undefined;
-    if (this.#pid !== undefined)
-      signalQuietly(process.platform === 'win32' ? this.#pid : -this.#pid, 'SIGKILL');
+    if (this.#pid !== undefined) this.#platform?.signalGroup(this.#pid, 'SIGKILL');
     this.#child?.kill('SIGKILL');
   }
 
@@ -419,14 +414,14 @@ export class AgentProcess {
   /** Sends a signal to agy alone (SIGINT interrupts the turn; agy handles its own children). */
   signal(signal: NodeJS.Signals): void {
     if (this.#pid === undefined || this.#exited) return;
-    signalQuietly(this.#pid, signal);
+    this.#platform?.signalProcess(this.#pid, signal);
   }
 
   /** Sends a signal to agy's whole process group. */
   signalGroup(signal: NodeJS.Signals): void {
     // After agy exited its group id may be reused; the supervisor has already killed what was left in it.
     if (this.#pid === undefined || this.#exited) return;
-    signalQuietly(process.platform === 'win32' ? this.#pid : -this.#pid, signal);
+    this.#platform?.signalGroup(this.#pid, signal);
   }
 
   /** Kills agy's whole tree at once (group, descendants and every process holding the marker), through the supervisor. */

@@ -5,8 +5,10 @@
  * SIGKILLed at any moment of a start leaves the supervisor knowing at least the session's marker.
  */
 
-/** A process found in /proc, as `[pid, start time]` (the start time tells a reused pid apart). */
-export type FoundPair = [pid: number, start: string];
+import type { FoundPair } from '../../platform/index.js';
+
+/** A process found by a scan, as `[pid, start time]` (the start time tells a reused pid apart). */
+export type { FoundPair };
 
 /** host → supervisor. */
 export type HostCommand =

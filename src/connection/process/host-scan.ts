@@ -1,8 +1,9 @@
 /**
- * One /proc scan per host process, shared by all its sessions. Scanning /proc costs a read of every process's
- * `stat` and `environ`. The host reads them in small synchronous batches with a yield to the event loop between
- * two (a /proc file is in memory; the same reads through the thread pool cost about 3× the CPU, measured), and
- * every concurrent request shares the same pass:
+ * One process-table scan per host process, shared by all its sessions, through the platform's process table
+ * (`platform/`: /proc on Linux; none on macOS, where every scan is empty). Scanning /proc costs a read of every
+ * process's `stat` and `environ`. The host reads them in small synchronous batches with a yield to the event loop
+ * between two (a /proc file is in memory; the same reads through the thread pool cost about 3× the CPU, measured),
+ * and every concurrent request shares the same pass:
  * - while a session is starting or in a turn, a sample every second (the tree only: no environments) records
  *   agy's descendants it has not seen yet and tells the supervisor (`adopt`), so they die with agy even if they
  *   later leave its tree. With a few sessions sampled, each walks down its own tree through the kernel's
@@ -11,11 +12,9 @@
  * - after agy exits, the host's scan finds what still carries the session marker and kills it (see
  *   `child-process.ts`).
  * Idle sessions are never sampled: with none starting or in a turn, nothing runs. */
-import { readdir } from 'node:fs/promises';
-import type { FoundPair } from './control-protocol.js';
-import { canWalkTrees, type ProcEntry, readEntrySync, walkTree } from './proc-read.js';
+import { currentPlatform, type FoundPair, type ProcessEntry } from '../../platform/index.js';
 
-type Entry = ProcEntry;
+type Entry = ProcessEntry;
 
 /** The processes of the host as one pass saw them. */
 export class Snapshot {
@@ -72,36 +71,12 @@ export class Snapshot {
 }
 
 /**
- * How many processes are read between two yields to the event loop. The reads are synchronous (a /proc file is
- * in memory: open, read, close; about 3× less CPU than the same reads through the thread pool, measured) and a
- * batch blocks the loop well under a millisecond.
- */
-const BATCH = 32;
-
-/**
- * Reads every live, non-zombie process but init and this one, in batches with a yield between them. With
- * `marks: false` (the turn-time samples, which only need the tree) environments are not read. Empty where there
- * is no /proc.
+ * Reads every live, non-zombie process but init and this one through the platform's process table (on Linux
+ * /proc, in batches with a yield between them). With `marks: false` (the turn-time samples, which only need the
+ * tree) environments are not read. Empty where the platform has no process table.
  */
 export async function scanProc(options: { marks?: boolean } = {}): Promise<Snapshot> {
-  const withMark = options.marks ?? true;
-  const entries = new Map<number, Entry>();
-  if (process.platform !== 'linux') return new Snapshot(entries);
-  let names: string[];
-  try {
-    names = await readdir('/proc');
-  } catch {
-    return new Snapshot(entries);
-  }
-  const pids = names.map(Number).filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid);
-  for (let i = 0; i < pids.length; i += BATCH) {
-    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const pid of pids.slice(i, i + BATCH)) {
-      const entry = readEntrySync(pid, withMark);
-      if (entry) entries.set(pid, entry);
-    }
-  }
-  return new Snapshot(entries);
+  return new Snapshot(await currentPlatform().processes.scan({ marks: options.marks ?? true }));
 }
 
 /** A session the host samples while it is starting or in a turn. */
@@ -157,7 +132,7 @@ export class HostScan {
    * regular sample (a process that has just been spawned has no descendants yet).
    */
   sample(watch: Watch, atOnce = true): () => void {
-    if (process.platform !== 'linux') return () => {};
+    if (!currentPlatform().processes.available) return () => {};
     this.#active.set(watch, this.#active.get(watch) ?? new Set());
     this.#schedule(atOnce ? 0 : SAMPLE_MS);
     return () => {
@@ -191,13 +166,14 @@ export class HostScan {
       // The tree is all a sample needs. A few sessions walk down their own trees (a handful of reads, one per
       // turn of the event loop, so a turn's events never wait behind a sample); many at once share one pass over
       // /proc, without environments.
-      const walk = this.#active.size <= TREE_WALK_MAX && canWalkTrees();
+      const { processes } = currentPlatform();
+      const walk = this.#active.size <= TREE_WALK_MAX && processes.canWalkTrees();
       const snap = walk ? undefined : await scanProc({ marks: false });
       let first = true;
       for (const [watch, told] of this.#active) {
         if (walk && !first) await new Promise<void>((resolve) => setImmediate(resolve));
         first = false;
-        const tree = snap ? snap.descendants(watch.root) : await walkTree(watch.root);
+        const tree = snap ? snap.descendants(watch.root) : await processes.walkTree(watch.root);
         const fresh = tree.filter(([pid, start]) => {
           const key = `${pid}:${start}`;
           if (told.has(key)) return false;

@@ -8,22 +8,22 @@
  * `pid`) waits there until the supervisor reads it, even if the host is SIGKILLed first.
  * The supervisor and its pipes are unref'd (it never keeps the host alive) except while it is being stopped.
  *
- * It starts as `/bin/sh` waiting on a wake pipe (fd 4) and becomes the Node supervisor (`exec`: the same pid and
- * pipes, the control lines still unread in fd 3) only when that pipe closes: the host closes it when it wants the
- * supervisor to act (`kill-tree`) or before its unread lines could fill the control pipe, and a host that dies
- * closes it too. A Node boot beside agy's slowed agy's own boot by ~15% on 2 cores, and an idle Node process
- * holds ~40 MB; the shell costs ~1 ms and ~1 MB, and most hosts never need more than that.
+ * It starts as the platform's waiter (`/bin/sh` on Linux and macOS) blocked on a wake pipe (fd 4) and becomes
+ * the Node supervisor (`exec`: the same pid and pipes, the control lines still unread in fd 3) only when that pipe
+ * closes: the host closes it when it wants the supervisor to act (`kill-tree`) or before its unread lines could
+ * fill the control pipe, and a host that dies closes it too. A Node boot beside agy's slowed agy's own boot by
+ * ~15% on 2 cores, and an idle Node process holds ~40 MB; the shell costs ~1 ms and ~1 MB, and most hosts never
+ * need more than that.
  *
  * If it dies while it holds sessions (a crash, a SIGKILL), the guarantee is gone for them, so they fail closed:
  * each one's agent process is killed (`onLost`), its turn fails with the usual typed exit error whose stderr
  * tail says why, and the next start gets a new supervisor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { scriptPath } from '../../internal/script-path.js';
+import { currentPlatform } from '../../platform/index.js';
 import { controlLine, type FoundPair, type HostCommand } from './control-protocol.js';
-import { readStat } from './proc-read.js';
 import { spawnQueue } from './spawn-queue.js';
 
 /** The supervisor script. */
@@ -36,25 +36,11 @@ export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
 const SUPERVISOR_FLAGS = ['--no-memory-reducer'];
 
 /**
- * The waiter: blocks until fd 4 (the wake pipe) reads a line or EOF, then execs `"$0" "$@"` (Node and the
- * supervisor script). SIGINT and SIGHUP stay ignored through the exec, as the supervisor wants them.
- */
-const WAITER_SCRIPT = `trap '' INT HUP; read -r _ <&4; exec "$0" "$@" 4<&-`;
-
-/**
  * Control lines a waiter may hold unread before the host wakes it. A small write takes about a kilobyte of an
  * AF_UNIX socket's ~200 KB buffer on Linux (8 KB in all on macOS); 16 lines of ~100 bytes stay far below both, so
  * no line ever waits in the host's memory, where a SIGKILL would lose it.
  */
 const WAKE_AFTER_LINES = 16;
-
-/** The shell that runs the waiter, or undefined (no `/bin/sh`: Windows) to start the Node supervisor at once. */
-let waiterShell: string | undefined | null = null;
-function shell(): string | undefined {
-  if (waiterShell === null)
-    waiterShell = process.platform !== 'win32' && existsSync('/bin/sh') ? '/bin/sh' : undefined;
-  return waiterShell;
-}
 
 /** How long a stopped supervisor (holding nothing) gets to exit before it is SIGKILLed. */
 const STOP_TIMEOUT_MS = 5000;
@@ -188,7 +174,7 @@ export class HostSupervisor {
     send({ cmd: 'watch', id, mark, graceMs });
     return {
       // agy's start time from here: a waiter reads the line only later, when the pid may be another process's.
-      pid: (pid) => send({ cmd: 'pid', id, pid, start: readStat(pid)?.start }),
+      pid: (pid) => send({ cmd: 'pid', id, pid, start: currentPlatform().processes.identity(pid)?.start }),
       adopt: (found) => send({ cmd: 'adopt', id, found }),
       exited: () => send({ cmd: 'exited', id }),
       killTree: () => {
@@ -213,23 +199,22 @@ export class HostSupervisor {
     return this.#running?.wakePipe !== undefined;
   }
 
+  /** @throws UnsupportedError on an OS without a platform (`platform/index.ts`), before anything is spawned. */
   #spawn(): Running {
+    const platform = currentPlatform();
     this.started++;
     const node = [...SUPERVISOR_FLAGS, SUPERVISOR];
-    const waiter = shell();
-    const child = spawn(
-      waiter ?? process.execPath,
-      waiter ? ['-c', WAITER_SCRIPT, process.execPath, ...node] : node,
-      {
-        cwd: '/',
-        env: supervisorEnv(),
-        // stderr: a crash's last words, kept for the sessions' error; fd 3 control; fd 4 the waiter's wake pipe.
-        stdio: ['ignore', 'ignore', 'pipe', 'pipe', ...(waiter ? (['pipe'] as const) : [])],
-        // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
-        detached: true,
-        windowsHide: true,
-      },
-    );
+    // The waiter (a shell blocked on fd 4 that then execs Node), or undefined (no `/bin/sh`) to start the Node
+    // supervisor at once.
+    const waiter = platform.supervisorWaiter([process.execPath, ...node]);
+    const child = spawn(waiter ? waiter[0] : process.execPath, waiter ? waiter[1] : node, {
+      cwd: '/',
+      env: supervisorEnv(),
+      // stderr: a crash's last words, kept for the sessions' error; fd 3 control; fd 4 the waiter's wake pipe.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', ...(waiter ? (['pipe'] as const) : [])],
+      // Its own process group: a terminal's Ctrl-C goes to the host, not to it.
+      ...platform.newGroupSpawnOptions(),
+    });
     const control = child.stdio[3] as Socket;
     const wakePipe = waiter ? (child.stdio[4] as Socket) : undefined;
     const stderr = child.stderr as Socket;

@@ -21,9 +21,12 @@
  */
 import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { currentPlatform, type Found } from '../../platform/index.js';
 import { controlLine, type HostCommand, lineReader, type SupervisorReport } from './control-protocol.js';
 import { Snapshot } from './host-scan.js';
-import { type Found, readStat, scanAllSync } from './proc-read.js';
+
+/** The OS's process operations; the host started this supervisor, so its OS has a platform. */
+const platform = currentPlatform();
 
 /** What this process holds for one session. */
 interface Held {
@@ -38,21 +41,11 @@ interface Held {
   known: Map<number, Found>;
 }
 
-function signal(target: number, sig: NodeJS.Signals): boolean {
-  try {
-    process.kill(target, sig);
-    return true;
-  } catch {
-    // ESRCH: already gone.
-    return false;
-  }
-}
-
 /** Signals a found process only if it is still the same one (a reused pid is left alone). */
 function signalFound(found: Found, sig: NodeJS.Signals): boolean {
-  const now = readStat(found.pid);
+  const now = platform.processes.identity(found.pid);
   if (!now || now.zombie || now.start !== found.start) return false;
-  return signal(found.pid, sig);
+  return platform.signalProcess(found.pid, sig);
 }
 
 function main(): void {
@@ -77,16 +70,16 @@ function main(): void {
    * was signalled.
    */
   const signalPass = (sessions: Held[], sig: NodeJS.Signals, scan: boolean): boolean => {
-    const snap = scan ? new Snapshot(scanAllSync()) : undefined;
+    const snap = scan ? new Snapshot(platform.processes.scanSync()) : undefined;
     let hit = false;
     for (const s of sessions) {
       const targets = new Map<number, Found>();
       if (s.pid !== undefined && !s.exited) {
-        const now = readStat(s.pid);
+        const now = platform.processes.identity(s.pid);
         // agy's group id is safe to signal while agy is the same process, or while no process holds its pid
         // (a group id is only ever taken by a process with that pid).
-        if ((!now || now.start === s.pidStart) && signal(-s.pid, sig)) hit = true;
-        if (now && !now.zombie && now.start === s.pidStart && signal(s.pid, sig)) hit = true;
+        if ((!now || now.start === s.pidStart) && platform.signalGroup(s.pid, sig)) hit = true;
+        if (now && !now.zombie && now.start === s.pidStart && platform.signalProcess(s.pid, sig)) hit = true;
         if (snap) for (const [pid, start] of snap.descendants(s.pid)) targets.set(pid, { pid, start });
       }
       for (const f of s.known.values()) targets.set(f.pid, f);
@@ -143,7 +136,7 @@ function main(): void {
       if (!Number.isInteger(msg.pid) || msg.pid <= 1) return;
       s.pid = msg.pid;
       // The host's reading, taken at the spawn: this line may be read long after (a waiter that just woke).
-      s.pidStart = typeof msg.start === 'string' ? msg.start : readStat(msg.pid)?.start;
+      s.pidStart = typeof msg.start === 'string' ? msg.start : platform.processes.identity(msg.pid)?.start;
     } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
       for (const [pid, start] of msg.found) {
         if (Number.isInteger(pid) && pid > 1 && typeof start === 'string') s.known.set(pid, { pid, start });

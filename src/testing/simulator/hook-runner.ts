@@ -7,11 +7,11 @@
  * environment plus `ANTIGRAVITY_CONVERSATION_ID`, the camelCase JSON input on stdin. Hooks run one at a time;
  * a hook past its timeout is killed (SIGKILL) and counts as failed. A turn abort (SIGINT, print timeout)
  * kills the running hook too. Killing takes the hook's process group, and what is left of the group when the
- * hook exits goes too (src/internal/bounded-command.ts): a simulator leaves no process behind.
+ * hook exits goes too (src/platform/bounded-command.ts): a simulator leaves no process behind.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBounded } from '../../internal/bounded-command.js';
+import { currentPlatform, runBounded } from '../../platform/index.js';
 import { type AbortReason, TurnAborted } from './abort.js';
 import type { HookCommand } from './hook-config.js';
 
@@ -38,14 +38,15 @@ export function killRunningHooks(): void {
 }
 
 /**
- * How a hook command becomes a process: `shell` runs it through `/bin/sh -c`; `split` cuts it at runs of
- * whitespace and execs the first word with the rest as arguments, no shell, no quote removal.
+ * How a hook command becomes a process: `shell` runs it as agy does on this OS (`/bin/sh -c` on POSIX, see
+ * `platform/`); `split` cuts it at runs of whitespace and execs the first word with the rest as arguments, no
+ * shell, no quote removal.
  */
 export type HookExec = 'shell' | 'split';
 
 /** The program and arguments for `command` under `exec`. */
 export function hookArgv(command: string, exec: HookExec): [string, string[]] {
-  if (exec === 'shell') return ['/bin/sh', ['-c', command]];
+  if (exec === 'shell') return currentPlatform().hookShellArgv(command);
   const [program = '', ...args] = command.trim().split(/\s+/);
   return [program, args];
 }
@@ -80,11 +81,18 @@ export async function runHook(
 ): Promise<HookRun> {
   const { signal } = options;
   if (signal?.aborted) throw new TurnAborted(signal.reason as AbortReason);
+  let argv: [string, string[]];
+  try {
+    argv = hookArgv(hook.command, options.exec ?? 'shell');
+  } catch (error) {
+    // No platform to run a command line on (an UnsupportedError naming the OS): the hook fails, as a spawn would.
+    return { code: null, stdout: '', failure: `cannot run ${hook.command}: ${(error as Error).message}` };
+  }
+  const [program, args] = argv;
   const own = new AbortController();
   running.add(own);
   // The hook's whole process group goes at its timeout, SIGKILL at once (grace 0), so a hook's own children
   // (`sh -c 'slow | jq'`) cannot outlive it.
-  const [program, args] = hookArgv(hook.command, options.exec ?? 'shell');
   const run = await runBounded(program, args, {
     cwd: options.cwd,
     env: { ...process.env, ANTIGRAVITY_CONVERSATION_ID: options.conversationId },

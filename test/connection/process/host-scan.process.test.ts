@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FoundPair } from '../../../src/connection/process/control-protocol.js';
 import { HostScan, scanProc } from '../../../src/connection/process/host-scan.js';
-import { canWalkTrees, MARK_VAR, walkTree } from '../../../src/connection/process/proc-read.js';
+import { MARK_VAR } from '../../../src/platform/index.js';
+import { canWalkTrees, walkTree } from '../../../src/platform/linux-proc.js';
 import { until } from '../../helpers/fake-agy.js';
 
 const linux = process.platform === 'linux';

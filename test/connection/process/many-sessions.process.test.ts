@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/agent.js';
 import { hostScan } from '../../../src/connection/process/host-scan.js';
-import { MARK_VAR } from '../../../src/connection/process/proc-read.js';
+import { MARK_VAR } from '../../../src/platform/index.js';
 import { tool } from '../../../src/tools/tool.js';
 import { markedSurvivors } from '../../helpers/fake-agy.js';
 import { statFields, supervisors } from '../../helpers/proc.js';

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentConfig } from '../../../src/agent/config.js';
-import { marked } from '../../../src/connection/process/proc-read.js';
+import { marked } from '../../../src/platform/linux-proc.js';
 import { FAKE_AGY, killAll, markedSurvivors, pidsOf, recorded } from '../../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../../helpers/sandbox.js';
 

@@ -15,7 +15,7 @@ import {
   lineReader,
 } from '../../../src/connection/process/control-protocol.js';
 import { SUPERVISOR } from '../../../src/connection/process/host-supervisor.js';
-import { MARK_VAR } from '../../../src/connection/process/proc-read.js';
+import { MARK_VAR } from '../../../src/platform/index.js';
 import { spawnMarkedSession } from '../../fixtures/marked-session.mjs';
 import { killAll } from '../../helpers/fake-agy.js';
 import { alive, waitGone } from '../../helpers/sandbox.js';

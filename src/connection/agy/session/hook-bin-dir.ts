@@ -9,18 +9,17 @@
  */
 import { join } from 'node:path';
 import { ConfigError } from '../../../errors.js';
-import { isPlainWord } from '../../../internal/shell-quote.js';
+import { currentPlatform } from '../../../platform/index.js';
 import { defaultDataDir, SessionDir } from '../../tool-server/session-dir.js';
 
 /** Whether a hook script at `scriptPath` can be named by a command agy runs with or without a shell. */
 export function splitSafe(scriptPath: string): boolean {
-  return isPlainWord(scriptPath);
+  return currentPlatform().isPlainWord(scriptPath);
 }
 
 /** The data directories tried for a hook script directory, in order. */
 export function hookBinRoots(env: NodeJS.ProcessEnv = process.env): string[] {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return [...new Set([defaultDataDir(env), join('/tmp', `agy-sdk-${uid}`)])];
+  return [...new Set([defaultDataDir(env), currentPlatform().privateTempRoot()])];
 }
 
 /**

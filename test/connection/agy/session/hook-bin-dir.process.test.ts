@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookBinRoots } from '../../../../src/connection/agy/session/hook-bin-dir.js';
 import { SessionRuntime } from '../../../../src/connection/agy/session/session-runtime.js';
-import { isPlainWord } from '../../../../src/internal/shell-quote.js';
+import { isPlainWord } from '../../../../src/platform/posix-shell-quote.js';
 import { policy } from '../../../../src/policy/index.js';
 import { AGY_HOOK_EVENTS, type AgyHookRegistration } from '../../../../src/protocol/hook-wire.js';
 import { useSandboxAgents } from '../../../helpers/agents.js';

@@ -11,7 +11,7 @@ import {
   SessionRuntime,
   type SessionRuntimeOptions,
 } from '../../../../src/connection/agy/session/session-runtime.js';
-import { shellCommand, shellQuote } from '../../../../src/internal/shell-quote.js';
+import { shellCommand, shellQuote } from '../../../../src/platform/posix-shell-quote.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../../../src/protocol/hook-wire.js';
 import {
   deferred,

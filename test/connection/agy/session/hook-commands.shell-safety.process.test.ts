@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBash, findCurl } from '../../../../src/connection/agy/session/hook-commands.js';
 import { SessionRuntime } from '../../../../src/connection/agy/session/session-runtime.js';
-import { isPlainWord, shellCommand, shellQuote } from '../../../../src/internal/shell-quote.js';
+import { isPlainWord, shellCommand, shellQuote } from '../../../../src/platform/posix-shell-quote.js';
 import type { AgyHookInput, AgyHookRegistration } from '../../../../src/protocol/hook-wire.js';
 import { recordingLogger } from '../../../helpers/runtime-files.js';
 import { useSandbox } from '../../../helpers/sandbox.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRun, runBounded } from '../../src/internal/bounded-command.js';
+import { describeRun, runBounded } from '../../src/platform/index.js';
 import { BUILT, ROOT } from '../helpers/cli.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';
 import { killAll } from '../helpers/fake-agy.js';
@@ -131,7 +131,7 @@ describe('runBounded', () => {
     const { env, mark } = marked();
     // The host starts a stubborn run (spawned within the call) and exits without waiting for it.
     const script = `
-      import { runBounded } from ${JSON.stringify(join(ROOT, 'dist/internal/bounded-command.js'))};
+      import { runBounded } from ${JSON.stringify(join(ROOT, 'dist/platform/index.js'))};
       void runBounded('sh', ['-c', ${JSON.stringify(STUBBORN)}], { timeoutMs: 600000 });
       setImmediate(() => process.exit(0));
     `;

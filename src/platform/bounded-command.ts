@@ -8,7 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { MAX_TIMER_MS } from './timing.js';
+import { MAX_TIMER_MS } from '../internal/timing.js';
+import type { Platform } from './types.js';
 
 /** How long the group gets between SIGTERM and SIGKILL, by default. */
 export const DEFAULT_TERM_GRACE_MS = 2_000;
@@ -87,30 +88,19 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Signals a process group; false when it is gone already (ESRCH) or not ours to signal. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    // Windows has no process groups: the process alone.
-    process.kill(process.platform === 'win32' ? pid : -pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Groups of runs still going: a host that exits while one runs takes it along (see {@link trackGroup}). */
-const liveGroups = new Set<number>();
+const liveGroups = new Map<number, Platform>();
 const killLiveGroups = (): void => {
-  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+  for (const [pid, platform] of liveGroups) platform.signalGroup(pid, 'SIGKILL');
 };
 
 /**
  * Registers a running group until the returned function is called. While any group runs, this process's `exit`
  * SIGKILLs them: a detached group gets no terminal Ctrl-C, so it must not outlive a host that exits.
  */
-function trackGroup(pid: number): () => void {
+function trackGroup(platform: Platform, pid: number): () => void {
   if (liveGroups.size === 0) process.on('exit', killLiveGroups);
-  liveGroups.add(pid);
+  liveGroups.set(pid, platform);
   return () => {
     if (liveGroups.delete(pid) && liveGroups.size === 0) process.off('exit', killLiveGroups);
   };
@@ -150,8 +140,13 @@ class Capture {
  * After the leader's exit: kills what is left of its group (the leader is reaped, but its group id stays its
  * own while any member lives), waits for the pipes (bounded) and returns what was kept.
  */
-async function collect(pid: number | undefined, out: Capture, err: Capture): Promise<BoundedOutput> {
-  if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+async function collect(
+  platform: Platform,
+  pid: number | undefined,
+  out: Capture,
+  err: Capture,
+): Promise<BoundedOutput> {
+  if (pid !== undefined) platform.signalGroup(pid, 'SIGKILL');
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.all([out.closed, err.closed]),
@@ -165,8 +160,12 @@ async function collect(pid: number | undefined, out: Capture, err: Capture): Pro
   return { stdout: out.text(), stderr: err.text(), truncated: out.truncated || err.truncated };
 }
 
-/** Runs `command` with `args`; see the module's comment. Never rejects. */
-export function runBounded(
+/**
+ * Runs `command` with `args` on `platform`; see the module's comment. Never rejects. (`index.ts` exports it as
+ * `runBounded(command, args, options)` on the current platform.)
+ */
+export function runBoundedOn(
+  platform: Platform,
   command: string,
   args: readonly string[],
   options: BoundedCommandOptions,
@@ -191,8 +190,7 @@ export function runBounded(
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       // A group of its own: the timeout reaches whatever the command starts.
-      detached: true,
-      windowsHide: true,
+      ...platform.newGroupSpawnOptions(),
     });
   } catch (error) {
     // A bad argument (a NUL byte in argv or env) throws at once instead of emitting 'error'.
@@ -201,12 +199,12 @@ export function runBounded(
   return new Promise<BoundedRun>((resolve) => {
     const out = new Capture(child.stdout as Readable, max);
     const err = new Capture(child.stderr as Readable, max);
-    const untrack = child.pid === undefined ? () => {} : trackGroup(child.pid);
+    const untrack = child.pid === undefined ? () => {} : trackGroup(platform, child.pid);
     let stop: { kind: 'timed-out' | 'aborted'; killed: boolean } | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const kill = (): void => {
       if (stop) stop.killed = true;
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+      if (child.pid !== undefined) platform.signalGroup(child.pid, 'SIGKILL');
     };
     const end = (kind: 'timed-out' | 'aborted'): void => {
       if (stop || child.pid === undefined) return;
@@ -215,7 +213,7 @@ export function runBounded(
         kill();
         return;
       }
-      signalGroup(child.pid, 'SIGTERM');
+      platform.signalGroup(child.pid, 'SIGTERM');
       graceTimer = setTimeout(kill, Math.min(graceMs, MAX_TIMER_MS));
     };
     const timer = setTimeout(() => end('timed-out'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
@@ -238,7 +236,7 @@ export function runBounded(
     });
     child.once('exit', async (code, exitSignal) => {
       cleanup();
-      const output = await collect(child.pid, out, err);
+      const output = await collect(platform, child.pid, out, err);
       if (stop === undefined) return resolve({ ...output, kind: 'exited', code, signal: exitSignal });
       const how = { killed: stop.killed, code, signal: exitSignal };
       resolve(
