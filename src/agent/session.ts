@@ -218,7 +218,7 @@ export class AgentSession {
     const common = { cwd: this.#cwd(), workspaces: p.workspaces, tools, logger: p.logger };
     const backend = config.backend;
     if (backend?.kind === 'acp') {
-      const { loadAcpBackend } = await import('../connection/acp/load.js');
+      const { loadAcpBackend } = await import('./load-acp.js');
       const { createAcpConnection } = await loadAcpBackend();
       const env = { ...config.env, ...groups.additions.env, ...backend.env, ...provider?.env };
       const tap = await this.#recorder('acp', env, provider);

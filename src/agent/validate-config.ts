@@ -1,7 +1,7 @@
 /** Validates an `AgentConfig` up front, so bad input fails fast with a `ConfigError` naming the field. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ACP_SETTINGS_FIELDS, type AcpSettings } from '../connection/acp/options.js';
+import type { AcpSettings } from '../connection/acp/index.js';
 import type { AgyLaunchSettings, AgySessionSettings, AgyWatchdogSettings } from '../connection/agy/index.js';
 import {
   AGY_LAUNCH_FIELDS,
@@ -15,6 +15,7 @@ import {
   validateSession,
 } from '../connection/agy/settings.js';
 import { CONFIG_FIELDS } from '../connection/config-fields.js';
+import { fieldsFeeding } from '../connection/config-groups.js';
 import type { ConfigField, FieldSupportRow } from '../connection/field-support.js';
 import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { AttachmentFiles } from '../content/attachment-files.js';
@@ -414,7 +415,7 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       session.settingsOverrides = additions.settings;
   }
   const { effort, ...launch } = pick(config, AGY_LAUNCH_FIELDS);
-  const acp: AcpSettings = pick(config, ACP_SETTINGS_FIELDS);
+  const acp: AcpSettings = pick(config, fieldsFeeding('acp'));
   if (backend === 'acp') {
     // Provider mode points the agent at the gateway from a shadow HOME, as on agy.
     if (config.provider) acp.isolation = 'shadow-home';

@@ -6,25 +6,8 @@
 import { CONFIG_FIELDS, type ConfigFieldName } from '../config-fields.js';
 import type { AcpFieldSupport } from '../field-support.js';
 
-/** Ready-made ACP agents: their command and their setup. */
-export type AcpPreset = 'gemini-cli' | 'agy-acp';
-
-/** An agent spoken to over the Agent Client Protocol (JSON-RPC on its stdin/stdout). */
-export interface AcpBackendConfig {
-  /** The Agent Client Protocol. */
-  kind: 'acp';
-  /**
-   * `gemini-cli`: `gemini --acp` from PATH, with Gemini CLI's own settings written in the shadow HOME;
-   * `agy-acp`: Antigravity's `agy_acp_server` from PATH. Without a preset, `command` is required.
-   */
-  preset?: AcpPreset | undefined;
-  /** The agent's executable (a path, or a name looked up on PATH); overrides the preset's. */
-  command?: string | undefined;
-  /** Its arguments; override the preset's (`--acp` for Gemini CLI). */
-  args?: string[] | undefined;
-  /** Extra environment for the agent, over `AgentConfig.env`. */
-  env?: Record<string, string> | undefined;
-}
+// The config types live in the seam (`../backend-config.ts`), where `BackendConfig` joins the backends.
+export type { AcpBackendConfig, AcpPreset } from '../backend-config.js';
 
 /** What the ACP backend does with an `AgentConfig` field. */
 export type { AcpFieldSupport };
