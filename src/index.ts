@@ -129,6 +129,8 @@ export {
   type OperationContext,
   PostToolCallHook,
   PostTurnHook,
+  type PreToolCallAnswer,
+  type PreToolCallDecision,
   PreToolCallHook,
   PreTurnHook,
   type SessionContext,
@@ -138,6 +140,7 @@ export {
   StopHook,
   type ToolCallDecision,
   type ToolErrorEvent,
+  type ToolInvocation,
   type TurnContext,
 } from './hooks/index.js';
 // Logging.

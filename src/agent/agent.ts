@@ -208,6 +208,13 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
         config.budget?.maxToolCalls !== undefined
           ? { limit: config.budget.maxToolCalls, scope: config.budget.scope ?? 'turn' }
           : undefined,
+      toolContext: {
+        conversationId: () => this.conversationId,
+        isIdle: () => this.#conversation?.isIdle ?? true,
+        send: async (message) => {
+          this.#requireConversation().chat(message);
+        },
+      },
       logger: this.#logger,
     });
     // A human's answer must arrive before the relay's fail-closed fallback: give hooks the ask-user time.
@@ -274,28 +281,7 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     });
     this.#tracing = tracing;
     tracing?.sessionStarting();
-    const plainHost: ConnectionHost = {
-      needs: () => this.#control.needs(),
-      toolCallRequested: this.#control.toolCallRequested,
-      gateBackendToolCall: this.#control.gateBackendToolCall,
-      toolCallAnswered: this.#control.toolCallAnswered,
-      toolCallEnded: this.#control.toolCallEnded,
-      beforeModelCall: this.#control.beforeModelCall,
-      watchSteering: (watcher) => this.#control.steering.watch(watcher),
-      onStop: this.#control.onStop,
-      ownTools: {
-        gate: this.#control.gateOwnToolCall,
-        after: this.#control.afterToolCall,
-        context: {
-          conversationId: () => this.conversationId,
-          isIdle: () => this.#conversation?.isIdle ?? true,
-          send: async (message) => {
-            this.#requireConversation().chat(message);
-          },
-        },
-      },
-    };
-    const host = tracing ? tracing.wrapHost(plainHost) : plainHost;
+    const host: ConnectionHost = tracing ? tracing.wrapHost(this.#control) : this.#control;
     const tools = tracing && config.tools ? tracing.wrapTools(config.tools) : config.tools;
     const provider = config.provider ? await this.#startProvider(config.provider) : undefined;
     this.#mcp = await this.#mcpMonitor(provider);

@@ -22,10 +22,10 @@ import type {
   InteractionRequest,
   InteractionResponse,
   MaybePromise,
+  PreToolCallAnswer,
   SessionInfo,
   StopDecision,
   StopEvent,
-  ToolCallDecision,
   ToolErrorEvent,
 } from './types.js';
 
@@ -99,8 +99,8 @@ export abstract class PostTurnHook
 
 /** Decides whether a tool call may run, optionally changing its arguments. Hooks chain; the first deny wins. Subclass and implement `run`, or use `hooks.preToolCall(fn)`. */
 export abstract class PreToolCallHook
-  extends HookClass<'preToolCall', 'decide', HookToolCall, OperationContext, ToolCallDecision | boolean>
-  implements DecideHook<'preToolCall', HookToolCall, OperationContext, ToolCallDecision | boolean>
+  extends HookClass<'preToolCall', 'decide', HookToolCall, OperationContext, PreToolCallAnswer>
+  implements DecideHook<'preToolCall', HookToolCall, OperationContext, PreToolCallAnswer>
 {
   constructor(options?: HookOptions) {
     super('preToolCall', 'decide', options);

@@ -4,15 +4,16 @@
  * pointing out of the workspace is caught, and `..` applies to the real parent), a dangling symlink is
  * followed to its target, and components that do not exist yet are joined as written.
  */
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AttachmentFiles } from '../content/attachment-files.js';
 import { normalizeKey } from '../hooks/args.js';
 import type { HookToolCall } from '../hooks/types.js';
+import { isInside, resolveRealPath } from '../internal/real-path.js';
 import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import { deny } from './builders.js';
+
+export { isInside, resolveRealPath };
+
 import { PolicyConfigError } from './errors.js';
 import type { Policy } from './types.js';
 
@@ -46,7 +47,6 @@ export interface WorkspaceOnlyOptions {
   baseDir?: string;
 }
 
-const MAX_SYMLINKS = 40;
 const PATH_SUFFIX = /(?:Path|Paths|File|Files|Dir|Dirs|Directory|Directories)$/;
 const PATH_WORD = /^(?:cwd|path|paths|file|files|dir|dirs|directory|directories)$/;
 
@@ -68,60 +68,6 @@ export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
     for (const v of values) if (typeof v === 'string' && v.trim() !== '') found.push({ key, value: v });
   }
   return found;
-}
-
-/**
- * Resolves `input` to the real path the OS would reach: relative to `baseDir`, `~` and `file://` expanded,
- * symlinks followed (dangling ones too), `..` applied to real parents; missing components kept as written.
- * Throws on symlink loops and on filesystem errors other than "does not exist".
- */
-export async function resolveRealPath(input: string, baseDir: string): Promise<string> {
-  return resolveFrom(expand(input, baseDir), 0);
-}
-
-function expand(input: string, baseDir: string): string {
-  let p = input.trim();
-  if (p.startsWith('file://')) p = fileURLToPath(p);
-  else if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) p = homedir() + p.slice(1);
-  // Not path.resolve: it would apply `..` lexically, before symlinks are known.
-  return path.isAbsolute(p) ? p : `${path.resolve(baseDir)}${path.sep}${p}`;
-}
-
-async function resolveFrom(absolute: string, depth: number): Promise<string> {
-  const { root } = path.parse(absolute);
-  const parts = absolute.slice(root.length).split(path.sep === '\\' ? /[\\/]+/ : /\/+/);
-  let current = root;
-  for (const part of parts) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    current = await resolveComponent(path.join(current, part), depth);
-  }
-  return current;
-}
-
-async function resolveComponent(candidate: string, depth: number): Promise<string> {
-  try {
-    return await realpath(candidate);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-  }
-  // Missing; but a dangling symlink would be followed on write, so resolve where it points.
-  const stats = await lstat(candidate).catch(() => undefined);
-  if (!stats?.isSymbolicLink()) return candidate;
-  if (depth >= MAX_SYMLINKS) throw new Error(`Too many levels of symbolic links at ${candidate}`);
-  const target = await readlink(candidate);
-  const absolute = path.isAbsolute(target) ? target : `${path.dirname(candidate)}${path.sep}${target}`;
-  return resolveFrom(absolute, depth + 1);
-}
-
-/** Whether `child` is `parent` or inside it (both already resolved). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** The path args of `call` that resolve outside every workspace. */

@@ -136,7 +136,7 @@ describe('Agent on the in-memory connection', () => {
     const conn = new InMemoryConnection();
     const agent = new Agent({ connection: conn.connect });
     await agent.start();
-    expect(typeof conn.host?.ownTools.gate).toBe('function');
+    expect(typeof conn.host?.gateToolCall).toBe('function');
     expect(typeof conn.host?.toolCallAnswered).toBe('function');
     expect(agent.pid).toBeUndefined();
     expect(agent.sessionDir).toBeUndefined();

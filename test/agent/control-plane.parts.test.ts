@@ -46,7 +46,7 @@ describe('ControlPlane: a call past maxToolCalls', () => {
     const call = createHookToolCall({ id: 'c:1', name: 'view_file', args: { AbsolutePath: '/a' } });
     const key = {};
     control.toolCallRequested(key, call);
-    const verdict = await control.gateBackendToolCall(call);
+    const verdict = await control.gateToolCall(call);
     expect(verdict).toEqual({
       allow: false,
       reason: 'maxToolCalls budget (0) is spent',

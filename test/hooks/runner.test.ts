@@ -5,8 +5,8 @@ import {
   type HookToolCall,
   hooks,
   type OperationContext,
+  type PreToolCallDecision,
   type PreToolCallHook,
-  type ToolCallDecision,
 } from '../../src/hooks/index.js';
 import { spyLogger } from '../helpers/hooks.js';
 
@@ -207,7 +207,7 @@ describe('preToolCall', () => {
       kind: 'preToolCall',
       category: 'decide',
       name: 'Guard',
-      run(call: HookToolCall, ctx: OperationContext): ToolCallDecision {
+      run(call: HookToolCall, ctx: OperationContext): PreToolCallDecision {
         contexts.push(ctx);
         return { allow: call.normalizedArgs.commandLine !== 'rm -rf /', message: 'too dangerous' };
       },

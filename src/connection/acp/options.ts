@@ -4,7 +4,7 @@
  */
 import type { AttachmentFiles } from '../../content/attachment-files.js';
 import type { Logger } from '../../logger.js';
-import type { ToolDefinition } from '../../tools/tool.js';
+import type { ToolDefinition } from '../../model/tool.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import type { WireTap } from '../wire-tap.js';
 import type { ACP_FIELD_SUPPORT, AcpPreset } from './config.js';
