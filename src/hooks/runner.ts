@@ -22,7 +22,6 @@ import {
   type CompactionEvent,
   HOOK_KINDS,
   type HookKind,
-  type HookToolCall,
   type HookToolResult,
   type InteractionRequest,
   type InteractionResponse,
@@ -30,6 +29,7 @@ import {
   type StopEvent,
   type ToolArgs,
   type ToolErrorEvent,
+  type ToolInvocation,
 } from './types.js';
 
 /** Options for {@link HookRunner}. */
@@ -70,7 +70,7 @@ export interface PreToolCallOutcome {
    */
   modifiedArgs?: ToolArgs;
   /** The call as the last hook saw it (args with all modifications applied). */
-  call: HookToolCall;
+  call: ToolInvocation;
   /** The operation's context; pass it to the call's post/error dispatches. */
   operation: OperationContext;
 }
@@ -196,7 +196,7 @@ export class HookRunner {
    * next hook sees and into the outcome. The first deny (or failing hook) stops the chain. Hooks get copies
    * of the call: mutating `call.args` in place has no effect.
    */
-  async dispatchPreToolCall(turn: TurnContext, call: HookToolCall): Promise<PreToolCallOutcome> {
+  async dispatchPreToolCall(turn: TurnContext, call: ToolInvocation): Promise<PreToolCallOutcome> {
     const operation = turn.startOperation(call.id);
     let current = call;
     let modified = false;

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { AttachmentFiles } from '../content/attachment-files.js';
 import { normalizeKey } from '../hooks/args.js';
-import type { HookToolCall } from '../hooks/types.js';
+import type { ToolInvocation } from '../hooks/types.js';
 import { isInside, resolveRealPath } from '../internal/real-path.js';
 import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import { deny } from './builders.js';
@@ -60,7 +60,7 @@ export function isPathKey(key: string): boolean {
 }
 
 /** The path values among a call's top-level args (strings, or arrays of strings, under path keys). */
-export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
+export function pathArgs(call: ToolInvocation): { key: string; value: string }[] {
   const found: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(call.args)) {
     if (!isPathKey(key)) continue;
@@ -72,7 +72,7 @@ export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
 
 /** The path args of `call` that resolve outside every workspace. */
 export async function pathsOutside(
-  call: HookToolCall,
+  call: ToolInvocation,
   workspaces: readonly string[],
   baseDir: string,
 ): Promise<{ key: string; value: string; resolved: string }[]> {
@@ -99,7 +99,7 @@ export const ATTACHMENT_READ_TOOLS: readonly string[] = [
 ];
 
 /** Whether `call` is a built-in tool that reads one file (so it may read an attachment). */
-function readsOneFile(call: HookToolCall): boolean {
+function readsOneFile(call: ToolInvocation): boolean {
   return call.server === undefined && ATTACHMENT_READ_TOOLS.some((tool) => sameBuiltinTool(tool, call.name));
 }
 
@@ -150,7 +150,7 @@ function confinement(
   const dirs = workspaces.map((w) => path.resolve(w));
   const baseDir = options.baseDir === undefined ? dirs[0]! : path.resolve(options.baseDir);
   const message = `path arguments must resolve inside ${dirs.map((d) => `'${d}'`).join(', ')}`;
-  const escapes = async (_args: unknown, call: HookToolCall): Promise<boolean> => {
+  const escapes = async (_args: unknown, call: ToolInvocation): Promise<boolean> => {
     if (call.server !== undefined) return false;
     const outside = await pathsOutside(call, dirs, baseDir);
     if (outside.length === 0) return false;
