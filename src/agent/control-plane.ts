@@ -226,6 +226,12 @@ export class ControlPlane implements ConnectionHost {
     return decision;
   };
 
+  /** The gate under its former name (see `ConnectionHost.gateBackendToolCall`). */
+  readonly gateBackendToolCall = (
+    call: ToolInvocation,
+    opts: { gatedInProcess?: boolean } = {},
+  ): Promise<ToolCallDecision> => this.gateToolCall(call, opts.gatedInProcess ? { ownTool: 'asked' } : {});
+
   async #decide(call: ToolInvocation, turn: TurnState | undefined): Promise<ToolCallDecision> {
     if (call.server !== undefined) {
       const enabled = this.#mcpServers[call.server]?.enabledTools;

@@ -100,4 +100,9 @@ export interface ConnectionHost extends ToolCallHost {
    * idle, `send`): handed to each handler as data, not a decision, so it is not folded into the gate.
    */
   readonly toolContext?: ToolContextHost | undefined;
+  /**
+   * The gate under its former name: `gatedInProcess` is `ownTool: 'asked'`.
+   * @deprecated Use {@link ToolCallHost.gateToolCall}, the one gate of every tool call.
+   */
+  gateBackendToolCall(call: ToolInvocation, opts?: { gatedInProcess?: boolean }): Promise<ToolCallDecision>;
 }

@@ -18,19 +18,21 @@ import { json, now, type ToolSpan, type TracingState } from './tracing-state.js'
  */
 export function wrapHost(s: TracingState, tools: ToolSpans, host: ConnectionHost): ConnectionHost {
   if (!s.tracer) return host;
+  const gateToolCall: ConnectionHost['gateToolCall'] = async (call, opts) => {
+    const start = now();
+    const decision = await host.gateToolCall(call, opts);
+    // An own tool a backend asks about gets its span when the SDK runs it (`ownTool: 'running'`).
+    if (opts?.ownTool === 'asked') return decision;
+    if (opts?.ownTool === 'running') s.contain('gateToolCall', () => tools.gated(call, decision, start));
+    else s.contain('gateToolCall', () => tools.decided(call, decision, start));
+    return decision;
+  };
   const wrapped: ConnectionHost = {
     toolContext: host.toolContext,
     needs: () => host.needs(),
     toolCallRequested: (key, call) => host.toolCallRequested(key, call),
-    gateToolCall: async (call, opts) => {
-      const start = now();
-      const decision = await host.gateToolCall(call, opts);
-      // An own tool a backend asks about gets its span when the SDK runs it (`ownTool: 'running'`).
-      if (opts?.ownTool === 'asked') return decision;
-      if (opts?.ownTool === 'running') s.contain('gateToolCall', () => tools.gated(call, decision, start));
-      else s.contain('gateToolCall', () => tools.decided(call, decision, start));
-      return decision;
-    },
+    gateToolCall,
+    gateBackendToolCall: (call, opts) => gateToolCall(call, opts?.gatedInProcess ? { ownTool: 'asked' } : {}),
     toolCallAnswered: (key, call, decision) => {
       host.toolCallAnswered(key, call, decision);
       tools.answered(call, decision);

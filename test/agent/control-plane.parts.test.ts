@@ -84,6 +84,8 @@ describe('ControlPlane: one gate and one end for every tool', () => {
     await control.beginTurn('go');
     const own = createHookToolCall({ id: 'tools:7', name: 'lookup', args: { q: 'x' } });
     expect(await control.gateToolCall(own, { ownTool: 'asked' })).toEqual({ allow: true });
+    // The former name still answers, for one release: `gatedInProcess` is `ownTool: 'asked'`.
+    expect(await control.gateBackendToolCall(own, { gatedInProcess: true })).toEqual({ allow: true });
     expect(await control.gateToolCall(own, { ownTool: 'running' })).toEqual({
       allow: false,
       reason: 'no lookup',
