@@ -7,9 +7,15 @@
 
 import { isThenable } from '../../internal/guards.js';
 import { describeError, type Logger } from '../../logger.js';
+import type { ToolDefinition } from '../../model/tool.js';
 import { createToolInvocation } from '../../model/tool-args.js';
 import type { ToolCallDecision, ToolCallOutcome, ToolInvocation } from '../../model/tool-call.js';
-import { createToolContext, type StateStore, type ToolContextHost } from '../../model/tool-context.js';
+import {
+  createToolContext,
+  type StateStore,
+  type ToolContext,
+  type ToolContextHost,
+} from '../../model/tool-context.js';
 import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../model/tool-result.js';
 import type { ConnectionHost } from '../host.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
@@ -159,14 +165,9 @@ export async function runToolCall(
   const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
     finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
 
-  if (!found) {
-    const label = `tool "${request.name}"`;
-    const available = catalog.toolNames();
-    const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
-    return fail('unknown_tool', `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`);
-  }
-  const { definition } = found;
   const label = `tool "${request.name}"`;
+  if (!found) return fail('unknown_tool', unknownTool(catalog, label));
+  const { definition } = found;
 
   // A call without arguments means "no arguments"; the schema decides whether that is enough.
   const parsed = definition.input.safeParse(request.args ?? {});
@@ -175,50 +176,81 @@ export async function runToolCall(
   parsedArgs = parsed.data;
 
   if (host?.gateToolCall) {
-    let decision: ToolCallDecision;
-    try {
-      decision = await host.gateToolCall(invocationOf(), { ownTool: 'running' });
-    } catch (error) {
-      logger.warn('tool policy gate threw; denying the call', {
-        server: catalog.server,
-        tool: request.name,
-        error,
-      });
-      return fail(
-        'denied',
-        `${capitalize(label)} was denied: policy check failed: ${describeError(error)}`,
-        error,
-      );
-    }
-    if (!decision.allow) return fail('denied', `${capitalize(label)} was denied: ${decision.reason}`);
-    if (decision.args !== undefined) {
-      const modified = definition.input.safeParse(decision.args);
-      if (!modified.success) {
-        return fail(
-          'invalid_arguments',
-          `Invalid arguments for ${label} after policy rewrite: ${formatIssues(modified.error)}`,
-        );
-      }
-      parsedArgs = modified.data;
-    }
+    const gated = await askGate(host.gateToolCall, invocationOf(), parsedArgs, definition, label, session);
+    if (!gated.ok) return fail(gated.kind, gated.message, gated.cause);
+    parsedArgs = gated.args;
   }
 
+  const ran = await runHandler(
+    definition,
+    parsedArgs,
+    createToolContext(host?.toolContext ?? NO_CONTEXT, session.state, signal),
+    label,
+    session.logger,
+  );
+  if (!ran.ok) return fail(ran.kind, ran.message, ran.cause);
+  // Without the host's end or an observer nobody reads the record: the result as it is (the hot path).
+  return recorded ? finish(ran.result) : ran.result;
+}
+
+/** Why a call did not run or failed: the kind, the message the model is sent, and what was thrown. */
+type Refusal = { ok: false; kind: ToolCallErrorKind; message: string; cause?: unknown };
+
+/**
+ * Asks the host's one gate about a validated call: the arguments to run it with (a rewrite is validated again
+ * against the tool's input schema), or why it may not run. A gate that throws denies (fail closed).
+ */
+async function askGate(
+  gate: NonNullable<OwnToolHost['gateToolCall']>,
+  call: ToolInvocation,
+  args: Record<string, unknown>,
+  definition: ToolDefinition,
+  label: string,
+  session: ToolCallSession,
+): Promise<{ ok: true; args: Record<string, unknown> } | Refusal> {
+  let decision: ToolCallDecision;
+  try {
+    decision = await gate(call, { ownTool: 'running' });
+  } catch (error) {
+    session.logger.warn('tool policy gate threw; denying the call', { tool: call.name, error });
+    const message = `${capitalize(label)} was denied: policy check failed: ${describeError(error)}`;
+    return { ok: false, kind: 'denied', message, cause: error };
+  }
+  if (!decision.allow)
+    return { ok: false, kind: 'denied', message: `${capitalize(label)} was denied: ${decision.reason}` };
+  if (decision.args === undefined) return { ok: true, args };
+  const modified = definition.input.safeParse(decision.args);
+  if (modified.success) return { ok: true, args: modified.data };
+  const message = `Invalid arguments for ${label} after policy rewrite: ${formatIssues(modified.error)}`;
+  return { ok: false, kind: 'invalid_arguments', message };
+}
+
+/** Runs the handler and converts what it returns; a throw or an output off its schema is a refusal. */
+async function runHandler(
+  definition: ToolDefinition,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  label: string,
+  logger: Logger,
+): Promise<{ ok: true; result: CallToolResult } | Refusal> {
   let value: unknown;
   try {
-    value = definition.handler(
-      parsedArgs,
-      createToolContext(host?.toolContext ?? NO_CONTEXT, session.state, signal),
-    );
+    value = definition.handler(args, ctx);
     // A handler that answers at once costs no extra turn of the microtask queue.
     if (isThenable(value)) value = await value;
   } catch (error) {
-    logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
-    return fail('handler_error', `${capitalize(label)} failed: ${describeError(error)}`, error);
+    logger.debug('tool handler threw', { tool: definition.name, error });
+    return {
+      ok: false,
+      kind: 'handler_error',
+      message: `${capitalize(label)} failed: ${describeError(error)}`,
+      cause: error,
+    };
   }
   const converted = toCallToolResult(value, definition.output);
-  if (!converted.ok) return fail('invalid_output', `${capitalize(label)} ${converted.message}`);
-  // Without the host's end or an observer nobody reads the record: the result as it is (the hot path).
-  return recorded ? finish(converted.result) : converted.result;
+  if (!converted.ok)
+    return { ok: false, kind: 'invalid_output', message: `${capitalize(label)} ${converted.message}` };
+  return { ok: true, result: converted.result };
 }
 
 /** A finished call as the host's `toolCallEnded` takes it: the error the model saw, or the output. */
@@ -249,6 +281,13 @@ function notify<K extends keyof ToolCallObserver>(
   } catch (error) {
     report(error);
   }
+}
+
+/** The message for a call of a tool the catalog does not have, listing the ones it has. */
+function unknownTool(catalog: ToolCatalog, label: string): string {
+  const available = catalog.toolNames();
+  const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
+  return `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`;
 }
 
 function capitalize(text: string): string {
