@@ -124,6 +124,8 @@ export {
   type OperationContext,
   PostToolCallHook,
   PostTurnHook,
+  type PreToolCallAnswer,
+  type PreToolCallDecision,
   PreToolCallHook,
   PreTurnHook,
   type SessionContext,
@@ -133,6 +135,7 @@ export {
   StopHook,
   type ToolCallDecision,
   type ToolErrorEvent,
+  type ToolInvocation,
   type TurnContext,
 } from './hooks/index.js';
 // Logging.

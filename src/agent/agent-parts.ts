@@ -11,6 +11,7 @@ import { ConfigError, UnsupportedError } from '../errors.js';
 import { checkedLogger, type Logger } from '../logger.js';
 import { priceOf } from '../model/pricing.js';
 import { ResponseSchema } from '../model/response-schema.js';
+import type { ToolContextHost } from '../model/tool-context.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS } from '../policy/ask-user/ask.js';
 import { flattenPolicies } from '../policy/evaluate.js';
 import { servedToolNames } from '../tools/names.js';
@@ -41,8 +42,11 @@ export interface AgentParts {
   toolNames: ReadonlyMap<string, string>;
 }
 
-/** Validates `config` (throws `ConfigError`/`UnsupportedError` naming the field) and builds the Agent's parts. */
-export function agentParts(config: AgentConfig): AgentParts {
+/**
+ * Validates `config` (throws `ConfigError`/`UnsupportedError` naming the field) and builds the Agent's parts.
+ * `toolContext` is what the agent's own tools read of the Agent (its conversation id, `send`).
+ */
+export function agentParts(config: AgentConfig, toolContext: ToolContextHost): AgentParts {
   const validated = validateConfig(config);
   const { workspaces, policies, hooks } = validated;
   const schema = config.responseSchema !== undefined ? ResponseSchema.from(config.responseSchema) : undefined;
@@ -57,6 +61,7 @@ export function agentParts(config: AgentConfig): AgentParts {
       config.budget?.maxToolCalls !== undefined
         ? { limit: config.budget.maxToolCalls, scope: config.budget.scope ?? 'turn' }
         : undefined,
+    toolContext,
     logger,
   });
   // A human's answer must arrive before the relay's fail-closed fallback: give hooks the ask-user time.

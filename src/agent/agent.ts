@@ -60,7 +60,13 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
    * @typeParam S - The agent's `responseSchema`, inferred from the config.
    */
   constructor(config: AgentConfig & { responseSchema?: S } = {}) {
-    this.#parts = agentParts(config);
+    this.#parts = agentParts(config, {
+      conversationId: () => this.conversationId,
+      isIdle: () => this.#session?.conversation?.isIdle ?? true,
+      send: async (message) => {
+        this.#requireConversation().chat(message);
+      },
+    });
     this.#config = { ...config };
     this.#triggers = new AgentTriggers(async (text) => {
       this.#requireConversation().chat(text);
@@ -99,30 +105,9 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
     if (this.#state === 'starting') this.#state = 'started';
   }
 
-  /** The host the backend calls back through: the control plane's members, and the own tools' context. */
+  /** The host the backend calls back through: the control plane itself (it implements `ConnectionHost`). */
   #host(): ConnectionHost {
-    const control = this.#parts.control;
-    return {
-      needs: () => control.needs(),
-      toolCallRequested: control.toolCallRequested,
-      gateBackendToolCall: control.gateBackendToolCall,
-      toolCallAnswered: control.toolCallAnswered,
-      toolCallEnded: control.toolCallEnded,
-      beforeModelCall: control.beforeModelCall,
-      watchSteering: (watcher) => control.steering.watch(watcher),
-      onStop: control.onStop,
-      ownTools: {
-        gate: control.gateOwnToolCall,
-        after: control.afterToolCall,
-        context: {
-          conversationId: () => this.conversationId,
-          isIdle: () => this.#session?.conversation?.isIdle ?? true,
-          send: async (message) => {
-            this.#requireConversation().chat(message);
-          },
-        },
-      },
-    };
+    return this.#parts.control;
   }
 
   /**

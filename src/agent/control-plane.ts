@@ -18,35 +18,36 @@
  *
  * Steering 'next-step' rides agy's `PreInvocation` hook (`injectSteps: [{userMessage}]`).
  *
- * The control plane implements the host's typed side (`ToolCallHost`); the agy backend's hook handlers
- * (`connection/agy/hook-handlers.ts`) translate agy's wire payloads into those calls. A call is charged to the
- * turn running when it arrives; where a step index exists, a call whose step was seen before that turn began
- * belongs to an ended turn instead.
+ * The control plane is the backends' `ConnectionHost`, passed whole: every tool call, whoever runs it, meets
+ * it at one gate (`gateToolCall`) and one end (`toolCallEnded`); the agy backend's hook handlers
+ * (`connection/agy/hook-handlers.ts`) translate agy's wire payloads into those calls, the own-tool server asks
+ * them in-process. A call is charged to the turn running when it arrives; where a step index exists, a call
+ * whose step was seen before that turn began belongs to an ended turn instead.
  */
 
-import type { AfterToolCall, BeforeToolCall, McpServerConfig } from '../connection/agy/index.js';
-import type {
-  HostNeeds,
-  StopVerdict,
-  ToolCallHost,
-  ToolCallOutcome,
-  ToolCallVerdict,
-} from '../connection/host.js';
-import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
+import type { McpServerConfig } from '../connection/agy/index.js';
+import type { ConnectionHost, HostNeeds, StopVerdict, ToolGateOptions } from '../connection/host.js';
 import type { ContentPart } from '../content/content.js';
 import { type BudgetScope, ToolCallGate } from '../conversation/budget.js';
 import { ConfigError } from '../errors.js';
-import { createHookToolCall } from '../hooks/args.js';
 import type { Hook } from '../hooks/kinds.js';
-import { HookRunner } from '../hooks/runner.js';
-import type { HookToolCall, HookToolResult, StopEvent } from '../hooks/types.js';
+import { HookRunner, toolCallDecision } from '../hooks/runner.js';
+import type { HookToolResult } from '../hooks/types.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../model/step.js';
+import type { StopEvent } from '../model/stop.js';
+import type {
+  ToolCallDecision,
+  ToolCallOutcome,
+  ToolErrorReplacement,
+  ToolInvocation,
+} from '../model/tool-call.js';
+import type { ToolContextHost } from '../model/tool-context.js';
 import type { DeniedBy, TurnResult } from '../model/turn-result.js';
 import { enforce } from '../policy/enforce.js';
 import type { PolicyList } from '../policy/types.js';
 import { SteeringQueue } from './steering.js';
-import { foldDenials, recordDenial, TurnLedger } from './turn-ledger.js';
+import { foldDenials, recordDenial, TurnLedger, type TurnState } from './turn-ledger.js';
 
 /** Who denies a call past `budget.maxToolCalls`. */
 const MAX_TOOL_CALLS: DeniedBy = { kind: 'budget', name: 'maxToolCalls' };
@@ -61,10 +62,12 @@ export interface ControlPlaneOptions {
   steering: boolean;
   /** `budget.maxToolCalls`: calls past it are denied before they run (the turn then ends budget_exceeded). */
   maxToolCalls?: { limit: number; scope: BudgetScope } | undefined;
+  /** What the agent's own tools' context reaches of the session (the conversation id, `send`). */
+  toolContext?: ToolContextHost | undefined;
   logger: Logger;
 }
 
-export class ControlPlane implements ToolCallHost {
+export class ControlPlane implements ConnectionHost {
   readonly runner: HookRunner;
   readonly #logger: Logger;
   readonly #mcpServers: Record<string, McpServerConfig>;
@@ -74,9 +77,11 @@ export class ControlPlane implements ToolCallHost {
   readonly steering = new SteeringQueue();
   readonly #steering: boolean;
   readonly #toolGate: ToolCallGate | undefined;
+  readonly toolContext: ToolContextHost | undefined;
 
   constructor(o: ControlPlaneOptions) {
     this.#logger = o.logger;
+    this.toolContext = o.toolContext;
     this.#mcpServers = o.mcpServers;
     this.#steering = o.steering;
     this.#toolGate = o.maxToolCalls
@@ -117,7 +122,7 @@ export class ControlPlane implements ToolCallHost {
   }
 
   /** Which decisions the backend must ask for: only what the registered hooks and the config need. */
-  needs(): HostNeeds {
+  readonly needs = (): HostNeeds => {
     return {
       toolGate:
         this.runner.has('preToolCall') ||
@@ -127,7 +132,11 @@ export class ControlPlane implements ToolCallHost {
       stop: this.runner.has('stop'),
       steering: this.#steering,
     };
-  }
+  };
+
+  /** Calls `watcher` with whether steering messages wait, now and on every change (see `ConnectionHost`). */
+  readonly watchSteering = (watcher: (pending: boolean) => void): (() => void) =>
+    this.steering.watch(watcher);
 
   /**
    * Starts a turn: runs preTurn hooks on the prompt text, the prompt's parts on their turn context; a deny
@@ -182,7 +191,7 @@ export class ControlPlane implements ToolCallHost {
    * or the backend's fail-closed fallback (a hook that threw or timed out) — so the denial reaches
    * `result.deniedActions` and the turn cannot end `success`.
    */
-  readonly toolCallAnswered = (key: unknown, call: HookToolCall, verdict: ToolCallVerdict): void => {
+  readonly toolCallAnswered = (key: unknown, call: ToolInvocation, verdict: ToolCallDecision): void => {
     // The turn the call belonged to, not whichever turn is current when a slow answer comes back. A request
     // never noted (input that reached no handler) is charged to the turn running now.
     const turn = this.#ledger.takeRequest(key, call.stepIndex);
@@ -191,74 +200,39 @@ export class ControlPlane implements ToolCallHost {
   };
 
   /** Notes which turn a tool call request arrived in (called before any decision runs). */
-  readonly toolCallRequested = (key: object, call: HookToolCall): void => {
+  readonly toolCallRequested = (key: object, call: ToolInvocation): void => {
     this.#ledger.noteRequest(key, call.stepIndex);
   };
 
-  /** The in-process gate for the agent's own tools (the backend's own gate skips them, see gateBackendToolCall). */
-  readonly gateOwnToolCall: BeforeToolCall = async (call) => {
-    const hookCall = createHookToolCall({
-      id: `${TOOL_SERVER_NAME}:${String(call.requestId ?? Date.now())}`,
-      name: call.originalName,
-      args: call.parsedArgs,
-    });
-    const spent = this.#toolGate?.spend();
-    if (spent) {
-      recordDenial(this.#ledger.current, hookCall, spent, MAX_TOOL_CALLS, this.#logger);
-      return { allow: false, message: spent };
-    }
-    if (!this.runner.has('preToolCall')) return { allow: true };
-    const turn = this.#ledger.current;
-    const ctx = turn?.ctx ?? this.runner.beginTurn();
-    const outcome = await this.runner.dispatchPreToolCall(ctx, hookCall);
-    turn?.operations.set(hookCall.id, { op: outcome.operation, call: outcome.call });
-    if (!outcome.allow) {
-      const by = outcome.deniedBy ?? { kind: 'hook', name: outcome.hook ?? 'preToolCall' };
-      recordDenial(turn, hookCall, outcome.message, by, this.#logger);
-      return { allow: false, message: outcome.message ?? 'denied' };
-    }
-    return outcome.modifiedArgs ? { allow: true, modifiedArgs: outcome.call.args } : { allow: true };
-  };
-
   /**
-   * postToolCall / onToolError for the agent's own tools; onToolError's message replaces the error text. A
-   * failed call runs onToolError, then postToolCall with `error` as the model saw it.
+   * The one gate of every tool call (see `ConnectionHost.gateToolCall`): a late call from an ended turn is
+   * denied; an own tool a backend asks about passes (it is gated when it runs); then the MCP server's
+   * `enabledTools`, the budget, and the policies and `preToolCall` hooks, in that order. Denials of calls a
+   * backend runs are recorded by `toolCallAnswered`, from the decision the backend acts on; an own tool's
+   * here, since this decision is final.
    */
-  readonly afterToolCall: AfterToolCall = async (record) => {
-    if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
-    const id = `${TOOL_SERVER_NAME}:${String(record.requestId)}`;
-    const known = this.#ledger.current?.operations.get(id);
-    const call =
-      known?.call ??
-      createHookToolCall({ id, name: record.originalName ?? record.name, args: record.parsedArgs ?? {} });
-    const op = known?.op ?? (this.#ledger.current?.ctx ?? this.runner.beginTurn()).startOperation(id);
-    if (record.result.isError) {
-      const message = record.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-      const replacement = await this.runner.dispatchToolError(op, { call, error: { message } });
-      // postToolCall sees the failure as the model does (the replacement); a denied call never ran, and is
-      // reported in the turn's deniedActions instead.
-      if (record.error?.kind !== 'denied')
-        await this.runner.dispatchPostToolCall(op, { call, error: { message: replacement ?? message } });
-      if (replacement !== undefined) return { isError: true, content: [{ type: 'text', text: replacement }] };
-      return undefined;
-    }
-    await this.runner.dispatchPostToolCall(op, {
-      call,
-      output: record.result.structuredContent ?? record.result.content,
-    });
-    return undefined;
-  };
-
-  /** The gate for tools the backend runs itself (built-in and user MCP tools). */
-  readonly gateBackendToolCall = async (
-    call: HookToolCall,
-    opts: { gatedInProcess?: boolean } = {},
-  ): Promise<ToolCallVerdict> => {
+  readonly gateToolCall = async (
+    call: ToolInvocation,
+    opts: ToolGateOptions = {},
+  ): Promise<ToolCallDecision> => {
     // A late call from a turn that already ended: nothing to ask anyone about; deny it.
     if (this.#ledger.current && !this.#ledger.turnOf(call.stepIndex))
       return { allow: false, reason: 'the turn that made this call has ended', deniedBy: { kind: 'sdk' } };
-    if (opts.gatedInProcess) return { allow: true };
-    // Denials are recorded by toolCallAnswered, from the verdict the backend actually acts on.
+    if (opts.ownTool === 'asked') return { allow: true };
+    const turn = this.#ledger.current;
+    const decision = await this.#decide(call, turn);
+    if (!decision.allow && opts.ownTool === 'running')
+      recordDenial(turn, call, decision.reason, decision.deniedBy ?? { kind: 'sdk' }, this.#logger);
+    return decision;
+  };
+
+  /** The gate under its former name (see `ConnectionHost.gateBackendToolCall`). */
+  readonly gateBackendToolCall = (
+    call: ToolInvocation,
+    opts: { gatedInProcess?: boolean } = {},
+  ): Promise<ToolCallDecision> => this.gateToolCall(call, opts.gatedInProcess ? { ownTool: 'asked' } : {});
+
+  async #decide(call: ToolInvocation, turn: TurnState | undefined): Promise<ToolCallDecision> {
     if (call.server !== undefined) {
       const enabled = this.#mcpServers[call.server]?.enabledTools;
       if (enabled && !enabled.includes(call.name)) {
@@ -272,42 +246,58 @@ export class ControlPlane implements ToolCallHost {
     const spent = this.#toolGate?.spend();
     if (spent) return { allow: false, reason: spent, deniedBy: MAX_TOOL_CALLS };
     if (!this.runner.has('preToolCall')) return { allow: true };
-    const turn = this.#ledger.current;
     const outcome = await this.runner.dispatchPreToolCall(turn?.ctx ?? this.runner.beginTurn(), call);
     turn?.operations.set(call.id, { op: outcome.operation, call: outcome.call });
-    if (!outcome.allow) {
-      const deniedBy = outcome.deniedBy ?? { kind: 'hook', name: outcome.hook ?? 'preToolCall' };
-      return { allow: false, reason: outcome.message ?? `denied by hook '${outcome.hook}'`, deniedBy };
-    }
-    return outcome.modifiedArgs ? { allow: true, args: outcome.call.args } : { allow: true };
-  };
+    return toolCallDecision(outcome);
+  }
 
-  /** postToolCall / onToolError for tools the backend ran itself; a failed one runs onToolError, then postToolCall. */
-  readonly toolCallEnded = async (call: HookToolCall, outcome: ToolCallOutcome): Promise<void> => {
+  /**
+   * The one end of every tool call: `onToolError` then `postToolCall` for a failed one, `postToolCall` for a
+   * success; a call denied before it ran reaches neither `postToolCall` (the turn's `deniedActions` has it) nor,
+   * unless the SDK refused it in-process, `onToolError`. The hooks see the call as the gate's hooks left it. For
+   * a call the SDK ran in-process, `onToolError`'s replacement is what the model sees (and postToolCall's
+   * `error`); a backend that ran the tool itself ignores a replacement, so its own error stands.
+   */
+  readonly toolCallEnded = async (
+    call: ToolInvocation,
+    outcome: ToolCallOutcome,
+  ): Promise<ToolErrorReplacement | undefined> => {
+    if (!this.runner.has('postToolCall') && !this.runner.has('onToolError')) return undefined;
     // A late one from an ended turn (by its step index) runs on a context of its own, never the next turn's.
     const turn = this.#ledger.turnOf(call.stepIndex);
     const known = turn?.operations.get(call.id);
+    const seen = known?.call ?? call;
     const op = known?.op ?? (turn?.ctx ?? this.runner.beginTurn()).startOperation(call.id);
-    if (outcome.error !== undefined) {
-      const replacement = await this.runner.dispatchToolError(op, {
-        call: known?.call ?? call,
-        error: { message: outcome.error },
-      });
+    if (outcome.error === undefined) {
+      const event: HookToolResult = { call: seen };
+      if (outcome.output !== undefined) event.output = outcome.output;
+      await this.runner.dispatchPostToolCall(op, event);
+      return undefined;
+    }
+    const replacement = await this.runner.dispatchToolError(op, {
+      call: seen,
+      error: { message: outcome.error },
+    });
+    if (!outcome.inProcess) {
       if (replacement !== undefined) {
         this.#logger.info(
           `onToolError replacement for built-in tool '${call.name}' (agy ignores PostToolUse output): ${replacement}`,
         );
       }
       // The backend ran the tool and ignores a replacement, so the model saw the tool's own error.
-      await this.runner.dispatchPostToolCall(op, {
-        call: known?.call ?? call,
-        error: { message: outcome.error },
-      });
-      return;
+      await this.runner.dispatchPostToolCall(op, { call: seen, error: { message: outcome.error } });
+      return undefined;
     }
-    const event: HookToolResult = { call: known?.call ?? call };
-    if (outcome.output !== undefined) event.output = outcome.output;
-    await this.runner.dispatchPostToolCall(op, event);
+    // postToolCall sees the failure as the model does (the replacement); a denied call never ran, and is
+    // reported in the turn's deniedActions instead.
+    if (!outcome.denied)
+      await this.runner.dispatchPostToolCall(op, {
+        call: seen,
+        error: { message: replacement ?? outcome.error },
+      });
+    return replacement === undefined
+      ? undefined
+      : { isError: true, content: [{ type: 'text', text: replacement }] };
   };
 
   /** The model wants to stop: the stop hooks may keep it going. */

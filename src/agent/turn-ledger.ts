@@ -7,7 +7,7 @@
  * then it is a late call from an ended turn, charged to none.
  */
 import type { OperationContext, TurnContext } from '../hooks/context.js';
-import type { HookToolCall } from '../hooks/types.js';
+import type { ToolInvocation } from '../hooks/types.js';
 import type { Logger } from '../logger.js';
 import { describeDenials, describeDenier } from '../model/denials.js';
 import type { DeniedAction, DeniedBy, TurnResult } from '../model/turn-result.js';
@@ -19,7 +19,7 @@ export interface TurnState {
   /** The SDK's denials during the turn. */
   denials: DeniedAction[];
   /** Tool calls gated during the turn, by id, so their post-call hooks share the operation. */
-  operations: Map<string, { op: OperationContext; call: HookToolCall }>;
+  operations: Map<string, { op: OperationContext; call: ToolInvocation }>;
   /** How many times a `stop` hook kept the agent going. */
   continuations: number;
   /**
@@ -100,7 +100,7 @@ export class TurnLedger {
 /** Records an SDK denial of `call` in `turn` (no turn: nothing to charge), and logs who denied it. */
 export function recordDenial(
   turn: TurnState | undefined,
-  call: HookToolCall,
+  call: ToolInvocation,
   reason: string | undefined,
   deniedBy: DeniedBy,
   logger?: Logger,

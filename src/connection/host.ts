@@ -1,40 +1,45 @@
 /**
  * The one interface through which a backend calls back into the SDK, in the spirit of ACP's `Client`: the
  * tool gate, tool completion, steering and stop decisions. A backend holds one `ConnectionHost` and never
- * imports `conversation/` or `agent/`; the Agent implements it with its control plane. Every method speaks
- * the SDK's typed vocabulary (`HookToolCall`, `StopEvent`): translating a backend's own wire payloads into
- * these calls is the backend's job (for agy, `connection/agy/hook-handlers.ts`).
+ * imports `conversation/` or `agent/`; the Agent's control plane is the host. Every method speaks the SDK's
+ * typed vocabulary (`ToolInvocation`, `ToolCallDecision`, `StopEvent`, all in `model/`): translating a backend's
+ * own wire payloads into these calls is the backend's job (for agy, `connection/agy/hook-handlers.ts`).
+ *
+ * A tool call — any tool: the agent's own, a backend's built-in, an MCP server's, an ACP agent's — meets the
+ * host twice: `gateToolCall` before it runs, `toolCallEnded` once it ended.
  */
-import type { HookToolCall, StopEvent } from '../hooks/types.js';
-import type { DeniedBy } from '../model/turn-result.js';
-import type { OwnToolHooks } from './tool-server/mcp-tool-call.js';
+import type { StopEvent } from '../model/stop.js';
+import type {
+  ToolCallDecision,
+  ToolCallOutcome,
+  ToolErrorReplacement,
+  ToolInvocation,
+} from '../model/tool-call.js';
+import type { ToolContextHost } from '../model/tool-context.js';
 
-/** The host's answer for a tool call the backend asks about before it runs. */
-export type ToolCallVerdict =
-  | {
-      allow: true;
-      /** Replacement arguments (the model's own arguments, unwrapped), when a hook modified them. */
-      args?: Record<string, unknown>;
-    }
-  | {
-      allow: false;
-      /** Why the call may not run; the model sees it. */
-      reason: string;
-      /** Who decided; absent when the backend cannot tell (the host then names who it can). */
-      deniedBy?: DeniedBy;
-    };
+export type { StopEvent, ToolCallDecision, ToolCallOutcome, ToolErrorReplacement, ToolInvocation };
 
-/** How a tool call the backend ran ended, as far as the backend knows. */
-export interface ToolCallOutcome {
-  /** The error text, when the call failed. */
-  error?: string;
-  /** The tool's output, when the backend has one. */
-  output?: unknown;
+/**
+ * The host's answer for a tool call.
+ * @deprecated Use {@link ToolCallDecision}: the one decision of every gate.
+ */
+export type ToolCallVerdict = ToolCallDecision;
+
+/** How the gate is asked about a call. */
+export interface ToolGateOptions {
+  /**
+   * The call is of the agent's own tools, which the SDK runs in-process. `'asked'`: a backend asks before it
+   * hands the call to the SDK's tool server (an ACP agent's permission request, agy's PreToolUse): only the
+   * turn check applies, since the call is gated in full when it runs. `'running'`: the SDK's tool server is
+   * about to run it: the full gate, and the decision is final (a deny is charged to the turn at once; no
+   * `toolCallAnswered` follows, since no other answer can override it).
+   */
+  ownTool?: 'asked' | 'running';
 }
 
 /** Which host decisions the backend must ask for; a backend installs only the interception this needs. */
 export interface HostNeeds {
-  /** `gateBackendToolCall` for tools the backend runs itself. */
+  /** `gateToolCall` for tools the backend runs itself (the SDK's tool server always asks for the agent's own). */
   toolGate: boolean;
   /** `toolCallEnded` for tools the backend runs itself. */
   toolResults: boolean;
@@ -58,17 +63,23 @@ export interface ToolCallHost {
    * A tool call was requested, before any decision about it runs: the host charges it to the turn running
    * now. `key` is an opaque object identifying the request, passed again to `toolCallAnswered`.
    */
-  toolCallRequested(key: object, call: HookToolCall): void;
+  toolCallRequested(key: object, call: ToolInvocation): void;
   /**
-   * The gate of the tools the backend runs itself (its built-in tools and the user's MCP servers): may this
-   * call run, and with which arguments? `gatedInProcess`: the call is of the agent's own tools (an ACP agent asks
-   * for those too), which `ownTools.gate` gates when they run; only the turn check applies.
+   * The one gate of every tool call: may this call run, with which arguments, and if not, why and who denied?
+   * The budget, the MCP servers' `enabledTools`, the policies and the `preToolCall` hooks all answer here.
    */
-  gateBackendToolCall(call: HookToolCall, opts?: { gatedInProcess?: boolean }): Promise<ToolCallVerdict>;
-  /** The verdict the backend actually acted on (the host's, a raw hook's, or a fail-closed fallback). */
-  toolCallAnswered(key: unknown, call: HookToolCall, verdict: ToolCallVerdict): void;
-  /** A tool call the backend ran ended. */
-  toolCallEnded(call: HookToolCall, outcome: ToolCallOutcome): Promise<void>;
+  gateToolCall(call: ToolInvocation, opts?: ToolGateOptions): Promise<ToolCallDecision>;
+  /**
+   * The decision the backend actually acted on (the gate's, a raw hook's, or a fail-closed fallback), for the
+   * calls a backend runs: a denial reaches the turn's `deniedActions` from here.
+   */
+  toolCallAnswered(key: unknown, call: ToolInvocation, decision: ToolCallDecision): void;
+  /**
+   * A tool call ended (every tool, the agent's own included): `postToolCall` / `onToolError` hooks see it.
+   * For a call the SDK ran in-process (`outcome.inProcess`), returns what the model sees instead of its error
+   * when an `onToolError` hook replaced it.
+   */
+  toolCallEnded(call: ToolInvocation, outcome: ToolCallOutcome): Promise<ToolErrorReplacement | undefined>;
   /** Before each model call: steering messages to inject as user messages (empty: none). */
   beforeModelCall(): string[];
   /**
@@ -85,11 +96,13 @@ export interface ToolCallHost {
 /** What a backend may ask of the SDK while a session runs. */
 export interface ConnectionHost extends ToolCallHost {
   /**
-   * The hooks on the agent's own `tool()`s, which the SDK serves in-process: `gate` (may this call run, and
-   * with which arguments? the backend's built-in tools go through `gateBackendToolCall` instead), `after`
-   * (sees each outcome; may replace the result the model sees) and `context` (the conversation id and `send`).
-   * One object, built once by the Agent and passed whole to the tool server; a backend adds only its own
-   * `observer` (a sign of life for its watchdog).
+   * What the context of the agent's own tools may reach of the session (the conversation id, whether it is
+   * idle, `send`): handed to each handler as data, not a decision, so it is not folded into the gate.
    */
-  ownTools: OwnToolHooks;
+  readonly toolContext?: ToolContextHost | undefined;
+  /**
+   * The gate under its former name: `gatedInProcess` is `ownTool: 'asked'`.
+   * @deprecated Use {@link ToolCallHost.gateToolCall}, the one gate of every tool call.
+   */
+  gateBackendToolCall(call: ToolInvocation, opts?: { gatedInProcess?: boolean }): Promise<ToolCallDecision>;
 }

@@ -43,6 +43,8 @@ export {
   type InteractionRequest,
   type InteractionResponse,
   type MaybePromise,
+  type PreToolCallAnswer,
+  type PreToolCallDecision,
   type Question,
   type QuestionAnswer,
   type QuestionOption,
@@ -52,4 +54,5 @@ export {
   type ToolArgs,
   type ToolCallDecision,
   type ToolErrorEvent,
+  type ToolInvocation,
 } from './types.js';

@@ -6,7 +6,7 @@
  *
  * ```ts
  * class AuditTools extends PreToolCallHook {
- *   run(call: HookToolCall) { return call.name !== 'run_command'; }
+ *   run(call: ToolInvocation) { return call.name !== 'run_command'; }
  * }
  * new Agent({ hooks: [new AuditTools()] });
  * ```
@@ -17,16 +17,16 @@ import type {
   CompactionEvent,
   HookDecision,
   HookKind,
-  HookToolCall,
   HookToolResult,
   InteractionRequest,
   InteractionResponse,
   MaybePromise,
+  PreToolCallAnswer,
   SessionInfo,
   StopDecision,
   StopEvent,
-  ToolCallDecision,
   ToolErrorEvent,
+  ToolInvocation,
 } from './types.js';
 
 /**
@@ -99,8 +99,8 @@ export abstract class PostTurnHook
 
 /** Decides whether a tool call may run, optionally changing its arguments. Hooks chain; the first deny wins. Subclass and implement `run`, or use `hooks.preToolCall(fn)`. */
 export abstract class PreToolCallHook
-  extends HookClass<'preToolCall', 'decide', HookToolCall, OperationContext, ToolCallDecision | boolean>
-  implements DecideHook<'preToolCall', HookToolCall, OperationContext, ToolCallDecision | boolean>
+  extends HookClass<'preToolCall', 'decide', ToolInvocation, OperationContext, PreToolCallAnswer>
+  implements DecideHook<'preToolCall', ToolInvocation, OperationContext, PreToolCallAnswer>
 {
   constructor(options?: HookOptions) {
     super('preToolCall', 'decide', options);

@@ -12,6 +12,7 @@
 
 import type { ContentPart } from '../content/content.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
+import type { ToolCallDecision } from '../model/tool-call.js';
 import type { DeniedBy } from '../model/turn-result.js';
 import { isPlainObject, mergeToolArgs, setOwn, withArgs } from './args.js';
 import type { OperationContext, TurnContext } from './context.js';
@@ -21,7 +22,6 @@ import {
   type CompactionEvent,
   HOOK_KINDS,
   type HookKind,
-  type HookToolCall,
   type HookToolResult,
   type InteractionRequest,
   type InteractionResponse,
@@ -29,6 +29,7 @@ import {
   type StopEvent,
   type ToolArgs,
   type ToolErrorEvent,
+  type ToolInvocation,
 } from './types.js';
 
 /** Options for {@link HookRunner}. */
@@ -69,7 +70,7 @@ export interface PreToolCallOutcome {
    */
   modifiedArgs?: ToolArgs;
   /** The call as the last hook saw it (args with all modifications applied). */
-  call: HookToolCall;
+  call: ToolInvocation;
   /** The operation's context; pass it to the call's post/error dispatches. */
   operation: OperationContext;
 }
@@ -195,7 +196,7 @@ export class HookRunner {
    * next hook sees and into the outcome. The first deny (or failing hook) stops the chain. Hooks get copies
    * of the call: mutating `call.args` in place has no effect.
    */
-  async dispatchPreToolCall(turn: TurnContext, call: HookToolCall): Promise<PreToolCallOutcome> {
+  async dispatchPreToolCall(turn: TurnContext, call: ToolInvocation): Promise<PreToolCallOutcome> {
     const operation = turn.startOperation(call.id);
     let current = call;
     let modified = false;
@@ -208,8 +209,9 @@ export class HookRunner {
         const deniedBy = delegatedDenier(settled) ?? { kind: 'hook', name: hook.name };
         return { ...decision, hook: hook.name, deniedBy, call: current, operation };
       }
-      const changes =
-        settled.ok && typeof settled.value === 'object' ? settled.value.modifiedArgs : undefined;
+      // `args` is the one decision's name for the same change (a hook may return a `ToolCallDecision` as is).
+      const answer: unknown = settled.ok ? settled.value : undefined;
+      const changes = isPlainObject(answer) ? (answer.modifiedArgs ?? answer.args) : undefined;
       if (changes === undefined) continue;
       if (!isPlainObject(changes)) {
         const message = `Hook '${hook.name}' returned invalid modifiedArgs (expected a plain object)`;
@@ -327,7 +329,9 @@ export class HookRunner {
     }
     if (isPlainObject(value) && typeof value.allow === 'boolean') {
       if (value.allow) return { allow: true };
-      const message = typeof value.message === 'string' && value.message !== '' ? value.message : undefined;
+      // `reason` is the one decision's name for the message (a hook may return a `ToolCallDecision` as is).
+      const text = value.message ?? value.reason;
+      const message = typeof text === 'string' && text !== '' ? text : undefined;
       return { allow: false, message: message ?? `Denied by hook '${hook.name}'` };
     }
     this.#logger.error(`${hook.kind} hook '${hook.name}' returned no valid decision; denying`, value);
@@ -339,6 +343,24 @@ export class HookRunner {
     this.#logger.error(`${hook.kind} hook '${hook.name}' threw; passing to the next hook`, settled.error);
     return undefined;
   }
+}
+
+/**
+ * The hooks' outcome as the one {@link ToolCallDecision} every gate answers with: the one place where what
+ * `preToolCall` hooks return (booleans, `{ allow, message, modifiedArgs }`, or a decision) becomes the decision.
+ * A deny names who decided (the hook, or the policy or person it decided for); an allow carries the whole
+ * arguments as the hooks left them, when any hook changed them.
+ */
+export function toolCallDecision(outcome: PreToolCallOutcome): ToolCallDecision {
+  if (!outcome.allow) {
+    const hook = outcome.hook ?? 'preToolCall';
+    return {
+      allow: false,
+      reason: outcome.message ?? `denied by hook '${hook}'`,
+      deniedBy: outcome.deniedBy ?? { kind: 'hook', name: hook },
+    };
+  }
+  return outcome.modifiedArgs ? { allow: true, args: outcome.call.args } : { allow: true };
 }
 
 /**

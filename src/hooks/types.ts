@@ -4,6 +4,8 @@
  * decisions back (`decision`/`reason`/`overwrite`).
  */
 import type { Step, ToolError } from '../model/step.js';
+import type { StopEvent } from '../model/stop.js';
+import type { AgyHookInfo, ToolArgs, ToolCallDecision, ToolInvocation } from '../model/tool-call.js';
 import type { DeniedBy } from '../model/turn-result.js';
 
 /** Every hook kind, in dispatch-lifecycle order. */
@@ -23,52 +25,18 @@ export const HOOK_KINDS = [
 /** A hook kind; also the name of its factory on the `hooks` namespace. */
 export type HookKind = (typeof HOOK_KINDS)[number];
 
-/** Tool arguments as a plain JSON-like object. */
-export type ToolArgs = Record<string, unknown>;
+export type { AgyHookInfo, StopEvent, ToolArgs, ToolCallDecision, ToolInvocation };
 
 /**
- * Where an agy hook call came from: the fields real agy sends with every hook
- * (agy-real/hooks-anti-samcheonpo-agy-1.3.0). Present only on calls that arrived through agy's hooks.
+ * A tool call as tool hooks and policies see it.
+ * @deprecated Use {@link ToolInvocation} (the same type, under the name the whole SDK uses).
  */
-export interface AgyHookInfo {
-  /** agy's conversation id. */
-  conversationId?: string;
-  /** The model serving the conversation, e.g. `gemini-3.8-flash-high`. */
-  modelName?: string;
-  /** agy's transcript of the conversation (a `…/transcript_full.jsonl` file, one step per line). */
-  transcriptPath?: string;
-  /** The workspaces agy was given. */
-  workspacePaths?: string[];
-  /** The directory where agy keeps the conversation's artifacts (`…/brain/<conversation>`). */
-  artifactDirectoryPath?: string;
-}
-
-/** A tool call as tool hooks and policies see it. */
-export interface HookToolCall {
-  /** Stable call id (the stream's `<conversationId>:<stepIndex>`, or whatever id the host correlates on). */
-  id: string;
-  /** agy's tool name, e.g. `run_command`; for MCP tools the tool's own name (without the server). */
-  name: string;
-  /** Arguments with agy's keys exactly as sent (PascalCase for built-in tools, e.g. `CommandLine`). */
-  args: ToolArgs;
-  /** The same arguments with camelCase keys (`CommandLine` → `commandLine`), recursively for plain objects. */
-  normalizedArgs: ToolArgs;
-  /** The MCP server the call targets, when it is an MCP tool. Policies use it for `server/tool` targets. */
-  server?: string;
-  /** The step the call belongs to, when known. */
-  stepIndex?: number;
-  /** agy's description of the call in progress (its `toolAction` arg), e.g. `Running echo hi`. */
-  action?: string;
-  /** agy's short summary of the call (its `toolSummary` arg), e.g. `Run echo hi`. */
-  summary?: string;
-  /** Where the call came from, when it arrived through an agy hook. */
-  agy?: AgyHookInfo;
-}
+export type HookToolCall = ToolInvocation;
 
 /** What `postToolCall` hooks see once a tool has run. */
 export interface HookToolResult {
   /** The call as it was executed (after any `modifiedArgs`). */
-  call: HookToolCall;
+  call: ToolInvocation;
   /**
    * The tool's output, when it succeeded and the host has it: the bare value, the same shape as
    * `ToolCall.output`. Real agy (1.3.0) sends no output with PostToolUse, so for built-in tools this is
@@ -86,7 +54,7 @@ export interface HookToolResult {
 /** What `onToolError` hooks see. */
 export interface ToolErrorEvent {
   /** The call that failed. */
-  call: HookToolCall;
+  call: ToolInvocation;
   /** The failure as agy reported it. */
   error: ToolError;
 }
@@ -105,8 +73,11 @@ export interface HookDecision {
   message?: string;
 }
 
-/** A decision from a `preToolCall` hook. */
-export interface ToolCallDecision extends HookDecision {
+/**
+ * What a `preToolCall` hook may return besides `true`/`false` (or the one {@link ToolCallDecision}, which it may
+ * return as is): the hook runner turns it into a `ToolCallDecision`.
+ */
+export interface PreToolCallDecision extends HookDecision {
   /**
    * Arguments to change, shallow-merged into the call's args (agy's keys). A camelCase key that is not an arg
    * but is the normalized form of one (e.g. `commandLine` for `CommandLine`) updates that arg.
@@ -121,6 +92,9 @@ export interface ToolCallDecision extends HookDecision {
   deniedBy?: DeniedBy;
 }
 
+/** Everything a `preToolCall` hook may return. */
+export type PreToolCallAnswer = PreToolCallDecision | ToolCallDecision | boolean;
+
 /** A `stop` hook's answer: let the agent stop, or make it continue with a reason (injected as a message). */
 export type StopDecision =
   | {
@@ -133,27 +107,6 @@ export type StopDecision =
       /** Why it must continue; injected as a message the agent reads. */
       reason: string;
     };
-
-/** What `stop` hooks see when the agent is about to stop. */
-export interface StopEvent {
-  /**
-   * The turn's latest response text (Python's `StopArgs.response_text`): the backend's when it sends one, else
-   * the text the SDK saw the turn's latest response step stream (agy's Stop payload carries none).
-   */
-  responseText?: string;
-  /** agy's reason for stopping, e.g. `NO_TOOL_CALL` (Python's `StopArgs.stop_reason`). */
-  terminationReason?: string;
-  /** How many times stop hooks already made this turn continue; use it to avoid endless loops. */
-  continuationCount?: number;
-  /** The error that ended the turn, if any (agy's Stop `error`, when not empty). */
-  errorMessage?: string;
-  /** agy's execution counter for the conversation (Stop `executionNum`). */
-  executionNum?: number;
-  /** Whether agy has nothing left running (Stop `fullyIdle`). */
-  fullyIdle?: boolean;
-  /** Where the call came from, when it arrived through agy's Stop hook. */
-  agy?: AgyHookInfo;
-}
 
 /** One option of a multiple-choice question. */
 export interface QuestionOption {
@@ -187,7 +140,7 @@ export type InteractionRequest =
       /** What is to be confirmed, as text for the user. */
       message: string;
       /** The tool call awaiting confirmation, when it is one. */
-      call?: HookToolCall;
+      call?: ToolInvocation;
     };
 
 /** The answer to one question, in the order of the request's questions. */

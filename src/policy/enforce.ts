@@ -5,7 +5,7 @@
 
 import { hooks } from '../hooks/factories.js';
 import type { PreToolCallHook } from '../hooks/kinds.js';
-import type { ToolCallDecision } from '../hooks/types.js';
+import type { PreToolCallDecision } from '../hooks/types.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
 import { DEFAULT_ASK_USER_TIMEOUT_MS, isValidTimeout, runAskUser } from './ask-user/ask.js';
 import { PolicyConfigError } from './errors.js';
@@ -117,7 +117,7 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
   const sorted = sortPolicies(flat);
 
   return hooks.preToolCall(
-    async (call, operation): Promise<ToolCallDecision> => {
+    async (call, operation): Promise<PreToolCallDecision> => {
       const result = await evaluateSorted(sorted, call);
       const { policy } = result;
       if (policy === undefined) {

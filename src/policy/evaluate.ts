@@ -6,7 +6,7 @@
  * A condition that throws denies (fail closed).
  */
 import { isPlainObject, normalizeKey, setOwn } from '../hooks/args.js';
-import type { HookToolCall, ToolArgs } from '../hooks/types.js';
+import type { ToolArgs, ToolInvocation } from '../hooks/types.js';
 import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import type { Decision, Policy, PolicyEvaluation, PolicyList, PolicyScope } from './types.js';
 
@@ -40,7 +40,7 @@ export function sortPolicies(policies: readonly Policy[]): Policy[] {
  * built-in tool matches under each backend's name for it (`run_command` on agy is `run_shell_command` on Gemini
  * CLI; `tools/tool-aliases.ts`), so a policy means the same on every backend.
  */
-export function matchesTarget(tool: string, call: HookToolCall): boolean {
+export function matchesTarget(tool: string, call: ToolInvocation): boolean {
   if (tool === '*') return true;
   const slash = tool.indexOf('/');
   if (slash === -1) return call.server === undefined && sameBuiltinTool(tool, call.name);
@@ -50,7 +50,7 @@ export function matchesTarget(tool: string, call: HookToolCall): boolean {
 }
 
 /** The args a condition sees: agy's keys and their camelCase forms, at every level (agy's keys win clashes). */
-export function predicateArgs(call: HookToolCall): ToolArgs {
+export function predicateArgs(call: ToolInvocation): ToolArgs {
   return dualKeys(call.args) as ToolArgs;
 }
 
@@ -71,14 +71,14 @@ function dualKeys(value: unknown): unknown {
  * evaluated when every higher-precedence candidate did not match. Does not ask anyone: an `ask_user` result
  * is returned as such.
  */
-export async function evaluate(policies: PolicyList, call: HookToolCall): Promise<PolicyEvaluation> {
+export async function evaluate(policies: PolicyList, call: ToolInvocation): Promise<PolicyEvaluation> {
   return evaluateSorted(sortPolicies(flattenPolicies(policies)), call);
 }
 
 /** {@link evaluate} for a list already ordered by {@link sortPolicies}. */
 export async function evaluateSorted(
   sorted: readonly Policy[],
-  call: HookToolCall,
+  call: ToolInvocation,
 ): Promise<PolicyEvaluation> {
   for (const policy of sorted) {
     if (!matchesTarget(policy.tool, call)) continue;

@@ -1,6 +1,6 @@
 /** Types of the declarative tool-call policy system. */
 
-import type { HookToolCall, MaybePromise, ToolArgs } from '../hooks/types.js';
+import type { MaybePromise, ToolArgs, ToolInvocation } from '../hooks/types.js';
 import type { AskUserHandler } from './ask-user/types.js';
 
 /** What a matching policy decides. */
@@ -10,7 +10,7 @@ export type Decision = 'approve' | 'deny' | 'ask_user';
  * A condition on a call. `args` carries both agy's keys (`CommandLine`) and their camelCase forms
  * (`commandLine`), at every level of plain objects. Sync or async; a throw denies the call (fail closed).
  */
-export type PolicyPredicate = (args: ToolArgs, call: HookToolCall) => MaybePromise<boolean>;
+export type PolicyPredicate = (args: ToolArgs, call: ToolInvocation) => MaybePromise<boolean>;
 
 /** A reference to a configured MCP server; any object with a `name` fits (e.g. an MCP server config). */
 export interface McpServerRef {

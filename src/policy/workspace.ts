@@ -4,15 +4,16 @@
  * pointing out of the workspace is caught, and `..` applies to the real parent), a dangling symlink is
  * followed to its target, and components that do not exist yet are joined as written.
  */
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AttachmentFiles } from '../content/attachment-files.js';
 import { normalizeKey } from '../hooks/args.js';
-import type { HookToolCall } from '../hooks/types.js';
+import type { ToolInvocation } from '../hooks/types.js';
+import { isInside, resolveRealPath } from '../internal/real-path.js';
 import { sameBuiltinTool } from '../tools/tool-aliases.js';
 import { deny } from './builders.js';
+
+export { isInside, resolveRealPath };
+
 import { PolicyConfigError } from './errors.js';
 import type { Policy } from './types.js';
 
@@ -46,7 +47,6 @@ export interface WorkspaceOnlyOptions {
   baseDir?: string;
 }
 
-const MAX_SYMLINKS = 40;
 const PATH_SUFFIX = /(?:Path|Paths|File|Files|Dir|Dirs|Directory|Directories)$/;
 const PATH_WORD = /^(?:cwd|path|paths|file|files|dir|dirs|directory|directories)$/;
 
@@ -60,7 +60,7 @@ export function isPathKey(key: string): boolean {
 }
 
 /** The path values among a call's top-level args (strings, or arrays of strings, under path keys). */
-export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
+export function pathArgs(call: ToolInvocation): { key: string; value: string }[] {
   const found: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(call.args)) {
     if (!isPathKey(key)) continue;
@@ -70,63 +70,9 @@ export function pathArgs(call: HookToolCall): { key: string; value: string }[] {
   return found;
 }
 
-/**
- * Resolves `input` to the real path the OS would reach: relative to `baseDir`, `~` and `file://` expanded,
- * symlinks followed (dangling ones too), `..` applied to real parents; missing components kept as written.
- * Throws on symlink loops and on filesystem errors other than "does not exist".
- */
-export async function resolveRealPath(input: string, baseDir: string): Promise<string> {
-  return resolveFrom(expand(input, baseDir), 0);
-}
-
-function expand(input: string, baseDir: string): string {
-  let p = input.trim();
-  if (p.startsWith('file://')) p = fileURLToPath(p);
-  else if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) p = homedir() + p.slice(1);
-  // Not path.resolve: it would apply `..` lexically, before symlinks are known.
-  return path.isAbsolute(p) ? p : `${path.resolve(baseDir)}${path.sep}${p}`;
-}
-
-async function resolveFrom(absolute: string, depth: number): Promise<string> {
-  const { root } = path.parse(absolute);
-  const parts = absolute.slice(root.length).split(path.sep === '\\' ? /[\\/]+/ : /\/+/);
-  let current = root;
-  for (const part of parts) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    current = await resolveComponent(path.join(current, part), depth);
-  }
-  return current;
-}
-
-async function resolveComponent(candidate: string, depth: number): Promise<string> {
-  try {
-    return await realpath(candidate);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-  }
-  // Missing; but a dangling symlink would be followed on write, so resolve where it points.
-  const stats = await lstat(candidate).catch(() => undefined);
-  if (!stats?.isSymbolicLink()) return candidate;
-  if (depth >= MAX_SYMLINKS) throw new Error(`Too many levels of symbolic links at ${candidate}`);
-  const target = await readlink(candidate);
-  const absolute = path.isAbsolute(target) ? target : `${path.dirname(candidate)}${path.sep}${target}`;
-  return resolveFrom(absolute, depth + 1);
-}
-
-/** Whether `child` is `parent` or inside it (both already resolved). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
-
 /** The path args of `call` that resolve outside every workspace. */
 export async function pathsOutside(
-  call: HookToolCall,
+  call: ToolInvocation,
   workspaces: readonly string[],
   baseDir: string,
 ): Promise<{ key: string; value: string; resolved: string }[]> {
@@ -153,7 +99,7 @@ export const ATTACHMENT_READ_TOOLS: readonly string[] = [
 ];
 
 /** Whether `call` is a built-in tool that reads one file (so it may read an attachment). */
-function readsOneFile(call: HookToolCall): boolean {
+function readsOneFile(call: ToolInvocation): boolean {
   return call.server === undefined && ATTACHMENT_READ_TOOLS.some((tool) => sameBuiltinTool(tool, call.name));
 }
 
@@ -204,7 +150,7 @@ function confinement(
   const dirs = workspaces.map((w) => path.resolve(w));
   const baseDir = options.baseDir === undefined ? dirs[0]! : path.resolve(options.baseDir);
   const message = `path arguments must resolve inside ${dirs.map((d) => `'${d}'`).join(', ')}`;
-  const escapes = async (_args: unknown, call: HookToolCall): Promise<boolean> => {
+  const escapes = async (_args: unknown, call: ToolInvocation): Promise<boolean> => {
     if (call.server !== undefined) return false;
     const outside = await pathsOutside(call, dirs, baseDir);
     if (outside.length === 0) return false;

@@ -3,7 +3,7 @@
  * hook that returned at once would only bury the tree (docs/reference/observability.md#span-tree).
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ToolCallVerdict } from '../connection/host.js';
+import type { ToolCallDecision } from '../model/tool-call.js';
 import { ATTR, SPAN } from './attributes.js';
 import { now, type ToolSpan, type TracingState } from './tracing-state.js';
 
@@ -14,7 +14,7 @@ export const MIN_TIMED_SPAN_MS = 1;
 export function decisionSpan(
   s: TracingState,
   tool: ToolSpan,
-  verdict: ToolCallVerdict,
+  verdict: ToolCallDecision,
   start: number,
   end: number,
 ): void {

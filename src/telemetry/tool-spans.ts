@@ -5,10 +5,8 @@
  * the step's end, or for agy's soft denials only at the turn's result.
  */
 import type { Attributes, Context } from '@opentelemetry/api';
-import type { ToolCallVerdict } from '../connection/host.js';
-import type { GatedToolCall } from '../connection/tool-server/mcp-tool-call.js';
-import type { HookToolCall } from '../hooks/types.js';
 import type { ToolCall } from '../model/step.js';
+import type { ToolCallDecision, ToolInvocation } from '../model/tool-call.js';
 import { ATTR, OP } from './attributes.js';
 import { decisionSpan } from './hook-spans.js';
 import type { ToolOutcome } from './metrics.js';
@@ -116,7 +114,7 @@ export class ToolSpans {
   }
 
   /** The host decided on a call the backend asks about: its verdict and decision span (the span opens here when its step has not arrived yet). */
-  decided(call: HookToolCall, verdict: ToolCallVerdict, start: number): void {
+  decided(call: ToolInvocation, verdict: ToolCallDecision, start: number): void {
     const turn = this.#s.turn;
     if (!turn || !this.#s.tracer) return;
     const state = this.#get(turn, call.id, call.name, turn.ctx, call.server, start);
@@ -125,34 +123,30 @@ export class ToolSpans {
   }
 
   /** The answer the backend acted on (a raw hook's, or a fail-closed fallback) decides the outcome. */
-  answered(call: HookToolCall, verdict: ToolCallVerdict): void {
+  answered(call: ToolInvocation, verdict: ToolCallDecision): void {
     const state = this.#s.turn?.tools.get(call.id);
     if (state && !verdict.allow) state.verdict = verdict;
   }
 
   /** An own-tool call through the gate: its span opens (a denial ends it), waiting for the handler. */
-  gated(call: GatedToolCall, decision: { allow: boolean; message?: string }, start: number): void {
+  gated(call: ToolInvocation, decision: ToolCallDecision, start: number): void {
     const s = this.#s;
     if (!s.turn) return;
-    const name = call.originalName ?? call.name;
     const state = this.#open(
-      `${call.server}:${String(call.requestId ?? '')}`,
-      name,
+      call.id,
+      call.name,
       s.turn.ctx,
       // The name users know the server by (`agent.toolServerName`), not the listener's bare catalog name.
       s.o.ownToolServers[0],
       start,
     );
-    const verdict: ToolCallVerdict = decision.allow
-      ? { allow: true }
-      : { allow: false, reason: decision.message ?? 'denied' };
-    state.verdict = verdict;
-    decisionSpan(s, state, verdict, start, now());
+    state.verdict = decision;
+    decisionSpan(s, state, decision, start, now());
     if (!decision.allow) this.end(state, undefined, now());
     else {
-      const queue = this.#ownPending.get(name);
+      const queue = this.#ownPending.get(call.name);
       if (queue) queue.push(state);
-      else this.#ownPending.set(name, [state]);
+      else this.#ownPending.set(call.name, [state]);
     }
   }
 

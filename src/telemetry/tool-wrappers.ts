@@ -1,53 +1,48 @@
 /**
- * Where tool calls are intercepted for their spans: the `ConnectionHost` (decisions on the backend's calls,
- * the in-process gate of the agent's own tools, the timed `onStop`) and the own tools' handlers, each run
- * inside its `execute_tool` span so that whatever the handler traces is its child.
+ * Where tool calls are intercepted for their spans: the `ConnectionHost`'s one gate (decisions on every call,
+ * the agent's own tools' included), the timed `onStop`, and the own tools' handlers, each run inside its
+ * `execute_tool` span so that whatever the handler traces is its child.
  */
 import type { ConnectionHost } from '../connection/host.js';
-import type { BeforeToolCall } from '../connection/tool-server/mcp-tool-call.js';
 import { describeError } from '../logger.js';
-import type { ToolDefinition } from '../tools/tool.js';
-import { isCallToolResult } from '../tools/tool-result.js';
+import type { ToolDefinition } from '../model/tool.js';
+import { isCallToolResult } from '../model/tool-result.js';
 import { ATTR } from './attributes.js';
 import { timedHook } from './hook-spans.js';
 import type { ToolSpans } from './tool-spans.js';
 import { json, now, type ToolSpan, type TracingState } from './tracing-state.js';
 
-/** The host, with its tool decisions timed and recorded on the calls' spans. */
+/**
+ * The host, with its tool decisions timed and recorded on the calls' spans. Each member is delegated by name
+ * (the host may be a class instance, whose methods a spread would lose).
+ */
 export function wrapHost(s: TracingState, tools: ToolSpans, host: ConnectionHost): ConnectionHost {
   if (!s.tracer) return host;
-  return {
-    ...host,
-    gateBackendToolCall: async (call, opts) => {
-      const start = now();
-      const verdict = await host.gateBackendToolCall(call, opts);
-      // The agent's own tools get their span from the in-process gate (ownTools.gate) instead.
-      if (opts?.gatedInProcess) return verdict;
-      s.contain('gateBackendToolCall', () => tools.decided(call, verdict, start));
-      return verdict;
-    },
-    toolCallAnswered: (key, call, verdict) => {
-      host.toolCallAnswered(key, call, verdict);
-      tools.answered(call, verdict);
-    },
-    ownTools: { ...host.ownTools, gate: timedGate(s, tools, host.ownTools.gate) },
-    onStop: (event) => timedHook(s, 'stop', () => host.onStop(event)),
-  };
-}
-
-/** The own-tool gate, its decision recorded on the call's span; no gate, no span (the handler opens one). */
-function timedGate(
-  s: TracingState,
-  tools: ToolSpans,
-  gate: BeforeToolCall | undefined,
-): BeforeToolCall | undefined {
-  if (!gate) return undefined;
-  return async (call) => {
+  const gateToolCall: ConnectionHost['gateToolCall'] = async (call, opts) => {
     const start = now();
-    const decision = await gate(call);
-    s.contain('ownTools.gate', () => tools.gated(call, decision, start));
+    const decision = await host.gateToolCall(call, opts);
+    // An own tool a backend asks about gets its span when the SDK runs it (`ownTool: 'running'`).
+    if (opts?.ownTool === 'asked') return decision;
+    if (opts?.ownTool === 'running') s.contain('gateToolCall', () => tools.gated(call, decision, start));
+    else s.contain('gateToolCall', () => tools.decided(call, decision, start));
     return decision;
   };
+  const wrapped: ConnectionHost = {
+    toolContext: host.toolContext,
+    needs: () => host.needs(),
+    toolCallRequested: (key, call) => host.toolCallRequested(key, call),
+    gateToolCall,
+    gateBackendToolCall: (call, opts) => gateToolCall(call, opts?.gatedInProcess ? { ownTool: 'asked' } : {}),
+    toolCallAnswered: (key, call, decision) => {
+      host.toolCallAnswered(key, call, decision);
+      tools.answered(call, decision);
+    },
+    toolCallEnded: (call, outcome) => host.toolCallEnded(call, outcome),
+    beforeModelCall: () => host.beforeModelCall(),
+    onStop: (event) => timedHook(s, 'stop', () => host.onStop(event)),
+  };
+  if (host.watchSteering) wrapped.watchSteering = (watcher) => host.watchSteering!(watcher);
+  return wrapped;
 }
 
 /**

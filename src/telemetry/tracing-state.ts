@@ -3,9 +3,9 @@
  * everything else), and the containment every entry point runs in, since telemetry never breaks a turn.
  */
 import type { Context, Span } from '@opentelemetry/api';
-import type { ToolCallVerdict } from '../connection/host.js';
 import { describeError } from '../logger.js';
 import type { ToolCall } from '../model/step.js';
+import type { ToolCallDecision } from '../model/tool-call.js';
 import type { AgentMetrics } from './metrics.js';
 import type { Otel } from './otel-api.js';
 import type { TracingOptions } from './tracing-options.js';
@@ -19,7 +19,7 @@ export interface Scope {
 /** The `execute_tool` span of one tool call. */
 export interface ToolSpan extends Scope {
   /** The host's (or the backend's final) verdict, when a decision ran. */
-  verdict: ToolCallVerdict | undefined;
+  verdict: ToolCallDecision | undefined;
   /** The time the tool step ended, for calls whose end waits for the turn's result (soft denials). */
   endTime: number | undefined;
   ended: boolean;

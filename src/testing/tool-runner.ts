@@ -43,7 +43,7 @@ export class ToolRunner {
     this.#catalog = new ToolCatalog('tool-runner', tools);
     this.state = options.state ?? new StateStore();
     this.#session = {
-      hooks: { context: options.host ?? {} },
+      hooks: { host: { toolContext: options.host ?? {} } },
       state: this.state,
       logger: options.logger ?? consoleLogger,
     };

@@ -87,6 +87,3 @@ export function sameBuiltinTool(target: string, name: string): boolean {
   if (target === name || builtinToolAliases(target).includes(name)) return true;
   return Object.hasOwn(BUILTIN_TOOL_GROUPS, target) && (BUILTIN_TOOL_GROUPS[target] ?? []).includes(name);
 }
-
-/** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp.md#tool-names). */
-export const GEMINI_CLI_MCP_PREFIX = 'mcp_';

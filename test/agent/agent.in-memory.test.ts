@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ControlPlane } from '../../src/agent/control-plane.js';
 import { Agent, ContentError, hooks, Image } from '../../src/index.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
 
@@ -136,7 +137,9 @@ describe('Agent on the in-memory connection', () => {
     const conn = new InMemoryConnection();
     const agent = new Agent({ connection: conn.connect });
     await agent.start();
-    expect(typeof conn.host?.ownTools.gate).toBe('function');
+    expect(typeof conn.host?.gateToolCall).toBe('function');
+    // The control plane is the host, passed whole (no members copied into another object).
+    expect(conn.host).toBeInstanceOf(ControlPlane);
     expect(typeof conn.host?.toolCallAnswered).toBe('function');
     expect(agent.pid).toBeUndefined();
     expect(agent.sessionDir).toBeUndefined();

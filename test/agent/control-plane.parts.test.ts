@@ -6,6 +6,7 @@ import { foldDenials, recordDenial, TurnLedger } from '../../src/agent/turn-ledg
 import { toHookCall } from '../../src/connection/agy/hook-adapter.js';
 import { ToolCallGate } from '../../src/conversation/budget.js';
 import { createHookToolCall } from '../../src/hooks/args.js';
+import { hooks } from '../../src/hooks/factories.js';
 import type { TurnResult } from '../../src/model/turn-result.js';
 
 describe('ToolCallGate (maxToolCalls at the gate)', () => {
@@ -46,7 +47,7 @@ describe('ControlPlane: a call past maxToolCalls', () => {
     const call = createHookToolCall({ id: 'c:1', name: 'view_file', args: { AbsolutePath: '/a' } });
     const key = {};
     control.toolCallRequested(key, call);
-    const verdict = await control.gateBackendToolCall(call);
+    const verdict = await control.gateToolCall(call);
     expect(verdict).toEqual({
       allow: false,
       reason: 'maxToolCalls budget (0) is spent',
@@ -65,6 +66,62 @@ describe('ControlPlane: a call past maxToolCalls', () => {
     expect(lines).toContain(
       "tool 'view_file' denied by budget maxToolCalls: maxToolCalls budget (0) is spent",
     );
+  });
+});
+
+describe('ControlPlane: one gate and one end for every tool', () => {
+  const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const noResult = { status: 'success', text: '', deniedActions: [] } as unknown as TurnResult;
+
+  it('gates an own tool the SDK runs in full and records its deny at once; one a backend asks about passes', async () => {
+    const control = new ControlPlane({
+      hooks: [hooks.preToolCall((call) => ({ allow: false, message: `no ${call.name}` }))],
+      policies: [],
+      mcpServers: {},
+      steering: false,
+      logger: quiet,
+    });
+    await control.beginTurn('go');
+    const own = createHookToolCall({ id: 'tools:7', name: 'lookup', args: { q: 'x' } });
+    expect(await control.gateToolCall(own, { ownTool: 'asked' })).toEqual({ allow: true });
+    // The former name still answers, for one release: `gatedInProcess` is `ownTool: 'asked'`.
+    expect(await control.gateBackendToolCall(own, { gatedInProcess: true })).toEqual({ allow: true });
+    expect(await control.gateToolCall(own, { ownTool: 'running' })).toEqual({
+      allow: false,
+      reason: 'no lookup',
+      deniedBy: { kind: 'hook', name: 'preToolCall' },
+    });
+    // No toolCallAnswered follows an own tool's gate: the deny is in the turn already.
+    const result = await control.endTurn(noResult);
+    expect(result.status).toBe('denied');
+    expect(result.deniedActions).toMatchObject([{ action: 'lookup', reason: 'no lookup', source: 'sdk' }]);
+  });
+
+  it("ends an own tool through toolCallEnded: onToolError's replacement is returned and postToolCall sees it", async () => {
+    const seen: unknown[] = [];
+    const control = new ControlPlane({
+      hooks: [
+        hooks.onToolError((event) => `friendly: ${event.error.message}`),
+        hooks.postToolCall((result) => void seen.push([result.call.name, result.error?.message])),
+      ],
+      policies: [],
+      mcpServers: {},
+      steering: false,
+      logger: quiet,
+    });
+    await control.beginTurn('go');
+    const own = createHookToolCall({ id: 'tools:8', name: 'lookup', args: {} });
+    expect(await control.toolCallEnded(own, { error: 'boom', inProcess: true })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'friendly: boom' }],
+    });
+    // A backend's tool: the model saw the tool's own error, so nothing is returned and postToolCall sees that.
+    const builtin = createHookToolCall({ id: 'c:2', name: 'run_command', args: {}, stepIndex: 2 });
+    expect(await control.toolCallEnded(builtin, { error: 'exit 1' })).toBeUndefined();
+    expect(seen).toEqual([
+      ['lookup', 'friendly: boom'],
+      ['run_command', 'exit 1'],
+    ]);
   });
 });
 

@@ -140,7 +140,7 @@ describe('compactionIndices and ToolContext.isIdle', () => {
     await using agent = new Agent({ connection: conn.connect });
     await agent.start();
     const ctx = createToolContext(
-      conn.host!.ownTools.context ?? {},
+      conn.host!.toolContext ?? {},
       new StateStore(),
       new AbortController().signal,
     );

@@ -5,9 +5,10 @@ import {
   type HookToolCall,
   hooks,
   type OperationContext,
+  type PreToolCallDecision,
   type PreToolCallHook,
-  type ToolCallDecision,
 } from '../../src/hooks/index.js';
+import { toolCallDecision } from '../../src/hooks/runner.js';
 import { spyLogger } from '../helpers/hooks.js';
 
 const runCommand = (commandLine = 'ls', extra: Record<string, unknown> = {}) =>
@@ -33,6 +34,42 @@ describe('registration', () => {
     expect(runner.registeredKinds()).toEqual(['postTurn']);
     expect(() => runner.register({ kind: 'nope', run: () => {} } as never)).toThrow(TypeError);
     expect(() => runner.register(null as never)).toThrow(TypeError);
+  });
+});
+
+describe('preToolCall answers become the one ToolCallDecision', () => {
+  it("a hook may return the decision itself: `reason` is the deny's message, `args` change the call", async () => {
+    const runner = new HookRunner({
+      hooks: [
+        hooks.preToolCall((call) =>
+          call.args.CommandLine === 'rm -rf /'
+            ? { allow: false, reason: 'not that' }
+            : { allow: true, args: { CommandLine: 'ls -la' } },
+        ),
+      ],
+      logger: spyLogger(),
+    });
+    const denied = await runner.dispatchPreToolCall(runner.beginTurn(), runCommand('rm -rf /'));
+    expect(toolCallDecision(denied)).toEqual({
+      allow: false,
+      reason: 'not that',
+      deniedBy: { kind: 'hook', name: 'preToolCall' },
+    });
+    const rewritten = await runner.dispatchPreToolCall(runner.beginTurn(), runCommand('ls'));
+    expect(toolCallDecision(rewritten)).toEqual({ allow: true, args: { CommandLine: 'ls -la' } });
+  });
+
+  it('the shorthands normalize the same way: false names the hook, an allow without changes has no args', async () => {
+    const runner = new HookRunner({ hooks: [hooks.preToolCall(() => false)], logger: spyLogger() });
+    expect(toolCallDecision(await runner.dispatchPreToolCall(runner.beginTurn(), runCommand()))).toEqual({
+      allow: false,
+      reason: "Denied by hook 'preToolCall'",
+      deniedBy: { kind: 'hook', name: 'preToolCall' },
+    });
+    const open = new HookRunner({ hooks: [hooks.preToolCall(() => true)], logger: spyLogger() });
+    expect(toolCallDecision(await open.dispatchPreToolCall(open.beginTurn(), runCommand()))).toEqual({
+      allow: true,
+    });
   });
 });
 
@@ -207,7 +244,7 @@ describe('preToolCall', () => {
       kind: 'preToolCall',
       category: 'decide',
       name: 'Guard',
-      run(call: HookToolCall, ctx: OperationContext): ToolCallDecision {
+      run(call: HookToolCall, ctx: OperationContext): PreToolCallDecision {
         contexts.push(ctx);
         return { allow: call.normalizedArgs.commandLine !== 'rm -rf /', message: 'too dangerous' };
       },

@@ -116,7 +116,7 @@ export class AcpConnection implements Connection {
       if ((o.tools?.length ?? 0) > 0) {
         listener = await SessionListener.start({
           mcpServers: { [TOOL_SERVER_NAME]: o.tools ?? [] },
-          ownTools: { ...host.ownTools, observer: { onStart: keepAlive, onEnd: keepAlive } },
+          ownTools: { host, observer: { onStart: keepAlive, onEnd: keepAlive } },
           logger: o.logger,
           onMcpExchange: o.tap?.mcp,
         });

@@ -26,7 +26,7 @@ import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AttachmentFiles } from '../../content/attachment-files.js';
-import { isInside, resolveRealPath } from '../../policy/workspace.js';
+import { isInside, resolveRealPath } from '../../internal/real-path.js';
 import type {
   AcpReadTextFileRequest,
   AcpReadTextFileResponse,

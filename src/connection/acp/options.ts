@@ -4,7 +4,7 @@
  */
 import type { AttachmentFiles } from '../../content/attachment-files.js';
 import type { Logger } from '../../logger.js';
-import type { ToolDefinition } from '../../tools/tool.js';
+import type { ToolDefinition } from '../../model/tool.js';
 import { fieldsFeeding } from '../config-groups.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import type { WireTap } from '../wire-tap.js';

@@ -3,11 +3,12 @@
  * `permissionTimeoutMs` (no answer, a throw or a cancelled prompt deny: fail closed), and the answer is always a
  * once-only option (`permissions.ts`). A request outside our running turn is denied: nobody asked for that call.
  */
-import type { HookToolCall } from '../../hooks/types.js';
+
 import { within } from '../../internal/timing.js';
 import type { Logger } from '../../logger.js';
+import type { ToolInvocation } from '../../model/tool-call.js';
 import type { AcpRequestPermissionRequest, AcpRequestPermissionResponse } from '../../protocol/acp.js';
-import type { ConnectionHost, ToolCallVerdict } from '../host.js';
+import type { ConnectionHost, ToolCallDecision } from '../host.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { AcpTurn } from './acp-turn.js';
@@ -78,7 +79,7 @@ export class PermissionHandler {
         };
     }
     const answer = chooseOption(params.options, verdict.allow);
-    const acted: ToolCallVerdict = answer.allowed
+    const acted: ToolCallDecision = answer.allowed
       ? verdict
       : verdict.allow
         ? // The agent offered no way to allow only this call: the SDK refuses a standing approval.
@@ -95,9 +96,9 @@ export class PermissionHandler {
   }
 
   /** The host's verdict, bounded: no answer in `permissionTimeoutMs` (or a throw) denies (fail closed). */
-  async #decide(call: HookToolCall, own: boolean, signal: AbortSignal): Promise<ToolCallVerdict> {
+  async #decide(call: ToolInvocation, own: boolean, signal: AbortSignal): Promise<ToolCallDecision> {
     const limit = this.#deps.permissionTimeoutMs ?? DEFAULT_ACP_PERMISSION_TIMEOUT_MS;
-    const aborted = new Promise<ToolCallVerdict>((resolve) => {
+    const aborted = new Promise<ToolCallDecision>((resolve) => {
       if (signal.aborted) resolve({ allow: false, reason: 'the prompt was cancelled' });
       signal.addEventListener('abort', () => resolve({ allow: false, reason: 'the prompt was cancelled' }), {
         once: true,
@@ -105,7 +106,7 @@ export class PermissionHandler {
     });
     try {
       const answered = await within(
-        Promise.race([this.#deps.host.gateBackendToolCall(call, { gatedInProcess: own }), aborted]),
+        Promise.race([this.#deps.host.gateToolCall(call, own ? { ownTool: 'asked' } : {}), aborted]),
         limit,
       );
       return answered?.value ?? { allow: false, reason: `no decision within ${limit} ms (fail closed)` };

@@ -3,16 +3,17 @@
  * call's end, and `postToolCall` / `onToolError` for tools the agent ran itself (the SDK's own tools get theirs
  * in-process, from the listener).
  */
-import { createHookToolCall } from '../../hooks/args.js';
-import type { HookToolCall } from '../../hooks/types.js';
+
 import type { Logger } from '../../logger.js';
 import type { ToolCall } from '../../model/step.js';
+import { createToolInvocation } from '../../model/tool-args.js';
+import type { ToolInvocation } from '../../model/tool-call.js';
 import type { ConnectionHost } from '../host.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 
 /** The hooks' view of a tool-call step. */
-export function hookCallOf(call: ToolCall): HookToolCall {
-  return createHookToolCall({
+export function hookCallOf(call: ToolCall): ToolInvocation {
+  return createToolInvocation({
     id: call.id,
     name: call.name,
     args: call.args,

@@ -2,10 +2,12 @@
  * Which MCP server a tool the agent names belongs to. Gemini CLI names MCP tools `mcp_<server>_<tool>`; server
  * names may contain `_` themselves, so the known server names (longest first) say where the tool part starts.
  */
-import { GEMINI_CLI_MCP_PREFIX } from '../../tools/tool-aliases.js';
 import type { SessionListener } from '../tool-server/listener.js';
 import { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 import type { ResolvedTool, ToolResolver } from './normalize.js';
+
+/** Gemini CLI's MCP tool names: `mcp_<server>_<tool>` (docs/reference/acp.md#tool-names). */
+export const GEMINI_CLI_MCP_PREFIX = 'mcp_';
 
 /**
  * The resolver for one session: the own-tool server when `listener` serves the agent's tools (whose wire names

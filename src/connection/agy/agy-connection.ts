@@ -6,9 +6,9 @@
  */
 import type { Logger } from '../../logger.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
+import type { ToolDefinition } from '../../model/tool.js';
 import type { TurnResult } from '../../model/turn-result.js';
 import type { AgyHookRegistration } from '../../protocol/hook-wire.js';
-import type { ToolDefinition } from '../../tools/tool.js';
 import type { Connection, ConnectionInfo, TurnRequest, TurnSink } from '../connection.js';
 import type { ConnectionHost } from '../host.js';
 import { hostSupervisor } from '../process/host-supervisor.js';
@@ -133,7 +133,7 @@ export class AgyConnection implements Connection {
       gatePreInvocation: adapter.preInvocationIsSteeringOnly,
       onMcpExchange: tap?.mcp,
       // A tool of ours running on agy's behalf is a sign of life, although agy's stdout is quiet.
-      ownTools: { ...host.ownTools, observer: { onStart: keepAlive, onEnd: keepAlive } },
+      ownTools: { host, observer: { onStart: keepAlive, onEnd: keepAlive } },
       env: buildAgyEnv(o.env),
       logger: o.logger,
     });

@@ -1,11 +1,12 @@
 /**
  * The agy hook adapter: agy's hook payloads (camelCase protojson) mapped to the SDK's typed hook data. Pure
  * functions, so the wire knowledge about hooks lives in the agy backend and the control plane sees only
- * `HookToolCall`, `AgyHookInfo` and plain text.
+ * `ToolInvocation`, `AgyHookInfo` and plain text.
  */
-import { createHookToolCall } from '../../hooks/args.js';
-import type { AgyHookInfo, HookToolCall } from '../../hooks/types.js';
+
 import { isRecord } from '../../internal/guards.js';
+import { createToolInvocation } from '../../model/tool-args.js';
+import type { AgyHookInfo, ToolInvocation } from '../../model/tool-call.js';
 import type { AgyHookInput } from '../../protocol/hook-wire.js';
 import { unwrapMcpCall } from './mcp-call.js';
 import { PLUGIN_NAME } from './session/session-runtime.js';
@@ -43,7 +44,7 @@ export function bareOutput(input: AgyHookInput): unknown {
 
 /** Maps agy's PreToolUse input to the SDK's tool call; MCP calls are unwrapped from `call_mcp_tool`. */
 export function toHookCall(input: AgyHookInput): {
-  call: HookToolCall;
+  call: ToolInvocation;
   mcp: { agyServer: string; args: Record<string, unknown> } | undefined;
 } {
   const name = input.toolCall?.name ?? 'unknown';
@@ -61,7 +62,7 @@ export function toHookCall(input: AgyHookInput): {
     const { agyServer, toolName, args: inner } = unwrapped;
     const server = agyServer.startsWith(prefix) ? agyServer.slice(prefix.length) : agyServer;
     return {
-      call: createHookToolCall({
+      call: createToolInvocation({
         id,
         name: toolName,
         args: inner,
@@ -73,7 +74,7 @@ export function toHookCall(input: AgyHookInput): {
     };
   }
   return {
-    call: createHookToolCall({ id, name, args, stepIndex: input.stepIdx, ...origin }),
+    call: createToolInvocation({ id, name, args, stepIndex: input.stepIdx, ...origin }),
     mcp: undefined,
   };
 }

@@ -3,7 +3,7 @@
  * into typed calls on the host (`ToolCallHost`), and the host's verdicts turned back into agy's answers.
  * All agy wire knowledge about hooks (`call_mcp_tool` unwrapping, `ServerName`, `stepIdx`, `toolResult`,
  * `overwrite.Arguments`, `injectSteps`) stays here and in `hook-adapter.ts`; the control plane sees only
- * `HookToolCall`, `StopEvent` and plain text.
+ * `ToolInvocation`, `StopEvent` and plain text.
  *
  * Real agy payloads (agy-real/hooks-anti-samcheonpo-agy-1.3.0) carry no event name (the route says which
  * event a call is), no `stepIdx` on PreInvocation and Stop, and no tool output on PostToolUse (only `error`,
@@ -19,7 +19,7 @@ import type {
   PreToolUseOutput,
   StopOutput,
 } from '../../protocol/hook-wire.js';
-import type { ToolCallHost, ToolCallVerdict } from '../host.js';
+import type { ToolCallDecision, ToolCallHost } from '../host.js';
 import type { HookAnswerObserver, HookEndpoint, HookHandler } from '../tool-server/listener-hook.js';
 import { OWN_TOOL_SERVER } from '../tool-server/server-name.js';
 import type { WireTap } from '../wire-tap.js';
@@ -62,7 +62,7 @@ export interface AgyHookHandlersOptions {
 /**
  * agy's hook calls → the host's typed methods, and back: the listener's hook endpoint for an agy session. A
  * hook call reaches the host by this one object only: {@link AgyHookHandlers.answer} notes a PreToolUse
- * request (`toolCallRequested`) and runs the raw `agyHooks` and the SDK's own handlers (`gateBackendToolCall`,
+ * request (`toolCallRequested`) and runs the raw `agyHooks` and the SDK's own handlers (`gateToolCall`,
  * …); {@link AgyHookHandlers.answered} turns the answer agy received into the verdict (`toolCallAnswered`).
  */
 export class AgyHookHandlers implements HookEndpoint {
@@ -82,7 +82,7 @@ export class AgyHookHandlers implements HookEndpoint {
    * The SDK's own PreToolUse denials by call id, until agy's answer is observed: the wire answer carries only
    * the reason, and this says who decided. Bounded: an entry whose answer never comes is dropped oldest first.
    */
-  readonly #denials = new Map<string, Extract<ToolCallVerdict, { allow: false }>>();
+  readonly #denials = new Map<string, Extract<ToolCallDecision, { allow: false }>>();
   #warnedUnknownVersion = false;
 
   constructor(host: ToolCallHost, o: AgyHookHandlersOptions) {
@@ -161,7 +161,7 @@ export class AgyHookHandlers implements HookEndpoint {
     const { call } = toHookCall(isRecord(input) ? (input as AgyHookInput) : {});
     const own = this.#denials.get(call.id);
     this.#denials.delete(call.id);
-    let verdict: ToolCallVerdict = { allow: true };
+    let verdict: ToolCallDecision = { allow: true };
     if (!approvesCall(answer, this.#dialect) && isRecord(answer)) {
       const reason =
         typeof answer.reason === 'string' ? answer.reason : `agy hook answered ${String(answer.decision)}`;
@@ -194,7 +194,7 @@ export class AgyHookHandlers implements HookEndpoint {
     // The agent's own tools are gated in-process, before their handler; gating them here too would ask twice.
     // Matched on agy's exact server name, and only when the agent serves tools (a user server can't pose as it).
     const gatedInProcess = !!mcp && this.#hasOwnTools && mcp.agyServer === OWN_TOOL_SERVER;
-    const verdict = await this.#host.gateBackendToolCall(call, { gatedInProcess });
+    const verdict = await this.#host.gateToolCall(call, gatedInProcess ? { ownTool: 'asked' } : {});
     if (!verdict.allow) {
       if (this.#denials.size >= MAX_PENDING_DENIALS) this.#denials.delete(this.#denials.keys().next().value!);
       this.#denials.set(call.id, verdict);
@@ -210,9 +210,12 @@ export class AgyHookHandlers implements HookEndpoint {
     const { call } = toHookCall(input);
     const result = isRecord(input.toolResult) ? input.toolResult : undefined;
     const error = errorText(input.error) ?? errorText(result?.error);
-    if (error !== undefined) return this.#host.toolCallEnded(call, { error });
+    if (error !== undefined) {
+      await this.#host.toolCallEnded(call, { error });
+      return;
+    }
     const output = bareOutput(input);
-    return this.#host.toolCallEnded(call, output !== undefined ? { output } : {});
+    await this.#host.toolCallEnded(call, output !== undefined ? { output } : {});
   }
 
   async #stop(input: AgyHookInput): Promise<StopOutput> {

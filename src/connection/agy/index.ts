@@ -8,7 +8,6 @@ export type { AgyHookRegistration } from '../../protocol/hook-wire.js';
 export type { McpHttpServer, McpServerConfig, McpStdioServer } from '../mcp-server-config.js';
 export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from '../tool-server/listener-hook.js';
-export type { AfterToolCall, BeforeToolCall } from '../tool-server/mcp-tool-call.js';
 // The own-tool server's names are shared with the ACP backend; re-exported for the Agent.
 export { OWN_TOOL_SERVER, TOOL_SERVER_NAME } from '../tool-server/server-name.js';
 export {

@@ -20,8 +20,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createToken } from '../../internal/token.js';
 import { consoleLogger, describeError, type Logger } from '../../logger.js';
-import type { ToolDefinition } from '../../tools/tool.js';
-import { StateStore } from '../../tools/tool-context.js';
+import type { ToolDefinition } from '../../model/tool.js';
+import { StateStore } from '../../model/tool-context.js';
 import { DEFAULT_MAX_BODY_BYTES } from './listener-body.js';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -85,7 +85,7 @@ export interface SessionListenerOptions {
   maxConnections?: number | undefined;
   /** Where failures are reported; default prints warnings and errors. The token is never logged. */
   logger?: Logger | undefined;
-  /** The host's hooks on each call to a `tool()` (not to factory-built servers), passed whole to every call. */
+  /** The host (its one gate and end of a call) and an observer on each call to a `tool()` (not to factory-built servers). */
   ownTools?: OwnToolHooks | undefined;
   /** The session's tool state; a fresh store when omitted. */
   state?: StateStore | undefined;

@@ -10,18 +10,15 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleLogger, type Logger } from '../../logger.js';
-import type { ToolDefinition } from '../../tools/tool.js';
-import { StateStore } from '../../tools/tool-context.js';
+import type { ToolDefinition } from '../../model/tool.js';
+import { StateStore } from '../../model/tool-context.js';
 import { type OwnToolHooks, runToolCall, type ToolCallSession } from './mcp-tool-call.js';
 import { ToolCatalog } from './mcp-tool-catalog.js';
 import { DEFAULT_SERVER_VERSION } from './server-name.js';
 
 export type {
-  AfterToolCall,
-  BeforeToolCall,
-  GatedToolCall,
   OwnToolHooks,
-  ToolCallDecision,
+  OwnToolHost,
   ToolCallError,
   ToolCallErrorKind,
   ToolCallInfo,
@@ -52,7 +49,7 @@ export interface McpToolServerOptions {
   version?: string | undefined;
   /** The tools, or a catalog prepared once for many servers (the listener's per-request servers share one). */
   tools: readonly ToolDefinition[] | ToolCatalog;
-  /** The host's own-tool hooks (gate, after, observer, context), passed whole to every call. */
+  /** The host (its gate, its end of a call, the tool context) and an observer, passed whole to every call. */
   hooks?: OwnToolHooks | undefined;
   /** The session's tool state; a fresh store when omitted. */
   state?: StateStore | undefined;

@@ -1,14 +1,23 @@
 /**
- * One `tools/call`, end to end: find the tool, validate the arguments, ask the policy gate, run the handler,
- * convert its result, tell the observer. Every failure becomes an MCP error result (`isError: true`) naming
- * the tool and what was wrong, so the model can correct itself and the session goes on.
+ * One `tools/call`, end to end: find the tool, validate the arguments, ask the host's one gate, run the
+ * handler, convert its result, tell the host the call ended and the observer. Every failure becomes an MCP
+ * error result (`isError: true`) naming the tool and what was wrong, so the model can correct itself and the
+ * session goes on.
  */
 
-import type { ToolCallDecision } from '../../hooks/types.js';
 import { isThenable } from '../../internal/guards.js';
 import { describeError, type Logger } from '../../logger.js';
-import { createToolContext, type StateStore, type ToolContextHost } from '../../tools/tool-context.js';
-import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../tools/tool-result.js';
+import type { ToolDefinition } from '../../model/tool.js';
+import { createToolInvocation } from '../../model/tool-args.js';
+import type { ToolCallDecision, ToolCallOutcome, ToolInvocation } from '../../model/tool-call.js';
+import {
+  createToolContext,
+  type StateStore,
+  type ToolContext,
+  type ToolContextHost,
+} from '../../model/tool-context.js';
+import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../model/tool-result.js';
+import type { ConnectionHost } from '../host.js';
 import type { ToolCatalog } from './mcp-tool-catalog.js';
 
 /** A tool call as it arrives. */
@@ -66,50 +75,27 @@ export interface ToolCallObserver {
 }
 
 /**
- * The gate's answer: the SDK's one tool-call decision (`preToolCall` hooks return the same shape). `message`
- * is shown to the model on a deny; `modifiedArgs` are validated again against the tool's input schema before
- * the handler runs.
+ * What the own-tool server asks of the host for each call: the one gate (`gateToolCall`, asked with
+ * `ownTool: 'running'`), the one end (`toolCallEnded`, told with `inProcess`), and what a tool's context reaches
+ * (`toolContext`). The Agent's control plane is it; `ToolRunner`, which runs tools with no agent, gives only a
+ * context (no gate: every call runs).
  */
-export type { ToolCallDecision };
-
-/** A validated call, as the gate sees it. */
-export interface GatedToolCall extends ToolCallInfo {
-  /** The tool's name as its author wrote it. */
-  originalName: string;
-  /** The validated arguments. */
-  parsedArgs: Record<string, unknown>;
-}
-
-/** The policy gate: runs after validation, before the handler. A gate that throws denies the call (fail closed). */
-export type BeforeToolCall = (call: GatedToolCall) => ToolCallDecision | Promise<ToolCallDecision>;
+export type OwnToolHost = Partial<Pick<ConnectionHost, 'gateToolCall' | 'toolCallEnded' | 'toolContext'>>;
 
 /**
- * Runs after each call with its record and may replace the result sent back (e.g. an `onToolError` hook that
- * rewrites the error message). A hook that throws is logged; the original result stands.
- */
-export type AfterToolCall = (
-  record: ToolCallRecord,
-) => Promise<CallToolResult | undefined> | CallToolResult | undefined;
-
-/**
- * The own-tool hooks: everything the host adds to a call of the agent's own `tool()`s. One object, built once
- * where the host is (the Agent) and passed whole through the backend and the listener to each call; each hook
- * has this one name at every level.
+ * What the host adds to a call of the agent's own `tool()`s. Passed whole through the backend and the listener
+ * to each call; a backend adds only its own `observer` (a sign of life for its watchdog).
  */
 export interface OwnToolHooks {
-  /** The policy gate: may this validated call run, and with which arguments? A gate that throws denies. */
-  gate?: BeforeToolCall | undefined;
-  /** Runs once the result is known; may replace the result sent back (`postToolCall`, `onToolError`). */
-  after?: AfterToolCall | undefined;
+  /** The host: its gate decides whether a validated call runs and with which arguments; it sees each end. */
+  host?: OwnToolHost | undefined;
   /** Sees each call start and end (a watchdog's sign of life, a recorder); never changes the result. */
   observer?: ToolCallObserver | undefined;
-  /** What a tool's context may reach of the session: the conversation id and `send`. */
-  context?: ToolContextHost | undefined;
 }
 
 /** What every call of one catalog shares: the host's hooks, the session's state, the logger. */
 export interface ToolCallSession {
-  /** The host's own-tool hooks. */
+  /** The host and the observer. */
   hooks: OwnToolHooks;
   /** The session's state. */
   state: StateStore;
@@ -132,8 +118,9 @@ export async function runToolCall(
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<CallToolResult> {
   const { hooks, logger } = session;
-  // Only a record reads the clock; without an `after` hook or an `onEnd` observer nothing builds one.
-  const recorded = hooks.after !== undefined || hooks.observer?.onEnd !== undefined;
+  const host = hooks.host;
+  // Only a record reads the clock; without the host's end or an `onEnd` observer nothing builds one.
+  const recorded = host?.toolCallEnded !== undefined || hooks.observer?.onEnd !== undefined;
   const startedAt = recorded ? Date.now() : 0;
   const started = recorded ? performance.now() : 0;
   const found = catalog.find(request.name);
@@ -147,17 +134,26 @@ export async function runToolCall(
   if (hooks.observer?.onStart) notify(session, 'onStart', info);
 
   let parsedArgs: Record<string, unknown> | undefined;
+  // The call as the host sees it, one object from the gate to the end (built at the gate, or at the end when
+  // the call never reached it).
+  let invocation: ToolInvocation | undefined;
+  const invocationOf = (): ToolInvocation =>
+    (invocation ??= createToolInvocation({
+      id: `${catalog.server}:${String(request.requestId ?? Date.now())}`,
+      name: found?.definition.name ?? request.name,
+      args: parsedArgs ?? {},
+    }));
   const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
     if (!recorded) return result;
     const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
     if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
     if (error) record.error = error;
-    if (hooks.after) {
+    if (host?.toolCallEnded) {
       try {
-        const replaced = await hooks.after(record);
+        const replaced = await host.toolCallEnded(invocationOf(), outcomeOf(record));
         if (replaced) record.result = replaced;
       } catch (err) {
-        logger.warn('tool after hook threw; keeping the original result', {
+        logger.warn('the host failed at the end of a tool call; keeping the original result', {
           tool: request.name,
           error: err,
         });
@@ -169,14 +165,9 @@ export async function runToolCall(
   const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
     finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
 
-  if (!found) {
-    const label = `tool "${request.name}"`;
-    const available = catalog.toolNames();
-    const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
-    return fail('unknown_tool', `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`);
-  }
-  const { definition } = found;
   const label = `tool "${request.name}"`;
+  if (!found) return fail('unknown_tool', unknownTool(catalog, label));
+  const { definition } = found;
 
   // A call without arguments means "no arguments"; the schema decides whether that is enough.
   const parsed = definition.input.safeParse(request.args ?? {});
@@ -184,56 +175,94 @@ export async function runToolCall(
     return fail('invalid_arguments', `Invalid arguments for ${label}: ${formatIssues(parsed.error)}`);
   parsedArgs = parsed.data;
 
-  if (hooks.gate) {
-    let decision: ToolCallDecision;
-    try {
-      decision = await hooks.gate({ ...info, originalName: definition.name, parsedArgs });
-    } catch (error) {
-      logger.warn('tool policy gate threw; denying the call', {
-        server: catalog.server,
-        tool: request.name,
-        error,
-      });
-      return fail(
-        'denied',
-        `${capitalize(label)} was denied: policy check failed: ${describeError(error)}`,
-        error,
-      );
-    }
-    if (!decision.allow) {
-      return fail(
-        'denied',
-        `${capitalize(label)} was denied: ${decision.message ?? 'not allowed by policy'}`,
-      );
-    }
-    if (decision.modifiedArgs !== undefined) {
-      const modified = definition.input.safeParse(decision.modifiedArgs);
-      if (!modified.success) {
-        return fail(
-          'invalid_arguments',
-          `Invalid arguments for ${label} after policy rewrite: ${formatIssues(modified.error)}`,
-        );
-      }
-      parsedArgs = modified.data;
-    }
+  if (host?.gateToolCall) {
+    const gated = await askGate(host.gateToolCall, invocationOf(), parsedArgs, definition, label, session);
+    if (!gated.ok) return fail(gated.kind, gated.message, gated.cause);
+    parsedArgs = gated.args;
   }
 
+  const ran = await runHandler(
+    definition,
+    parsedArgs,
+    createToolContext(host?.toolContext ?? NO_CONTEXT, session.state, signal),
+    label,
+    session.logger,
+  );
+  if (!ran.ok) return fail(ran.kind, ran.message, ran.cause);
+  // Without the host's end or an observer nobody reads the record: the result as it is (the hot path).
+  return recorded ? finish(ran.result) : ran.result;
+}
+
+/** Why a call did not run or failed: the kind, the message the model is sent, and what was thrown. */
+type Refusal = { ok: false; kind: ToolCallErrorKind; message: string; cause?: unknown };
+
+/**
+ * Asks the host's one gate about a validated call: the arguments to run it with (a rewrite is validated again
+ * against the tool's input schema), or why it may not run. A gate that throws denies (fail closed).
+ */
+async function askGate(
+  gate: NonNullable<OwnToolHost['gateToolCall']>,
+  call: ToolInvocation,
+  args: Record<string, unknown>,
+  definition: ToolDefinition,
+  label: string,
+  session: ToolCallSession,
+): Promise<{ ok: true; args: Record<string, unknown> } | Refusal> {
+  let decision: ToolCallDecision;
+  try {
+    decision = await gate(call, { ownTool: 'running' });
+  } catch (error) {
+    session.logger.warn('tool policy gate threw; denying the call', { tool: call.name, error });
+    const message = `${capitalize(label)} was denied: policy check failed: ${describeError(error)}`;
+    return { ok: false, kind: 'denied', message, cause: error };
+  }
+  if (!decision.allow)
+    return { ok: false, kind: 'denied', message: `${capitalize(label)} was denied: ${decision.reason}` };
+  if (decision.args === undefined) return { ok: true, args };
+  const modified = definition.input.safeParse(decision.args);
+  if (modified.success) return { ok: true, args: modified.data };
+  const message = `Invalid arguments for ${label} after policy rewrite: ${formatIssues(modified.error)}`;
+  return { ok: false, kind: 'invalid_arguments', message };
+}
+
+/** Runs the handler and converts what it returns; a throw or an output off its schema is a refusal. */
+async function runHandler(
+  definition: ToolDefinition,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  label: string,
+  logger: Logger,
+): Promise<{ ok: true; result: CallToolResult } | Refusal> {
   let value: unknown;
   try {
-    value = definition.handler(
-      parsedArgs,
-      createToolContext(hooks.context ?? NO_CONTEXT, session.state, signal),
-    );
+    value = definition.handler(args, ctx);
     // A handler that answers at once costs no extra turn of the microtask queue.
     if (isThenable(value)) value = await value;
   } catch (error) {
-    logger.debug('tool handler threw', { server: catalog.server, tool: request.name, error });
-    return fail('handler_error', `${capitalize(label)} failed: ${describeError(error)}`, error);
+    logger.debug('tool handler threw', { tool: definition.name, error });
+    return {
+      ok: false,
+      kind: 'handler_error',
+      message: `${capitalize(label)} failed: ${describeError(error)}`,
+      cause: error,
+    };
   }
   const converted = toCallToolResult(value, definition.output);
-  if (!converted.ok) return fail('invalid_output', `${capitalize(label)} ${converted.message}`);
-  // Without an observer or an `after` hook nobody reads the record: the result as it is (the hot path).
-  return recorded ? finish(converted.result) : converted.result;
+  if (!converted.ok)
+    return { ok: false, kind: 'invalid_output', message: `${capitalize(label)} ${converted.message}` };
+  return { ok: true, result: converted.result };
+}
+
+/** A finished call as the host's `toolCallEnded` takes it: the error the model saw, or the output. */
+function outcomeOf(record: ToolCallRecord): ToolCallOutcome {
+  const result = record.result;
+  if (result.isError) {
+    const error = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    return record.error?.kind === 'denied'
+      ? { error, inProcess: true, denied: true }
+      : { error, inProcess: true };
+  }
+  return { output: result.structuredContent ?? result.content, inProcess: true };
 }
 
 function notify<K extends keyof ToolCallObserver>(
@@ -252,6 +281,13 @@ function notify<K extends keyof ToolCallObserver>(
   } catch (error) {
     report(error);
   }
+}
+
+/** The message for a call of a tool the catalog does not have, listing the ones it has. */
+function unknownTool(catalog: ToolCatalog, label: string): string {
+  const available = catalog.toolNames();
+  const list = available.length > 0 ? `available tools: ${available.join(', ')}` : 'it has no tools';
+  return `Unknown ${label} on MCP server "${catalog.server}"; ${list}.`;
 }
 
 function capitalize(text: string): string {

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod/v4';
 import { describeError } from '../../logger.js';
-import type { McpToolListing as Tool } from '../../tools/mcp-types.js';
-import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../../tools/names.js';
-import type { ToolDefinition } from '../../tools/tool.js';
+import type { McpToolListing as Tool } from '../../model/mcp-types.js';
+import type { ToolDefinition } from '../../model/tool.js';
+import { type NormalizedToolName, type ToolNameOptions, ToolNameRegistry } from '../../model/tool-names.js';
 
 /** One served tool. */
 export interface CatalogTool {

@@ -4,7 +4,7 @@
  * and a late answer or rejection is absorbed so nothing is left unhandled.
  */
 
-import type { HookToolCall } from '../../hooks/types.js';
+import type { ToolInvocation } from '../../hooks/types.js';
 import { MAX_TIMER_MS } from '../../internal/timing.js';
 import { consoleLogger, describeError, type Logger } from '../../logger.js';
 import type { AskUserContext, AskUserHandler } from './types.js';
@@ -49,7 +49,7 @@ type Raced = { kind: 'answer'; value: unknown } | { kind: 'error'; error: unknow
 /** Asks `handler` about `call`, denying on timeout, throw or invalid answer. */
 export async function runAskUser(
   handler: AskUserHandler,
-  call: HookToolCall,
+  call: ToolInvocation,
   options: RunAskUserOptions,
 ): Promise<AskUserOutcome> {
   const logger = options.logger ?? consoleLogger;

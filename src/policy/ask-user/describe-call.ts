@@ -4,7 +4,7 @@
  * agy's own bookkeeping keys (docs/reference/hooks.md#pretooluse-payload: `toolAction`, `toolSummary`, and
  * `Cwd`/`WaitMsBeforeAsync` on `run_command`). Every value is terminal-safe.
  */
-import type { HookToolCall } from '../../hooks/types.js';
+import type { ToolInvocation } from '../../hooks/types.js';
 import { terminalSafe } from '../../internal/terminal-text.js';
 
 /** agy's keys that are not the model's arguments. */
@@ -33,7 +33,7 @@ function flat(value: string, max: number): string {
 }
 
 /** The details of `call` worth showing, at most `max` characters each. */
-export function describeToolCall(call: HookToolCall, max = 2000): CallDetail[] {
+export function describeToolCall(call: ToolInvocation, max = 2000): CallDetail[] {
   const args = call.args ?? {};
   const details: CallDetail[] = [];
   const used = new Set<string>(AGY_KEYS);

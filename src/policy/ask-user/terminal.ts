@@ -2,7 +2,7 @@
  * A ready-made y/n approval prompt for CLIs and REPLs. Each question opens its own readline interface and
  * closes it afterwards, so nothing keeps stdin (and the process) alive between asks.
  */
-import type { HookToolCall } from '../../hooks/types.js';
+import type { ToolInvocation } from '../../hooks/types.js';
 import { terminalSafe } from '../../internal/terminal-text.js';
 import { describeToolCall } from './describe-call.js';
 import type { AskUserAnswer, AskUserContext, AskUserHandler } from './types.js';
@@ -38,7 +38,7 @@ export function terminalApproval(options: TerminalApprovalOptions = {}): AskUser
 }
 
 async function ask(
-  call: HookToolCall,
+  call: ToolInvocation,
   ctx: AskUserContext,
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,

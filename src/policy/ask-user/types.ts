@@ -1,6 +1,6 @@
 /** Types for asking a human to approve a tool call. */
 import type { OperationContext } from '../../hooks/context.js';
-import type { HookToolCall, MaybePromise } from '../../hooks/types.js';
+import type { MaybePromise, ToolInvocation } from '../../hooks/types.js';
 
 /** Extra information given to an {@link AskUserHandler}. */
 export interface AskUserContext {
@@ -21,4 +21,4 @@ export type AskUserAnswer = boolean | { allow: boolean; message?: string };
  * Asks a human (terminal, web UI, chat) whether a tool call may run. Enforcement wraps it with a timeout that
  * denies on expiry; a handler that throws also denies (fail closed).
  */
-export type AskUserHandler = (call: HookToolCall, ctx: AskUserContext) => MaybePromise<AskUserAnswer>;
+export type AskUserHandler = (call: ToolInvocation, ctx: AskUserContext) => MaybePromise<AskUserAnswer>;

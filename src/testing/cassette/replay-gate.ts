@@ -8,7 +8,7 @@
  *   wins, `overwrite`s merge), allowed it. Those commands reach the SDK's relay, so the session's policies,
  *   `enabledTools`, `preToolCall` hooks and budgets decide. What is sent carries the arguments this session's
  *   hooks let through, as live agy would. Each verdict serves one call. The agent's own tools are, as live,
- *   gated again in-process on the listener (`ownTools.gate`);
+ *   gated again in-process on the listener (`host.gateToolCall`);
  * - a session with no PreToolUse hook for `call_mcp_tool` has nothing to decide, so none of its calls are sent;
  * - of the other messages only agy's start handshake is replayed (`initialize`, `notifications/initialized`,
  *   `tools/list`, `ping`: they run no tool); anything else (`resources/read`, `prompts/get`, responses, a batch

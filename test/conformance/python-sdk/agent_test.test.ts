@@ -126,7 +126,7 @@ describe('AgentTest (agent_test.py)', () => {
     });
     await agent.start();
     // Write tools stay on: the policies decide (no policy matches run_command, so it runs).
-    expect((await conn.host!.gateBackendToolCall(toolCall('run_command'))).allow).toBe(true);
+    expect((await conn.host!.gateToolCall(toolCall('run_command'))).allow).toBe(true);
   });
 
   it('AgentTest.test_agent_mcp_server_unknown_type (agent_test.py)', () => {
@@ -243,10 +243,10 @@ describe('AgentConfigTest (agent_test.py)', () => {
     const conn = new InMemoryConnection();
     await using agent = new Agent({ connection: conn.connect, logger: quietLogger });
     await agent.start();
-    const denied = await conn.host!.gateBackendToolCall(toolCall('run_command'));
+    const denied = await conn.host!.gateToolCall(toolCall('run_command'));
     expect(denied.allow).toBe(false);
     expect(denied.allow ? '' : denied.reason).toContain('confirm_run_command');
-    expect((await conn.host!.gateBackendToolCall(toolCall('view_file'))).allow).toBe(true);
+    expect((await conn.host!.gateToolCall(toolCall('view_file'))).allow).toBe(true);
   });
 
   it('AgentConfigTest.test_conversation_id_returns_none_before_session (agent_test.py)', () => {

@@ -1,7 +1,7 @@
 /**
  * Google's `hook_runner_test.py` on agy-sdk's public API. Python drives its `HookRunner` directly; agy-sdk's
  * runner is the Agent's own, so each test drives it the way a backend does: an Agent on the in-memory connection
- * of `agy-sdk/testing`, its turns, and the host the Agent hands the connection (`gateBackendToolCall` for a tool
+ * of `agy-sdk/testing`, its turns, and the host the Agent hands the connection (`gateToolCall` for a tool
  * the backend runs, `ownTools.after` for one of the agent's own tools).
  *
  * Source: github.com/lovicho/antigravity-sdk-python, google/antigravity/hooks/hook_runner_test.py at commit
@@ -23,6 +23,7 @@
  *   test_register_hook's last assertion, ported there.
  */
 import { describe, expect, it } from 'vitest';
+import type { ConnectionHost } from '../../../src/connection/host.js';
 import {
   Agent,
   type ContentPart,
@@ -67,18 +68,12 @@ async function agentWith(hookList: Parameters<Agent['registerHook']>[0][], turns
 }
 
 /** An own tool's failed call record, as the tool server hands it to the host after the handler threw. */
-function failedOwnCall(message: string) {
-  return {
-    server: 'agy-sdk_tools',
-    requestId: 1,
-    name: 'my_tool',
-    args: {},
-    originalName: 'my_tool',
-    parsedArgs: {},
-    result: { isError: true, content: [{ type: 'text' as const, text: message }] },
-    startedAt: Date.now(),
-    durationMs: 0,
-  };
+/** One of the agent's own tools failed with `message`: the call and outcome the own-tool server ends it with. */
+function failedOwnCall(message: string): Parameters<ConnectionHost['toolCallEnded']> {
+  return [
+    { id: 'tools:1', name: 'my_tool', args: {}, normalizedArgs: {} },
+    { error: message, inProcess: true },
+  ];
 }
 
 describe('HookRunnerTest (hook_runner_test.py)', () => {
@@ -165,7 +160,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Decide()]);
     await using _ = agent;
-    expect((await host.gateBackendToolCall(toolCall('t'))).allow).toBe(true);
+    expect((await host.gateToolCall(toolCall('t'))).allow).toBe(true);
     expect(order).toEqual(['decide']);
   });
 
@@ -177,7 +172,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Modify()]);
     await using _ = agent;
-    const verdict = await host.gateBackendToolCall(toolCall('run_command', { cmd: 'rm -rf /' }));
+    const verdict = await host.gateToolCall(toolCall('run_command', { cmd: 'rm -rf /' }));
     expect(verdict).toEqual({ allow: true, args: { cmd: 'echo safe' } });
   });
 
@@ -191,7 +186,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
       }),
     ]);
     await using _ = agent;
-    const verdict = await host.gateBackendToolCall(toolCall('test_tool', { a: 1, b: 2, c: 3 }));
+    const verdict = await host.gateToolCall(toolCall('test_tool', { a: 1, b: 2, c: 3 }));
     expect(seenBySecond).toEqual({ a: 10, b: 2, c: 3 });
     expect(verdict).toEqual({ allow: true, args: { a: 10, b: 20, c: 3 } });
   });
@@ -206,7 +201,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
       }),
     ]);
     await using _ = agent;
-    const verdict = await host.gateBackendToolCall(toolCall('test_tool', { a: 1, b: 2, c: 3 }));
+    const verdict = await host.gateToolCall(toolCall('test_tool', { a: 1, b: 2, c: 3 }));
     expect(seenBySecond).toEqual({ a: 10, b: 2, c: 3 });
     // Differs by design: an allow's message reaches no one (agy takes none with an approval); Python returns it.
     expect(verdict).toEqual({ allow: true, args: { a: 10, b: 2, c: 3 } });
@@ -222,7 +217,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
       }),
     ]);
     await using _ = agent;
-    const verdict = await host.gateBackendToolCall(toolCall('run_command', { cmd: 'rm -rf /' }));
+    const verdict = await host.gateToolCall(toolCall('run_command', { cmd: 'rm -rf /' }));
     expect(seenBySecond).toEqual({ cmd: 'echo safe' });
     expect(verdict).toMatchObject({ allow: false, reason: 'Forbidden tool', deniedBy: { kind: 'hook' } });
   });
@@ -235,7 +230,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
       // The backend asks about a tool call while the turn runs, as agy's PreToolUse hook does.
       turns: [
         () => {
-          gated = conn.host!.gateBackendToolCall(toolCall('t'));
+          gated = conn.host!.gateToolCall(toolCall('t'));
           return { steps: [{ type: 'agent_response', textDelta: 'done' }] };
         },
       ],
@@ -280,7 +275,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Recover()]);
     await using _ = agent;
-    const replaced = await host.ownTools.after?.(failedOwnCall('Error'));
+    const replaced = await host.toolCallEnded(...failedOwnCall('Error'));
     expect(replaced).toEqual({ isError: true, content: [{ type: 'text', text: 'recovered_result' }] });
   });
 
@@ -351,7 +346,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Deny()]);
     await using _ = agent;
-    expect(await host.gateBackendToolCall(toolCall('t'))).toMatchObject({
+    expect(await host.gateToolCall(toolCall('t'))).toMatchObject({
       allow: false,
       reason: 'Denied',
       deniedBy: { kind: 'hook' },
@@ -368,7 +363,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     await using _ = agent;
     // Differs by design: Python answers "Error recovery failed"; agy-sdk logs the hook's failure and the tool's
     // own error stands (a broken hook never hides what failed).
-    expect(await host.ownTools.after?.(failedOwnCall('Original error'))).toBeUndefined();
+    expect(await host.toolCallEnded(...failedOwnCall('Original error'))).toBeUndefined();
   });
 
   it('HookRunnerTest.test_dispatch_on_tool_error_fall_through (hook_runner_test.py)', async () => {
@@ -379,7 +374,7 @@ describe('HookRunnerTest (hook_runner_test.py)', () => {
     }
     const { agent, host } = await agentWith([new Pass()]);
     await using _ = agent;
-    expect(await host.ownTools.after?.(failedOwnCall('Original error'))).toBeUndefined();
+    expect(await host.toolCallEnded(...failedOwnCall('Original error'))).toBeUndefined();
   });
 });
 
@@ -402,7 +397,7 @@ describe('DecoratorTest (hook_runner_test.py)', () => {
     expect(hook.kind).toBe('preToolCall');
     const { agent, host } = await agentWith([hook]);
     await using _ = agent;
-    expect(await host.gateBackendToolCall(toolCall('my_tool'))).toMatchObject({
+    expect(await host.gateToolCall(toolCall('my_tool'))).toMatchObject({
       allow: false,
       reason: 'my_tool',
       deniedBy: { kind: 'hook' },
@@ -426,7 +421,7 @@ describe('DecoratorTest (hook_runner_test.py)', () => {
     expect(hook.kind).toBe('onToolError');
     const { agent, host } = await agentWith([hook]);
     await using _ = agent;
-    expect(await host.ownTools.after?.(failedOwnCall('ValueError'))).toEqual({
+    expect(await host.toolCallEnded(...failedOwnCall('ValueError'))).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'recovered from ValueError' }],
     });

@@ -39,7 +39,10 @@ export async function decide(
 ): Promise<{ allow: boolean; message: string }> {
   const decision = await hook.run(call, NO_CONTEXT);
   if (typeof decision === 'boolean') return { allow: decision, message: '' };
-  return { allow: decision.allow, message: decision.message ?? '' };
+  // A hook may answer with the shorthand's `message` or the one decision's `reason`.
+  const message =
+    'message' in decision ? decision.message : 'reason' in decision ? decision.reason : undefined;
+  return { allow: decision.allow, message: message ?? '' };
 }
 
 /** A logger that records nothing (the SDK logs denials and failures; these tests assert on results). */

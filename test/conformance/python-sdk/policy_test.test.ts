@@ -117,7 +117,7 @@ describe('ValidationTest (policy_test.py)', () => {
       policies: [policy.deny('github/create_issue'), policy.allowAll()],
     });
     await agent.start();
-    expect((await conn.host!.gateBackendToolCall(toolCall('create_issue', {}, 'github'))).allow).toBe(false);
+    expect((await conn.host!.gateToolCall(toolCall('create_issue', {}, 'github'))).allow).toBe(false);
   });
 });
 
@@ -378,8 +378,8 @@ describe('IntegrationWithHookRunnerTest (policy_test.py)', () => {
       policies: [policy.deny('*'), policy.allow('read_file')],
     });
     await agent.start();
-    expect((await conn.host!.gateBackendToolCall(toolCall('read_file'))).allow).toBe(true);
-    expect((await conn.host!.gateBackendToolCall(toolCall('run_command'))).allow).toBe(false);
+    expect((await conn.host!.gateToolCall(toolCall('read_file'))).allow).toBe(true);
+    expect((await conn.host!.gateToolCall(toolCall('run_command'))).allow).toBe(false);
   });
 });
 

@@ -289,9 +289,9 @@ describe('CapabilitiesConfigTest (types_test.py)', () => {
     });
     await agent.start();
     for (const name of ['run_command', 'invoke_subagent', 'view_file'])
-      expect(
-        (await conn.host!.gateBackendToolCall({ id: name, name, args: {}, normalizedArgs: {} })).allow,
-      ).toBe(true);
+      expect((await conn.host!.gateToolCall({ id: name, name, args: {}, normalizedArgs: {} })).allow).toBe(
+        true,
+      );
   });
 
   it('CapabilitiesConfigTest.test_enabled_tools (types_test.py)', () => {

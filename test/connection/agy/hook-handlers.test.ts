@@ -2,22 +2,24 @@
 // and the host's verdicts back as agy answers. No process: the wire-to-host translation alone.
 import { describe, expect, it } from 'vitest';
 import { AgyHookHandlers } from '../../../src/connection/agy/hook-handlers.js';
-import type { HostNeeds, ToolCallHost, ToolCallVerdict } from '../../../src/connection/host.js';
+import type { HostNeeds, ToolCallDecision, ToolCallHost } from '../../../src/connection/host.js';
 import type { HookToolCall } from '../../../src/hooks/types.js';
 import type { AgyHookRegistration } from '../../../src/protocol/hook-wire.js';
 
-function recordingHost(verdict: ToolCallVerdict, needs: Partial<HostNeeds> = {}) {
+function recordingHost(verdict: ToolCallDecision, needs: Partial<HostNeeds> = {}) {
   const calls: Array<[string, ...unknown[]]> = [];
   const host: ToolCallHost = {
     needs: () => ({ toolGate: true, toolResults: true, stop: true, steering: true, ...needs }),
     toolCallRequested: (key, call) => calls.push(['requested', key, call]),
-    gateBackendToolCall: async (call, opts) => {
-      calls.push(['before', call, opts]);
+    gateToolCall: async (call, opts) => {
+      // Recorded as whether an own tool is only asked about (the gate's full run happens in-process).
+      calls.push(['before', call, { gatedInProcess: opts?.ownTool === 'asked' }]);
       return verdict;
     },
     toolCallAnswered: (key, call, v) => calls.push(['answered', key, call, v]),
     toolCallEnded: async (call, outcome) => {
       calls.push(['ended', call, outcome]);
+      return undefined;
     },
     beforeModelCall: () => ['steer me'],
     onStop: async (event) => {

@@ -8,7 +8,7 @@ import {
   preToolUseDialect,
   toAgyPreToolUseAnswer,
 } from '../../../src/connection/agy/pre-tool-answer.js';
-import type { ToolCallHost, ToolCallVerdict } from '../../../src/connection/host.js';
+import type { ToolCallDecision, ToolCallHost } from '../../../src/connection/host.js';
 import { recordingLogger } from '../../helpers/runtime-files.js';
 
 describe('preToolUseDialect', () => {
@@ -58,14 +58,14 @@ describe('approvesCall', () => {
 });
 
 /** A host whose gate answers `verdict` and records what it is told. */
-function host(verdict: ToolCallVerdict) {
-  const answered: ToolCallVerdict[] = [];
+function host(verdict: ToolCallDecision) {
+  const answered: ToolCallDecision[] = [];
   const h: ToolCallHost = {
     needs: () => ({ toolGate: true, toolResults: false, stop: false, steering: false }),
     toolCallRequested: () => {},
-    gateBackendToolCall: async () => verdict,
+    gateToolCall: async () => verdict,
     toolCallAnswered: (_key, _call, v) => answered.push(v),
-    toolCallEnded: async () => {},
+    toolCallEnded: async () => undefined,
     beforeModelCall: () => [],
     onStop: async () => undefined,
   };

@@ -240,9 +240,11 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     const { listener } = await startListener({
       mcpServers: { tools: [counter, notify] },
       ownTools: {
-        context: {
-          conversationId: () => conversationId,
-          send: async (message) => void sent.push(message),
+        host: {
+          toolContext: {
+            conversationId: () => conversationId,
+            send: async (message) => void sent.push(message),
+          },
         },
       },
     });
@@ -267,14 +269,18 @@ describe('SessionListener MCP route (real SDK client over HTTP)', () => {
     const { listener, logger } = await startListener({
       mcpServers: { tools: [echo] },
       ownTools: {
-        gate: (call) => {
-          const value = String(call.parsedArgs.text);
-          seen.push(`${call.server}/${call.originalName}:${value}`);
-          if (value === 'forbidden') return { allow: false, message: 'forbidden word' };
-          if (value === 'rewrite') return { allow: true, modifiedArgs: { text: 'rewritten' } };
-          if (value === 'bad-rewrite') return { allow: true, modifiedArgs: { text: 1 } };
-          if (value === 'throw') throw new Error('policy engine down');
-          return { allow: true };
+        host: {
+          gateToolCall: async (call, opts) => {
+            const value = String(call.args.text);
+            // The own-tool server names the call `<server>:<request id>`, and asks as the one running it.
+            if (opts?.ownTool !== 'running') throw new Error('not asked as the running own-tool server');
+            seen.push(`${call.id.slice(0, call.id.indexOf(':'))}/${call.name}:${value}`);
+            if (value === 'forbidden') return { allow: false, reason: 'forbidden word' };
+            if (value === 'rewrite') return { allow: true, args: { text: 'rewritten' } };
+            if (value === 'bad-rewrite') return { allow: true, args: { text: 1 } };
+            if (value === 'throw') throw new Error('policy engine down');
+            return { allow: true };
+          },
         },
       },
     });

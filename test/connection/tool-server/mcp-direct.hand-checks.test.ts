@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { answerDirect, isPlainJsonRpcRequest } from '../../../src/connection/tool-server/mcp-direct.js';
 import { ToolCatalog } from '../../../src/connection/tool-server/mcp-tool-catalog.js';
+import type { ToolErrorReplacement } from '../../../src/model/tool-call.js';
 import { tool } from '../../../src/tools/tool.js';
 import { StateStore } from '../../../src/tools/tool-context.js';
-import type { CallToolResult } from '../../../src/tools/tool-result.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -71,9 +71,9 @@ describe('answerDirect tools/call results', () => {
   });
 
   it('still checks any other result with the schema', async () => {
-    // An `after` hook's replacement reaches the wire unconverted.
-    const bad = { content: [{ type: 'text', text: 1 }] } as unknown as CallToolResult;
-    const o = { ...options(() => 'hi'), hooks: { after: () => bad } };
+    // The host's replacement at the end of a call reaches the wire unconverted.
+    const bad = { content: [{ type: 'text', text: 1 }] } as unknown as ToolErrorReplacement;
+    const o = { ...options(() => 'hi'), hooks: { host: { toolCallEnded: async () => bad } } };
     const reply = await answerDirect(call, o, () => new AbortController().signal);
     expect(reply).toMatchObject({ id: 1, error: { code: -32602 } });
   });

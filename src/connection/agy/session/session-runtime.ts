@@ -25,6 +25,7 @@ import { basename, join } from 'node:path';
 import { ConfigError } from '../../../errors.js';
 import { sessionStartLane } from '../../../internal/turn-lane.js';
 import type { Logger } from '../../../logger.js';
+import type { ToolDefinition } from '../../../model/tool.js';
 import {
   AgentFrontmatterSchema,
   type McpConfigEntry,
@@ -34,7 +35,6 @@ import {
   validated,
 } from '../../../protocol/agy-files.js';
 import type { AgyHookRegistration } from '../../../protocol/hook-wire.js';
-import type { ToolDefinition } from '../../../tools/tool.js';
 import type { McpServerConfig } from '../../mcp-server-config.js';
 import { SessionListener } from '../../tool-server/listener.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookEndpoint } from '../../tool-server/listener-hook.js';
