@@ -4,7 +4,7 @@
  * These load with the package; the backend (its session runtime, listener, process code) loads at `start()`.
  */
 import type { SessionRuntimeOptions } from './session/session-runtime.js';
-import type { StreamJsonConnectionOptions } from './stream-json/stream-json-connection.js';
+import type { AgyProcessOptions } from './stream-json/process-options.js';
 
 export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
 export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './session/rules.js';
@@ -40,7 +40,7 @@ export const AGY_LAUNCH_FIELDS = [
   'maxLineBytes',
   'onBadLine',
   'onStderr',
-] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
+] as const satisfies readonly (keyof AgyProcessOptions)[];
 
 /** The config fields of the watchdog group: the process's and the turn's time limits. */
 export const AGY_WATCHDOG_FIELDS = [
@@ -49,4 +49,4 @@ export const AGY_WATCHDOG_FIELDS = [
   'turnTimeoutMs',
   'interruptGraceMs',
   'closeGraceMs',
-] as const satisfies readonly (keyof StreamJsonConnectionOptions)[];
+] as const satisfies readonly (keyof AgyProcessOptions)[];
