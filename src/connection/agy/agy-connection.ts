@@ -14,13 +14,7 @@
  *   process started with `--conversation <same id>`;
  * - agy and its children never outlive the host (see `process/supervisor.ts`).
  */
-import {
-  ClosedError,
-  LineTooLongError,
-  ProcessExitError,
-  UsageError,
-  WatchdogTimeoutError,
-} from '../../errors.js';
+import { ClosedError, UsageError } from '../../errors.js';
 import { callContained } from '../../internal/contain.js';
 import { consoleLogger, type Logger } from '../../logger.js';
 import type { AgentCapabilities } from '../../model/capabilities.js';
@@ -48,9 +42,6 @@ import type { AgyProcessOptions, ConnectionStats } from './stream-json/process-o
 import { buildTurnResult, startFailureResult } from './stream-json/turn-outcome.js';
 import { TurnTracker } from './stream-json/turn-tracker.js';
 import { userLine } from './stream-json/user-line.js';
-
-/** The start of agy's `result` line (docs/reference/stream-json.md#envelope: `{"event":"result",…}`). */
-const RESULT_LINE_HEAD = /^\s*\{\s*"event"\s*:\s*"result"/;
 
 /** The agy backend behind `Connection`. */
 export class AgyConnection implements Connection {
@@ -375,17 +366,18 @@ export class AgyConnection implements Connection {
         break;
       case 'line_too_long':
         if (starting) p.start.see(e);
-        if (turn) this.#lineTooLong(turn, e.head);
+        turn?.lineDropped(e.head, this.#maxLineBytes);
         this.#badLine(turn, { reason: 'too_long', line: '' });
         break;
       case 'stall':
-        if (turn && turn.id === e.turnId) this.#stall(turn, e.kind, e.limitMs);
+        if (turn?.id === e.turnId && turn.timedOut(e.kind, e.limitMs, p.proc.stderrTail))
+          this.#stopTurnProcess(turn);
         break;
       case 'exit':
         this.#opts.tap?.exit(e.exit.code, e.exit.signal);
         this.#processes.onExit(p);
         if (starting) p.start.see(e);
-        else if (turn) this.#exited(turn, e.exit, p);
+        else turn?.exited(e.exit, p.proc.stderrTail);
         break;
       case 'blank_line':
         this.#line(turn, e.line);
@@ -458,42 +450,5 @@ export class AgyConnection implements Connection {
   #badLine(turn: ActiveTurn | undefined, bad: BadLine): void {
     recordBadLine(bad, this.stats, this.#drift, turn?.tracker);
     callContained(this.#logger, 'onBadLine', this.#opts.onBadLine, bad);
-  }
-
-  #lineTooLong(turn: ActiveTurn, head: string): void {
-    turn.tracker.lineTooLong = true;
-    turn.error ??= new LineTooLongError(this.#maxLineBytes);
-    // The result repeats the turn's whole text (`response`, docs/reference/stream-json.md#text-streaming), so a
-    // turn with one long text has an even longer result line. Dropped, nothing else ends the turn: it ends now.
-    if (RESULT_LINE_HEAD.test(head) && !turn.tracker.resultTooLong) {
-      turn.tracker.resultTooLong = true;
-      turn.finishAfterDrain();
-    }
-  }
-
-  #stall(turn: ActiveTurn, kind: 'idle' | 'turn', limitMs: number): void {
-    if (turn.requested) return;
-    turn.requested = 'timeout';
-    turn.error = new WatchdogTimeoutError(
-      kind,
-      limitMs,
-      Date.now() - turn.tracker.startedAt,
-      turn.tracker.lastLine,
-      this.#processes.current?.proc.stderrTail ?? '',
-    );
-    this.#stopTurnProcess(turn);
-  }
-
-  #exited(turn: ActiveTurn, exit: ExitInfo, p: AgyProcess): void {
-    if (turn.tracker.result) return;
-    if (!turn.requested) {
-      turn.error ??= new ProcessExitError(
-        exit.signal
-          ? `agy was killed by ${exit.signal} during the turn`
-          : `agy exited with code ${exit.code} during the turn`,
-        { exitCode: exit.code, signal: exit.signal, stderrTail: p.proc.stderrTail },
-      );
-    }
-    turn.finish(exit);
   }
 }

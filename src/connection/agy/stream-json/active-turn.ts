@@ -2,7 +2,12 @@
  * The turn that is running: what it accumulates (the tracker), where its steps go (the sink), how it was asked
  * to end, and its watchdog. It ends once, with the process's exit or `null` after the turn's `result`.
  */
-import type { AgySdkError } from '../../../errors.js';
+import {
+  type AgySdkError,
+  LineTooLongError,
+  ProcessExitError,
+  WatchdogTimeoutError,
+} from '../../../errors.js';
 import type { Logger } from '../../../logger.js';
 import type { Step } from '../../../model/step.js';
 import type { TurnSink } from '../../connection.js';
@@ -12,18 +17,26 @@ import type { AgyProcess } from './agy-process.js';
 import type { TurnRequestedEnd } from './outcome.js';
 import type { TurnTracker } from './turn-tracker.js';
 
+/** The start of agy's `result` line (docs/reference/stream-json.md#envelope: `{"event":"result",…}`). */
+const RESULT_LINE_HEAD = /^\s*\{\s*"event"\s*:\s*"result"/;
+
 let nextTurnId = 0;
 
+/** One running turn of the agy connection (a stream-json turn or a slash command's print-mode run). */
 export class ActiveTurn {
   /** Names the turn in its watchdog's `stall` events (a late one of an ended turn is ignored). */
   readonly id = ++nextTurnId;
+  /** What the turn produced so far. */
   readonly tracker: TurnTracker;
+  /** Where its steps go. */
   readonly sink: TurnSink;
+  /** How the SDK asked it to end (interrupt, cancel, watchdog), if it did. */
   requested: TurnRequestedEnd = null;
   /** The user line has been written to agy. */
   sent = false;
   /** The process the turn runs in; output of any other (an old one still shutting down) is ignored. */
   process: AgyProcess | undefined;
+  /** The typed error the turn ends with, when something on our side decided it (overflow, stall, exit). */
   error: AgySdkError | undefined;
   /** When agy last showed activity (`performance.now()`): the idle watchdog measures quiet from here. */
   lastActivity = 0;
@@ -57,6 +70,48 @@ export class ActiveTurn {
    */
   finishAfterDrain(): void {
     setImmediate(() => setImmediate(() => this.#finish(null)));
+  }
+
+  /**
+   * A stdout line over `maxLineBytes` was dropped during the turn: it fails closed. The result repeats the turn's
+   * whole text (`response`, docs/reference/stream-json.md#text-streaming), so a turn with one long text has an
+   * even longer result line; when that is the one dropped, nothing else ends the turn: it ends now.
+   */
+  lineDropped(head: string, maxLineBytes: number): void {
+    this.tracker.lineTooLong = true;
+    this.error ??= new LineTooLongError(maxLineBytes);
+    if (RESULT_LINE_HEAD.test(head) && !this.tracker.resultTooLong) {
+      this.tracker.resultTooLong = true;
+      this.finishAfterDrain();
+    }
+  }
+
+  /** The watchdog fired: true when that ends the turn (`timeout`), false when it was already asked to end. */
+  timedOut(kind: 'idle' | 'turn', limitMs: number, stderrTail: string): boolean {
+    if (this.requested) return false;
+    this.requested = 'timeout';
+    this.error = new WatchdogTimeoutError(
+      kind,
+      limitMs,
+      Date.now() - this.tracker.startedAt,
+      this.tracker.lastLine,
+      stderrTail,
+    );
+    return true;
+  }
+
+  /** agy exited during the turn, before its `result`: the turn ends with the exit (an error unless asked). */
+  exited(exit: ExitInfo, stderrTail: string): void {
+    if (this.tracker.result) return;
+    if (!this.requested) {
+      this.error ??= new ProcessExitError(
+        exit.signal
+          ? `agy was killed by ${exit.signal} during the turn`
+          : `agy exited with code ${exit.code} during the turn`,
+        { exitCode: exit.code, signal: exit.signal, stderrTail },
+      );
+    }
+    this.finish(exit);
   }
 
   /** Delivers a step to the sink; a consumer's bug must not break the transport (reported, reading goes on). */

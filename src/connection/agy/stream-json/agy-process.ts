@@ -7,23 +7,31 @@ import { AgentProcess } from '../../process/child-process.js';
 import { LineSplitter } from '../../process/line-splitter.js';
 import type { AgyEvent, AgyLineEvent } from './agy-event.js';
 import { EventQueue } from './event-queue.js';
-import { EventReader } from './event-reader.js';
+import { EventReader, lineEvent } from './event-reader.js';
 import { isBadLine, parseEvent } from './parse-line.js';
 import { StartHandshake } from './start-handshake.js';
 
 /** What to start. */
 export interface AgyProcessSpec {
+  /** The agy binary. */
   binary: string;
+  /** Its argv (`command-line.ts`). */
   args: string[];
+  /** Its full environment. */
   env: NodeJS.ProcessEnv;
+  /** Its working directory. */
   cwd: string;
+  /** Longest stdout line kept; a longer one is a `line_too_long` event. */
   maxLineBytes: number;
+  /** How long `init` may take, counted from the actual spawn. */
   startTimeoutMs: number;
   /** See `AgentProcessOptions.startWork`. */
   startWork?: (() => Promise<unknown>) | undefined;
 }
 
+/** One spawned agy process and the stream of its events. */
 export class AgyProcess {
+  /** The supervised child (signals, stdin, close, stderr tail). */
   readonly proc: AgentProcess;
   /** Everything the process does, in order; ends after its `exit`. One consumer. */
   readonly events = new EventQueue<AgyEvent>();
@@ -62,28 +70,7 @@ export class AgyProcess {
   /** The event of one complete stdout line; never throws (a bad line is an event too). */
   #read(line: string): AgyEvent {
     if (line.length === 0) return { type: 'blank_line', line };
-    return lineEvent(this.#reader.read(line), line);
-  }
-}
-
-/** A parsed line as its event, carrying the line (`reader.read` already made the one object it allocates). */
-function lineEvent(parsed: ReturnType<EventReader['read']>, line: string): AgyLineEvent {
-  if (!('type' in parsed)) return { type: 'bad_line', line, bad: parsed };
-  switch (parsed.type) {
-    case 'step':
-      return { type: 'step', line, step: parsed.step };
-    case 'init':
-      return { type: 'init', line, init: parsed.init, raw: parsed.raw };
-    case 'result':
-      return { type: 'result', line, conversationId: parsed.conversationId, result: parsed.result };
-    case 'command_result':
-      return {
-        type: 'command_result',
-        line,
-        conversationId: parsed.conversationId,
-        payload: parsed.payload,
-        command: parsed.command,
-      };
+    return this.#reader.event(line);
   }
 }
 

@@ -15,18 +15,24 @@ import type { ResumeCheck } from './turn-outcome.js';
 
 const NOT_FOUND_WARNING = /^warning: conversation "[^"]*" not found/;
 
+/** The processes of one agy conversation (one at a time) and what their `init`s said. */
 export class AgyProcesses {
   readonly #opts: AgyProcessOptions;
   readonly #logger: Logger;
   readonly #maxLineBytes: number;
   /** Reads one process's events (the connection's switch); started at each spawn. */
   readonly #consume: (p: AgyProcess) => void;
+  /** The agy binary, once resolved. */
   binary: string | undefined;
+  /** agy's environment, once built. */
   env: NodeJS.ProcessEnv | undefined;
+  /** The model the next process starts with (`setModel`). */
   model: string | undefined;
+  /** The conversation: asked for, then as agy's `init` and `result`s name it. */
   conversationId: string | undefined;
   /** True once this connection has run (or resumed) a conversation, so result-only usage is not trusted. */
   resumed: boolean;
+  /** What the latest `init` said, with the probed version. */
   info: ConnectionInfo = {
     version: null,
     conversationId: undefined,
@@ -47,6 +53,7 @@ export class AgyProcesses {
   /** Per process: the conversation its launch asked for, then what agy opened. */
   readonly #asked = new WeakMap<AgyProcess, string>();
   readonly #resumeChecks = new WeakMap<AgyProcess, ResumeCheck>();
+  /** No process is started any more. */
   closed = false;
 
   constructor(
@@ -234,6 +241,7 @@ export class AgyProcesses {
     }
   }
 
+  /** The bounded close: stdin EOF, SIGTERM after `closeGraceMs`, SIGKILL of the group after `termGraceMs`. */
   closeTimings() {
     return { graceMs: this.#opts.closeGraceMs ?? 3000, termGraceMs: this.#opts.termGraceMs ?? 2000 };
   }

@@ -7,6 +7,7 @@ import { cachedAgyVersion, probeAgyVersion } from './binary.js';
 import { checkFlagSupport, gatedFlags } from './flag-support.js';
 import type { AgyProcessOptions } from './process-options.js';
 
+/** The version gate and probe of one connection. */
 export class AgyVersion {
   /** Stops waiting for the probe on close (the probe is killed once no connection waits for it). */
   readonly #abort = new AbortController();

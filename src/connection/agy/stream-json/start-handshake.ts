@@ -8,6 +8,7 @@ import type { AgyEvent } from './agy-event.js';
 import type { InitInfo } from './normalize.js';
 import { classifyStartFailure } from './outcome.js';
 
+/** The `init` handshake of one agy process. */
 export class StartHandshake {
   /** Resolves with agy's `init`; rejects with a `StartError` naming the cause. */
   readonly ready: Promise<InitInfo>;
