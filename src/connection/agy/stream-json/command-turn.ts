@@ -15,12 +15,19 @@ import type { AgyProcessOptions } from './process-options.js';
 
 /** Where a command turn runs and reports. */
 export interface CommandTurnContext {
+  /** The agy binary. */
   binary: string;
+  /** agy's environment. */
   env: NodeJS.ProcessEnv;
+  /** The conversation the command runs on. */
   conversationId: string | undefined;
+  /** The model of the conversation. */
   model: string | undefined;
+  /** Longest stdout line kept. */
   maxLineBytes: number;
+  /** The connection's options (effort, limits, callbacks). */
   opts: AgyProcessOptions;
+  /** Where contained failures are reported. */
   logger: Logger;
   /** A print-mode agy was spawned (counted in `ConnectionStats.processesStarted`). */
   onSpawn(pid: number): void;

@@ -3,6 +3,7 @@
  * the consumer reads with `for await`. What is pushed before the consumer asks waits in an array; what is pushed
  * while it waits resolves its pending `next()` at once. `end()` lets it drain what is queued, then finishes.
  */
+/** A single-consumer async queue (see the file's comment). */
 export class EventQueue<T> implements AsyncIterableIterator<T> {
   #items: T[] = [];
   /** Index of the next item to hand out (the array is compacted when drained, not shifted per item). */

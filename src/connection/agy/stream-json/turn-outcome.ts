@@ -13,7 +13,9 @@ import type { TurnTracker } from './turn-tracker.js';
 
 /** What a launch asked to resume and what agy opened (docs/reference/stream-json.md#unknown-conversation). */
 export interface ResumeCheck {
+  /** The conversation the launch asked for (`--conversation`). */
   asked: string;
+  /** The conversation agy's `init` opened. */
   opened: string;
   /** agy's own stderr warning, when it wrote one before `init`. */
   warning: string | undefined;
