@@ -16,7 +16,7 @@ import type { Step } from '../../../model/step.js';
 import type { WireStepUpdate } from '../../../protocol/stream-json-wire.js';
 import type { AgyLineEvent } from './agy-event.js';
 import { stepFromWire } from './normalize.js';
-import { type AgyEvent, type BadLine, isBadLine, parseEvent } from './parse-line.js';
+import { type BadLine, isBadLine, type ParsedEvent, parseEvent } from './parse-line.js';
 
 /** Where a template's probe must land: the step's `text_delta`. */
 const textDeltaOf = (value: unknown): unknown =>
@@ -40,7 +40,7 @@ export class EventReader {
   #templateHits = 0;
 
   /** The line's event, or the bad-line report; never throws. */
-  read(line: string): AgyEvent | BadLine {
+  read(line: string): ParsedEvent | BadLine {
     const step = this.#fromTemplate(line);
     if (step !== undefined) return { type: 'step', step };
     return this.#parse(line);
@@ -67,7 +67,7 @@ export class EventReader {
     return stepFromWire(wire, this.#conversationId) as Step;
   }
 
-  #parse(line: string): AgyEvent | BadLine {
+  #parse(line: string): ParsedEvent | BadLine {
     const parsed = parseEvent(line);
     if (!isBadLine(parsed) && parsed.type === 'step') this.#remember(line, parsed.step);
     return parsed;
@@ -100,7 +100,7 @@ export class EventReader {
 }
 
 /** A parsed line as the stream's event, carrying the line (a bad line too). */
-export function lineEvent(parsed: AgyEvent | BadLine, line: string): AgyLineEvent {
+export function lineEvent(parsed: ParsedEvent | BadLine, line: string): AgyLineEvent {
   if (isBadLine(parsed)) return { type: 'bad_line', line, bad: parsed };
   switch (parsed.type) {
     case 'step':

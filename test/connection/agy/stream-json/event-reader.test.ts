@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventReader, lineEvent } from '../../../../src/connection/agy/stream-json/event-reader.js';
 import {
-  type AgyEvent,
   type BadLine,
+  type ParsedEvent,
   parseEvent,
 } from '../../../../src/connection/agy/stream-json/parse-line.js';
 import type { Step } from '../../../../src/model/step.js';
@@ -28,7 +28,7 @@ const rawDelta = (body: string): string =>
   `{"event":"step_update","step_update":{"conversation_id":"${CONVERSATION}","step_index":3,"state":"ACTIVE","step_type":"agent_response","text_delta":"${body}"}}`;
 
 /** The step of a step event; throws on anything else. */
-function stepOf(event: AgyEvent | BadLine): Step {
+function stepOf(event: ParsedEvent | BadLine): Step {
   if (!('type' in event) || event.type !== 'step') throw new Error(`not a step: ${JSON.stringify(event)}`);
   return event.step;
 }
