@@ -18,14 +18,14 @@ import type {
   AgyLaunchSettings,
   AgySessionSettings,
   AgyWatchdogSettings,
-} from '../../src/connection/agy/agy-connection.js';
+} from '../../src/connection/agy/agy-session.js';
 import type { SessionRuntimeOptions } from '../../src/connection/agy/session/session-runtime.js';
 import {
   AGY_LAUNCH_FIELDS,
   AGY_SESSION_FIELDS,
   AGY_WATCHDOG_FIELDS,
 } from '../../src/connection/agy/settings.js';
-import type { StreamJsonConnectionOptions } from '../../src/connection/agy/stream-json/stream-json-connection.js';
+import type { AgyProcessOptions } from '../../src/connection/agy/stream-json/process-options.js';
 import { CONFIG_FIELDS, type ConfigFieldName } from '../../src/connection/config-fields.js';
 import type { FieldsFeeding } from '../../src/connection/config-groups.js';
 import { ConfigError } from '../../src/errors.js';
@@ -143,7 +143,7 @@ describe("the backends' groups are derived from it", () => {
     type ByAgent = 'env' | 'cwd' | 'workspaces' | 'tools' | 'logger' | 'hooks';
     type Taken<Options> = Exclude<Extract<keyof Options, keyof AgentConfig>, ByAgent>;
     expectTypeOf<Taken<SessionRuntimeOptions>>().toEqualTypeOf<FieldsFeeding<'session'>>();
-    expectTypeOf<Taken<StreamJsonConnectionOptions>>().toEqualTypeOf<
+    expectTypeOf<Taken<AgyProcessOptions>>().toEqualTypeOf<
       FieldsFeeding<'launch'> | FieldsFeeding<'watchdog'>
     >();
     expectTypeOf<keyof AgySessionSettings>().toEqualTypeOf<FieldsFeeding<'session'>>();

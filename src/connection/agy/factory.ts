@@ -3,7 +3,8 @@
  * Agent forwards its validated groups and never knows how agy is assembled.
  */
 import type { ConnectionHost } from '../host.js';
-import { AgyConnection, type AgyConnectionOptions } from './agy-connection.js';
+import { AgyConnection } from './agy-connection.js';
+import type { AgyConnectionOptions } from './agy-session.js';
 
 /** The agy backend's options, with provider mode's adjustment to the session. */
 export interface AgyFactoryOptions extends AgyConnectionOptions {

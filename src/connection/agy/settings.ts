@@ -5,7 +5,7 @@
  */
 import { fieldsFeeding } from '../config-groups.js';
 import type { SessionRuntimeOptions } from './session/session-runtime.js';
-import type { StreamJsonConnectionOptions } from './stream-json/stream-json-connection.js';
+import type { AgyProcessOptions } from './stream-json/process-options.js';
 
 export { hiddenSegmentReal, validateDataDir } from '../tool-server/hidden-path.js';
 export { alwaysOnRule, isReplaceInstructions, renderInstructions } from './session/rules.js';
@@ -18,11 +18,7 @@ export { validateSession } from './session/validate-session.js';
 export const AGY_SESSION_FIELDS = fieldsFeeding('session') satisfies readonly (keyof SessionRuntimeOptions)[];
 
 /** The config fields of the launch group: how the agy process is started and read (`feeds: ['launch']`). */
-export const AGY_LAUNCH_FIELDS = fieldsFeeding(
-  'launch',
-) satisfies readonly (keyof StreamJsonConnectionOptions)[];
+export const AGY_LAUNCH_FIELDS = fieldsFeeding('launch') satisfies readonly (keyof AgyProcessOptions)[];
 
 /** The config fields of the watchdog group: the process's and the turn's time limits (`feeds: ['watchdog']`). */
-export const AGY_WATCHDOG_FIELDS = fieldsFeeding(
-  'watchdog',
-) satisfies readonly (keyof StreamJsonConnectionOptions)[];
+export const AGY_WATCHDOG_FIELDS = fieldsFeeding('watchdog') satisfies readonly (keyof AgyProcessOptions)[];

@@ -14,8 +14,9 @@
 import { type DeltaTemplate, deltaTemplate, matchDelta } from '../../../internal/delta-template.js';
 import type { Step } from '../../../model/step.js';
 import type { WireStepUpdate } from '../../../protocol/stream-json-wire.js';
+import type { AgyLineEvent } from './agy-event.js';
 import { stepFromWire } from './normalize.js';
-import { type AgyEvent, type BadLine, isBadLine, parseEvent } from './parse-line.js';
+import { type BadLine, isBadLine, type ParsedEvent, parseEvent } from './parse-line.js';
 
 /** Where a template's probe must land: the step's `text_delta`. */
 const textDeltaOf = (value: unknown): unknown =>
@@ -39,16 +40,34 @@ export class EventReader {
   #templateHits = 0;
 
   /** The line's event, or the bad-line report; never throws. */
-  read(line: string): AgyEvent | BadLine {
+  read(line: string): ParsedEvent | BadLine {
+    const step = this.#fromTemplate(line);
+    if (step !== undefined) return { type: 'step', step };
+    return this.#parse(line);
+  }
+
+  /**
+   * The line as the stream's {@link AgyLineEvent}, carrying the line; never throws. A delta read from the
+   * template builds that one event object (no parse result to wrap).
+   */
+  event(line: string): AgyLineEvent {
+    const step = this.#fromTemplate(line);
+    if (step !== undefined) return { type: 'step', line, step };
+    return lineEvent(this.#parse(line), line);
+  }
+
+  /** The step of a line that matches the template around another text delta, or undefined. */
+  #fromTemplate(line: string): Step | undefined {
     const template = this.#template;
-    if (template !== undefined) {
-      const text = matchDelta(template, line);
-      if (text !== undefined) {
-        this.#templateHits++;
-        const wire = { ...this.#wire, text_delta: text } as WireStepUpdate;
-        return { type: 'step', step: stepFromWire(wire, this.#conversationId) as Step };
-      }
-    }
+    if (template === undefined) return undefined;
+    const text = matchDelta(template, line);
+    if (text === undefined) return undefined;
+    this.#templateHits++;
+    const wire = { ...this.#wire, text_delta: text } as WireStepUpdate;
+    return stepFromWire(wire, this.#conversationId) as Step;
+  }
+
+  #parse(line: string): ParsedEvent | BadLine {
     const parsed = parseEvent(line);
     if (!isBadLine(parsed) && parsed.type === 'step') this.#remember(line, parsed.step);
     return parsed;
@@ -77,5 +96,26 @@ export class EventReader {
     this.#wire = { ...wire };
     // Used only when the payload has no string id of its own, and then the step's id is the envelope's.
     this.#conversationId = step.conversationId;
+  }
+}
+
+/** A parsed line as the stream's event, carrying the line (a bad line too). */
+export function lineEvent(parsed: ParsedEvent | BadLine, line: string): AgyLineEvent {
+  if (isBadLine(parsed)) return { type: 'bad_line', line, bad: parsed };
+  switch (parsed.type) {
+    case 'step':
+      return { type: 'step', line, step: parsed.step };
+    case 'init':
+      return { type: 'init', line, init: parsed.init, raw: parsed.raw };
+    case 'result':
+      return { type: 'result', line, conversationId: parsed.conversationId, result: parsed.result };
+    case 'command_result':
+      return {
+        type: 'command_result',
+        line,
+        conversationId: parsed.conversationId,
+        payload: parsed.payload,
+        command: parsed.command,
+      };
   }
 }

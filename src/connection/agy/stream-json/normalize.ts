@@ -313,3 +313,17 @@ export function resultFacts(w: WireResult | null): ResultFacts {
     response: typeof w?.response === 'string' ? w.response : undefined,
   };
 }
+
+/**
+ * Gives an MCP tool call the name its author chose, when the served name was normalized (`resolve` maps agy's
+ * server name and the served name back; `undefined` keeps the served name).
+ */
+export function withToolName(
+  step: Step,
+  resolve: ((agyServer: string, servedName: string) => string | undefined) | undefined,
+): Step {
+  const call = step.tool;
+  if (!call?.mcpServer || !resolve) return step;
+  const name = resolve(call.mcpServer, call.name);
+  return name === undefined || name === call.name ? step : { ...step, tool: { ...call, name } };
+}

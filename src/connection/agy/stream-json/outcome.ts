@@ -215,37 +215,7 @@ export function classifyTurn(i: OutcomeInput): Outcome {
 
   switch (status) {
     case 'SUCCESS':
-      if (i.deniedActions.length > 0) {
-        return {
-          status: 'denied',
-          message: describeDenials(i.deniedActions),
-        };
-      }
-      if (i.deniedToolSteps) {
-        return {
-          status: 'denied',
-          message: `${i.deniedToolSteps} tool call(s) denied by a hook or permission check`,
-        };
-      }
-      if (i.agentResponseError !== undefined) {
-        return { status: 'error', message: `model step failed: ${i.agentResponseError || 'unknown error'}` };
-      }
-      if (isPrintTimeout(i)) {
-        const line = i.stderrLines.find((l) => PRINT_TIMEOUT_LINE.test(l.trim()));
-        return {
-          status: 'timeout',
-          message: line?.trim() ?? "agy's print timeout: a SUCCESS result with all-zero usage",
-        };
-      }
-      if (i.lineTooLong) return { status: 'error', message: 'a line longer than maxLineBytes was dropped' };
-      // Whatever that line carried (text, a tool result, usage) is lost: never a clean success.
-      if (i.lineTooDeep) return { status: 'error', message: 'a line nested too deeply to read was dropped' };
-      if (i.malformedSteps)
-        return {
-          status: 'error',
-          message: `${i.malformedSteps.count} step update(s) could not be read (a field the SDK relies on is missing or of another type; agy may have changed its wire): ${i.malformedSteps.first}`,
-        };
-      return { status: 'success', message: '' };
+      return classifySuccess(i);
     case 'INTERRUPTED':
       return { status: 'interrupted', message: errorText || 'agy reported INTERRUPTED' };
     case 'CANCELED': {
@@ -260,30 +230,74 @@ export function classifyTurn(i: OutcomeInput): Outcome {
       }
       return { status: 'canceled', message: errorText || 'agy reported CANCELED' };
     }
-    case 'ERROR': {
-      const message = errorText || notices.at(-1) || 'agy reported ERROR';
-      // agy 1.1.18 ends a turn whose tool a PreToolUse hook denied with ERROR and the step's own text; 1.3.1 with
-      // SUCCESS (docs/reference/hooks.md#hook-denials-on-stdout): the same event, the same status.
-      if (i.deniedToolSteps && HOOK_DENIAL.test(errorText)) return { status: 'denied', message };
-      if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message };
-      if (AUTH.test(errorText)) return { status: 'auth_failed', message };
-      if (OLD_PRINT_TIMEOUT.test(errorText)) return { status: 'timeout', message };
-      const agyErrors = i.stderrLines.map(agyErrorLine).filter((e) => e !== undefined);
-      if (
-        RATE_LIMIT_WORDING.test(errorText) ||
-        notices.some((n) => RATE_LIMIT_WORDING.test(n)) ||
-        agyErrors.some((e) => e.error_code === 429 || e.status === 'RESOURCE_EXHAUSTED')
-      ) {
-        return withRetry({ status: 'rate_limited', message }, evidence);
-      }
-      return { status: 'error', message };
-    }
+    case 'ERROR':
+      return classifyError(i, errorText, notices, evidence);
     default:
       return {
         status: 'error',
         message: `agy: status ${status ?? '(missing)'}${errorText ? `: ${errorText}` : ''}`,
       };
   }
+}
+
+/** A `SUCCESS` result is a clean success only when nothing was denied, failed, timed out or lost. */
+function classifySuccess(i: OutcomeInput): Outcome {
+  if (i.deniedActions.length > 0) {
+    return {
+      status: 'denied',
+      message: describeDenials(i.deniedActions),
+    };
+  }
+  if (i.deniedToolSteps) {
+    return {
+      status: 'denied',
+      message: `${i.deniedToolSteps} tool call(s) denied by a hook or permission check`,
+    };
+  }
+  if (i.agentResponseError !== undefined) {
+    return { status: 'error', message: `model step failed: ${i.agentResponseError || 'unknown error'}` };
+  }
+  if (isPrintTimeout(i)) {
+    const line = i.stderrLines.find((l) => PRINT_TIMEOUT_LINE.test(l.trim()));
+    return {
+      status: 'timeout',
+      message: line?.trim() ?? "agy's print timeout: a SUCCESS result with all-zero usage",
+    };
+  }
+  if (i.lineTooLong) return { status: 'error', message: 'a line longer than maxLineBytes was dropped' };
+  // Whatever that line carried (text, a tool result, usage) is lost: never a clean success.
+  if (i.lineTooDeep) return { status: 'error', message: 'a line nested too deeply to read was dropped' };
+  if (i.malformedSteps)
+    return {
+      status: 'error',
+      message: `${i.malformedSteps.count} step update(s) could not be read (a field the SDK relies on is missing or of another type; agy may have changed its wire): ${i.malformedSteps.first}`,
+    };
+  return { status: 'success', message: '' };
+}
+
+/** An `ERROR` result, told apart by agy's words (its error text, notices and stderr error lines). */
+function classifyError(
+  i: OutcomeInput,
+  errorText: string,
+  notices: readonly string[],
+  evidence: readonly string[],
+): Outcome {
+  const message = errorText || notices.at(-1) || 'agy reported ERROR';
+  // agy 1.1.18 ends a turn whose tool a PreToolUse hook denied with ERROR and the step's own text; 1.3.1 with
+  // SUCCESS (docs/reference/hooks.md#hook-denials-on-stdout): the same event, the same status.
+  if (i.deniedToolSteps && HOOK_DENIAL.test(errorText)) return { status: 'denied', message };
+  if (INTERRUPTED.test(errorText)) return { status: 'interrupted', message };
+  if (AUTH.test(errorText)) return { status: 'auth_failed', message };
+  if (OLD_PRINT_TIMEOUT.test(errorText)) return { status: 'timeout', message };
+  const agyErrors = i.stderrLines.map(agyErrorLine).filter((e) => e !== undefined);
+  if (
+    RATE_LIMIT_WORDING.test(errorText) ||
+    notices.some((n) => RATE_LIMIT_WORDING.test(n)) ||
+    agyErrors.some((e) => e.error_code === 429 || e.status === 'RESOURCE_EXHAUSTED')
+  ) {
+    return withRetry({ status: 'rate_limited', message }, evidence);
+  }
+  return { status: 'error', message };
 }
 
 /** Classifies a failure before `init` (a lone `result`, an exit): used for start errors. */

@@ -9,8 +9,11 @@ import type { CommandResult, Step } from '../../../model/step.js';
 import type { WireInit, WireResult, WireStepUpdate } from '../../../protocol/stream-json-wire.js';
 import { commandFromWire, type InitInfo, initFromWire, stepFromWire } from './normalize.js';
 
-/** A parsed agy event. Wire payloads are kept alongside the normalized view. */
-export type AgyEvent =
+/**
+ * A parsed stdout line's event (the process stream's `AgyEvent` carries it with its line). Wire payloads are kept
+ * alongside the normalized view.
+ */
+export type ParsedEvent =
   | { type: 'init'; init: InitInfo; raw: WireInit }
   | { type: 'step'; step: Step }
   | { type: 'result'; conversationId: string | undefined; result: WireResult }
@@ -45,12 +48,12 @@ export interface BadLine {
   value?: unknown;
 }
 
-export type ParsedLine = { ok: true; event: AgyEvent } | { ok: false; bad: BadLine };
+export type ParsedLine = { ok: true; event: ParsedEvent } | { ok: false; bad: BadLine };
 
 const preview = (line: string): string => (line.length > 1024 ? `${line.slice(0, 1024)}…` : line);
 
 /** Whether {@link parseEvent} reported a bad line (events always have a `type`, bad lines never). */
-export function isBadLine(parsed: AgyEvent | BadLine): parsed is BadLine {
+export function isBadLine(parsed: ParsedEvent | BadLine): parsed is BadLine {
   return (parsed as { type?: unknown }).type === undefined;
 }
 
@@ -64,7 +67,7 @@ export function parseLine(line: string): ParsedLine {
  * The hot path: one line to its event, or the bad-line report, with no wrapper object per line (tell them
  * apart with {@link isBadLine}).
  */
-export function parseEvent(line: string): AgyEvent | BadLine {
+export function parseEvent(line: string): ParsedEvent | BadLine {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -107,7 +110,7 @@ function topConversationId(value: Record<string, unknown>): string | undefined {
 }
 
 /** Every event but `step_update` (one per turn or rarer, so off the hot path). */
-function parseOtherEvent(line: string, value: Record<string, unknown>, name: unknown): AgyEvent | BadLine {
+function parseOtherEvent(line: string, value: Record<string, unknown>, name: unknown): ParsedEvent | BadLine {
   const payload = typeof name === 'string' ? value[name] : undefined;
   switch (name) {
     case 'result':

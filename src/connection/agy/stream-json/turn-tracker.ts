@@ -135,43 +135,48 @@ export class TurnTracker {
       }
     }
     if (step.message !== undefined && !step.repeat) this.notices.push(step.message);
-    if (step.tool) {
-      let call = step.tool;
-      const before = this.#toolCalls.get(call.id);
-      // agy 1.3.1's `finish` step turns DONE as `step_type:"finish"` with no `tool_info`
-      // (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script): the call keeps the arguments
-      // its ACTIVE update showed.
-      if (before && step.raw.tool_info === undefined) {
-        call = {
-          ...call,
-          name: before.name,
-          args: before.args,
-          mcpServer: before.mcpServer,
-          wire: before.wire,
-        } as ToolCall;
-        step = { ...step, tool: call };
+    if (step.tool) step = this.#onToolStep(step, step.tool);
+    return step;
+  }
+
+  /** Records a tool step's call (its latest view, every view handed out) and what denied it, if anything. */
+  #onToolStep(input: Step, tool: ToolCall): Step {
+    let step = input;
+    let call = tool;
+    const before = this.#toolCalls.get(call.id);
+    // agy 1.3.1's `finish` step turns DONE as `step_type:"finish"` with no `tool_info`
+    // (agy-real/littlebearapps-untether-agy-1.3.1/json_schema_finish.script): the call keeps the arguments
+    // its ACTIVE update showed.
+    if (before && step.raw.tool_info === undefined) {
+      call = {
+        ...call,
+        name: before.name,
+        args: before.args,
+        mcpServer: before.mcpServer,
+        wire: before.wire,
+      } as ToolCall;
+      step = { ...step, tool: call };
+    }
+    this.#toolCalls.set(call.id, call);
+    const views = this.#toolCallViews.get(call.id);
+    if (views) views.push(call);
+    else this.#toolCallViews.set(call.id, [call]);
+    const err = call.error;
+    // A call a hook or agy's permission check denied shows up only as a failed tool step (docs/reference/hooks.md#hook-denials-on-stdout).
+    if (err && (DENIAL_TYPES.has(err.type ?? '') || DENIED_MESSAGE.test(err.message))) {
+      this.#markDenied(call.id);
+      if (!this.deniedToolSteps.has(call.id) && HOOK_DENIAL_PREFIX.test(err.message)) {
+        this.hookDenials.push({
+          action: call.mcpServer ? `${call.mcpServer}/${call.name}` : call.name,
+          source: 'agy',
+          // A PreToolUse hook's denial agy echoed: the SDK's own is recognised and replaced by the control
+          // plane (foldDenials); one left is the raw agyHooks' (or a hook's fail-closed answer).
+          deniedBy: { kind: 'hook', name: 'agyHooks' },
+          reason: err.message.replace(HOOK_DENIAL_PREFIX, ''),
+          args: call.args,
+        });
       }
-      this.#toolCalls.set(call.id, call);
-      const views = this.#toolCallViews.get(call.id);
-      if (views) views.push(call);
-      else this.#toolCallViews.set(call.id, [call]);
-      const err = call.error;
-      // A call a hook or agy's permission check denied shows up only as a failed tool step (docs/reference/hooks.md#hook-denials-on-stdout).
-      if (err && (DENIAL_TYPES.has(err.type ?? '') || DENIED_MESSAGE.test(err.message))) {
-        this.#markDenied(call.id);
-        if (!this.deniedToolSteps.has(call.id) && HOOK_DENIAL_PREFIX.test(err.message)) {
-          this.hookDenials.push({
-            action: call.mcpServer ? `${call.mcpServer}/${call.name}` : call.name,
-            source: 'agy',
-            // A PreToolUse hook's denial agy echoed: the SDK's own is recognised and replaced by the control
-            // plane (foldDenials); one left is the raw agyHooks' (or a hook's fail-closed answer).
-            deniedBy: { kind: 'hook', name: 'agyHooks' },
-            reason: err.message.replace(HOOK_DENIAL_PREFIX, ''),
-            args: call.args,
-          });
-        }
-        this.deniedToolSteps.add(call.id);
-      }
+      this.deniedToolSteps.add(call.id);
     }
     return step;
   }

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentConfig } from '../../../../src/agent/config.js';
-import { StreamJsonConnection } from '../../../../src/connection/agy/stream-json/stream-json-connection.js';
+import { AgyConnection } from '../../../../src/connection/agy/agy-connection.js';
 import { freshFakeAgy, killAll, pidsOf, recorded, until } from '../../../helpers/fake-agy.js';
 import { alive, type Sandbox, sandbox, waitGone } from '../../../helpers/sandbox.js';
 
@@ -60,7 +60,7 @@ describe.skipIf(!linux)('the version probe is bounded and never outlives its own
 
   it('a hanging probe is killed on its timeout; start() still succeeds with version null', async () => {
     const { config, pids, agyPath } = await hangingProbeConfig();
-    const conn = new StreamJsonConnection({
+    const conn = new AgyConnection({
       agyPath,
       cwd: box.workspace,
       env: config.env,

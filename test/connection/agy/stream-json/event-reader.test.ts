@@ -4,10 +4,10 @@
 // text, valid JSON or not, sent in the captured shape.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventReader } from '../../../../src/connection/agy/stream-json/event-reader.js';
+import { EventReader, lineEvent } from '../../../../src/connection/agy/stream-json/event-reader.js';
 import {
-  type AgyEvent,
   type BadLine,
+  type ParsedEvent,
   parseEvent,
 } from '../../../../src/connection/agy/stream-json/parse-line.js';
 import type { Step } from '../../../../src/model/step.js';
@@ -28,7 +28,7 @@ const rawDelta = (body: string): string =>
   `{"event":"step_update","step_update":{"conversation_id":"${CONVERSATION}","step_index":3,"state":"ACTIVE","step_type":"agent_response","text_delta":"${body}"}}`;
 
 /** The step of a step event; throws on anything else. */
-function stepOf(event: AgyEvent | BadLine): Step {
+function stepOf(event: ParsedEvent | BadLine): Step {
   if (!('type' in event) || event.type !== 'step') throw new Error(`not a step: ${JSON.stringify(event)}`);
   return event.step;
 }
@@ -153,5 +153,37 @@ describe('EventReader', () => {
     // One parse per line, plus a probe per template for the first few only.
     expect(parse.mock.calls.length).toBeLessThan(n + 8);
     expect(parse.mock.calls.length).toBeGreaterThanOrEqual(n);
+  });
+
+  it.skipIf(!HAVE_CAPTURES)(
+    'event() is the stream event of what parseEvent says, carrying the line, on every capture',
+    () => {
+      if (!HAVE_CAPTURES) throw new Error(NO_CAPTURES_REASON);
+      let lines = 0;
+      for (const file of stdoutFilesOnDisk()) {
+        const reader = new EventReader();
+        for (const line of captureRawLines(file)) {
+          lines++;
+          expect(reader.event(line), `${file}: ${line.slice(0, 120)}`).toEqual(
+            lineEvent(parseEvent(line), line),
+          );
+        }
+      }
+      expect(lines).toBeGreaterThan(200);
+    },
+  );
+
+  it('event() reads a delta from the template without a parse, as one step event with its line', () => {
+    const reader = new EventReader();
+    reader.event(delta('one'));
+    const parse = vi.spyOn(JSON, 'parse');
+    const got = reader.event(delta('two'));
+    expect(parse).not.toHaveBeenCalled();
+    expect(got).toEqual({ type: 'step', line: delta('two'), step: stepOf(parseEvent(delta('two'))) });
+    expect(reader.event('garbage')).toMatchObject({
+      type: 'bad_line',
+      line: 'garbage',
+      bad: { reason: 'not_json' },
+    });
   });
 });

@@ -7,7 +7,7 @@ import {
   printCommandArgs,
   runPrintCommand,
 } from '../../../../src/connection/agy/stream-json/print-command.js';
-import { literalText } from '../../../../src/connection/agy/stream-json/stream-json-connection.js';
+import { literalText } from '../../../../src/connection/agy/stream-json/user-line.js';
 import { SlashCommand } from '../../../../src/content/slash-command.js';
 import { ContentError } from '../../../../src/errors.js';
 import { collect, useSandboxAgents } from '../../../helpers/agents.js';

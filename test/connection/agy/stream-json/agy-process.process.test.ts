@@ -1,11 +1,10 @@
-// A throw while handling one line of agy's output must drop that line, not the host: AgyLaunch guards its
-// stdout and stderr handlers. Runs a tiny fake agy (a shell script) through the real supervised spawn path.
+// A throw while handling one line of agy's output must drop that line, not the host: readEvents guards the
+// handler of each event of the process's stream. Runs a tiny fake agy (a shell script) through the real supervised spawn path.
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgyLaunch } from '../../../../src/connection/agy/stream-json/agy-launch.js';
-import type { AgyEvent } from '../../../../src/connection/agy/stream-json/parse-line.js';
+import { AgyProcess, readEvents } from '../../../../src/connection/agy/stream-json/agy-process.js';
 import type { ExitInfo } from '../../../../src/connection/process/child-process.js';
 
 let dir: string | undefined;
@@ -14,7 +13,7 @@ afterEach(async () => {
   dir = undefined;
 });
 
-describe('AgyLaunch line handlers', () => {
+describe('AgyProcess event handlers', () => {
   it('reports a throwing handler through onHandlerError and keeps reading both streams', async () => {
     dir = await mkdtemp(join(tmpdir(), 'agy-sdk-fake-'));
     const fake = join(dir, 'agy');
@@ -42,27 +41,37 @@ describe('AgyLaunch line handlers', () => {
     const exit = new Promise<ExitInfo>((r) => {
       exited = r;
     });
-    const launch = new AgyLaunch(
-      { binary: fake, args: [], env: process.env, cwd: dir, maxLineBytes: 1 << 20, startTimeoutMs: 20_000 },
-      {
-        onLine: () => {},
-        onEvent: (event: AgyEvent) => {
-          if (event.type === 'step' && event.step.textDelta) texts.push(event.step.textDelta);
-        },
-        onBadLine: () => {
-          throw new Error('bad-line handler bug');
-        },
-        onOverflow: () => {},
-        onStderrLine: (line) => {
-          stderr.push(line);
-          if (line === 'stderr one') throw new Error('stderr handler bug');
-        },
-        onSpawn: () => {},
-        onExit: (e) => exited(e),
-        onHandlerError: (error, stream) => handlerErrors.push([stream, (error as Error).message]),
+    const launch = new AgyProcess({
+      binary: fake,
+      args: [],
+      env: process.env,
+      cwd: dir,
+      maxLineBytes: 1 << 20,
+      startTimeoutMs: 20_000,
+    });
+    void readEvents(
+      launch,
+      (event) => {
+        if (!launch.start.initialized) launch.start.see(event);
+        switch (event.type) {
+          case 'step':
+            if (event.step.textDelta) texts.push(event.step.textDelta);
+            return;
+          case 'bad_line':
+            throw new Error('bad-line handler bug');
+          case 'stderr':
+            stderr.push(event.line);
+            if (event.line === 'stderr one') throw new Error('stderr handler bug');
+            return;
+          case 'exit':
+            exited(event.exit);
+            return;
+          default:
+        }
       },
+      (error, stream) => handlerErrors.push([stream, (error as Error).message]),
     );
-    expect((await launch.ready).conversationId).toBe('c1');
+    expect((await launch.start.ready).conversationId).toBe('c1');
     expect((await exit).code).toBe(0);
     expect(texts).toEqual(['before', 'after']);
     expect(stderr).toEqual(['stderr one', 'stderr two']);
