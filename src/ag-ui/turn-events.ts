@@ -59,12 +59,9 @@ export class TurnEvents {
     const T = this.#types;
     const name = `${step.type} ${step.stepIndex}`;
     const tracked = step.type === 'agent_response' || step.type === 'tool';
-    if (
-      tracked &&
-      step.state === 'ACTIVE' &&
-      !this.#openSteps.has(name) &&
-      !this.#started.has(`step:${name}`)
-    ) {
+    // A step opens at first sight (a one-update step comes DONE at once) and closes once: a step closed by a
+    // pause is not reopened by its later updates.
+    if (tracked && !this.#started.has(`step:${name}`)) {
       this.#started.add(`step:${name}`);
       this.#openSteps.add(name);
       this.#emit({ type: T.STEP_STARTED, stepName: name } as BaseEvent);
