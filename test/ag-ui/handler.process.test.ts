@@ -173,7 +173,11 @@ describe.skipIf(!built)('agy-sdk/ag-ui with the real @ag-ui/client HttpAgent', (
     let answered = 0;
     const url = await serve(TOOL_TURN, {
       askUserTimeoutMs: 300,
-      hooks: [sdk.hooks.postToolCall(() => void (answered += 1))],
+      hooks: [
+        sdk.hooks.postToolCall(() => {
+          answered += 1;
+        }),
+      ],
     });
     const agent = new HttpAgent({ url, threadId: 'thread-timeout' });
     const asked = await run(agent, 'What is here?');

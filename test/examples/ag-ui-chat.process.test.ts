@@ -78,20 +78,20 @@ describe.skipIf(!CHROMIUM || !built)(
         await tab.click('form button');
         const approval = tab.locator('.approval');
         await approval.waitFor();
-        expect(await tab.locator('.you').innerText()).toBe('you: What is in this workspace?');
-        expect(await tab.locator('.agent').first().innerText()).toBe('Let me look at the workspace.');
-        expect(await tab.locator('.tool').first().innerText()).toBe(
+        expect(await tab.locator('.you').textContent()).toBe('you: What is in this workspace?');
+        expect(await tab.locator('.agent').first().textContent()).toBe('Let me look at the workspace.');
+        expect(await tab.locator('.tool').first().textContent()).toBe(
           '→ tool run_command {"CommandLine":"ls"}',
         );
-        expect(await approval.innerText()).toContain('Allow run_command `ls`?');
+        expect(await approval.textContent()).toContain('Allow run_command `ls`?');
         await approval.locator('button', { hasText: 'Approve' }).click();
         await tab.locator('.status').waitFor();
-        expect(await tab.locator('.status').innerText()).toBe('status: success');
-        expect(await tab.locator('.result').innerText()).toBe('✓ README.md\npackage.json');
-        expect(await tab.locator('.agent').last().innerText()).toBe(
+        expect(await tab.locator('.status').textContent()).toBe('status: success');
+        expect(await tab.locator('.result').textContent()).toBe('✓ README.md\npackage.json');
+        expect(await tab.locator('.agent').last().textContent()).toBe(
           'The workspace holds README.md and package.json.',
         );
-        expect(await approval.innerText()).toContain('approved');
+        expect(await approval.textContent()).toContain('approved');
         expect(errors).toEqual([]);
       } finally {
         await context.close();
