@@ -7,14 +7,14 @@ import type { Interrupt, ResumeEntry } from '@ag-ui/core';
 import { type AskUserHandler, type HookToolCall, type PolicyList, policy } from '../index.js';
 
 /** The answer an approval interrupt expects, as its `responseSchema` tells a client. */
-export const APPROVAL_SCHEMA = {
+export const APPROVAL_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
   properties: {
     approved: { type: 'boolean', description: 'Whether the tool call may run.' },
     message: { type: 'string', description: 'Optional: why, for the model.' },
   },
   required: ['approved'],
-} as const;
+};
 
 /** The `reason` of an approval interrupt. */
 export const APPROVAL_REASON = 'tool_approval';
