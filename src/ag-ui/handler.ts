@@ -52,10 +52,12 @@ async function readBody(req: IncomingMessage, max: number): Promise<unknown> {
   }
 }
 
-/** The new turn's prompt: the text of the last user message. */
+/** The new turn's prompt: the text of the run's last message, which must be the user's new message. */
 function promptOf(input: RunAgentInput): ContentPart[] {
-  const last = [...input.messages].reverse().find((m) => m.role === 'user');
-  if (!last) throw new RunRefused(400, 'messages: a new run needs a user message');
+  const last = input.messages.at(-1);
+  // A run whose last message is not the user's (e.g. a front-end tool result) has no new prompt for agy:
+  // re-sending an older user message would run it twice.
+  if (last?.role !== 'user') throw new RunRefused(400, 'messages: a new run must end with a user message');
   const { content } = last as { content: unknown };
   if (typeof content === 'string') return content.trim() ? [content] : refuseEmpty();
   const parts = Array.isArray(content) ? content : [];

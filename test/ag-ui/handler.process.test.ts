@@ -205,6 +205,13 @@ describe.skipIf(!built)('agy-sdk/ag-ui with the real @ag-ui/client HttpAgent', (
     expect(end.type).toBe('RUN_ERROR');
     expect(end.message).toContain('model overloaded (code 503)');
     expect(end.code).toBe('error');
+    // A crash: agy killed mid-turn, its stderr's last words in the message.
+    const crashed = await serve({
+      turns: [{ actions: [{ text: 'Half' }, { stderr: 'panic: boom' }, { killSelf: 'SIGKILL' }] }],
+    });
+    const crash = last(await run(new HttpAgent({ url: crashed, threadId: 'thread-crash' }), 'x'));
+    expect(crash).toMatchObject({ type: 'RUN_ERROR', code: 'error' });
+    expect(String(crash.message)).toMatch(/SIGKILL|panic: boom|exited/);
   });
 
   it('one run at a time per thread: a second run while one streams is refused (409)', async () => {

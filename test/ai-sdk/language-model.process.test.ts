@@ -178,7 +178,7 @@ describe.skipIf(!built)('agy-sdk/ai-sdk with the real `ai` package', () => {
     await noSurvivors();
   });
 
-  it('abortSignal interrupts the turn and leaves no agy process; close() on an idle model is harmless', async () => {
+  it('abortSignal interrupts the turn and leaves no agy process; close() ends a streaming call (finish "interrupted")', async () => {
     const m = await model({ turns: [{ actions: [{ text: 'Working…' }, { stall: true }] }] });
     const abort = new AbortController();
     const result = streamText({ model: m, prompt: 'go', abortSignal: abort.signal });
@@ -189,6 +189,18 @@ describe.skipIf(!built)('agy-sdk/ai-sdk with the real `ai` package', () => {
     }
     expect(seen).toContain('abort');
     await m.close();
+    await noSurvivors();
+    // close() while a call streams ends it and its agy process.
+    const running = streamText({ model: m, prompt: 'go again', onError: () => undefined });
+    const after: string[] = [];
+    let closing: Promise<void> | undefined;
+    for await (const part of running.fullStream) {
+      if (closing) after.push(part.type);
+      if (part.type === 'text-delta') closing ??= m.close();
+    }
+    await closing;
+    expect(after.at(-1)).toBe('finish');
+    expect(await running.finishReason).toBe('interrupted');
     await noSurvivors();
   });
 
