@@ -81,6 +81,15 @@ const MARKERS: Record<string, RegExp[]> = {
     /^agent: The workspace holds README\.md and package\.json\.$/m,
     /^status: success$/m,
   ],
+  '19-ai-sdk-stream-text.mjs': [
+    /^agent: Let me list the files\.$/m,
+    /^ {2}→ list_dir \{"DirectoryPath":"\."\}$/m,
+    /^ {2}✓ README\.md, src\/$/m,
+    /^finish: stop \(success\); tokens in \d+, out \d+$/m,
+    /^agent: Hello from the agy simulator \(offline\)\. You said: "Thanks!"\.$/m,
+    /^same conversation: true$/m,
+    /^status: success$/m,
+  ],
   // The version line once `agy --version` answered (src/testing/simulator/README.md, "Which agy build"), and the
   // demo's own tool called by the simulator's default script (docs/reference/mcp.md#calling-mcp-tools).
   'demo.mjs': [
