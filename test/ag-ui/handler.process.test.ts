@@ -44,7 +44,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A handler on 127.0.0.1 for an agent on the simulator with `scenario`; returns its URL. */
 async function serve(scenario: Testing.Scenario | undefined, agent: Root.AgentConfig = {}): Promise<string> {
-  const file = scenario ? await testing.writeScenario(scenario) : undefined;
+  const file = scenario ? await testing.writeScenario(scenario, scratch) : undefined;
   const handler = await agui.createAgUiHandler({
     agent: {
       agyPath: testing.simulatorPath(),

@@ -38,7 +38,7 @@ async function model(
   scenario?: Testing.Scenario,
   settings: AiSdk.AgySettings = {},
 ): Promise<AiSdk.AgyLanguageModel> {
-  const file = scenario ? await testing.writeScenario(scenario) : undefined;
+  const file = scenario ? await testing.writeScenario(scenario, scratch) : undefined;
   return ai.agy('default', {
     agyPath: testing.simulatorPath(),
     workspaces: [scratch],
