@@ -111,7 +111,7 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
     if (!parsed.success) throw new RunRefused(400, `not a RunAgentInput: ${parsed.error.message}`);
     const input = parsed.data as RunAgentInput;
     const thread = threadOf(input.threadId);
-    const sink = sseSink(peers, input, req, res);
+    const sink = sseSink(peers, input, res);
     res.on('close', () => thread.detach(sink));
     if (input.resume && input.resume.length > 0) thread.resume(input.resume, sink);
     else await thread.start(promptOf(input), sink);
@@ -137,9 +137,8 @@ export async function createAgUiHandler(options: AgUiHandlerOptions): Promise<Ag
 }
 
 /** A run's response as server-sent events; headers go out with the first event (a refusal can still be a 4xx). */
-function sseSink(peers: AgUiPeers, input: RunAgentInput, req: IncomingMessage, res: ServerResponse): RunSink {
+function sseSink(peers: AgUiPeers, input: RunAgentInput, res: ServerResponse): RunSink {
   const encoder = new peers.EventEncoder();
-  void req;
   return {
     threadId: input.threadId,
     runId: input.runId,
