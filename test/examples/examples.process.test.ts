@@ -73,6 +73,23 @@ const MARKERS: Record<string, RegExp[]> = {
     /^ {6}db\.orders\.find/m,
     /^status: denied$/m,
   ],
+  '18-ag-ui-chat.mjs': [
+    /^page: http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/$/m,
+    /^ {2}→ tool run_command \{"CommandLine":"ls"\}$/m,
+    /^ {2}\? Allow run_command `ls`\? → approved$/m,
+    /^ {2}✓ README\.md, package\.json$/m,
+    /^agent: The workspace holds README\.md and package\.json\.$/m,
+    /^status: success$/m,
+  ],
+  '19-ai-sdk-stream-text.mjs': [
+    /^agent: Let me list the files\.$/m,
+    /^ {2}→ list_dir \{"DirectoryPath":"\."\}$/m,
+    /^ {2}✓ README\.md, src\/$/m,
+    /^finish: stop \(success\); tokens in \d+, out \d+$/m,
+    /^agent: Hello from the agy simulator \(offline\)\. You said: "Thanks!"\.$/m,
+    /^same conversation: true$/m,
+    /^status: success$/m,
+  ],
   // The version line once `agy --version` answered (src/testing/simulator/README.md, "Which agy build"), and the
   // demo's own tool called by the simulator's default script (docs/reference/mcp.md#calling-mcp-tools).
   'demo.mjs': [

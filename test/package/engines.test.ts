@@ -14,8 +14,15 @@ const semver = require('semver') as {
   validRange(range: string): string | null;
 };
 
-/** Packages whose `engines.node` may exclude our floor, each with the reason. Empty: none needed today. */
-const ALLOWED: Record<string, string> = {};
+/** Packages whose `engines.node` may exclude our floor, each with the reason. */
+const AI_SDK =
+  'the AI SDK (Node >= 22): a dev dependency, and for users the peer of the opt-in `agy-sdk/ai-sdk` only (docs/guides/ai-sdk.md#install-and-runtimes); tested on Node 20';
+const ALLOWED: Record<string, string> = {
+  ai: AI_SDK,
+  '@ai-sdk/provider': AI_SDK,
+  '@ai-sdk/provider-utils': AI_SDK,
+  '@ai-sdk/gateway': AI_SDK,
+};
 
 interface Found {
   path: string;

@@ -28,6 +28,8 @@ describe('public exports', () => {
       'src/testing/index.ts',
       'src/gateway/index.ts',
       'src/fleet/index.ts',
+      'src/ai-sdk/index.ts',
+      'src/ag-ui/index.ts',
     ]);
   });
 

@@ -152,6 +152,35 @@ console.log(JSON.stringify(out));
     }
   });
 
+  it('agy-sdk/ag-ui without @ag-ui/*: the import works; createAgUiHandler rejects with MissingPeerError and the install command; agy-sdk/ai-sdk makes a model without the AI SDK installed', () => {
+    writeFileSync(
+      join(dir, 'ag-ui.mjs'),
+      `const { createAgUiHandler } = await import('agy-sdk/ag-ui');
+const { MissingPeerError } = await import('agy-sdk');
+const { agy } = await import('agy-sdk/ai-sdk');
+const out = { model: agy('default').specificationVersion };
+try {
+  await createAgUiHandler({ agent: {} });
+  out.handler = 'resolved';
+} catch (e) {
+  out.handler = { name: e.name, pkg: e.packageName, install: e.install, typed: e instanceof MissingPeerError };
+}
+console.log(JSON.stringify(out));
+`,
+    );
+    const run = node(join(dir, 'ag-ui.mjs'));
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      model: 'v4',
+      handler: {
+        name: 'MissingPeerError',
+        pkg: '@ag-ui/core',
+        install: 'npm install @ag-ui/core @ag-ui/encoder',
+        typed: true,
+      },
+    });
+  });
+
   it('the ACP backend without @agentclientprotocol/sdk (an optional peer): the import works; start() rejects with MissingPeerError and the install command, starting nothing', () => {
     writeFileSync(
       join(dir, 'acp.mjs'),
