@@ -7,14 +7,14 @@
  * docs/backends.md (`scripts/capability-table.mjs`). Imports types at most: zod loads on the first config check.
  */
 import type { ConfigField } from './field-support.js';
-import { mapped, member, no, rejected, same, yes } from './field-support.js';
+import { checked, mapped, member, no, rejected, same, yes } from './field-support.js';
 
 /** Every `AgentConfig` field (in the order the schema reports issues: the first bad field is the one named). */
 export const CONFIG_FIELDS = {
   backend: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z
         .discriminatedUnion(
           'kind',
@@ -38,41 +38,45 @@ export const CONFIG_FIELDS = {
         .refine((b) => b.kind === 'agy' || b.preset !== undefined || b.command !== undefined, {
           error: 'an ACP backend needs a preset or a command',
         }),
+    ),
   },
   agyPath: {
     feeds: ['launch'],
     acp: rejected('agy-only; set backend.command for the ACP agent'),
-    schema: (k) => k.nonEmpty,
+    schema: checked((k) => k.nonEmpty),
   },
   env: {
     feeds: [],
     acp: same,
-    schema: (k) => k.z.record(k.z.string(), k.z.string({ error: 'values must be strings' }).optional()),
+    schema: checked((k) =>
+      k.z.record(k.z.string(), k.z.string({ error: 'values must be strings' }).optional()),
+    ),
   },
-  cwd: { feeds: [], acp: same, schema: (k) => k.z.string() },
+  cwd: { feeds: [], acp: same, schema: checked((k) => k.z.string()) },
   workspaces: {
     feeds: [],
     acp: same,
-    schema: (k) => k.z.array(k.z.string(), { error: 'must be an array of absolute paths' }),
+    schema: checked((k) => k.z.array(k.z.string(), { error: 'must be an array of absolute paths' })),
   },
-  model: { feeds: ['launch', 'acp'], acp: same, schema: (k) => k.nonEmpty },
+  model: { feeds: ['launch', 'acp'], acp: same, schema: checked((k) => k.nonEmpty) },
   effort: {
     feeds: ['launch'],
     acp: rejected('ACP has no reasoning-effort setting'),
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'], {
         error: 'must be one of minimal, low, medium, high, xhigh, max',
       }),
+    ),
   },
   mode: {
     feeds: ['launch'],
     acp: rejected("agy's --mode; ACP session modes are not mapped"),
-    schema: (k) => k.z.enum(['plan', 'accept-edits'], { error: "must be 'plan' or 'accept-edits'" }),
+    schema: checked((k) => k.z.enum(['plan', 'accept-edits'], { error: "must be 'plan' or 'accept-edits'" })),
   },
   sandbox: {
     feeds: ['launch'],
     acp: rejected("agy's --sandbox; Gemini CLI's sandbox is set by its own command line (backend.args)"),
-    schema: (k) => k.z.boolean({ error: 'must be a boolean' }),
+    schema: checked((k) => k.z.boolean({ error: 'must be a boolean' })),
   },
   apiKey: {
     feeds: [],
@@ -85,7 +89,7 @@ export const CONFIG_FIELDS = {
         acp: yes('`GEMINI_API_KEY` in its environment (Gemini CLI then selects API-key auth)'),
       },
     },
-    schema: (k) => k.nonEmpty,
+    schema: checked((k) => k.nonEmpty),
   },
   vertex: {
     feeds: [],
@@ -98,7 +102,7 @@ export const CONFIG_FIELDS = {
         when: (v) => v === true,
       },
     },
-    schema: (k) => k.z.boolean(),
+    schema: checked((k) => k.z.boolean()),
   },
   project: {
     feeds: [],
@@ -109,7 +113,7 @@ export const CONFIG_FIELDS = {
         acp: yes('`GOOGLE_CLOUD_PROJECT` in its environment'),
       },
     },
-    schema: (k) => k.nonEmpty,
+    schema: checked((k) => k.nonEmpty),
   },
   location: {
     feeds: [],
@@ -120,7 +124,7 @@ export const CONFIG_FIELDS = {
         acp: yes('`GOOGLE_CLOUD_LOCATION` in its environment'),
       },
     },
-    schema: (k) => k.nonEmpty,
+    schema: checked((k) => k.nonEmpty),
   },
   capabilities: {
     feeds: [],
@@ -169,7 +173,7 @@ export const CONFIG_FIELDS = {
         when: (c) => member(c, 'agentBehavior') === 'minimal',
       },
     },
-    schema: (k) =>
+    schema: checked((k) =>
       k.z
         .strictObject(
           {
@@ -195,6 +199,7 @@ export const CONFIG_FIELDS = {
         .refine((c) => c.enabledTools === undefined || c.disabledTools === undefined, {
           error: 'enabledTools and disabledTools are mutually exclusive (an allowlist or a denylist)',
         }),
+    ),
   },
   allowOutsideWorkspaces: {
     feeds: [],
@@ -209,108 +214,112 @@ export const CONFIG_FIELDS = {
         ),
       },
     },
-    schema: (k) => k.z.boolean(),
+    schema: checked((k) => k.z.boolean()),
   },
-  conversationId: { feeds: ['launch', 'acp'], acp: same, schema: (k) => k.nonEmpty },
+  conversationId: { feeds: ['launch', 'acp'], acp: same, schema: checked((k) => k.nonEmpty) },
   resume: {
     feeds: ['launch'],
     acp: rejected(
       "agy's unknown-conversation fallback is not an ACP behaviour: `session/load` of an unknown session fails",
     ),
-    schema: (k) => k.z.enum(['allow', 'require'], { error: "must be 'allow' or 'require'" }),
+    schema: checked((k) => k.z.enum(['allow', 'require'], { error: "must be 'allow' or 'require'" })),
   },
   dangerouslySkipPermissions: {
     feeds: [],
     acp: rejected('permission requests are answered by policies; use policy.allowAll()'),
-    schema: (k) => k.z.boolean(),
+    schema: checked((k) => k.z.boolean()),
   },
   extraArgs: {
     feeds: ['launch'],
     acp: rejected('agy flags; set backend.args for the ACP agent'),
-    schema: (k) => k.z.array(k.z.string(), { error: 'must be an array of strings' }),
+    schema: checked((k) => k.z.array(k.z.string(), { error: 'must be an array of strings' })),
   },
-  dataDir: { feeds: ['session', 'acp'], acp: same, schema: (k) => k.nonEmpty },
-  startTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: (k) => k.duration },
-  idleTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: (k) => k.durationOrOff },
-  turnTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: (k) => k.durationOrOff },
-  interruptGraceMs: { feeds: ['watchdog', 'acp'], acp: same, schema: (k) => k.duration },
-  closeGraceMs: { feeds: ['watchdog', 'acp'], acp: same, schema: (k) => k.duration },
-  maxLineBytes: { feeds: ['launch', 'acp'], acp: same, schema: (k) => k.positive },
+  dataDir: { feeds: ['session', 'acp'], acp: same, schema: checked((k) => k.nonEmpty) },
+  startTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: checked((k) => k.duration) },
+  idleTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: checked((k) => k.durationOrOff) },
+  turnTimeoutMs: { feeds: ['watchdog', 'acp'], acp: same, schema: checked((k) => k.durationOrOff) },
+  interruptGraceMs: { feeds: ['watchdog', 'acp'], acp: same, schema: checked((k) => k.duration) },
+  closeGraceMs: { feeds: ['watchdog', 'acp'], acp: same, schema: checked((k) => k.duration) },
+  maxLineBytes: { feeds: ['launch', 'acp'], acp: same, schema: checked((k) => k.positive) },
   historyLimit: {
     feeds: [],
     acp: same,
     // 0 keeps every step, as Python's max_history_size=0.
-    schema: (k) =>
+    schema: checked((k) =>
       k.z
         .number()
         .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a number >= 0 (0: no limit)' }),
+    ),
   },
   onBadLine: {
     feeds: ['launch'],
     acp: rejected('stream-json lines only; ACP framing errors are logged'),
-    schema: (k) => k.fn,
+    schema: checked((k) => k.fn),
   },
-  onStderr: { feeds: ['launch', 'acp'], acp: same, schema: (k) => k.fn },
+  onStderr: { feeds: ['launch', 'acp'], acp: same, schema: checked((k) => k.fn) },
 
   // Session runtime (tools, MCP, hooks, isolation).
 
   tools: {
     feeds: [],
     acp: same,
-    schema: (k) => k.z.array(k.toolEntry, { error: 'must be an array of tool() definitions' }),
+    schema: checked((k) => k.z.array(k.toolEntry, { error: 'must be an array of tool() definitions' })),
   },
   toolTransport: {
     feeds: ['session'],
     acp: rejected("the agent's own tools always go over HTTP on ACP"),
-    schema: (k) => k.z.enum(['http', 'stdio'], { error: "must be 'http' or 'stdio'" }),
+    schema: checked((k) => k.z.enum(['http', 'stdio'], { error: "must be 'http' or 'stdio'" })),
   },
   mcpServers: {
     feeds: ['session', 'acp'],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.record(k.z.string(), k.z.unknown(), { error: 'must be an object of server name to server config' }),
+    ),
   },
   agyHooks: {
     feeds: [],
     acp: rejected('agy hook payloads; use typed hooks and policies'),
-    schema: (k) => k.z.array(k.z.unknown()),
+    schema: checked((k) => k.z.array(k.z.unknown())),
   },
   hookPlacement: {
     feeds: ['session'],
     acp: rejected('agy hook files; ACP has permission requests instead'),
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.enum(['workspace', 'plugin', 'home'], { error: "must be 'workspace', 'plugin' or 'home'" }),
+    ),
   },
   hookTimeoutMs: {
     feeds: ['session'],
     acp: rejected('agy hook relays; ACP permission requests follow askUserTimeoutMs'),
-    schema: (k) => k.duration,
+    schema: checked((k) => k.duration),
   },
   hookRelay: {
     feeds: ['session'],
     acp: rejected('agy hook relays; ACP has permission requests instead'),
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.enum(['auto', 'curl', 'bash', 'node'], { error: "must be 'auto', 'curl', 'bash' or 'node'" }),
+    ),
   },
   isolation: {
     feeds: ['session', 'acp'],
     acp: same,
-    schema: (k) => k.z.enum(['none', 'shadow-home'], { error: "must be 'none' or 'shadow-home'" }),
+    schema: checked((k) => k.z.enum(['none', 'shadow-home'], { error: "must be 'none' or 'shadow-home'" })),
   },
   linkNativeAuth: {
     feeds: ['session'],
     acp: rejected("agy's native sign-in state"),
-    schema: (k) => k.z.boolean(),
+    schema: checked((k) => k.z.boolean()),
   },
   settingsOverrides: {
     feeds: ['session'],
     acp: same,
-    schema: (k) => k.z.record(k.z.string(), k.z.unknown()),
+    schema: checked((k) => k.z.record(k.z.string(), k.z.unknown())),
   },
   provider: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.strictObject(
         {
           kind: k.z.enum(['openai-chat', 'openai-responses', 'anthropic'], {
@@ -323,34 +332,39 @@ export const CONFIG_FIELDS = {
         },
         { error: 'must be { kind, baseUrl, apiKey, model, headers? }' },
       ),
+    ),
   },
   notes: {
     feeds: ['session'],
     acp: rejected('agy rules; put notes in the prompt (reminder)'),
-    schema: (k) => k.z.string(),
+    schema: checked((k) => k.z.string()),
   },
-  reminder: { feeds: [], acp: same, schema: (k) => k.z.string({ error: 'must be a string' }) },
+  reminder: { feeds: [], acp: same, schema: checked((k) => k.z.string({ error: 'must be a string' })) },
   skillsPaths: {
     feeds: ['session'],
     acp: rejected('agy plugin skills'),
-    schema: (k) => k.z.array(k.z.string()),
+    schema: checked((k) => k.z.array(k.z.string())),
   },
-  subagents: { feeds: ['session'], acp: rejected('agy subagents'), schema: (k) => k.z.array(k.z.unknown()) },
+  subagents: {
+    feeds: ['session'],
+    acp: rejected('agy subagents'),
+    schema: checked((k) => k.z.array(k.z.unknown())),
+  },
 
   // Control plane (hooks, policies, triggers, budgets).
 
   hooks: {
     feeds: [],
     acp: same,
-    schema: (k) => k.z.array(k.hookEntry, { error: 'must be an array of hooks (hooks.<kind>(…))' }),
+    schema: checked((k) => k.z.array(k.hookEntry, { error: 'must be an array of hooks (hooks.<kind>(…))' })),
   },
-  policies: { feeds: [], acp: same, schema: (k) => k.z.array(k.z.unknown()) },
-  askUserTimeoutMs: { feeds: [], acp: same, schema: (k) => k.duration },
-  triggers: { feeds: [], acp: same, schema: (k) => k.z.array(k.z.unknown()) },
+  policies: { feeds: [], acp: same, schema: checked((k) => k.z.array(k.z.unknown())) },
+  askUserTimeoutMs: { feeds: [], acp: same, schema: checked((k) => k.duration) },
+  triggers: { feeds: [], acp: same, schema: checked((k) => k.z.array(k.z.unknown())) },
   budget: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.strictObject({
         maxModelCalls: k.count.optional(),
         maxToolCalls: k.count.optional(),
@@ -367,12 +381,13 @@ export const CONFIG_FIELDS = {
           })
           .optional(),
       }),
+    ),
   },
-  steering: { feeds: [], acp: same, schema: (k) => k.z.boolean() },
+  steering: { feeds: [], acp: same, schema: checked((k) => k.z.boolean()) },
   pricing: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.record(
         k.z.string(),
         k.z.strictObject(
@@ -386,11 +401,12 @@ export const CONFIG_FIELDS = {
         ),
         { error: 'must be an object of model id to prices' },
       ),
+    ),
   },
   telemetry: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.strictObject(
         {
           enabled: k.z.boolean().optional(),
@@ -408,16 +424,17 @@ export const CONFIG_FIELDS = {
         },
         { error: 'must be { enabled?, captureContent?, tracerProvider?, meterProvider? }' },
       ),
+    ),
   },
   connection: {
     feeds: [],
     acp: rejected('a custom connection replaces the backend; use one or the other'),
-    schema: (k) => k.fn,
+    schema: checked((k) => k.fn),
   },
   record: {
     feeds: [],
     acp: same,
-    schema: (k) =>
+    schema: checked((k) =>
       k.z
         .object(
           {
@@ -429,6 +446,7 @@ export const CONFIG_FIELDS = {
           { error: 'must be { dir, redact? }' },
         )
         .strict(),
+    ),
   },
 
   // Last, as in every earlier release: of several bad fields, the first in this order is the one named.
@@ -449,7 +467,7 @@ export const CONFIG_FIELDS = {
         when: (si) => member(si, 'mode') === 'replace',
       },
     },
-    schema: (k) =>
+    schema: checked((k) =>
       k.z.union(
         [
           k.z.string(),
@@ -472,15 +490,16 @@ export const CONFIG_FIELDS = {
             'must be a string, { identity?, sections?: { title, content }[] } or { mode: "replace", text }',
         },
       ),
+    ),
   },
   // Checked where it is compiled (response-schema.ts).
   responseSchema: {
     feeds: [],
     acp: rejected('ACP has no structured-output channel'),
-    schema: (k) => k.z.unknown(),
+    schema: checked((k) => k.z.unknown()),
   },
   // Duck-typed on use.
-  logger: { feeds: [], acp: same, schema: (k) => k.z.unknown() },
+  logger: { feeds: [], acp: same, schema: checked((k) => k.z.unknown()) },
 } as const satisfies Record<string, ConfigField>;
 
 /** A described field's name. */

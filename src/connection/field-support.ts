@@ -104,6 +104,14 @@ export interface ConfigField {
 }
 
 /** ACP: it means on ACP what it means on agy. */
+/**
+ * A field's check, typed as any check: the table's declaration then names no zod type of its own (a consumer on
+ * zod 3.25's `zod/v4` reads our `.d.ts` with its own zod types, whose generics differ).
+ */
+export function checked(build: ConfigField['schema']): ConfigField['schema'] {
+  return build;
+}
+
 export const same = { support: 'same' } as const;
 /** ACP: it becomes something else there (`how`). */
 export const mapped = (how: string): { support: 'mapped'; how: string } => ({ support: 'mapped', how });
