@@ -1,0 +1,57 @@
+/**
+ * `agy-sdk/connection`: backends, for the code that chooses one in detail or writes one. An agent author
+ * needs none of this (an `Agent` runs on agy by default); it holds
+ * - the layer-3 seam: a `Connection` is one transport to a backend, built by a `ConnectionFactory`
+ *   (`AgentConfig.connection`) that receives the `ConnectionHost` it calls back through (tool gate, tool
+ *   completion, steering, stop decisions); `InMemoryConnection` on `agy-sdk/testing` is a small example;
+ * - the backend configs (`AgentConfig.backend`), agy's own session options (`AgentConfig.mode`,
+ *   `isolation`, `subagents`, …) and what each backend can do (`agent.capabilities`: `AgentCapabilities`;
+ *   `AGY_CAPABILITIES`, `GEMINI_CLI_CAPABILITIES`, the rows of the capability table);
+ * - the agy binary's lookup, the agy transport's counters (`agent.stats`);
+ * - the errors a transport reports, finer than the root's `StartError` and `TurnError`: a `TurnResult.error`
+ *   or a rejected `start()` carries them, and `AgySdkError.code` names each one without this import.
+ *
+ * Every export is public API. The seam follows the SDK's semver, but a backend written against it should
+ * expect it to grow (new optional members) in minor releases.
+ */
+
+export {
+  ClosedError,
+  ConversationNotFoundError,
+  LineTooLongError,
+  McpServerStartError,
+  type ProcessDiagnostics,
+  ProcessExitError,
+  UsageError,
+  WatchdogTimeoutError,
+} from '../errors.js';
+export { type AgentCapabilities, CAPABILITY_ROWS, type CapabilityRow } from '../model/capabilities.js';
+export type { AcpBackendConfig, AcpPreset } from './acp/config.js';
+export { GEMINI_CLI_CAPABILITIES } from './acp/gemini-cli-capabilities.js';
+// Constants, types and the binary lookup come from their own modules, so this entry does not load either
+// backend's code.
+export { AGY_CAPABILITIES } from './agy/capabilities.js';
+// agy's own session options (fields of `AgentConfig` that only the agy backend reads).
+export type {
+  AgyMode,
+  CustomSystemInstructions,
+  HookPlacement,
+  Isolation,
+  SubagentConfig,
+  SystemInstructionSection,
+} from './agy/index.js';
+export type { DriftEntry, DriftKind } from './agy/stream-json/drift.js';
+export type { BadLine, BadLineReason } from './agy/stream-json/parse-line.js';
+export { resolveAgyBinary } from './agy/stream-json/resolve-binary.js';
+export type { ConnectionStats } from './agy/stream-json/stream-json-connection.js';
+export type { AgyBackendConfig, BackendConfig } from './backend-config.js';
+export type {
+  Connection,
+  ConnectionFactory,
+  ConnectionInfo,
+  TurnCommand,
+  TurnMedia,
+  TurnRequest,
+  TurnSink,
+} from './connection.js';
+export type { ConnectionHost } from './host.js';
