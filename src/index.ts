@@ -3,10 +3,11 @@
  *
  * Every export of this file is public API, covered by semver; nothing else is (deep imports are not
  * supported). It holds what an agent author uses; the rest is on subpaths: backends and the layer-3 seam
- * on `agy-sdk/connection`, the agent pool on `agy-sdk/pool`, agy's own payloads and tool catalogue on
- * `agy-sdk/wire`, the simulator, cassettes and the in-memory connection on `agy-sdk/testing`, the gateway on
- * `agy-sdk/gateway`, the fleet on `agy-sdk/fleet`. Each name is exported from one entry point. Names marked `@experimental` depend on something agy does not offer yet
- * (see "Not on agy" in docs/architecture.md) and may change in a minor release.
+ * on `agy-sdk/connection`, the agent pool on `agy-sdk/pool`, agy's own payloads on `agy-sdk/wire`, the
+ * simulator, cassettes and the in-memory connection on `agy-sdk/testing`, the gateway on `agy-sdk/gateway`,
+ * the fleet on `agy-sdk/fleet`. Each name is exported from one entry point. Names marked `@experimental`
+ * depend on something agy does not offer yet (see "Not on agy" in docs/architecture.md) and may change in a
+ * minor release.
  */
 
 // The Agent and its configuration.
@@ -40,7 +41,6 @@ export {
   type MediaContent,
   Video,
 } from './content/content.js';
-export { SlashCommand } from './content/slash-command.js';
 // Conversations and responses (created by the Agent only: types, not constructors).
 export type { BudgetConfig, BudgetScope } from './conversation/budget.js';
 export type { ChatResponse, StreamChunk } from './conversation/chat-response.js';
@@ -58,7 +58,6 @@ export {
   TurnDeniedError,
   type TurnDenier,
   type TurnErrorCode,
-  UnsupportedError,
 } from './errors.js';
 // Hooks: plain objects built by the `hooks.*` factories.
 export {
@@ -132,11 +131,15 @@ export type { MeterProviderLike, TelemetryConfig, TracerProviderLike } from './t
 // Tools.
 export {
   type AgentBehavior,
+  BUILTIN_TOOL_CLASSES,
+  type BuiltinToolClass,
   type BuiltinToolName,
   BuiltinTools,
+  builtinToolClass,
   type CallToolResult,
   type CapabilitiesConfig,
   type ContentBlock,
+  KNOWN_BUILTIN_TOOLS,
   type McpToolListing,
   type SchemaInput,
   type SchemaIssue,

@@ -6,18 +6,19 @@
  *   completion, steering, stop decisions); `InMemoryConnection` on `agy-sdk/testing` is a small example;
  * - the backend configs (`AgentConfig.backend`), agy's own session options (`AgentConfig.mode`,
  *   `isolation`, `subagents`, …) and what each backend can do (`agent.capabilities`: `AgentCapabilities`;
- *   `AGY_CAPABILITIES`, `GEMINI_CLI_CAPABILITIES`, the rows of the capability table), agy's built-in tools
- *   by class (what `capabilities` accepts, what policies sort by) and its print-mode slash commands (what
- *   `SlashCommand` accepts);
+ *   `AGY_CAPABILITIES`, `GEMINI_CLI_CAPABILITIES`, the rows of the capability table), and agy's slash
+ *   commands (`SlashCommand`, a prompt part only the agy backend runs);
  * - the agy binary's lookup, the agy transport's counters (`agent.stats`);
- * - the errors a transport reports, finer than the root's `StartError` and `TurnError`: a `TurnResult.error`
- *   or a rejected `start()` carries them, and `AgySdkError.code` names each one without this import.
+ * - the errors a backend reports, finer than the root's `StartError` and `TurnError` (a `TurnResult.error`
+ *   or a rejected `start()` carries them), and `UnsupportedError` (a backend refusing what it cannot do);
+ *   `AgySdkError.code` names each one without this import.
  *
  * Every export is public API. The seam follows the SDK's semver, but a backend written against it should
  * expect it to grow (new optional members) in minor releases.
  */
 
-export { PRINT_MODE_COMMANDS, type PrintModeCommand } from '../content/slash-command.js';
+// agy's slash commands: a prompt part agy answers in a print-mode run (`TurnRequest.command` on the seam).
+export { PRINT_MODE_COMMANDS, type PrintModeCommand, SlashCommand } from '../content/slash-command.js';
 export {
   ClosedError,
   ConversationNotFoundError,
@@ -25,12 +26,11 @@ export {
   McpServerStartError,
   type ProcessDiagnostics,
   ProcessExitError,
+  UnsupportedError,
   UsageError,
   WatchdogTimeoutError,
 } from '../errors.js';
 export { type AgentCapabilities, CAPABILITY_ROWS, type CapabilityRow } from '../model/capabilities.js';
-export { BUILTIN_TOOL_CLASSES, type BuiltinToolClass, builtinToolClass } from '../tools/builtin-classes.js';
-export { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 export type { AcpBackendConfig, AcpPreset } from './acp/config.js';
 export { GEMINI_CLI_CAPABILITIES } from './acp/gemini-cli-capabilities.js';
 // Constants, types and the binary lookup come from their own modules, so this entry does not load either
