@@ -30,6 +30,8 @@ const TARGETS = {
   testing: 'agy-sdk/testing',
   gateway: 'agy-sdk/gateway',
   fleet: 'agy-sdk/fleet',
+  connection: 'agy-sdk/connection',
+  pool: 'agy-sdk/pool',
 };
 
 function npm(args, cwd) {
@@ -155,6 +157,8 @@ export async function run() {
       ratioTestingVsCodex: ratio('testing'),
       ratioFleetVsCodex: ratio('fleet'),
       ratioWireVsCodex: ratio('wire'),
+      ratioConnectionVsCodex: ratio('connection'),
+      ratioPoolVsCodex: ratio('pool'),
       modules: probe,
       install: { agySdkPlusZod: install },
     };

@@ -18,8 +18,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Agent, silentLogger } from 'agy-sdk';
-import { simulatorPath, writeScenario } from 'agy-sdk/testing';
+import { Agent } from 'agy-sdk';
+import { silentLogger, simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { fmt, rounds, summarize } from './stats.mjs';
 
 const COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 600);

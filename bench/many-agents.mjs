@@ -20,8 +20,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Agent, silentLogger, tool } from 'agy-sdk';
-import { simulatorPath, writeScenario } from 'agy-sdk/testing';
+import { Agent, tool } from 'agy-sdk';
+import { silentLogger, simulatorPath, writeScenario } from 'agy-sdk/testing';
 import { z } from 'zod';
 
 const standalone = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;

@@ -13,8 +13,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, AgentPool, silentLogger } from 'agy-sdk';
-import { InMemoryConnection, simulatorPath, writeScenario } from 'agy-sdk/testing';
+import { Agent } from 'agy-sdk';
+import { AgentPool } from 'agy-sdk/pool';
+import { InMemoryConnection, silentLogger, simulatorPath, writeScenario } from 'agy-sdk/testing';
 
 const CHUNKS = 10;
 const TEXT = Array.from({ length: CHUNKS }, (_, i) => `t${i} `).join('');

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Agent, silentLogger } from 'agy-sdk';
-import { simulatorPath } from 'agy-sdk/testing';
+import { Agent } from 'agy-sdk';
+import { silentLogger, simulatorPath } from 'agy-sdk/testing';
 import { fmt } from './stats.mjs';
 
 function nodeBoot() {

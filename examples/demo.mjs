@@ -2,7 +2,8 @@
 // AGY_PATH set, or agy on PATH, it runs against the real CLI. The agent has one tool of its own; offline, the
 // simulator's default script calls it (real agy decides by itself), so either way the run shows its round trip.
 import { readdirSync } from 'node:fs';
-import { Agent, resolveAgyBinary, tool } from 'agy-sdk';
+import { Agent, tool } from 'agy-sdk';
+import { resolveAgyBinary } from 'agy-sdk/connection';
 import { simulatorPath } from 'agy-sdk/testing';
 import { z } from 'zod';
 

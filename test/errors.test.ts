@@ -1,14 +1,13 @@
 /** One error hierarchy: every error the SDK raises is an AgySdkError with a code from one literal union. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { ClosedError, UsageError } from '../src/connection/index.js';
 import {
   AgyNotFoundError,
   AgySdkError,
   type AgySdkErrorCode,
-  ClosedError,
   ConfigError,
   MissingPeerError,
   PolicyConfigError,
-  UsageError,
 } from '../src/index.js';
 import { enforce } from '../src/policy/index.js';
 import { InMemoryConnection } from '../src/testing/index.js';

@@ -13,7 +13,7 @@ import { HOOK_KINDS } from '../hooks/types.js';
 import { durationSchema } from '../internal/duration.js';
 import type { Exhausted } from '../internal/guards.js';
 import { zod } from '../internal/load-sync.js';
-import { KNOWN_BUILTIN_TOOLS } from '../tools/builtin-tools.js';
+import { KNOWN_BUILTIN_TOOLS } from '../model/builtin-tools.js';
 import type { AgentConfig } from './config.js';
 
 function isHttpUrl(value: string): boolean {

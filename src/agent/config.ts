@@ -19,11 +19,11 @@ import type { BudgetConfig } from '../conversation/budget.js';
 import type { ProviderConfig } from '../gateway/provider-bridge.js';
 import type { Hook } from '../hooks/kinds.js';
 import type { Logger } from '../logger.js';
+import type { CapabilitiesConfig, ThinkingLevel } from '../model/builtin-tools.js';
 import type { PricingTable } from '../model/pricing.js';
 import type { ResponseSchemaInput } from '../model/response-schema.js';
 import type { PolicyList } from '../policy/types.js';
 import type { TelemetryConfig } from '../telemetry/telemetry-config.js';
-import type { CapabilitiesConfig, ThinkingLevel } from '../tools/builtin-tools.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Trigger } from '../triggers/types.js';
 

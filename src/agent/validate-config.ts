@@ -21,10 +21,6 @@ import { TOOL_SERVER_NAME } from '../connection/tool-server/server-name.js';
 import { AttachmentFiles } from '../content/attachment-files.js';
 import { ConfigError, UnsupportedError } from '../errors.js';
 import type { Hook } from '../hooks/kinds.js';
-import { deny } from '../policy/builders.js';
-import { confirmRunCommand } from '../policy/presets.js';
-import type { Policy, PolicyList } from '../policy/types.js';
-import { sdkWorkspaceConfinement } from '../policy/workspace.js';
 import {
   AGY_SUBAGENT_TOOLS,
   agyEffort,
@@ -34,7 +30,11 @@ import {
   enablesBuiltinWriteTools,
   geminiToolNames,
   toolFamily,
-} from '../tools/builtin-tools.js';
+} from '../model/builtin-tools.js';
+import { deny } from '../policy/builders.js';
+import { confirmRunCommand } from '../policy/presets.js';
+import type { Policy, PolicyList } from '../policy/types.js';
+import { sdkWorkspaceConfinement } from '../policy/workspace.js';
 import type { AgentConfig } from './config.js';
 import { checkConfigShape } from './config-schema.js';
 import { ControlPlane } from './control-plane.js';

@@ -16,7 +16,8 @@ import type {
   SharedV4ProviderMetadata,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { Agent, type AgentConfig, ConversationNotFoundError } from '../index.js';
+import { ConversationNotFoundError } from '../connection/index.js';
+import { Agent, type AgentConfig } from '../index.js';
 import { mapCallOptions } from './call-options.js';
 import { PROVIDER_KEY, type PromptPlan, planPrompt, replayHistory } from './prompt.js';
 import { streamTurn } from './turn-stream.js';

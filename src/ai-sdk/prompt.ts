@@ -9,7 +9,8 @@ import type {
   LanguageModelV4Prompt,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { type ContentPart, fromBytes, UnsupportedError, UsageError } from '../index.js';
+import { UnsupportedError, UsageError } from '../connection/index.js';
+import { type ContentPart, fromBytes } from '../index.js';
 
 /** The AI SDK provider key agy's metadata and options live under. */
 export const PROVIDER_KEY = 'agy';

@@ -5,10 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Isolation } from '../connection/index.js';
 import type { UpstreamKind } from '../gateway/index.js';
 // The bridge is the gateway area's provider-mode entry; `agy-sdk/gateway` does not export it (yet).
 import { startProviderBridge } from '../gateway/index.js';
-import { type AgentConfig, ConfigError, type Isolation, type JsonSchema } from '../index.js';
+import { type AgentConfig, ConfigError, type JsonSchema } from '../index.js';
 import { simulatorPath } from '../testing/index.js';
 
 /** The flags `run` and `chat` share. */

@@ -8,14 +8,8 @@
  */
 import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import {
-  Agent,
-  type AskUserHandler,
-  type PolicyList,
-  policy,
-  SlashCommand,
-  terminalApproval,
-} from '../index.js';
+import { SlashCommand } from '../connection/index.js';
+import { Agent, type AskUserHandler, type PolicyList, policy, terminalApproval } from '../index.js';
 import { type AgentFlags, setupAgent } from './agent-setup.js';
 import { cliLogger, type LogSink } from './cli-logger.js';
 import { reportFailure } from './failure.js';

@@ -9,7 +9,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
-import { Agent, type AgentConfig, AgyNotFoundError, policy, resolveAgyBinary, tool } from '../index.js';
+import { resolveAgyBinary } from '../connection/index.js';
+import { Agent, type AgentConfig, AgyNotFoundError, policy, tool } from '../index.js';
 import { settlesWithin } from '../internal/timing.js';
 import { describeRun, runBounded } from '../platform/index.js';
 import {

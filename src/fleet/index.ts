@@ -9,7 +9,8 @@ import { loadWithPeers } from './peers.js';
 import type { FleetQueue, FleetQueueOptions } from './queue.js';
 import type { FleetWorker, FleetWorkerOptions } from './worker.js';
 
-export { MissingPeerError } from '../errors.js';
+// A queue or a worker that cannot reach Redis. (A missing `bullmq` or `ioredis` is the root's `MissingPeerError`.)
+export { RedisUnavailableError } from '../errors.js';
 export type { FleetAddOptions, FleetJobHandle, FleetQueue, FleetQueueOptions } from './queue.js';
 export type { FleetConnection, FleetLocation, FleetRedisOptions } from './redis.js';
 export type {

@@ -3,10 +3,16 @@
  * agy (or Gemini CLI, or any `@google/genai` client) can run on another provider. Usable without an Agent.
  */
 
+// Provider mode: an Agent on another provider through the gateway (`AgentConfig.provider`, whose usage is
+// `TurnResult.providerUsage`).
+export type { ProviderUsage } from '../model/usage.js';
 export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
 export { createGateway, type Gateway, type GatewayOptions, type GatewayUsageReport } from './gateway.js';
 export type { UsageMetadata } from './gemini-types.js';
-// Provider mode. Its config and usage types (`ProviderConfig`, `ProviderUsage`) are the Agent's
-// (`AgentConfig.provider`, `TurnResult.providerUsage`) and exported once, from the root.
-export { type ProviderBridge, startProviderBridge, validateProvider } from './provider-bridge.js';
+export {
+  type ProviderBridge,
+  type ProviderConfig,
+  startProviderBridge,
+  validateProvider,
+} from './provider-bridge.js';
 export type { UpstreamConfig, UpstreamKind } from './upstream/upstream.js';

@@ -7,7 +7,7 @@
  */
 import { isPlainObject, normalizeKey, setOwn } from '../hooks/args.js';
 import type { ToolArgs, ToolInvocation } from '../hooks/types.js';
-import { sameBuiltinTool } from '../tools/tool-aliases.js';
+import { sameBuiltinTool } from '../model/tool-aliases.js';
 import type { Decision, Policy, PolicyEvaluation, PolicyList, PolicyScope } from './types.js';
 
 const SCOPES: readonly PolicyScope[] = ['specific', 'server', 'global'];
@@ -38,7 +38,7 @@ export function sortPolicies(policies: readonly Policy[]): Policy[] {
 /**
  * Whether a policy's target covers the call. MCP calls match only `*`, `server/*` and `server/tool`. A
  * built-in tool matches under each backend's name for it (`run_command` on agy is `run_shell_command` on Gemini
- * CLI; `tools/tool-aliases.ts`), so a policy means the same on every backend.
+ * CLI; `model/tool-aliases.ts`), so a policy means the same on every backend.
  */
 export function matchesTarget(tool: string, call: ToolInvocation): boolean {
   if (tool === '*') return true;

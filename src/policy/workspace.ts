@@ -9,7 +9,7 @@ import type { AttachmentFiles } from '../content/attachment-files.js';
 import { normalizeKey } from '../hooks/args.js';
 import type { ToolInvocation } from '../hooks/types.js';
 import { isInside, resolveRealPath } from '../internal/real-path.js';
-import { sameBuiltinTool } from '../tools/tool-aliases.js';
+import { sameBuiltinTool } from '../model/tool-aliases.js';
 import { deny } from './builders.js';
 
 export { isInside, resolveRealPath };
@@ -89,7 +89,7 @@ export async function pathsOutside(
 
 /**
  * agy's built-in tools that read one file: the only ones an attachment file is admitted to (its other
- * backends' names match through `tools/tool-aliases.ts`). A write, a listing or a command never reaches it.
+ * backends' names match through `model/tool-aliases.ts`). A write, a listing or a command never reaches it.
  */
 export const ATTACHMENT_READ_TOOLS: readonly string[] = [
   'view_file',

@@ -5,6 +5,13 @@
  * (`AGY_SIM_SCENARIO`).
  */
 
+// Cassette errors: reading or importing a cassette (`cassette_invalid`), a strict replay that diverged
+// (`cassette_mismatch`).
+export { CassetteError, CassetteMismatchError } from '../errors.js';
+// Loggers: `silentLogger` for tests; `consoleLogger` is the default every `Agent` uses.
+export { consoleLogger, silentLogger } from '../logger.js';
+// Whether a value has the shape of an MCP `CallToolResult` (what a tool returns, what `ToolRunner` gives back).
+export { isCallToolResult } from '../tools/tool-result.js';
 export * from './cassette/index.js';
 export {
   InMemoryConnection,

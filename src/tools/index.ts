@@ -1,6 +1,6 @@
 /** In-process tools: `tool()`, their context and state, results, and provider-safe names. */
 
-export { BUILTIN_TOOL_CLASSES, type BuiltinToolClass, builtinToolClass } from './builtin-classes.js';
+export { BUILTIN_TOOL_CLASSES, type BuiltinToolClass, builtinToolClass } from '../model/builtin-classes.js';
 export {
   type AgentBehavior,
   type BuiltinToolName,
@@ -8,7 +8,7 @@ export {
   type CapabilitiesConfig,
   KNOWN_BUILTIN_TOOLS,
   type ThinkingLevel,
-} from './builtin-tools.js';
+} from '../model/builtin-tools.js';
 export type {
   AudioContent,
   EmbeddedResource,

@@ -12,9 +12,9 @@ import { readCassette } from '../../src/cassette/format.js';
 import { ConfigError } from '../../src/errors.js';
 import { hooks } from '../../src/hooks/factories.js';
 import type { HookToolResult } from '../../src/hooks/types.js';
+import { BuiltinTools } from '../../src/model/builtin-tools.js';
 import { BudgetExceededError } from '../../src/model/turn-errors.js';
 import { policy } from '../../src/policy/index.js';
-import { BuiltinTools } from '../../src/tools/builtin-tools.js';
 import { tool } from '../../src/tools/tool.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 

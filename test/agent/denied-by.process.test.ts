@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { hooks } from '../../src/hooks/factories.js';
 import type { Logger } from '../../src/logger.js';
+import { BuiltinTools } from '../../src/model/builtin-tools.js';
 import { policy } from '../../src/policy/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
-import { BuiltinTools } from '../../src/tools/builtin-tools.js';
 import { useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();

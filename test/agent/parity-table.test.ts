@@ -1,11 +1,13 @@
 /**
- * docs/python-parity.md: every row's agy-sdk name is an export of `agy-sdk` or `agy-sdk/testing`, a member of
+ * docs/python-parity.md: every row's agy-sdk name is an export of `agy-sdk`, `agy-sdk/testing` or
+ * `agy-sdk/connection` (agy's own session options, the transport errors), a member of
  * one, or an `AgentConfig` field (the Python names: docs/reference/design-sources.md#seed-003-the-python-sdk).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentConfigSchema } from '../../src/agent/config-schema.js';
+import * as connection from '../../src/connection/index.js';
 import { ChatResponse } from '../../src/conversation/chat-response.js';
 import { Conversation } from '../../src/conversation/conversation.js';
 import * as sdk from '../../src/index.js';
@@ -30,12 +32,17 @@ function exportedNames(file: string): Set<string> {
       );
   return names;
 }
-const exported = new Set([...exportedNames('src/index.ts'), ...exportedNames('src/testing/index.ts')]);
+const exported = new Set([
+  ...exportedNames('src/index.ts'),
+  ...exportedNames('src/testing/index.ts'),
+  ...exportedNames('src/connection/index.ts'),
+]);
 
 /** Values whose members a row may name: runtime exports, and the type-only classes and interfaces. */
 const values: Record<string, unknown> = {
   ...sdk,
   ...testing,
+  ...connection,
   ChatResponse,
   Conversation,
   ToolContext: createToolContext({}, new StateStore(), new AbortController().signal),

@@ -3,7 +3,8 @@
  * and the backend (each field's `python` rows in src/connection/config-fields.ts, generated into docs/backends.md).
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigError, UnsupportedError } from '../../src/index.js';
+import { UnsupportedError } from '../../src/connection/index.js';
+import { Agent, ConfigError } from '../../src/index.js';
 
 const ACP = { kind: 'acp', preset: 'gemini-cli' } as const;
 

@@ -14,7 +14,8 @@ import {
   type FleetQueue,
   type FleetWorker,
 } from '../../src/fleet/index.js';
-import { type AgentConfig, ConfigError, silentLogger } from '../../src/index.js';
+import { type AgentConfig, ConfigError } from '../../src/index.js';
+import { silentLogger } from '../../src/testing/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { eventsUntil } from '../helpers/fleet/events.js';

@@ -21,8 +21,10 @@ import {
   type FleetQueue,
   type FleetWorker,
   type FleetWorkerOptions,
+  RedisUnavailableError,
 } from '../../src/fleet/index.js';
-import { type Logger, RedisUnavailableError, silentLogger } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
+import { silentLogger } from '../../src/testing/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { envSurvivors, pidsWithEnv } from '../helpers/env-marker.js';

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { createFleetQueue, createFleetWorker } from '../../src/fleet/index.js';
 import { createGateway } from '../../src/gateway/index.js';
-import { Agent, ConfigError, silentLogger } from '../../src/index.js';
+import { Agent, ConfigError } from '../../src/index.js';
 import { checkDuration, durationProblem } from '../../src/internal/duration.js';
 import { MAX_TIMER_MS } from '../../src/internal/timing.js';
-import { InMemoryConnection } from '../../src/testing/index.js';
+import { InMemoryConnection, silentLogger } from '../../src/testing/index.js';
 
 const HUGE = Number.MAX_SAFE_INTEGER;
 

@@ -4,8 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigError, silentLogger } from '../../src/index.js';
+import { Agent, ConfigError } from '../../src/index.js';
 import { mkdirParents } from '../../src/internal/mkdir.js';
+import { silentLogger } from '../../src/testing/index.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 describe.skipIf(!existsSync('/proc/self'))('dataDir on /proc', () => {

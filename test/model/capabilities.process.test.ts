@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuiltinTools, policy } from '../../src/index.js';
-import { GEMINI_CLI_TOOL_NAMES } from '../../src/tools/tool-aliases.js';
+import { GEMINI_CLI_TOOL_NAMES } from '../../src/model/tool-aliases.js';
 import { toolResults, useSandboxAgents } from '../helpers/agents.js';
 
 const sb = useSandboxAgents();

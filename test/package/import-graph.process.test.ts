@@ -88,4 +88,15 @@ m.onFileChange('.', () => {});`,
     expect(loadedOurs(urls)).toEqual([]);
     expect(loadedPackages(urls)).toEqual([]);
   });
+
+  it('the root loads no pool code (agy-sdk/pool does), and agy-sdk/connection loads neither backend nor the Agent', () => {
+    const ours = (urls: Set<string>, folder: string) =>
+      [...urls].filter((u) => u.startsWith(pathToFileURL(join(dist, folder)).href));
+    expect(ours(resolved(join(dist, 'index.js')), 'pool/')).toEqual([]);
+    expect(ours(resolved(join(dist, 'pool/index.js')), 'pool/').length).toBeGreaterThan(0);
+    const connection = resolved(join(dist, 'connection/index.js'));
+    expect(loadedOurs(connection)).toEqual([]);
+    expect(ours(connection, 'agent/')).toEqual([]);
+    expect([...connection].filter((u) => u.includes('/node_modules/'))).toEqual([]);
+  });
 });

@@ -121,8 +121,9 @@ console.log(typeof Agent);
   it('agy-sdk/fleet without bullmq: the import works; creating a queue or a worker rejects with MissingPeerError and the install command', () => {
     writeFileSync(
       join(dir, 'fleet.mjs'),
-      `const { createFleetQueue, createFleetWorker, MissingPeerError } = await import('agy-sdk/fleet');
+      `const { createFleetQueue, createFleetWorker } = await import('agy-sdk/fleet');
 const root = await import('agy-sdk');
+const { MissingPeerError } = root;
 const out = [];
 for (const create of [createFleetQueue, createFleetWorker]) {
   try {

@@ -4,14 +4,14 @@
  * until its stated reset time, and many sessions at once deliver every event.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Step } from '../../src/index.js';
 import {
   AgentPool,
   type PoolAdmission,
   type PoolEvent,
   QueuedWorkAbortedError,
-  type Step,
-  silentLogger,
-} from '../../src/index.js';
+} from '../../src/pool/index.js';
+import { silentLogger } from '../../src/testing/index.js';
 import type { Scenario } from '../../src/testing/simulator/scenario.js';
 import { collect } from '../helpers/agents.js';
 import { type Sandbox, sandbox, waitGone } from '../helpers/sandbox.js';

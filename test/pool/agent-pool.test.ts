@@ -4,20 +4,17 @@
  * quota turn pausing the pool, many simulator sessions) are in agent-pool.simulator.process.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { ClosedError } from '../../src/connection/index.js';
+import { type AgentConfig, ConfigError, type TurnResult } from '../../src/index.js';
 import {
-  type AgentConfig,
   AgentPool,
-  ClosedError,
-  ConfigError,
   type PoolAdmission,
   type PoolEvent,
   QueuedWorkAbortedError,
   QueueFullError,
-  silentLogger,
-  type TurnResult,
-} from '../../src/index.js';
-import { backoffMs } from '../../src/pool/index.js';
-import { InMemoryConnection, type TurnScript } from '../../src/testing/index.js';
+} from '../../src/pool/index.js';
+import { backoffMs } from '../../src/pool/pause-store.js';
+import { InMemoryConnection, silentLogger, type TurnScript } from '../../src/testing/index.js';
 
 /** An event that can be awaited. */
 function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {

@@ -7,9 +7,10 @@
  */
 import type { CollectionResult } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgentConfig, AgentPool, ConfigError, silentLogger } from '../../src/index.js';
+import { type AgentConfig, ConfigError } from '../../src/index.js';
+import { AgentPool } from '../../src/pool/index.js';
 import { METRIC } from '../../src/telemetry/attributes.js';
-import { InMemoryConnection } from '../../src/testing/index.js';
+import { InMemoryConnection, silentLogger } from '../../src/testing/index.js';
 import { type OtelKit, otelKit, point } from '../helpers/otel-kit.js';
 
 let kit: OtelKit | undefined;

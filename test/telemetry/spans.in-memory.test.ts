@@ -4,7 +4,8 @@
  * attributes follow docs/reference/observability.md#genai-semantic-conventions.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, type AgentConfig, hooks, type Usage, WatchdogTimeoutError } from '../../src/index.js';
+import { WatchdogTimeoutError } from '../../src/connection/index.js';
+import { Agent, type AgentConfig, hooks, type Usage } from '../../src/index.js';
 import { InMemoryConnection, type ScriptedTurn } from '../../src/testing/index.js';
 import { childrenOf, names, nanos, one, otelKit, parentOf, point } from '../helpers/otel-kit.js';
 

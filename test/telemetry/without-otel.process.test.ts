@@ -24,7 +24,8 @@ const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/index.js'));
 
 const SCRIPT = `
-import { Agent, AgentPool, ConfigError } from 'agy-sdk';
+import { Agent, ConfigError } from 'agy-sdk';
+import { AgentPool } from 'agy-sdk/pool';
 import { InMemoryConnection } from 'agy-sdk/testing';
 const out = {};
 try { await import('@opentelemetry/api'); out.api = 'present'; } catch { out.api = 'absent'; }

@@ -4,7 +4,8 @@
  * applies from the next call and a trigger starts at once; each returns its remover.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, BuiltinTools, hooks, UnsupportedError } from '../../src/index.js';
+import { UnsupportedError } from '../../src/connection/index.js';
+import { Agent, BuiltinTools, hooks } from '../../src/index.js';
 import { InMemoryConnection } from '../../src/testing/index.js';
 import type { TriggerContext } from '../../src/triggers/types.js';
 import { useSandboxAgents } from '../helpers/agents.js';

@@ -20,9 +20,9 @@
  * plain `{ allow, message? }` literal (or a boolean) with none.
  */
 import { describe, expect, it } from 'vitest';
+import type { CompactionEvent } from '../../../src/hooks/index.js';
 import {
   Agent,
-  type CompactionEvent,
   type HookToolCall,
   type HookToolResult,
   hooks,

@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, type Logger, policy, WatchdogTimeoutError } from '../../../src/index.js';
+import { WatchdogTimeoutError } from '../../../src/connection/index.js';
+import { ConfigError, type Logger, policy } from '../../../src/index.js';
 import { type AcpSandbox, acpSandbox, memoryLogger } from '../../helpers/acp.js';
 
 const boxes: AcpSandbox[] = [];

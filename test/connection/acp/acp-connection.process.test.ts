@@ -7,17 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  fromFile,
-  hooks,
-  Image,
-  ProcessExitError,
-  policy,
-  StartError,
-  tool,
-  UnsupportedError,
-  WatchdogTimeoutError,
-} from '../../../src/index.js';
+import { ProcessExitError, UnsupportedError, WatchdogTimeoutError } from '../../../src/connection/index.js';
+import { fromFile, hooks, Image, policy, StartError, tool } from '../../../src/index.js';
 import { type AcpSandbox, acpSandbox, alive, collect, memoryLogger } from '../../helpers/acp.js';
 
 const boxes: AcpSandbox[] = [];

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { AcpTurnSteps, classifyStop, toolNameFromTitle } from '../../../src/connection/acp/normalize.js';
 import { toolResolver } from '../../../src/connection/acp/tool-names.js';
 import type { ToolCall } from '../../../src/model/step.js';
+import { sameBuiltinTool } from '../../../src/model/tool-aliases.js';
 import type { AcpSessionUpdate } from '../../../src/protocol/acp.js';
-import { sameBuiltinTool } from '../../../src/tools/tool-aliases.js';
 import { ACP_SERVER, AGY_REAL, HAVE_CAPTURES, NO_CAPTURES_REASON } from '../../helpers/captures.js';
 
 function updates(): AcpSessionUpdate[] {

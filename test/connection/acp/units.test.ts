@@ -25,8 +25,9 @@ import {
   SESSION_NOT_LOADABLE,
   sessionStartMinute,
 } from '../../../src/connection/acp/session-load.js';
+import { GEMINI_CLI_CAPABILITIES } from '../../../src/connection/index.js';
 import { createHookToolCall } from '../../../src/hooks/args.js';
-import { Agent, ConfigError, GEMINI_CLI_CAPABILITIES, policy } from '../../../src/index.js';
+import { Agent, ConfigError, policy } from '../../../src/index.js';
 import { evaluate } from '../../../src/policy/evaluate.js';
 import { safeDefaults } from '../../../src/policy/presets.js';
 import { workspaceOnly } from '../../../src/policy/workspace.js';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/agent/validate-config.js';
+import { BuiltinTools, disabledBuiltinTools, KNOWN_BUILTIN_TOOLS } from '../../src/model/builtin-tools.js';
 import { policy } from '../../src/policy/index.js';
-import { BuiltinTools, disabledBuiltinTools, KNOWN_BUILTIN_TOOLS } from '../../src/tools/builtin-tools.js';
 import { BUILTIN_TOOL_CLASSES } from '../../src/tools/index.js';
 
 const NEW_IN_1_3 = ['manage_task', 'schedule', 'run_workflow', 'define_subagent', 'sed_file'];
