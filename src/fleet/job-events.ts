@@ -36,15 +36,18 @@ export class JobEventStream implements JobListener {
     return this.#iterator;
   }
 
+  /** Buffers a progress event for the reader. */
   progress(event: FleetEvent): void {
     this.#buffer.push(event);
     this.#wake?.();
   }
 
+  /** The job completed: the events end after the buffered ones. */
   completed(): void {
     this.#finish({});
   }
 
+  /** An attempt failed: the events end with the error if the job failed for good. */
   failed(reason: string): void {
     // A failed attempt that will be retried is not the end; only a job failed for good is.
     whenFailedForGood(

@@ -10,7 +10,7 @@ import { ClosedError, ConfigError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { JobEventStream } from './job-events.js';
-import { type JobListener, JobListeners } from './job-listeners.js';
+import { JobListeners } from './job-listeners.js';
 import { type ResultSource, waitForResult } from './job-result.js';
 import { checkFleetJob } from './job-schema.js';
 import {
@@ -111,32 +111,36 @@ interface Connected {
  * A connected fleet queue. Its methods are bound (a caller may pass `queue.result` around, as it could the
  * object's functions before).
  */
-class FleetQueueClient implements FleetQueue, ResultSource {
+class FleetQueueClient implements FleetQueue {
   readonly queue: Queue<FleetJob, FleetResult>;
-  readonly name: string;
-  readonly waiting = new Set<(err: Error) => void>();
   readonly #parts: Connected;
   readonly #listeners: JobListeners;
+  /** What `result()` waits with; its `waiting` aborts are ended by `close()`. */
+  readonly #source: ResultSource;
   #closed = false;
   #closing: Promise<void> | undefined;
 
+  /** Serves the connected `parts`; `close()` closes them. */
   constructor(parts: Connected) {
     this.#parts = parts;
     this.queue = parts.queue;
-    this.name = parts.keys.name;
-    this.#listeners = new JobListeners(parts.events);
+    const listeners = new JobListeners(parts.events);
+    this.#listeners = listeners;
+    this.#source = {
+      queue: parts.queue,
+      name: parts.keys.name,
+      listen: (jobId, listener) => listeners.listen(jobId, listener),
+      waiting: new Set(),
+    };
   }
 
-  listen(jobId: string, listener: JobListener): () => void {
-    return this.#listeners.listen(jobId, listener);
-  }
-
+  /** Enqueues a job, followed from before it is written. */
   readonly add = async (job: FleetJob, addOptions: FleetAddOptions = {}): Promise<FleetJobHandle> => {
     if (this.#closed) throw new ClosedError('the fleet queue is closed');
     const checked = checkFleetJob(job);
     const id = addOptions.jobId ?? randomUUID();
     // Follow the job before it exists: its first event cannot be missed.
-    const stream = new JobEventStream(this.queue, id, (jobId, l) => this.listen(jobId, l));
+    const stream = new JobEventStream(this.queue, id, this.#source.listen);
     try {
       await this.queue.add('turn', checked, {
         jobId: id,
@@ -153,8 +157,9 @@ class FleetQueueClient implements FleetQueue, ResultSource {
     };
   };
 
+  /** Calls `listener` with each progress event of `jobId` from now on; returns the unsubscribe. */
   readonly subscribe = (jobId: string, listener: (event: FleetEvent) => void): (() => void) =>
-    this.listen(jobId, { progress: listener, completed: () => {}, failed: () => {} });
+    this.#listeners.listen(jobId, { progress: listener, completed: () => {}, failed: () => {} });
 
   /**
    * One listener per call in our own map (never one per call on BullMQ's emitter: more than 10 concurrent
@@ -167,14 +172,15 @@ class FleetQueueClient implements FleetQueue, ResultSource {
     } catch (err) {
       return Promise.reject(err);
     }
-    return waitForResult(this, jobId, timeoutMs);
+    return waitForResult(this.#source, jobId, timeoutMs);
   };
 
+  /** Closes the queue and its connections, bounded while Redis is down. */
   readonly close = (): Promise<void> => {
     this.#closing ??= (async () => {
       this.#closed = true;
       this.#listeners.clear();
-      for (const abort of [...this.waiting]) abort(new ClosedError('the fleet queue was closed'));
+      for (const abort of [...this.#source.waiting]) abort(new ClosedError('the fleet queue was closed'));
       const { events, queue, closeTimeoutMs, logger, monitor } = this.#parts;
       // BullMQ's QueueEvents.close() waits for Redis (its blocking read) and never returns during an outage.
       const done = await boundedWait(
@@ -186,7 +192,7 @@ class FleetQueueClient implements FleetQueue, ResultSource {
       );
       if (done === 'timeout')
         logger.warn(
-          `fleet queue ${this.name}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms while closing; connections force-closed`,
+          `fleet queue ${this.#source.name}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms while closing; connections force-closed`,
         );
       await this.#parts.forceClose();
     })();
