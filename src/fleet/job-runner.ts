@@ -32,10 +32,15 @@ export interface ActiveRun {
 
 /** What the runner works with. */
 export interface JobRunnerParts {
+  /** The worker's pool. */
   pool: AgentPool;
+  /** The pool's pauses, shared through Redis. */
   pauses: RedisPauseStore;
+  /** The turns ran, per attempt. */
   records: TurnRecords;
+  /** Where progress-write failures are reported. */
   logger: Logger;
+  /** This worker's id, in events and results. */
   workerId: string;
   /** Streamed text is written as one `text` event per this many ms. */
   batchMs: number;
