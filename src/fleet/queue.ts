@@ -9,10 +9,14 @@ import type { Redis } from 'ioredis';
 import { ClosedError, ConfigError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import { JobEventStream } from './job-events.js';
+import { JobListeners } from './job-listeners.js';
+import { type ResultSource, waitForResult } from './job-result.js';
 import { checkFleetJob } from './job-schema.js';
 import {
   boundedWait,
   type FleetConnection,
+  type FleetKeys,
   type FleetLocation,
   fleetKeys,
   RedisMonitor,
@@ -91,11 +95,110 @@ async function streamTail(redis: Redis, key: string): Promise<string> {
   return last[0]?.[0] ?? '0-0';
 }
 
-type Listener = {
-  progress(event: FleetEvent): void;
-  completed(result: FleetResult): void;
-  failed(reason: string): void;
-};
+/** A connected queue's parts. */
+interface Connected {
+  keys: FleetKeys;
+  monitor: RedisMonitor;
+  queue: Queue<FleetJob, FleetResult>;
+  events: QueueEvents;
+  closeTimeoutMs: number;
+  logger: Logger;
+  /** Closes the connections at once. */
+  forceClose(): Promise<void>;
+}
+
+/**
+ * A connected fleet queue. Its methods are bound (a caller may pass `queue.result` around, as it could the
+ * object's functions before).
+ */
+class FleetQueueClient implements FleetQueue {
+  readonly queue: Queue<FleetJob, FleetResult>;
+  readonly #parts: Connected;
+  readonly #listeners: JobListeners;
+  /** What `result()` waits with; its `waiting` aborts are ended by `close()`. */
+  readonly #source: ResultSource;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+
+  /** Serves the connected `parts`; `close()` closes them. */
+  constructor(parts: Connected) {
+    this.#parts = parts;
+    this.queue = parts.queue;
+    const listeners = new JobListeners(parts.events);
+    this.#listeners = listeners;
+    this.#source = {
+      queue: parts.queue,
+      name: parts.keys.name,
+      listen: (jobId, listener) => listeners.listen(jobId, listener),
+      waiting: new Set(),
+    };
+  }
+
+  /** Enqueues a job, followed from before it is written. */
+  readonly add = async (job: FleetJob, addOptions: FleetAddOptions = {}): Promise<FleetJobHandle> => {
+    if (this.#closed) throw new ClosedError('the fleet queue is closed');
+    const checked = checkFleetJob(job);
+    const id = addOptions.jobId ?? randomUUID();
+    // Follow the job before it exists: its first event cannot be missed.
+    const stream = new JobEventStream(this.queue, id, this.#source.listen);
+    try {
+      await this.queue.add('turn', checked, {
+        jobId: id,
+        ...(addOptions.priority !== undefined && { priority: addOptions.priority }),
+      });
+    } catch (err) {
+      stream.stop();
+      throw err;
+    }
+    return {
+      id,
+      events: () => stream.events(),
+      result: (timeoutMs) => this.result(id, timeoutMs),
+    };
+  };
+
+  /** Calls `listener` with each progress event of `jobId` from now on; returns the unsubscribe. */
+  readonly subscribe = (jobId: string, listener: (event: FleetEvent) => void): (() => void) =>
+    this.#listeners.listen(jobId, { progress: listener, completed: () => {}, failed: () => {} });
+
+  /**
+   * One listener per call in our own map (never one per call on BullMQ's emitter: more than 10 concurrent
+   * waits would warn of a leak), registered before the job's state is read so no ending is missed.
+   */
+  readonly result = (jobId: string, timeoutMs?: number): Promise<FleetResult> => {
+    if (this.#closed) return Promise.reject(new ClosedError('the fleet queue is closed'));
+    try {
+      checkDuration('timeoutMs', timeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return waitForResult(this.#source, jobId, timeoutMs);
+  };
+
+  /** Closes the queue and its connections, bounded while Redis is down. */
+  readonly close = (): Promise<void> => {
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      this.#listeners.clear();
+      for (const abort of [...this.#source.waiting]) abort(new ClosedError('the fleet queue was closed'));
+      const { events, queue, closeTimeoutMs, logger, monitor } = this.#parts;
+      // BullMQ's QueueEvents.close() waits for Redis (its blocking read) and never returns during an outage.
+      const done = await boundedWait(
+        (async () => {
+          await events.close();
+          await queue.close();
+        })(),
+        closeTimeoutMs,
+      );
+      if (done === 'timeout')
+        logger.warn(
+          `fleet queue ${this.#source.name}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms while closing; connections force-closed`,
+        );
+      await this.#parts.forceClose();
+    })();
+    return this.#closing;
+  };
+}
 
 /**
  * Connects to a fleet's queue. Resolves once the progress subscription is live (events are read from the
@@ -109,8 +212,11 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
     throw new ConfigError('attempts', 'must be a positive integer');
   checkDuration('connectTimeoutMs', options.connectTimeoutMs);
   checkDuration('closeTimeoutMs', options.closeTimeoutMs);
-  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  return new FleetQueueClient(await connect(options, keys, attempts));
+}
+
+/** Opens the queue and its event subscription within `connectTimeoutMs`; on failure closes what it opened. */
+async function connect(options: FleetQueueOptions, keys: FleetKeys, attempts: number): Promise<Connected> {
   const logger = options.logger ?? consoleLogger;
   const monitor = new RedisMonitor(logger, `queue ${keys.name}`, options.connection);
   const redis = redisClient(options.connection, monitor);
@@ -144,202 +250,13 @@ export async function createFleetQueue(options: FleetQueueOptions): Promise<Flee
         await created.waitUntilReady();
         return created;
       })(),
-      connectTimeoutMs,
+      options.connectTimeoutMs ?? 10_000,
       forceClose,
     );
   } catch (err) {
     await forceClose();
     throw err;
   }
-  const queueEvents = events;
-  const listeners = new Map<string, Set<Listener>>();
-  const each = (jobId: string, f: (l: Listener) => void) => {
-    for (const l of listeners.get(jobId) ?? []) f(l);
-  };
-  queueEvents.on('progress', ({ jobId, data }) => each(jobId, (l) => l.progress(data as FleetEvent)));
-  queueEvents.on('completed', ({ jobId, returnvalue }) =>
-    each(jobId, (l) => l.completed(returnvalue as unknown as FleetResult)),
-  );
-  queueEvents.on('failed', ({ jobId, failedReason }) => each(jobId, (l) => l.failed(failedReason)));
-  const listen = (jobId: string, listener: Listener) => {
-    const set = listeners.get(jobId) ?? new Set();
-    set.add(listener);
-    listeners.set(jobId, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) listeners.delete(jobId);
-    };
-  };
-  let closed = false;
-  let closing: Promise<void> | undefined;
-
-  /** Waiting `result()` calls, so close() can end them. */
-  const waiting = new Set<(err: Error) => void>();
-
-  /**
-   * One listener per call in our own map (never one per call on BullMQ's emitter: more than 10 concurrent
-   * waits would warn of a leak), registered before the job's state is read so no ending is missed.
-   */
-  const result = (jobId: string, timeoutMs?: number): Promise<FleetResult> => {
-    if (closed) return Promise.reject(new ClosedError('the fleet queue is closed'));
-    try {
-      checkDuration('timeoutMs', timeoutMs);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return new Promise<FleetResult>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      let settled = false;
-      const finish = (outcome: { value: FleetResult } | { error: Error }) => {
-        if (settled) return;
-        settled = true;
-        if (timer) clearTimeout(timer);
-        stop();
-        waiting.delete(abort);
-        if ('value' in outcome) resolve(outcome.value);
-        else reject(outcome.error);
-      };
-      const abort = (error: Error) => finish({ error });
-      const failedForGood = (reason: string) => {
-        queue
-          .getJob(jobId)
-          .then(async (j) => {
-            if (!j || (await j.isFailed()))
-              finish({ error: new Error(`fleet job ${jobId} failed: ${j?.failedReason ?? reason}`) });
-          })
-          .catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
-      };
-      const stop = listen(jobId, {
-        progress: () => {},
-        completed: (value) => finish({ value }),
-        failed: failedForGood,
-      });
-      waiting.add(abort);
-      if (timeoutMs !== undefined)
-        timer = setTimeout(
-          () => finish({ error: new Error(`fleet job ${jobId} did not finish within ${timeoutMs} ms`) }),
-          timeoutMs,
-        );
-      queue
-        .getJob(jobId)
-        .then(async (job) => {
-          if (!job) {
-            finish({
-              error: new ConfigError('jobId', `no job ${JSON.stringify(jobId)} in queue ${keys.name}`),
-            });
-            return;
-          }
-          const state = await job.getState();
-          if (state === 'completed') {
-            const done = await queue.getJob(jobId);
-            finish({ value: done?.returnvalue as FleetResult });
-          } else if (state === 'failed') {
-            // Read again: `job` may have been fetched before it failed, without its reason.
-            const failed = await queue.getJob(jobId);
-            finish({
-              error: new Error(`fleet job ${jobId} failed: ${failed?.failedReason ?? 'no reason recorded'}`),
-            });
-          }
-        })
-        .catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
-    });
-  };
-
-  return {
-    queue,
-    async add(job, addOptions = {}) {
-      if (closed) throw new ClosedError('the fleet queue is closed');
-      const checked = checkFleetJob(job);
-      const id = addOptions.jobId ?? randomUUID();
-      // Follow the job before it exists: its first event cannot be missed.
-      const buffer: FleetEvent[] = [];
-      let end: { error?: Error } | undefined;
-      let wake: (() => void) | undefined;
-      const stop = listen(id, {
-        progress: (e) => {
-          buffer.push(e);
-          wake?.();
-        },
-        completed: () => {
-          end = {};
-          stop();
-          wake?.();
-        },
-        failed: (reason) => {
-          // A failed attempt that will be retried is not the end; only a job failed for good is.
-          const finish = (error: Error) => {
-            end = { error };
-            stop();
-            wake?.();
-          };
-          queue
-            .getJob(id)
-            .then(async (j) => {
-              if (!j || (await j.isFailed())) finish(new Error(`fleet job ${id} failed: ${reason}`));
-            })
-            .catch((err: unknown) => finish(err instanceof Error ? err : new Error(String(err))));
-        },
-      });
-      try {
-        await queue.add('turn', checked, {
-          jobId: id,
-          ...(addOptions.priority !== undefined && { priority: addOptions.priority }),
-        });
-      } catch (err) {
-        stop();
-        throw err;
-      }
-      async function* iterate(): AsyncGenerator<FleetEvent, void, undefined> {
-        try {
-          for (;;) {
-            while (buffer.length) yield buffer.shift()!;
-            if (end) {
-              if (end.error) throw end.error;
-              return;
-            }
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-            wake = undefined;
-          }
-        } finally {
-          stop();
-        }
-      }
-      let iterator: AsyncIterableIterator<FleetEvent> | undefined;
-      return {
-        id,
-        events: () => {
-          iterator ??= iterate();
-          return iterator;
-        },
-        result: (timeoutMs) => result(id, timeoutMs),
-      };
-    },
-    subscribe(jobId, listener) {
-      return listen(jobId, { progress: listener, completed: () => {}, failed: () => {} });
-    },
-    result,
-    close() {
-      closing ??= (async () => {
-        closed = true;
-        listeners.clear();
-        for (const abort of [...waiting]) abort(new ClosedError('the fleet queue was closed'));
-        // BullMQ's QueueEvents.close() waits for Redis (its blocking read) and never returns during an outage.
-        const done = await boundedWait(
-          (async () => {
-            await queueEvents.close();
-            await queue.close();
-          })(),
-          closeTimeoutMs,
-        );
-        if (done === 'timeout')
-          logger.warn(
-            `fleet queue ${keys.name}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms while closing; connections force-closed`,
-          );
-        await forceClose();
-      })();
-      return closing;
-    },
-  };
+  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  return { keys, monitor, queue, events, closeTimeoutMs, logger, forceClose };
 }

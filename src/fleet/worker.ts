@@ -6,14 +6,13 @@
  */
 
 import { hostname } from 'node:os';
-import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { ConfigError } from '../errors.js';
 import { checkDuration } from '../internal/duration.js';
 import { consoleLogger, describeError, type Logger } from '../logger.js';
-import type { Step } from '../model/step.js';
-import { AgentPool, type AgentPoolOptions, type PoolAdmission } from '../pool/index.js';
-import { checkStoredJob, type StoredJob } from './job-schema.js';
-import { ProgressWriter } from './progress-writer.js';
+import { AgentPool, type AgentPoolOptions } from '../pool/index.js';
+import { JobRunner } from './job-runner.js';
 import {
   boundedWait,
   type FleetConnection,
@@ -23,12 +22,8 @@ import {
   redisClient,
 } from './redis.js';
 import { RedisConversationStore, RedisPauseStore } from './redis-stores.js';
-import type { FleetConversationState, FleetJob, FleetResult } from './types.js';
-
-/** How long a finished turn's result is kept in Redis for a retry of the same attempt to find, in ms (a day). */
-const RAN_RECORD_TTL_MS = 24 * 60 * 60 * 1000;
-/** The most finished turns a worker remembers in memory for jobs it has not seen complete. */
-const RAN_MEMORY_LIMIT = 1_000;
+import { TurnRecords } from './turn-records.js';
+import type { FleetJob, FleetResult } from './types.js';
 
 /** Options of `createFleetWorker`. */
 export interface FleetWorkerOptions extends FleetLocation {
@@ -100,25 +95,8 @@ function checkNumber(field: string, value: number | undefined, min: number): voi
     throw new ConfigError(field, `must be an integer ≥ ${min}`);
 }
 
-/** How a job's conversation was found, from its admission and the first steps of its turn. */
-function conversationState(
-  admission: PoolAdmission | undefined,
-  resumeSeen: boolean,
-): FleetConversationState {
-  if (!admission?.firstTurn) return 'continued';
-  if (admission.resumedFrom === undefined) return 'new';
-  // agy marks a resumed conversation with a system_message after the user input
-  // (docs/reference/stream-json.md#step-types); without it the id was unknown to this agy.
-  return resumeSeen ? 'resumed' : 'restarted';
-}
-
-/** A job attempt's record key: the same attempt, retried after a lost lock, finds the turn it already ran. */
-function attemptOf(job: Job<FleetJob, FleetResult>): string {
-  return `${job.id}:${job.attemptsMade}`;
-}
-
-/** Starts a worker; resolves once it is connected and taking jobs. */
-export async function createFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+/** Checks the worker's own options (the pool checks its own); throws `ConfigError` naming the field. */
+function checkOptions(options: FleetWorkerOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
   if (typeof options.pool !== 'object' || options.pool === null)
     throw new ConfigError('pool', 'must be the pool options ({ size, agent, … })');
@@ -131,198 +109,56 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
   checkDuration('shutdownGraceMs', options.shutdownGraceMs, { allowZero: true });
   checkDuration('connectTimeoutMs', options.connectTimeoutMs);
   checkDuration('closeTimeoutMs', options.closeTimeoutMs);
+}
+
+/** A worker's Redis connections and their monitor. */
+interface Connections {
+  monitor: RedisMonitor;
+  redis: Redis;
+  subscriber: Redis;
+}
+
+/** Closes the connections at once (the monitor first, so the drop is not reported as an outage). */
+function disconnect({ monitor, redis, subscriber }: Connections): void {
+  monitor.closing();
+  subscriber.disconnect();
+  redis.disconnect();
+}
+
+/** Starts a worker; resolves once it is connected and taking jobs. */
+export async function createFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  checkOptions(options);
   const keys = fleetKeys(options);
   const logger = options.logger ?? options.pool.logger ?? consoleLogger;
   const workerId = options.workerId ?? `${hostname()}:${process.pid}`;
-  const batchMs = options.progressBatchMs ?? 100;
-  const maxRateLimitRetries = options.rateLimitRetries ?? 5;
-  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
   const monitor = new RedisMonitor(logger, `worker ${workerId}`, options.connection);
-  const redis = redisClient(options.connection, monitor);
-  const subscriber = redisClient(options.connection, monitor);
+  const connections: Connections = {
+    monitor,
+    redis: redisClient(options.connection, monitor),
+    subscriber: redisClient(options.connection, monitor),
+  };
+  const { redis, subscriber } = connections;
   const pauses = new RedisPauseStore(redis, subscriber, keys, (err) =>
     logger.warn(`fleet: writing a rate-limit pause to Redis failed: ${describeError(err)}`),
   );
   let pool: AgentPool;
   try {
-    pool = new AgentPool({
-      ...options.pool,
-      pauses,
-      conversations: new RedisConversationStore(redis, keys),
-    });
+    pool = new AgentPool({ ...options.pool, pauses, conversations: new RedisConversationStore(redis, keys) });
   } catch (err) {
-    monitor.closing();
-    subscriber.disconnect();
-    redis.disconnect();
+    disconnect(connections);
     throw err;
   }
-  /** Jobs running here, so a shutdown can hand them back. */
-  const active = new Set<{ abort: AbortController; handBack: boolean; jobId: string | undefined }>();
-  /**
-   * Turns this worker ran, by job attempt, while their result may still be unwritten: a job whose lock was
-   * lost (Redis down longer than `lockDurationMs`) comes back for the same attempt, and gets this result (or
-   * waits for the running turn) instead of sending the prompt to agy again. Resolves undefined when the turn
-   * ended without a result to keep (handed back, rate-limited, failed).
-   */
-  const ran = new Map<string, Promise<FleetResult | undefined>>();
-  const forget = (jobId: string | undefined) => {
-    for (const key of ran.keys()) if (key.startsWith(`${jobId}:`)) ran.delete(key);
-  };
-  let closing: Promise<void> | undefined;
-
-  const handBack = async (job: Job<FleetJob, FleetResult>, token: string | undefined): Promise<never> => {
-    // Back to the queue without spending an attempt: the next free worker takes it at once.
-    await job.moveToDelayed(Date.now(), token);
-    throw new DelayedError();
-  };
-
-  const processor = async (job: Job<FleetJob, FleetResult>, token?: string): Promise<FleetResult> => {
-    let data: StoredJob;
-    try {
-      // The same check as add(): a job added straight through BullMQ is held to it too.
-      data = checkStoredJob(job.data);
-    } catch (err) {
-      // Bad data can never succeed: the job fails once, never retried.
-      throw new UnrecoverableError(`invalid fleet job: ${describeError(err)}`);
-    }
-    const attempt = attemptOf(job);
-    // This attempt's turn already ran (its result was not written: the lock was lost): its result, never
-    // the prompt again.
-    const known = await (ran.get(attempt) ?? readRan(attempt));
-    if (known) return known;
-    if (closing) return handBack(job, token);
-    let model: string;
-    try {
-      model = pool.modelOf(data.key);
-    } catch (err) {
-      if (err instanceof ConfigError) throw new UnrecoverableError(describeError(err));
-      throw err;
-    }
-    // Another worker's 429 pauses this one too: the job waits (delayed) instead of hammering the provider.
-    const pausedUntil = await pauses.refresh(model);
-    if (pausedUntil > Date.now()) {
-      await job.moveToDelayed(pausedUntil, token);
-      throw new DelayedError();
-    }
-    const progress = new ProgressWriter(job, batchMs, (err) =>
-      logger.warn(`fleet: writing progress of job ${job.id} failed`, err),
-    );
-    const run = { abort: new AbortController(), handBack: false, jobId: job.id };
-    active.add(run);
-    let kept: (result: FleetResult | undefined) => void = () => {};
-    const record = new Promise<FleetResult | undefined>((resolve) => {
-      kept = resolve;
-    });
-    ran.set(attempt, record);
-    if (ran.size > RAN_MEMORY_LIMIT) ran.delete(ran.keys().next().value as string);
-    let result: FleetResult | undefined;
-    try {
-      let admission: PoolAdmission | undefined;
-      let response: Awaited<ReturnType<AgentPool['run']>>;
-      try {
-        response = await pool.run(data.key, data.prompt, {
-          signal: run.abort.signal,
-          turnTimeoutMs: data.config?.turnTimeoutMs,
-          responseSchema: data.config?.responseSchema,
-          onAdmitted: (a) => {
-            admission = a;
-            progress.event({
-              type: 'started',
-              workerId,
-              conversationId: a.conversationId,
-              resumedFrom: a.resumedFrom,
-              pid: a.pid,
-            });
-          },
-        });
-      } catch (err) {
-        if (run.handBack) {
-          await progress.flush();
-          return await handBack(job, token);
-        }
-        // The job's own options were refused (checked before any agent was touched): it can never succeed.
-        if (err instanceof ConfigError) throw new UnrecoverableError(describeError(err));
-        throw err;
-      }
-      let resumeSeen = false;
-      for await (const step of response.steps() as AsyncIterable<Step>) {
-        if (step.type === 'system_message') resumeSeen = true;
-        if (step.textDelta) progress.text(step.textDelta);
-        if (step.tool && (step.state === 'DONE' || step.state === 'ERROR'))
-          progress.event({ type: 'tool', name: step.tool.name, state: step.state });
-      }
-      const turn = await response.result();
-      if (run.handBack && turn.status === 'canceled') {
-        progress.event({ type: 'handed_back', workerId });
-        await progress.flush();
-        return await handBack(job, token);
-      }
-      const retries = data.rateLimitRetries ?? 0;
-      if (
-        (turn.status === 'rate_limited' || turn.status === 'quota_exhausted') &&
-        retries < maxRateLimitRetries
-      ) {
-        // The pool paused the model (here and in Redis); the job runs again once the pause ends.
-        const untilMs = Math.max(pauses.pausedUntil(model), Date.now() + (turn.retryAfterMs ?? 0));
-        progress.event({ type: 'rate_limited', untilMs });
-        await progress.flush();
-        await job.updateData({ ...data, rateLimitRetries: retries + 1 } as StoredJob);
-        await job.moveToDelayed(untilMs, token);
-        throw new DelayedError();
-      }
-      const costUsd = turn.usage?.costUsd ?? null;
-      result = {
-        status: turn.status,
-        text: turn.text,
-        usage: turn.usage,
-        costUsd,
-        ...(turn.structuredOutput !== undefined && { structuredOutput: turn.structuredOutput }),
-        conversationId: turn.conversationId,
-        conversation: conversationState(admission, resumeSeen),
-        workerId,
-        errorMessage: turn.errorMessage,
-        ...(turn.retryAfterMs !== undefined && { retryAfterMs: turn.retryAfterMs }),
-      };
-      // Recorded in Redis (written once Redis takes it, before the job can complete) for a retry of this
-      // attempt on any worker; here, a retry gets it once the `done` event is written, so `done` always comes
-      // before the job's completion.
-      progress.event({ type: 'done', status: turn.status, costUsd });
-      writeRan(attempt, result);
-      await progress.flush();
-      kept(result);
-      return result;
-    } finally {
-      active.delete(run);
-      progress.dispose();
-      kept(result);
-      if (result === undefined && ran.get(attempt) === record) ran.delete(attempt);
-    }
-  };
-
-  /** The result a worker recorded in Redis for this attempt, if any. */
-  async function readRan(attempt: string): Promise<FleetResult | undefined> {
-    const stored = await redis.get(keys.ran(attempt));
-    if (stored === null) return undefined;
-    try {
-      return JSON.parse(stored) as FleetResult;
-    } catch (err) {
-      logger.warn(
-        `fleet: an unreadable turn record for job attempt ${attempt} was ignored: ${describeError(err)}`,
-      );
-      return undefined;
-    }
-  }
-
-  function writeRan(attempt: string, result: FleetResult): void {
-    redis
-      .set(keys.ran(attempt), JSON.stringify(result), 'PX', RAN_RECORD_TTL_MS)
-      .catch((err: unknown) =>
-        logger.warn(`fleet: recording the turn of job attempt ${attempt} failed: ${describeError(err)}`),
-      );
-  }
-
-  const worker = new Worker<FleetJob, FleetResult>(keys.name, processor, {
+  const records = new TurnRecords(redis, keys, logger);
+  const runner = new JobRunner({
+    pool,
+    pauses,
+    records,
+    logger,
+    workerId,
+    batchMs: options.progressBatchMs ?? 100,
+    maxRateLimitRetries: options.rateLimitRetries ?? 5,
+  });
+  const worker = new Worker<FleetJob, FleetResult>(keys.name, runner.process, {
     connection: redis,
     prefix: keys.prefix,
     concurrency: options.concurrency ?? options.pool.size,
@@ -332,20 +168,12 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
     autorun: false,
   });
   worker.on('error', (err) => monitor.error('worker', err));
-  // A job that ended here is done with its record (a later attempt has its own).
-  const ended = (job: Job<FleetJob, FleetResult> | undefined) => {
-    if (!job?.id) return;
-    forget(job.id);
-    for (let attempt = 0; attempt <= job.attemptsMade; attempt++)
-      void redis.del(keys.ran(`${job.id}:${attempt}`)).catch(() => {});
-  };
-  worker.on('completed', (job) => ended(job));
-  worker.on('failed', (job) => ended(job));
+  worker.on('completed', (job) => records.ended(job));
+  worker.on('failed', (job) => records.ended(job));
   const abandon = async () => {
     monitor.closing();
     void worker.disconnect().catch(() => {});
-    subscriber.disconnect();
-    redis.disconnect();
+    disconnect(connections);
     await pool.close();
   };
   try {
@@ -354,7 +182,7 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
         await pauses.start();
         await worker.waitUntilReady();
       })(),
-      connectTimeoutMs,
+      options.connectTimeoutMs ?? 10_000,
       abandon,
     );
   } catch (err) {
@@ -362,54 +190,90 @@ export async function createFleetWorker(options: FleetWorkerOptions): Promise<Fl
     throw err;
   }
   void worker.run().catch((err) => logger.error(`fleet: worker stopped: ${describeError(err)}`));
+  return new RunningFleetWorker({ options, workerId, pool, worker, runner, connections, logger });
+}
 
-  const onSignal = () => void close();
-  const close = (closeOptions: { graceMs?: number | undefined } = {}): Promise<void> => {
-    closing ??= (async () => {
-      if (options.handleSignals) {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
-      }
-      const graceMs = closeOptions.graceMs ?? options.shutdownGraceMs ?? 30_000;
-      // Stop taking jobs; the running ones get the grace to finish.
-      const stopped = worker.close();
-      let forced = false;
-      try {
-        if ((await boundedWait(stopped, graceMs)) === 'timeout') {
-          for (const run of active) {
-            run.handBack = true;
-            run.abort.abort();
-          }
-          // Handing back and BullMQ's close need Redis: bounded, so an outage cannot hold the close forever.
-          if ((await boundedWait(stopped, closeTimeoutMs)) === 'timeout') {
-            forced = true;
-            const jobs = [...active].map((r) => r.jobId).join(', ');
-            logger.warn(
-              `fleet worker ${workerId}: Redis at ${monitor.server} did not answer within ${closeTimeoutMs} ms ` +
-                `while closing; connections force-closed${jobs ? `; not handed back: job ${jobs} (BullMQ's stalled-job check returns it to the queue after lockDurationMs once Redis is back)` : ''}`,
-            );
-          }
-        }
-      } finally {
-        if (forced) {
-          monitor.closing();
-          void worker.disconnect().catch(() => {});
-          subscriber.disconnect();
-          redis.disconnect();
-        }
-        await pool.close();
-        monitor.closing();
-        subscriber.disconnect();
-        redis.disconnect();
-        // With its connections gone, BullMQ's close ends (its timers with it); bounded all the same.
-        if (forced) await boundedWait(stopped, closeTimeoutMs);
-      }
-    })();
-    return closing;
-  };
-  if (options.handleSignals) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+/** What a running worker closes. */
+interface WorkerParts {
+  options: FleetWorkerOptions;
+  workerId: string;
+  pool: AgentPool;
+  worker: Worker<FleetJob, FleetResult>;
+  runner: JobRunner;
+  connections: Connections;
+  logger: Logger;
+}
+
+/** A started worker: its close, and its signal handlers when asked for. */
+class RunningFleetWorker implements FleetWorker {
+  readonly id: string;
+  readonly pool: AgentPool;
+  readonly worker: Worker<FleetJob, FleetResult>;
+  readonly #parts: WorkerParts;
+  readonly #onSignal = () => void this.close();
+  #closing: Promise<void> | undefined;
+
+  /** Serves the started `parts`; listens for SIGTERM and SIGINT when `handleSignals` asks for it. */
+  constructor(parts: WorkerParts) {
+    this.#parts = parts;
+    this.id = parts.workerId;
+    this.pool = parts.pool;
+    this.worker = parts.worker;
+    if (parts.options.handleSignals) {
+      process.once('SIGTERM', this.#onSignal);
+      process.once('SIGINT', this.#onSignal);
+    }
   }
-  return { id: workerId, pool, worker, close };
+
+  /** Bound: a caller may pass `worker.close` around, as it could the object's function before. */
+  readonly close = (closeOptions: { graceMs?: number | undefined } = {}): Promise<void> => {
+    if (this.#closing) return this.#closing;
+    // From now on a job taken is handed back at once.
+    this.#parts.runner.closing = true;
+    this.#closing = this.#close(closeOptions.graceMs ?? this.#parts.options.shutdownGraceMs ?? 30_000);
+    return this.#closing;
+  };
+
+  async #close(graceMs: number): Promise<void> {
+    const { options, worker, pool, connections } = this.#parts;
+    if (options.handleSignals) {
+      process.off('SIGTERM', this.#onSignal);
+      process.off('SIGINT', this.#onSignal);
+    }
+    // Stop taking jobs; the running ones get the grace to finish.
+    const stopped = worker.close();
+    let forced = false;
+    const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+    try {
+      if ((await boundedWait(stopped, graceMs)) === 'timeout') forced = await this.#handBack(stopped);
+    } finally {
+      if (forced) {
+        connections.monitor.closing();
+        void worker.disconnect().catch(() => {});
+        disconnect(connections);
+      }
+      await pool.close();
+      disconnect(connections);
+      // With its connections gone, BullMQ's close ends (its timers with it); bounded all the same.
+      if (forced) await boundedWait(stopped, closeTimeoutMs);
+    }
+  }
+
+  /** Past the grace: cancels the running turns to hand them back; true when Redis did not let that finish. */
+  async #handBack(stopped: Promise<void>): Promise<boolean> {
+    const { options, runner, logger, workerId, connections } = this.#parts;
+    for (const run of runner.active) {
+      run.handBack = true;
+      run.abort.abort();
+    }
+    // Handing back and BullMQ's close need Redis: bounded, so an outage cannot hold the close forever.
+    const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+    if ((await boundedWait(stopped, closeTimeoutMs)) !== 'timeout') return false;
+    const jobs = [...runner.active].map((r) => r.jobId).join(', ');
+    logger.warn(
+      `fleet worker ${workerId}: Redis at ${connections.monitor.server} did not answer within ${closeTimeoutMs} ms ` +
+        `while closing; connections force-closed${jobs ? `; not handed back: job ${jobs} (BullMQ's stalled-job check returns it to the queue after lockDurationMs once Redis is back)` : ''}`,
+    );
+    return true;
+  }
 }

@@ -5,20 +5,22 @@
  * (provider, model) until the stated reset time or a jittered back-off.
  */
 
-import { Agent, checkChatOptions } from '../agent/agent.js';
+import { Agent } from '../agent/agent.js';
 import type { AgentConfig } from '../agent/config.js';
 import type { Content } from '../content/content.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
 import { ClosedError, ConfigError, QueuedWorkAbortedError, QueueFullError } from '../errors.js';
-import { checkDuration } from '../internal/duration.js';
-import { MAX_TIMER_MS } from '../internal/timing.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { TurnResult } from '../model/turn-result.js';
+import { checkPoolOptions, checkRunOptions } from './check-options.js';
 import { type ConversationStore, MemoryConversationStore } from './conversation-store.js';
 import { FairQueue } from './fair-queue.js';
 import { type BackoffOptions, backoffMs, MemoryPauseStore, type PauseStore } from './pause-store.js';
+import { PoolCounters, type StartReason } from './pool-counters.js';
 import { createPoolMetrics, type PoolMetrics } from './pool-metrics.js';
+import { newSlot, type Slot, type Waiting } from './slot.js';
 import type { AgentPoolOptions, PoolEvent, PoolRunOptions, PoolStats } from './types.js';
+import { WakeTimer } from './wake-timer.js';
 
 /** The default bound of waiting runs. */
 export const DEFAULT_MAX_QUEUE = 10_000;
@@ -30,76 +32,6 @@ export const DEFAULT_MAX_QUEUE = 10_000;
 export function modelKey(config: AgentConfig): string {
   if (config.provider) return `${config.provider.kind}:${config.provider.model}`;
   return `agy:${config.model ?? 'default'}`;
-}
-
-/** One live agent and what the pool knows of it. */
-interface Slot {
-  agent: Agent | undefined;
-  /** Its key; undefined for a warm agent not handed out yet. */
-  key: string | undefined;
-  state: 'starting' | 'idle' | 'busy';
-  lastUsed: number;
-  /** The conversation it was started to resume. */
-  resumedFrom: string | undefined;
-  turns: number;
-}
-
-/** A run waiting for an agent. */
-interface Waiting {
-  key: string;
-  prompt: Content;
-  options: PoolRunOptions;
-  config: AgentConfig;
-  model: string;
-  enqueuedAt: number;
-  resolve(response: ChatResponse): void;
-  reject(err: unknown): void;
-  /** Removes the queued-abort listener once the run leaves the queue. */
-  detach(): void;
-}
-
-/** Checks one run's options as `agent.chat` would, plus the pool's own; throws `ConfigError` naming the field. */
-function checkRunOptions(options: PoolRunOptions): void {
-  const { signal, turnTimeoutMs, responseSchema, onAdmitted } = options;
-  checkChatOptions({ signal, turnTimeoutMs, responseSchema });
-  if (onAdmitted !== undefined && typeof onAdmitted !== 'function')
-    throw new ConfigError('options.onAdmitted', 'must be a function');
-}
-
-function checkOptions(options: AgentPoolOptions): void {
-  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'must be an object');
-  const { size, maxQueue, warm, agent, telemetry } = options;
-  if (!Number.isSafeInteger(size) || size < 1) throw new ConfigError('size', 'must be a positive integer');
-  if (maxQueue !== undefined && !(Number.isSafeInteger(maxQueue) && maxQueue >= 0))
-    throw new ConfigError('maxQueue', 'must be a non-negative integer');
-  if (warm !== undefined && !(Number.isSafeInteger(warm) && warm >= 0 && warm <= size))
-    throw new ConfigError('warm', `must be an integer from 0 to size (${size})`);
-  if (typeof agent !== 'function' && (typeof agent !== 'object' || agent === null))
-    throw new ConfigError('agent', 'must be an AgentConfig or a function (key) => AgentConfig');
-  if (telemetry !== undefined) {
-    if (typeof telemetry !== 'object' || telemetry === null)
-      throw new ConfigError('telemetry', 'must be { enabled?, meterProvider? }');
-    if (telemetry.enabled !== undefined && typeof telemetry.enabled !== 'boolean')
-      throw new ConfigError('telemetry.enabled', 'must be a boolean');
-    const provider = telemetry.meterProvider as { getMeter?: unknown } | undefined;
-    if (provider !== undefined && typeof provider?.getMeter !== 'function')
-      throw new ConfigError('telemetry.meterProvider', 'must be a meter provider (with getMeter)');
-  }
-  const { backoff } = options;
-  if (backoff !== undefined) {
-    if (typeof backoff !== 'object' || backoff === null)
-      throw new ConfigError('backoff', 'must be { baseMs?, maxMs? }');
-    checkDuration('backoff.baseMs', backoff.baseMs);
-    checkDuration('backoff.maxMs', backoff.maxMs);
-  }
-  for (const name of ['onStats', 'onEvent'] as const)
-    if (options[name] !== undefined && typeof options[name] !== 'function')
-      throw new ConfigError(name, 'must be a function');
-  if (warm && typeof agent === 'function')
-    throw new ConfigError(
-      'warm',
-      'warm agents need a plain agent config (a function config depends on the key)',
-    );
 }
 
 /** A pool of agents, one per key, at most `size` alive. */
@@ -133,18 +65,15 @@ export class AgentPool implements AsyncDisposable {
   /** Every model the pool has seen, for the paused gauge. */
   readonly #models = new Set<string>();
   readonly #unsubscribe: (() => void) | undefined;
-  #wake: NodeJS.Timeout | undefined;
-  #wakeAt = 0;
+  readonly #wake = new WakeTimer(() => this.#pump());
   #closed = false;
   #closePromise: Promise<void> | undefined;
   #statsQueued = false;
-  #counters = { turns: 0, rateLimited: 0, evicted: 0, crashed: 0 };
-  #starts = { cold: 0, warm: 0, resumed: 0 };
-  #latency = { count: 0, lastMs: 0, totalMs: 0, maxMs: 0 };
+  readonly #counters = new PoolCounters();
 
   /** Checks the options (throws `ConfigError` naming the field); nothing starts until `start()` or `run()`. */
   constructor(options: AgentPoolOptions) {
-    checkOptions(options);
+    checkPoolOptions(options);
     this.#size = options.size;
     this.#maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
     this.#agentConfig = options.agent;
@@ -248,7 +177,6 @@ export class AgentPool implements AsyncDisposable {
     const pausedModels = [...this.#models]
       .map((model) => ({ model, untilMs: this.#pauses.pausedUntil(model) }))
       .filter((p) => p.untilMs > now);
-    const l = this.#latency;
     return {
       size: this.#size,
       busy,
@@ -256,14 +184,7 @@ export class AgentPool implements AsyncDisposable {
       queued: this.#queue.size,
       paused: pausedModels.length,
       pausedModels,
-      ...this.#counters,
-      starts: { ...this.#starts },
-      startLatency: {
-        count: l.count,
-        lastMs: l.lastMs,
-        meanMs: l.count ? l.totalMs / l.count : 0,
-        maxMs: l.maxMs,
-      },
+      ...this.#counters.snapshot(),
     };
   }
 
@@ -274,8 +195,7 @@ export class AgentPool implements AsyncDisposable {
   close(): Promise<void> {
     this.#closePromise ??= (async () => {
       this.#closed = true;
-      if (this.#wake) clearTimeout(this.#wake);
-      this.#wake = undefined;
+      this.#wake.cancel();
       this.#unsubscribe?.();
       this.#metrics?.close();
       this.#metrics = undefined;
@@ -362,23 +282,7 @@ export class AgentPool implements AsyncDisposable {
       const until = this.#pauses.pausedUntil(head.model);
       if (until > now) earliest = Math.min(earliest, until);
     }
-    if (earliest === Number.POSITIVE_INFINITY) {
-      if (this.#wake) clearTimeout(this.#wake);
-      this.#wake = undefined;
-      return;
-    }
-    if (this.#wake && this.#wakeAt === earliest) return;
-    if (this.#wake) clearTimeout(this.#wake);
-    this.#wakeAt = earliest;
-    // A far reset ("Resets in 700h…") is past Node's timer maximum, which would fire at once, again and
-    // again: wake at the maximum at most, and re-arm from there.
-    this.#wake = setTimeout(
-      () => {
-        this.#wake = undefined;
-        this.#pump();
-      },
-      Math.min(earliest - now + 1, MAX_TIMER_MS),
-    );
+    this.#wake.arm(earliest, now);
   }
 
   /** Reserves an agent for `waiting` (its own, a warm one, a new one, evicting the least recently used idle one). */
@@ -395,14 +299,7 @@ export class AgentPool implements AsyncDisposable {
         slot.state = 'busy';
       } else {
         if (this.#live() >= this.#size) this.#evictOne();
-        slot = {
-          agent: undefined,
-          key: waiting.key,
-          state: 'starting',
-          lastUsed: Date.now(),
-          resumedFrom: undefined,
-          turns: 0,
-        };
+        slot = newSlot(undefined, waiting.key);
       }
       this.#agents.set(waiting.key, slot);
     }
@@ -475,16 +372,11 @@ export class AgentPool implements AsyncDisposable {
   }
 
   /** Starts `agent`, records its latency and conversation id; returns the start time in ms. */
-  async #startAgent(slot: Slot, agent: Agent, reason: 'warm' | 'cold' | 'resumed'): Promise<number> {
+  async #startAgent(slot: Slot, agent: Agent, reason: StartReason): Promise<number> {
     const t0 = performance.now();
     await agent.start();
     const ms = performance.now() - t0;
-    const l = this.#latency;
-    l.count++;
-    l.lastMs = ms;
-    l.totalMs += ms;
-    l.maxMs = Math.max(l.maxMs, ms);
-    this.#starts[reason]++;
+    this.#counters.started(ms, reason);
     this.#metrics?.agentStarted(ms, reason);
     if (slot.key !== undefined && agent.conversationId !== undefined)
       await this.#conversations.set(slot.key, agent.conversationId);
@@ -495,14 +387,7 @@ export class AgentPool implements AsyncDisposable {
   async #startWarm(): Promise<void> {
     const config = this.#agentConfig as AgentConfig;
     const agent = new Agent(config);
-    const slot: Slot = {
-      agent,
-      key: undefined,
-      state: 'starting',
-      lastUsed: Date.now(),
-      resumedFrom: undefined,
-      turns: 0,
-    };
+    const slot = newSlot(agent, undefined);
     this.#warm.push(slot);
     try {
       await this.#startAgent(slot, agent, 'warm');
@@ -517,10 +402,10 @@ export class AgentPool implements AsyncDisposable {
   }
 
   #afterTurn(slot: Slot, waiting: Waiting, result: TurnResult): void {
-    this.#counters.turns++;
+    this.#counters.events.turns++;
     const { model } = waiting;
     if (result.status === 'rate_limited' || result.status === 'quota_exhausted') {
-      this.#counters.rateLimited++;
+      this.#counters.events.rateLimited++;
       const strikes = (this.#strikes.get(model) ?? 0) + 1;
       this.#strikes.set(model, strikes);
       const stated = result.resetsAt?.getTime();
@@ -544,12 +429,9 @@ export class AgentPool implements AsyncDisposable {
   #retire(slot: Slot, reason: string): void {
     if (slot.key === undefined || this.#agents.get(slot.key) !== slot) return;
     this.#agents.delete(slot.key);
-    this.#counters.crashed++;
+    this.#counters.events.crashed++;
     const conversationId = slot.agent?.conversationId ?? slot.resumedFrom;
-    if (conversationId !== undefined)
-      void this.#conversations
-        .set(slot.key, conversationId)
-        .catch((err: unknown) => this.#logger.warn('pool: recording a conversation id failed', err));
+    if (conversationId !== undefined) this.#remember(slot.key, conversationId);
     this.#emit({ type: 'agent_crashed', key: slot.key, conversationId, reason });
     if (slot.agent) this.#closeInBackground(slot.agent);
   }
@@ -565,14 +447,18 @@ export class AgentPool implements AsyncDisposable {
       if (victim?.key !== undefined) this.#agents.delete(victim.key);
     }
     if (!victim) return;
-    this.#counters.evicted++;
+    this.#counters.events.evicted++;
     const evictedId = victim.agent?.conversationId;
-    if (victim.key !== undefined && evictedId !== undefined)
-      void this.#conversations
-        .set(victim.key, evictedId)
-        .catch((err: unknown) => this.#logger.warn('pool: recording a conversation id failed', err));
+    if (victim.key !== undefined && evictedId !== undefined) this.#remember(victim.key, evictedId);
     this.#emit({ type: 'agent_evicted', key: victim.key, conversationId: victim.agent?.conversationId });
     if (victim.agent) this.#closeInBackground(victim.agent);
+  }
+
+  /** Records `key`'s conversation id for its next agent to resume, in the background (a failure is logged). */
+  #remember(key: string, conversationId: string): void {
+    void this.#conversations
+      .set(key, conversationId)
+      .catch((err: unknown) => this.#logger.warn('pool: recording a conversation id failed', err));
   }
 
   #closeInBackground(agent: Agent): void {
