@@ -1,14 +1,11 @@
 /**
  * Layer 1: the Agent. It wires parts it does not implement: its config's parts (`agent-parts.ts`: the control
- * plane, the budget, the usage ledger), the session `start()` builds (`session.ts`: the backend through its
- * factory, the conversation and its stages), its triggers (`triggers.ts`). `await using agent = new Agent(config)`
- * closes everything on scope exit.
+ * plane, the budget, the usage ledger), the session `start()` builds (`session.ts`, loaded by `import()` so that
+ * `import 'agy-sdk'` stays cheap: the backend through its factory, the conversation and its stages), its triggers
+ * (`triggers.ts`). `await using agent = new Agent(config)` closes everything on scope exit.
  */
-// The session (backends, gateway, telemetry, recorder, MCP checks, the conversation) is loaded by `start()`
-// (`import()`), never with the package: `import 'agy-sdk'` stays cheap.
 import type { ConnectionStats, SessionRuntime } from '../connection/agy/index.js';
 import type { Connection, ConnectionInfo } from '../connection/connection.js';
-import type { ConnectionHost } from '../connection/host.js';
 import { OWN_TOOL_SERVER } from '../connection/tool-server/server-name.js';
 import type { Content } from '../content/content.js';
 import type { ChatResponse } from '../conversation/chat-response.js';
@@ -98,16 +95,10 @@ export class Agent<S extends ResponseSchemaInput | undefined = undefined> implem
       ...this.#parts,
       config: this.#config,
       triggers: this.#triggers,
-      host: () => this.#host(),
       closing: () => this.#closingNow(),
     });
     await this.#session.open();
     if (this.#state === 'starting') this.#state = 'started';
-  }
-
-  /** The host the backend calls back through: the control plane itself (it implements `ConnectionHost`). */
-  #host(): ConnectionHost {
-    return this.#parts.control;
   }
 
   /**

@@ -30,8 +30,6 @@ export interface SessionParts extends AgentParts {
   config: AgentConfig;
   /** The Agent's triggers, started last. */
   triggers: AgentTriggers;
-  /** The host the backend calls back through (the control plane's members and the own tools' context). */
-  host: () => ConnectionHost;
   /** True once `close()` was called: the start stops at its next step, closing what it built. */
   closing: () => boolean;
 }
@@ -75,7 +73,8 @@ export class AgentSession {
   async open(): Promise<void> {
     const p = this.#p;
     const tracing = await this.#startTracing();
-    const plain = p.host();
+    // The control plane is the host the backend calls back through (it implements `ConnectionHost`).
+    const plain: ConnectionHost = p.control;
     const host = tracing ? tracing.wrapHost(plain) : plain;
     const provider = p.config.provider ? await this.#startProvider(p.config.provider) : undefined;
     this.mcp = await this.#mcpMonitor(provider);
