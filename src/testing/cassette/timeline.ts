@@ -5,7 +5,13 @@
  * per turn, durations and each turn's status (the fail-closed classifier). Input of `html.ts`.
  */
 
-import type { Cassette, HookRecord } from '../../cassette/format.js';
+import type {
+  Cassette,
+  CassetteRecord,
+  HookRecord,
+  StdinRecord,
+  StdoutRecord,
+} from '../../cassette/format.js';
 import {
   classifyTurn,
   deniedFromWire,
@@ -154,32 +160,132 @@ function denialOf(answer: unknown): { by: string; reason: string } | undefined {
 
 /** Builds the timeline of a cassette. */
 export function buildTimeline(cassette: Cassette): Timeline {
-  const timeline: Timeline = {
-    agyVersion: cassette.header.agy.version,
-    model: undefined,
-    source: cassette.header.source,
-    turns: [],
-    processes: [],
-  };
-  const counted = new Set<string>();
-  let conversationId: string | undefined;
-  let turn: TimelineTurn | undefined;
-  let tracker: TurnTracker | undefined;
-  let views = new Map<string, TimelineStep>();
+  const builder = new TimelineBuilder(cassette);
+  for (const record of cassette.records) builder.add(record);
+  builder.endTurn(null);
+  return builder.timeline;
+}
+
+/** An exit as the classifier takes it. */
+type TurnExit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * Reads a cassette's records in order into its timeline: a stdin line opens a turn, its `result` (or the next
+ * user line, or the process's exit) closes it; the steps go through the transport's own turn tracker.
+ */
+class TimelineBuilder {
+  readonly timeline: Timeline;
+  readonly #counted = new Set<string>();
+  #conversationId: string | undefined;
+  #turn: TimelineTurn | undefined;
+  #tracker: TurnTracker | undefined;
+  #views = new Map<string, TimelineStep>();
   // The messages already shown per step (agy repeats a notice's message on each update of its step). A set,
   // not a search of the step's text: that grew with every message and made a long cassette quadratic.
-  const shown = new WeakMap<TimelineStep, Set<string>>();
-  let denials = new Map<number, { by: string; reason: string }>();
-  let lastT = 0;
-  let result: Record<string, unknown> | null = null;
+  readonly #shown = new WeakMap<TimelineStep, Set<string>>();
+  #denials = new Map<number, TimelineDenial>();
+  #lastT = 0;
+  #result: Record<string, unknown> | null = null;
 
-  const finish = (exit: { code: number | null; signal: NodeJS.Signals | null } | null) => {
+  constructor(cassette: Cassette) {
+    this.timeline = {
+      agyVersion: cassette.header.agy.version,
+      model: undefined,
+      source: cassette.header.source,
+      turns: [],
+      processes: [],
+    };
+  }
+
+  /** Takes the next record. */
+  add(r: CassetteRecord): void {
+    this.#lastT = r.t;
+    switch (r.type) {
+      case 'spawn':
+        this.timeline.processes.push({ t: r.t, args: r.args });
+        break;
+      case 'exit': {
+        const p = this.timeline.processes.at(-1);
+        if (p) p.exit = { code: r.code, signal: r.signal };
+        this.endTurn({ code: r.code, signal: r.signal as NodeJS.Signals | null });
+        break;
+      }
+      case 'stdin':
+        this.endTurn(null);
+        this.#startTurn(r);
+        break;
+      case 'stderr':
+        this.#turn?.stderr.push(r.line);
+        this.#tracker?.stderrLines.push(r.line);
+        break;
+      case 'hook': {
+        const d = denialOf(r.answer);
+        const idx = (r.request as { stepIdx?: unknown } | null)?.stepIdx;
+        if (d && typeof idx === 'number' && (r as HookRecord).event === 'PreToolUse')
+          this.#denials.set(idx, d);
+        break;
+      }
+      case 'stdout':
+        this.#onStdout(r);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #startTurn(r: StdinRecord): void {
+    this.#turn = {
+      prompt: promptOf(r.line),
+      status: 'error',
+      message: '',
+      startT: r.t,
+      endT: r.t,
+      steps: [],
+      usage: null,
+      costUsd: null,
+      stderr: [],
+    };
+    this.#tracker = new TurnTracker(this.#counted, () => this.#conversationId);
+    this.#views = new Map();
+    this.#denials = new Map();
+    this.#result = null;
+  }
+
+  #onStdout(r: StdoutRecord): void {
+    const parsed = parseEvent(r.line);
+    if (isBadLine(parsed)) return;
+    if (parsed.type === 'init') {
+      this.#conversationId = parsed.init.conversationId;
+      this.timeline.model ??= parsed.init.model;
+    } else if (parsed.type === 'step') this.#onStep(parsed.step, r.t);
+    else if (parsed.type === 'result') {
+      this.#conversationId = parsed.conversationId ?? this.#conversationId;
+      this.#result = parsed.result as Record<string, unknown>;
+      this.endTurn(null);
+    } else if (parsed.type === 'command_result' && this.#tracker && parsed.command) {
+      this.#tracker.command = parsed.command;
+      const step = {
+        conversationId: this.#conversationId,
+        stepIndex: -1,
+        state: 'DONE',
+        type: 'command',
+        command: parsed.command,
+        raw: {},
+      } as Step;
+      this.#onStep(step, r.t);
+    }
+  }
+
+  /** Closes the open turn, if any: its denials, status (the fail-closed classifier), usage, cost and end. */
+  endTurn(exit: TurnExit | null): void {
+    const turn = this.#turn;
+    const tracker = this.#tracker;
     if (!turn || !tracker) return;
-    const wire = result as Parameters<typeof deniedFromWire>[0] | null;
+    const wire = this.#result as Parameters<typeof deniedFromWire>[0] | null;
     const deniedActions = wire ? deniedFromWire(wire) : [];
     tracker.applyDeniedActions(deniedActions);
     for (const call of tracker.toolCalls) {
-      const view = views.get(`${call.id}`);
+      const view = this.#views.get(`${call.id}`);
       if (view && call.denied && !view.denial)
         view.denial = { by: 'agy', reason: 'denied by agy (denied_actions)' };
     }
@@ -198,27 +304,29 @@ export function buildTimeline(cassette: Cassette): Timeline {
       notices: tracker.notices,
     });
     // SDK-side denials (a policy or hook answered deny) also end a SUCCESS as `denied`.
-    const sdkDenied = [...views.values()].some((s) => s.denial && s.denial.by !== 'agy');
+    const sdkDenied = [...this.#views.values()].some((s) => s.denial && s.denial.by !== 'agy');
     turn.status = outcome.status === 'success' && sdkDenied ? 'denied' : outcome.status;
     turn.message = outcome.message;
     const usage = tracker.stepUsage ?? (wire ? usageFromWire(wire.usage) : null);
     turn.usage = usage;
-    turn.costUsd = usage ? costAt(priceOf(timeline.model), usage) : null;
+    turn.costUsd = usage ? costAt(priceOf(this.timeline.model), usage) : null;
     if (typeof wire?.duration_seconds === 'number') turn.agyDurationSeconds = wire.duration_seconds;
-    turn.endT = lastT;
-    timeline.turns.push(turn);
-    turn = undefined;
-    tracker = undefined;
-  };
+    turn.endT = this.#lastT;
+    this.timeline.turns.push(turn);
+    this.#turn = undefined;
+    this.#tracker = undefined;
+  }
 
-  const onStep = (step: Step, t: number) => {
-    if (!turn || !tracker) return;
-    const seen = tracker.onStep(step);
+  /** One step update: into its view (one per tool call, else per conversation and step index). */
+  #onStep(step: Step, t: number): void {
+    const turn = this.#turn;
+    if (!turn || !this.#tracker) return;
+    const seen = this.#tracker.onStep(step);
     const key = seen.tool?.id ?? `${seen.conversationId ?? ''}:${seen.stepIndex}`;
-    let view = views.get(key);
+    let view = this.#views.get(key);
     if (!view) {
       view = { index: seen.stepIndex, type: seen.type, state: seen.state, t, text: '', thoughts: '' };
-      views.set(key, view);
+      this.#views.set(key, view);
       turn.steps.push(view);
     }
     view.state = seen.state;
@@ -226,8 +334,8 @@ export function buildTimeline(cassette: Cassette): Timeline {
     if (seen.textDelta && !seen.repeat) view.text += seen.textDelta;
     if (seen.thoughtDelta) view.thoughts += seen.thoughtDelta;
     if (seen.message) {
-      const messages = shown.get(view) ?? new Set<string>();
-      shown.set(view, messages);
+      const messages = this.#shown.get(view) ?? new Set<string>();
+      this.#shown.set(view, messages);
       if (!messages.has(seen.message)) view.text += seen.message;
       messages.add(seen.message);
     }
@@ -240,88 +348,14 @@ export function buildTimeline(cassette: Cassette): Timeline {
         error: seen.tool.error?.message,
         mcpServer: seen.tool.mcpServer,
       };
-      const denial = denials.get(seen.stepIndex);
+      const denial = this.#denials.get(seen.stepIndex);
       if (denial) view.denial = denial;
     }
     if (seen.usage && !seen.repeat) {
       view.usage = seen.usage;
-      view.costUsd = costAt(priceOf(timeline.model), seen.usage);
+      view.costUsd = costAt(priceOf(this.timeline.model), seen.usage);
     }
     if (seen.durationSeconds !== undefined) view.durationSeconds = seen.durationSeconds;
     if (seen.command) view.text = `/${seen.command.name} ${JSON.stringify(seen.command.data)}`;
-  };
-
-  for (const r of cassette.records) {
-    lastT = r.t;
-    switch (r.type) {
-      case 'spawn':
-        timeline.processes.push({ t: r.t, args: r.args });
-        break;
-      case 'exit': {
-        const p = timeline.processes.at(-1);
-        if (p) p.exit = { code: r.code, signal: r.signal };
-        finish({ code: r.code, signal: r.signal as NodeJS.Signals | null });
-        break;
-      }
-      case 'stdin':
-        finish(null);
-        turn = {
-          prompt: promptOf(r.line),
-          status: 'error',
-          message: '',
-          startT: r.t,
-          endT: r.t,
-          steps: [],
-          usage: null,
-          costUsd: null,
-          stderr: [],
-        };
-        tracker = new TurnTracker(counted, () => conversationId);
-        views = new Map();
-        denials = new Map();
-        result = null;
-        break;
-      case 'stderr':
-        turn?.stderr.push(r.line);
-        tracker?.stderrLines.push(r.line);
-        break;
-      case 'hook': {
-        const d = denialOf(r.answer);
-        const idx = (r.request as { stepIdx?: unknown } | null)?.stepIdx;
-        if (d && typeof idx === 'number' && (r as HookRecord).event === 'PreToolUse') denials.set(idx, d);
-        break;
-      }
-      case 'stdout': {
-        const parsed = parseEvent(r.line);
-        if (isBadLine(parsed)) break;
-        if (parsed.type === 'init') {
-          conversationId = parsed.init.conversationId;
-          timeline.model ??= parsed.init.model;
-        } else if (parsed.type === 'step') onStep(parsed.step, r.t);
-        else if (parsed.type === 'result') {
-          conversationId = parsed.conversationId ?? conversationId;
-          result = parsed.result as Record<string, unknown>;
-          finish(null);
-        } else if (parsed.type === 'command_result' && tracker && parsed.command) {
-          tracker.command = parsed.command;
-          onStep(
-            {
-              conversationId,
-              stepIndex: -1,
-              state: 'DONE',
-              type: 'command',
-              command: parsed.command,
-              raw: {},
-            } as Step,
-            r.t,
-          );
-        }
-        break;
-      }
-      default:
-        break;
-    }
   }
-  finish(null);
-  return timeline;
 }

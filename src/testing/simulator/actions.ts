@@ -30,7 +30,7 @@ import type {
   TimestampDeltasAction,
   ToolAction,
 } from './scenario.js';
-import { actionKind } from './scenario-file.js';
+import { actionKind } from './scenario-action-check.js';
 import { denyStep, runMcpTool, runTool } from './tool-steps.js';
 import { nextIndex, step, type TurnContext } from './turn-context.js';
 import { addUsage, completeUsage, deriveUsage, type Usage } from './usage.js';

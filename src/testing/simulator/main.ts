@@ -22,9 +22,9 @@ import { McpConfigError } from './mcp-config.js';
 import { ModelEndpointSession } from './model-endpoint.js';
 import { modelEndpointConfig } from './model-endpoint-config.js';
 import { modelSelectionError, modelsCommand } from './models.js';
-import { DEFAULT_AGY_VERSION, olderThan, profileFor } from './profile.js';
+import { type AgyProfile, DEFAULT_AGY_VERSION, olderThan, profileFor } from './profile.js';
 import { SimRuntime } from './runtime.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario, ScenarioStartup } from './scenario.js';
 import { loadScenario, ScenarioError } from './scenario-file.js';
 import { Session } from './session.js';
 import { fresh, isValidConversationId, StateError, StateStore, stateDirFromEnv } from './state.js';
@@ -59,6 +59,16 @@ async function fail(code: number, message: string): Promise<never> {
   return exit(code);
 }
 
+/** Runs `fn`; an error of class `type` ends the process with `code` and its message, any other is rethrown. */
+async function orFail<T>(code: number, type: new (...args: never[]) => Error, fn: () => T): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof type) return fail(code, err.message);
+    throw err;
+  }
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   // The reader went away: a Go program would die of SIGPIPE; 141 is how a shell reports that.
   process.stdout.on('error', () => process.exit(141));
@@ -73,32 +83,15 @@ async function main(argv: readonly string[]): Promise<void> {
 
   // `agy models` (docs/reference/process.md#sign-in-probe): the one subcommand; its flags parse like the rest.
   const models = argv[0] === 'models';
-  let args: SimArgs;
-  try {
-    args = parseArgs(models ? argv.slice(1) : argv);
-  } catch (err) {
-    if (err instanceof FlagError) return fail(2, err.message);
-    throw err;
-  }
-  let scenario: Scenario | undefined;
-  try {
-    scenario = loadScenario(process.env.AGY_SIM_SCENARIO);
-  } catch (err) {
-    if (err instanceof ScenarioError) return fail(1, err.message);
-    throw err;
-  }
+  const args = await orFail(2, FlagError, () => parseArgs(models ? argv.slice(1) : argv));
+  const scenario = await orFail(1, ScenarioError, () => loadScenario(process.env.AGY_SIM_SCENARIO));
   if (args.help) {
     await emitter.raw(HELP_TEXT);
     return exit(0);
   }
   const version = scenario?.version ?? (process.env.AGY_SIM_VERSION || DEFAULT_AGY_VERSION);
   const profile = profileFor(version);
-  try {
-    checkProfileFlags(args, profile.flags);
-  } catch (err) {
-    if (err instanceof FlagError) return fail(2, err.message);
-    throw err;
-  }
+  await orFail(2, FlagError, () => checkProfileFlags(args, profile.flags));
   if (args.version) {
     await emitter.raw(`agy version ${version}\n`);
     return exit(0);
@@ -110,21 +103,48 @@ async function main(argv: readonly string[]): Promise<void> {
     if (answer.stderr !== undefined) await emitter.stderr(answer.stderr);
     return exit(answer.exitCode);
   }
+  const printMode = await checkMode(args);
+  const schemaFile = args.jsonSchema;
+  const jsonSchema =
+    schemaFile === undefined ? undefined : await orFail(1, JsonSchemaError, () => loadJsonSchema(schemaFile));
+  if (args.conversation !== undefined && !isValidConversationId(args.conversation)) {
+    return fail(1, `invalid conversation id ${JSON.stringify(args.conversation)}`);
+  }
+  onSignals(scenario, profile);
+  const startup = scenario?.startup ?? {};
+  await preTurnStartup(startup, args);
+  await startSession({
+    args,
+    scenario,
+    version,
+    profile,
+    printMode,
+    jsonSchema,
+    noInit: startup.noInit === true,
+  });
+}
+
+/**
+ * Checks the input and output formats, and answers a print-mode slash command (which exits).
+ * @returns whether this is print mode (`-p <prompt>`, stdin unused: one turn, then exit).
+ */
+async function checkMode(args: SimArgs): Promise<boolean> {
   if (args.inputFormat === 'stream-json' && args.outputFormat !== 'stream-json') {
     return fail(2, '--input-format stream-json requires --output-format stream-json');
   }
-  // Print mode (`-p <prompt>`, stdin unused), as the jdiazromeral captures were made: one turn, then exit.
+  // Print mode, as the jdiazromeral captures were made: one turn, then exit.
   const printMode = args.inputFormat === undefined && args.print !== undefined;
   if (printMode && !args.disableSlashCommands && args.print?.trimStart().startsWith('/')) {
     // Slash commands answer before any init (agy-real/jdiazromeral-agy-plugin-cc/command_result-…ndjson).
+    let lines: string[];
     try {
-      const lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model, args.effort);
-      for (const line of lines) await emitter.raw(`${line}\n`);
-      return exit(0);
+      lines = runSlashCommand(args.print, args.outputFormat ?? 'text', args.model, args.effort);
     } catch (err) {
       if (err instanceof SlashCommandError) return fail(err.exitCode, err.message);
       throw err;
     }
+    for (const line of lines) await emitter.raw(`${line}\n`);
+    return exit(0);
   }
   if (
     !(printMode && args.outputFormat === 'stream-json') &&
@@ -135,20 +155,15 @@ async function main(argv: readonly string[]): Promise<void> {
       'the agy simulator supports only --input-format stream-json --output-format stream-json, or -p <prompt> --output-format stream-json',
     );
   }
-  let jsonSchema: object | undefined;
-  if (args.jsonSchema !== undefined) {
-    try {
-      jsonSchema = loadJsonSchema(args.jsonSchema);
-    } catch (err) {
-      if (err instanceof JsonSchemaError) return fail(1, err.message);
-      throw err;
-    }
-  }
-  if (args.conversation !== undefined && !isValidConversationId(args.conversation)) {
-    return fail(1, `invalid conversation id ${JSON.stringify(args.conversation)}`);
-  }
+  return printMode;
+}
 
-  // SIGINT ends a running turn as interrupted; with nothing running it is a plain Ctrl-C. SIGTERM is immediate.
+/**
+ * SIGINT ends a running turn as interrupted; with nothing running it is a plain Ctrl-C. SIGTERM is immediate.
+ * However the process ends (short of a signal that kills it outright), stdio MCP servers and hook commands
+ * still running are signalled: an idle SIGINT, SIGTERM, a crash or an `exit` action leaves none behind.
+ */
+function onSignals(scenario: Scenario | undefined, profile: AgyProfile): void {
   process.on('SIGINT', () => {
     if (scenario?.interrupt?.ignore) return;
     if (runner?.interrupt()) return;
@@ -163,11 +178,11 @@ async function main(argv: readonly string[]): Promise<void> {
     conversation?.save();
     process.exit(143);
   });
-  // However the process ends (short of a signal that kills it outright), stdio MCP servers and hook commands
-  // still running are signalled: an idle SIGINT, SIGTERM, a crash or an `exit` action leaves none behind.
   process.on('exit', () => runtime?.killNow('SIGTERM'));
+}
 
-  const startup = scenario?.startup ?? {};
+/** The scenario's startup delay and exits, then the pre-turn failures (sign-out, a rejected model). */
+async function preTurnStartup(startup: ScenarioStartup, args: SimArgs): Promise<void> {
   if (startup.delayMs) await sleep(startup.delayMs);
   if (startup.exitBeforeInit) {
     if (startup.exitBeforeInit.stderr !== undefined) await emitter.stderr(startup.exitBeforeInit.stderr);
@@ -190,10 +205,80 @@ async function main(argv: readonly string[]): Promise<void> {
     await emitter.line(preTurnFailure(modelError));
     return exit(1);
   }
+}
 
+/** What the checked command line and scenario decided, for the session's start. */
+interface Launch {
+  args: SimArgs;
+  scenario: Scenario | undefined;
+  version: string;
+  profile: AgyProfile;
+  printMode: boolean;
+  jsonSchema: object | undefined;
+  /** `startup.noInit`: no `init` line. */
+  noInit: boolean;
+}
+
+/**
+ * Loads what agy loads, opens the conversation, writes `init`, connects MCP while the SessionStart hooks run,
+ * then plays the print-mode turn or reads stdin.
+ */
+async function startSession(launch: Launch): Promise<void> {
+  const { args, version, profile } = launch;
   const workspaces = usableWorkspaces(args.addDirs, process.cwd());
-  // Plugins, rules, custom agents, hooks and MCP config (README "Plugins, hooks and MCP"); an unparsable
-  // mcp_config.json ends the run here, as it does agy's.
+  const loaded = await loadRuntime(workspaces, args, version);
+  runtime = loaded;
+  const endpoint = await openEndpoint(loaded);
+  const opened = await orFail(1, StateError, () => openConversation(args, profile.unknownConversation));
+  const conv = opened.conv;
+  conversation = conv;
+  if (opened.notFound !== undefined)
+    await emitter.stderr(`warning: conversation "${opened.notFound}" not found`);
+  if (!launch.noInit) await writeInit(conv, launch, loaded);
+  // MCP servers connect in parallel while the SessionStart hooks run; stdin waits (in the pipe) meanwhile.
+  await Promise.all([
+    loaded.connectMcp((line) => emitter.stderr(line)),
+    sessionStartHooks(loaded, conv, emitter),
+  ]);
+
+  runner = new TurnRunner({
+    conv,
+    emitter,
+    scenario: launch.scenario,
+    printTimeoutMs: args.printTimeoutMs,
+    structured: args.jsonSchema !== undefined,
+    jsonSchema: launch.jsonSchema,
+    workspace: workspaces[0],
+    exit,
+    runtime: loaded,
+    profile,
+    notice: conv.resumed
+      ? 'resumed'
+      : !opened.known ||
+          (args.agent !== undefined && !loaded.config.agents.some((a) => a.name === args.agent))
+        ? 'fallback'
+        : undefined,
+    endpoint,
+  });
+  if (launch.printMode) {
+    await runner.run(args.print ?? '');
+    return exit(0);
+  }
+  new Session({
+    conv,
+    emitter,
+    runner,
+    slashCommands: args.disableSlashCommands ? 'none' : olderThan(version, '1.3.2') ? 'all' : 'known',
+    exit,
+    crash,
+  }).start();
+}
+
+/**
+ * Plugins, rules, custom agents, hooks and MCP config (README "Plugins, hooks and MCP"), their warnings on
+ * stderr; an unparsable mcp_config.json ends the run here, as it does agy's.
+ */
+async function loadRuntime(workspaces: string[], args: SimArgs, version: string): Promise<SimRuntime> {
   const warnings: string[] = [];
   let loaded: SimRuntime;
   try {
@@ -212,77 +297,33 @@ async function main(argv: readonly string[]): Promise<void> {
     return fail(1, err.message);
   }
   for (const line of warnings) await emitter.stderr(line);
-  runtime = loaded;
-  // Endpoint mode (model-endpoint.ts): a base URL that is no http(s) URL is a pre-turn failure.
-  let endpoint: ModelEndpointSession | undefined;
+  return loaded;
+}
+
+/** Endpoint mode (model-endpoint.ts), when configured: a base URL that is no http(s) URL is a pre-turn failure. */
+async function openEndpoint(loaded: SimRuntime): Promise<ModelEndpointSession | undefined> {
   try {
     const config = modelEndpointConfig(loaded.config.home, process.env, loaded.modelName);
-    if (config !== undefined) endpoint = new ModelEndpointSession(config);
+    return config === undefined ? undefined : new ModelEndpointSession(config);
   } catch (err) {
     return fail(1, (err as Error).message);
   }
+}
 
-  let opened: { conv: Conversation; known: boolean; notFound?: string };
-  try {
-    opened = openConversation(args, profile.unknownConversation);
-    conversation = opened.conv;
-    if (opened.notFound !== undefined)
-      await emitter.stderr(`warning: conversation "${opened.notFound}" not found`);
-  } catch (err) {
-    if (err instanceof StateError) return fail(1, err.message);
-    throw err;
-  }
-  if (!startup.noInit) {
-    await emitter.line(
-      initEnvelope(conversation.id, {
-        cwd: process.cwd(),
-        // 1.3.2 names the account's default model without --model
-        // (agy-real/littlebearapps-untether-agy-1.3.1/slash_prompt_literal.script).
-        model: args.model ?? (olderThan(version, '1.3.2') ? undefined : 'gemini-3.8-flash'),
-        agent: args.agent,
-        tools: profile.tools,
-        permissionMode: loaded.permissionMode,
-        jsonSchema: olderThan(version, '1.3.0') ? undefined : jsonSchema,
-      }),
-    );
-  }
-  // MCP servers connect in parallel while the SessionStart hooks run; stdin waits (in the pipe) meanwhile.
-  await Promise.all([
-    loaded.connectMcp((line) => emitter.stderr(line)),
-    sessionStartHooks(loaded, conversation, emitter),
-  ]);
-
-  runner = new TurnRunner({
-    conv: conversation,
-    emitter,
-    scenario,
-    printTimeoutMs: args.printTimeoutMs,
-    structured: args.jsonSchema !== undefined,
-    jsonSchema,
-    workspace: workspaces[0],
-    exit,
-    runtime: loaded,
-    profile,
-    notice: conversation.resumed
-      ? 'resumed'
-      : !opened.known ||
-          (args.agent !== undefined && !loaded.config.agents.some((a) => a.name === args.agent))
-        ? 'fallback'
-        : undefined,
-    endpoint,
-  });
-  if (printMode) {
-    await runner.run(args.print ?? '');
-    return exit(0);
-  }
-  new Session({
-    conv: conversation,
-    emitter,
-    runner,
-    slashCommands: args.disableSlashCommands ? 'none' : olderThan(version, '1.3.2') ? 'all' : 'known',
-    exit,
-    crash,
-  }).start();
+async function writeInit(conv: Conversation, launch: Launch, loaded: SimRuntime): Promise<void> {
+  const { args, version, profile } = launch;
+  await emitter.line(
+    initEnvelope(conv.id, {
+      cwd: process.cwd(),
+      // 1.3.2 names the account's default model without --model
+      // (agy-real/littlebearapps-untether-agy-1.3.1/slash_prompt_literal.script).
+      model: args.model ?? (olderThan(version, '1.3.2') ? undefined : 'gemini-3.8-flash'),
+      agent: args.agent,
+      tools: profile.tools,
+      permissionMode: loaded.permissionMode,
+      jsonSchema: olderThan(version, '1.3.0') ? undefined : launch.jsonSchema,
+    }),
+  );
 }
 
 /**

@@ -105,7 +105,7 @@ export class TurnRunner {
 
   /** Runs one turn for `prompt`. Returns once its `result` is written (or never, if the turn exits). */
   async run(prompt: string): Promise<void> {
-    const { conv, emitter } = this.#opts;
+    const { conv } = this.#opts;
     const controller = new AbortController();
     this.#current = controller;
     const timeoutMs = this.#opts.printTimeoutMs;
@@ -120,10 +120,37 @@ export class TurnRunner {
     const turn = fromEndpoint ? { actions: [] } : this.#pickTurn(prompt);
     this.#currentEnd = turn.end;
     conv.save();
-    const ctx: TurnContext = {
+    const ctx = this.#newContext(prompt, controller.signal);
+    const end = turn.end ?? {};
+    try {
+      await this.#play(ctx, turn, fromEndpoint);
+      clearTimeout(timer);
+      await this.#finish(ctx, end, started);
+    } catch (err) {
+      const failed = failedEnd(err, end);
+      if (failed !== undefined) {
+        clearTimeout(timer);
+        await this.#finish(ctx, failed, started);
+      } else if (err instanceof TurnAborted) {
+        await this.#aborted(ctx, err.reason, started);
+      } else {
+        throw err;
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#current = undefined;
+    }
+    // A SIGINT that landed while the result was being written finds the process idle, as it would in agy.
+    if (controller.signal.aborted && controller.signal.reason === 'interrupt') await this.#opts.exit(130);
+  }
+
+  /** A new turn's context: nothing said, denied or counted yet. */
+  #newContext(prompt: string, signal: AbortSignal): TurnContext {
+    const { conv, emitter } = this.#opts;
+    return {
       conv,
       emitter,
-      signal: controller.signal,
+      signal,
       prompt,
       exit: this.#opts.exit,
       lastText: '',
@@ -138,57 +165,33 @@ export class TurnRunner {
       modelSteps: 0,
       checkpointed: false,
     };
+  }
+
+  /**
+   * The turn up to its `result`: the `user_input` step, the first turn's notice, the actions (or the endpoint's
+   * model calls), the Stop hooks and 1.1.x's first-turn `checkpoint`.
+   */
+  async #play(ctx: TurnContext, turn: ScenarioTurn, fromEndpoint: boolean): Promise<void> {
+    const { conv, emitter } = this.#opts;
     const end = turn.end ?? {};
-    try {
-      await emitter.line(stepEnvelope(conv.id, conv.nextStep(), { state: 'DONE', step_type: 'user_input' }));
-      if (!this.#noticeWritten) {
-        this.#noticeWritten = true;
-        if (this.#opts.notice === 'resumed') await systemMessage(ctx, 'Conversation resumed');
-        if (this.#opts.notice === 'fallback') await unknownStep(ctx);
-      }
-      ctx.initialNumSteps = conv.state.nextStepIndex;
-      for (const action of turn.actions) {
-        await runAction(ctx, action);
-        // Headless agy stops the turn at a soft denial (both captured denials end right there).
-        if (ctx.denied.length > 0) break;
-      }
-      if (fromEndpoint) await this.#opts.endpoint?.runTurn(ctx);
-      if (runsStopHooks(end)) await this.#stop(ctx);
-      if (
-        runsStopHooks(end) &&
-        ctx.profile.checkpoints &&
-        conv.state.numTurns === 1 &&
-        ctx.modelSteps > 0 &&
-        !ctx.checkpointed
-      ) {
-        await checkpoint(ctx, true);
-      }
-      clearTimeout(timer);
-      await this.#finish(ctx, end, started);
-    } catch (err) {
-      if (err instanceof ModelCallFailed) {
-        clearTimeout(timer);
-        const failed: ScenarioTurnEnd = {
-          status: 'ERROR',
-          error: end.error ?? (err.message || MODEL_ERROR_MESSAGE),
-          response: '',
-        };
-        if (end.exitAfter !== undefined) failed.exitAfter = end.exitAfter;
-        await this.#finish(ctx, failed, started);
-      } else if (err instanceof ExpectationFailed) {
-        clearTimeout(timer);
-        await this.#finish(ctx, { status: 'ERROR', error: err.message, response: '' }, started);
-      } else if (err instanceof TurnAborted) {
-        await this.#aborted(ctx, err.reason, started);
-      } else {
-        throw err;
-      }
-    } finally {
-      clearTimeout(timer);
-      this.#current = undefined;
+    await emitter.line(stepEnvelope(conv.id, conv.nextStep(), { state: 'DONE', step_type: 'user_input' }));
+    if (!this.#noticeWritten) {
+      this.#noticeWritten = true;
+      if (this.#opts.notice === 'resumed') await systemMessage(ctx, 'Conversation resumed');
+      if (this.#opts.notice === 'fallback') await unknownStep(ctx);
     }
-    // A SIGINT that landed while the result was being written finds the process idle, as it would in agy.
-    if (controller.signal.aborted && controller.signal.reason === 'interrupt') await this.#opts.exit(130);
+    ctx.initialNumSteps = conv.state.nextStepIndex;
+    for (const action of turn.actions) {
+      await runAction(ctx, action);
+      // Headless agy stops the turn at a soft denial (both captured denials end right there).
+      if (ctx.denied.length > 0) break;
+    }
+    if (fromEndpoint) await this.#opts.endpoint?.runTurn(ctx);
+    if (!runsStopHooks(end)) return;
+    await this.#stop(ctx);
+    if (ctx.profile.checkpoints && conv.state.numTurns === 1 && ctx.modelSteps > 0 && !ctx.checkpointed) {
+      await checkpoint(ctx, true);
+    }
   }
 
   /** Whether the scenario still scripts a turn (or ends the run with errors once out of turns). */
@@ -395,4 +398,22 @@ function structuredOutput(
 /** Stop hooks run when a turn ends normally: not on a quota error, print timeout, cut stream or error status. */
 function runsStopHooks(end: ScenarioTurnEnd): boolean {
   return !end.quota && !end.printTimeout && !end.noResult && (end.status ?? 'SUCCESS') === 'SUCCESS';
+}
+
+/**
+ * The end a turn gets from a failure that ends it with an ERROR `result`: a failed model call (the scenario's
+ * `error` wins, its `exitAfter` stays) or an unmet expectation; `undefined` for any other error.
+ */
+function failedEnd(err: unknown, end: ScenarioTurnEnd): ScenarioTurnEnd | undefined {
+  if (err instanceof ModelCallFailed) {
+    const failed: ScenarioTurnEnd = {
+      status: 'ERROR',
+      error: end.error ?? (err.message || MODEL_ERROR_MESSAGE),
+      response: '',
+    };
+    if (end.exitAfter !== undefined) failed.exitAfter = end.exitAfter;
+    return failed;
+  }
+  if (err instanceof ExpectationFailed) return { status: 'ERROR', error: err.message, response: '' };
+  return undefined;
 }
