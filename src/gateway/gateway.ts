@@ -27,6 +27,7 @@ import { validateGatewayOptions } from './validate-options.js';
 /** The HTTP listener: bounded like the session listener, so a local process without the token cannot hold it. */
 class GatewayServer {
   readonly #ctx: GatewayContext;
+  /** The Node server, listening once `createGateway` has started it. */
   readonly server: Server;
 
   constructor(options: GatewayOptions) {
@@ -81,10 +82,12 @@ class GatewayServer {
     });
   }
 
+  /** The per-run key clients must present. */
   get tokenValue(): string {
     return this.#ctx.token;
   }
 
+  /** Aborts the requests in flight, stops listening, closes every client and upstream connection. */
   async close(): Promise<void> {
     for (const controller of this.#ctx.inflight) controller.abort();
     await new Promise<void>((resolve) => {
