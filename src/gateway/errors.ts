@@ -226,6 +226,14 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out.replace(KEY_LIKE, '[redacted]');
 }
 
+/** `error` with every secret (the upstream key, each configured header value) removed from its text. */
+export function redactError(error: GatewayError, secrets: readonly string[]): GatewayError {
+  const details = error.details?.map(
+    (d) => JSON.parse(redact(JSON.stringify(d), secrets)) as GoogleErrorDetail,
+  );
+  return new GatewayError(error.code, redact(error.message, secrets), details, error.status);
+}
+
 function build(
   row: ErrorRow,
   message: string,

@@ -7,8 +7,9 @@
 // `TurnResult.providerUsage`).
 export type { ProviderUsage } from '../model/usage.js';
 export type { GoogleErrorBody, GoogleErrorDetail } from './errors.js';
-export { createGateway, type Gateway, type GatewayOptions, type GatewayUsageReport } from './gateway.js';
+export { createGateway } from './gateway.js';
 export type { UsageMetadata } from './gemini-types.js';
+export type { Gateway, GatewayOptions, GatewayUsageReport } from './options.js';
 export {
   type ProviderBridge,
   type ProviderConfig,

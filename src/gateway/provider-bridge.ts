@@ -9,8 +9,9 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamKind, UpstreamObserver } from '../model/upstream-trace.js';
 import type { ProviderUsage } from '../model/usage.js';
-import { createGateway, type Gateway, type GatewayUsageReport } from './gateway.js';
+import { createGateway } from './gateway.js';
 import { usageFromGemini } from './gemini-usage.js';
+import type { Gateway, GatewayUsageReport } from './options.js';
 
 export type { ProviderUsage } from '../model/usage.js';
 

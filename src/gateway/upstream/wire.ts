@@ -43,10 +43,19 @@ function builders(mode: Mode) {
   return { f, list, str, num };
 }
 
-function schemas(mode: Mode) {
-  const { f, list, str, num } = builders(mode);
+type Builders = ReturnType<typeof builders>;
 
-  // --- OpenAI Chat Completions chunks and compatible servers (vLLM, Groq, xAI, DeepSeek, Mistral, OpenRouter).
+function schemas(mode: Mode) {
+  const b = builders(mode);
+  return {
+    chatChunk: chatChunkSchema(b),
+    responsesEvent: responsesEventSchema(b),
+    anthropicEvent: anthropicEventSchema(b),
+  };
+}
+
+/** OpenAI Chat Completions chunks and compatible servers (vLLM, Groq, xAI, DeepSeek, Mistral, OpenRouter). */
+function chatChunkSchema({ f, list, str, num }: Builders) {
   /** `delta.tool_calls[]`; `index` may be missing, `id` may be `""` on continuations. */
   const chatToolCall = z.looseObject({
     index: num,
@@ -103,8 +112,11 @@ function schemas(mode: Mode) {
       }),
     ),
   });
+  return chatChunk;
+}
 
-  // --- OpenAI Responses events (OpenAI, Azure, LM Studio, xAI, GitHub Copilot).
+/** OpenAI Responses events (OpenAI, Azure, LM Studio, xAI, GitHub Copilot). */
+function responsesEventSchema({ f, list, str, num }: Builders) {
   const responsesItem = z.looseObject({
     id: str,
     type: str,
@@ -142,8 +154,11 @@ function schemas(mode: Mode) {
     ),
     error: f(z.unknown()),
   });
+  return responsesEvent;
+}
 
-  // --- Anthropic Messages events.
+/** Anthropic Messages events. */
+function anthropicEventSchema({ f, str, num }: Builders) {
   const anthropicUsage = z.looseObject({
     input_tokens: num,
     output_tokens: num,
@@ -181,8 +196,7 @@ function schemas(mode: Mode) {
     usage: f(anthropicUsage),
     error: f(z.unknown()),
   });
-
-  return { chatChunk, responsesEvent, anthropicEvent };
+  return anthropicEvent;
 }
 
 const STRICT = schemas('strict');
