@@ -127,6 +127,8 @@ class CallInFlight {
   /** The arguments as validated (and as the gate left them). */
   parsedArgs: Record<string, unknown> | undefined;
   #invocation: ToolInvocation | undefined;
+  /** The host as the call found it (its gate, its context, its end). */
+  readonly host: OwnToolHost | undefined;
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -134,6 +136,7 @@ class CallInFlight {
     readonly session: ToolCallSession,
   ) {
     const { hooks } = session;
+    this.host = hooks.host;
     this.recorded = hooks.host?.toolCallEnded !== undefined || hooks.observer?.onEnd !== undefined;
     this.#startedAt = this.recorded ? Date.now() : 0;
     this.#started = this.recorded ? performance.now() : 0;
@@ -168,7 +171,7 @@ class CallInFlight {
     };
     if (this.parsedArgs !== undefined) record.parsedArgs = this.parsedArgs;
     if (error) record.error = error;
-    const host = this.session.hooks.host;
+    const host = this.host;
     if (host?.toolCallEnded) {
       try {
         const replaced = await host.toolCallEnded(this.invocation(), outcomeOf(record));
@@ -204,8 +207,8 @@ export async function runToolCall(
    */
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<CallToolResult> {
-  const host = session.hooks.host;
   const call = new CallInFlight(catalog, request, session);
+  const host = call.host;
   if (session.hooks.observer?.onStart) notify(session, 'onStart', call.info);
 
   const label = `tool "${request.name}"`;
