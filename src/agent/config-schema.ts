@@ -28,7 +28,8 @@ function isHttpUrl(value: string): boolean {
 /** Builds the shared validation parts with `z` (on the first config checked, so zod loads then). */
 function buildKit(z: typeof import('zod/v4').z): SchemaKit {
   const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must be a non-empty string' });
-  const usdPerMillion = 'must be a non-negative number (USD per 1M tokens)';
+  const nonNegative = (error: string) =>
+    z.number({ error }).refine((n) => Number.isFinite(n) && n >= 0, { error });
   return {
     z,
     nonEmpty,
@@ -39,9 +40,12 @@ function buildKit(z: typeof import('zod/v4').z): SchemaKit {
       .number()
       .int({ error: 'must be a non-negative integer' })
       .nonnegative({ error: 'must be a non-negative integer' }),
-    usdPerMillion: z
-      .number({ error: usdPerMillion })
-      .refine((n) => Number.isFinite(n) && n >= 0, { error: usdPerMillion }),
+    usdPerMillion: nonNegative('must be a non-negative number (USD per 1M tokens)'),
+    nonNegative,
+    withMethod: (method, what) =>
+      z.custom<object>((v) => typeof (v as Record<string, unknown> | null)?.[method] === 'function', {
+        error: `must be ${what} (with ${method})`,
+      }),
     fn: z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
       error: 'must be a function',
     }),

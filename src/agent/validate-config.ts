@@ -333,18 +333,61 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
   const backend = backendOf(config);
   if (backend === 'acp') checkAcpFields(config);
   checkParityFields(config, backend);
+  const workspaces = checkPaths(config);
+  checkReservedServerName(config);
+  checkInstructions(config);
+  checkProviderMode(config);
+  const additions = backendAdditions(config, backend);
+  // apiKey on agy is API-key mode: modelProvider in the settings, so a shadow HOME to write them in.
+  const isolation =
+    backend === 'agy' && (config.apiKey !== undefined || config.provider) ? 'shadow-home' : config.isolation;
+  checkSessionOptions(config, isolation);
+  const userPolicies = config.policies ?? [confirmRunCommand()];
+  const hooks = config.hooks ?? [];
+  ControlPlane.guard({ policies: userPolicies, hooks, writeCapable: isWriteCapable(config) });
+  // The Python SDK prepends workspace_only(workspaces); the capabilities' denials are specific rules too.
+  // The confinement admits the agent's attachment files (in its session directory) to the read tools.
+  const attachments = new AttachmentFiles();
+  const sdkPolicies = [
+    ...(confines(config) ? sdkWorkspaceConfinement(workspaces, attachments) : []),
+    ...capabilityPolicies(config.capabilities),
+  ];
+  const policies = sdkPolicies.length > 0 ? [...sdkPolicies, ...userPolicies] : userPolicies;
+  return {
+    workspaces,
+    policies,
+    attachments,
+    hooks,
+    additions,
+    session: sessionGroup(config, backend, isolation, additions),
+    launch: launchGroup(config),
+    watchdog: pick(config, AGY_WATCHDOG_FIELDS),
+    acp: acpGroup(config, backend, additions),
+  };
+}
+
+/** The workspaces (default: the current directory), `cwd` and `dataDir`, checked on the file system. */
+function checkPaths(config: AgentConfig): string[] {
   const workspaces = (config.workspaces ?? [process.cwd()]).map((w, i) =>
     validateWorkspace(w, `workspaces[${i}]`),
   );
   if (config.cwd !== undefined) validateWorkspace(config.cwd, 'cwd');
   if (config.dataDir !== undefined) validateDataDir(config.dataDir);
-  // Caught here, not at start(): a server posing as the agent's own tool server would skip the policies.
+  return workspaces;
+}
+
+/** Caught here, not at start(): a server posing as the agent's own tool server would skip the policies. */
+function checkReservedServerName(config: AgentConfig): void {
   if (config.mcpServers !== undefined && Object.hasOwn(config.mcpServers, TOOL_SERVER_NAME)) {
     throw new ConfigError(
       `mcpServers.${TOOL_SERVER_NAME}`,
       `the name '${TOOL_SERVER_NAME}' is reserved for the agent's own tools; pick another server name`,
     );
   }
+}
+
+/** Appended system instructions must fit in one always-on rule (rendering them checks the size). */
+function checkInstructions(config: AgentConfig): void {
   if (config.systemInstructions !== undefined && !isReplaceInstructions(config.systemInstructions)) {
     alwaysOnRule(
       'systemInstructions',
@@ -352,24 +395,22 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
       renderInstructions(config.systemInstructions),
     );
   }
-  if (config.provider) {
-    // agy reads modelProvider from its settings and the key from its env: both must be the gateway's.
-    if (config.isolation === 'none')
-      throw new ConfigError('isolation', "provider needs isolation 'shadow-home' (its default); got 'none'");
-    for (const name of ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'])
-      if (config.env?.[name] !== undefined)
-        throw new ConfigError(`env.${name}`, 'is set by provider mode (the gateway); remove it');
-    if (config.connection)
-      throw new ConfigError(
-        'provider',
-        'runs agy through the gateway; it cannot be combined with connection',
-      );
-  }
-  const additions = backendAdditions(config, backend);
-  // apiKey on agy is API-key mode: modelProvider in the settings, so a shadow HOME to write them in.
-  const isolation =
-    backend === 'agy' && (config.apiKey !== undefined || config.provider) ? 'shadow-home' : config.isolation;
-  // A custom backend does not use the agy session options; agy's are checked whenever they are given.
+}
+
+/** agy reads modelProvider from its settings and the key from its env: in provider mode both must be the gateway's. */
+function checkProviderMode(config: AgentConfig): void {
+  if (!config.provider) return;
+  if (config.isolation === 'none')
+    throw new ConfigError('isolation', "provider needs isolation 'shadow-home' (its default); got 'none'");
+  for (const name of ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'])
+    if (config.env?.[name] !== undefined)
+      throw new ConfigError(`env.${name}`, 'is set by provider mode (the gateway); remove it');
+  if (config.connection)
+    throw new ConfigError('provider', 'runs agy through the gateway; it cannot be combined with connection');
+}
+
+/** A custom backend does not use the agy session options; agy's are checked whenever they are given. */
+function checkSessionOptions(config: AgentConfig, isolation: AgentConfig['isolation']): void {
   validateSession({
     notes: config.notes,
     mcpServers: config.mcpServers,
@@ -381,32 +422,32 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     skillsPaths: config.skillsPaths,
     subagents: config.subagents,
   });
-  const userPolicies = config.policies ?? [confirmRunCommand()];
-  const hooks = config.hooks ?? [];
-  ControlPlane.guard({
-    policies: userPolicies,
-    hooks,
+}
+
+/** Whether the agent can write or run anything (then the write guard wants a policy or hook on it). */
+function isWriteCapable(config: AgentConfig): boolean {
+  return (
     // An ACP agent always has its own write tools (Gemini CLI's write_file, run_shell_command), and every
     // permission request it sends is answered by the policies: with none, each would be approved. On agy,
     // `capabilities` leaving a write tool on counts, as in Python.
-    writeCapable:
-      config.backend?.kind === 'acp' ||
-      enablesBuiltinWriteTools(config.capabilities) ||
-      !!config.dangerouslySkipPermissions ||
-      // agy then runs edits (accept-edits) or commands (its sandbox) without its own permission check.
-      config.mode === 'accept-edits' ||
-      !!config.sandbox ||
-      (config.tools?.length ?? 0) > 0 ||
-      Object.keys(config.mcpServers ?? {}).length > 0,
-  });
-  // The Python SDK prepends workspace_only(workspaces); the capabilities' denials are specific rules too.
-  // The confinement admits the agent's attachment files (in its session directory) to the read tools.
-  const attachments = new AttachmentFiles();
-  const sdkPolicies = [
-    ...(confines(config) ? sdkWorkspaceConfinement(workspaces, attachments) : []),
-    ...capabilityPolicies(config.capabilities),
-  ];
-  const policies = sdkPolicies.length > 0 ? [...sdkPolicies, ...userPolicies] : userPolicies;
+    config.backend?.kind === 'acp' ||
+    enablesBuiltinWriteTools(config.capabilities) ||
+    !!config.dangerouslySkipPermissions ||
+    // agy then runs edits (accept-edits) or commands (its sandbox) without its own permission check.
+    config.mode === 'accept-edits' ||
+    !!config.sandbox ||
+    (config.tools?.length ?? 0) > 0 ||
+    Object.keys(config.mcpServers ?? {}).length > 0
+  );
+}
+
+/** The agy session group, with the isolation and the parity fields' settings on agy. */
+function sessionGroup(
+  config: AgentConfig,
+  backend: BackendKind,
+  isolation: AgentConfig['isolation'],
+  additions: BackendAdditions,
+): AgySessionSettings {
   const session = pick(config, AGY_SESSION_FIELDS);
   if (backend === 'agy') {
     if (isolation !== undefined) session.isolation = isolation;
@@ -414,7 +455,23 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     if (isolation === 'shadow-home' && Object.keys(additions.settings).length > 0)
       session.settingsOverrides = additions.settings;
   }
+  return session;
+}
+
+/** The agy launch group, with the effort in agy's words. */
+function launchGroup(config: AgentConfig): AgyLaunchSettings {
   const { effort, ...launch } = pick(config, AGY_LAUNCH_FIELDS);
+  return {
+    ...launch,
+    // xhigh/max go to agy as they are (refused before launch where unknown: flag-support.ts).
+    ...(effort !== undefined && {
+      effort: effort === 'xhigh' || effort === 'max' ? effort : agyEffort(effort),
+    }),
+  };
+}
+
+/** The ACP group, with the parity fields' settings, the replacing system prompt and provider mode's HOME on ACP. */
+function acpGroup(config: AgentConfig, backend: BackendKind, additions: BackendAdditions): AcpSettings {
   const acp: AcpSettings = pick(config, fieldsFeeding('acp'));
   if (backend === 'acp') {
     // Provider mode points the agent at the gateway from a shadow HOME, as on agy.
@@ -422,21 +479,5 @@ export function validateConfig(config: AgentConfig): ValidatedConfig {
     acp.settingsOverrides = additions.settings;
     if (additions.systemPrompt !== undefined) acp.systemPrompt = additions.systemPrompt;
   }
-  return {
-    workspaces,
-    policies,
-    attachments,
-    hooks,
-    additions,
-    session,
-    launch: {
-      ...launch,
-      // xhigh/max go to agy as they are (refused before launch where unknown: flag-support.ts).
-      ...(effort !== undefined && {
-        effort: effort === 'xhigh' || effort === 'max' ? effort : agyEffort(effort),
-      }),
-    },
-    watchdog: pick(config, AGY_WATCHDOG_FIELDS),
-    acp,
-  };
+  return acp;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { resolveAgyBinary } from '../connection/index.js';
-import { Agent, type AgentConfig, AgyNotFoundError, policy, tool } from '../index.js';
+import { Agent, type AgentConfig, AgyNotFoundError, type ChatResponse, policy, tool } from '../index.js';
 import { settlesWithin } from '../internal/timing.js';
 import { describeRun, runBounded } from '../platform/index.js';
 import {
@@ -130,30 +130,15 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
   const dir = resolve(o.dir ?? (await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-'))));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const state = await mkdtemp(join(tmpdir(), 'agy-sdk-conformance-state-'));
+  const run: ProbeRun = { o, agyPath, dir, state, conversationId: undefined };
   const cassettes: Partial<Record<Probe, string>> = {};
   const errors: Partial<Record<Probe, string>> = {};
   const runs: Partial<Record<Probe, Cassette>> = {};
-  let conversationId: string | undefined;
-
-  const configFor = async (probe: Probe): Promise<AgentConfig> => {
-    const replay = o.replay?.[probe];
-    const env: Record<string, string> = { ...o.env, AGY_SIM_STATE_DIR: state };
-    if (replay) {
-      // An interrupt must land mid-turn: that replay keeps the recorded gaps.
-      const r = replayCassette(replay, { mode: 'loose', timing: probe === 'interrupt' ? 'real' : 'none' });
-      return { ...r, env: { ...env, ...r.env } };
-    }
-    if (o.offline) {
-      const scenario = await writeScenario(SCENARIOS[probe as Exclude<Probe, 'slash'>] as never, state);
-      return { agyPath: simulatorPath(), env: { ...env, AGY_SIM_SCENARIO: scenario } };
-    }
-    return { agyPath, ...(o.env && { env: o.env }) };
-  };
-
   try {
     for (const probe of probes) {
       try {
-        const file = probe === 'slash' ? await slashProbe(o, agyPath, dir, state) : await turnProbe(probe);
+        const file =
+          probe === 'slash' ? await slashProbe(o, agyPath, dir, state) : await turnProbe(run, probe);
         cassettes[probe] = file;
         runs[probe] = readCassette(file);
       } catch (err) {
@@ -165,40 +150,76 @@ export async function runConformance(o: ConformanceOptions = {}): Promise<Confor
     await rm(state, { recursive: true, force: true });
   }
   return { facts: checkConformance(runs), cassettes, errors };
+}
 
-  async function turnProbe(probe: Probe): Promise<string> {
-    const base = await configFor(probe);
-    const agent = new Agent({
-      ...base,
-      record: { dir },
-      turnTimeoutMs: o.turnTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-      tools: [echo],
-      policies: [policy.deny('run_command'), policy.allowAll()],
-      ...(probe === 'resume' && conversationId !== undefined && { conversationId }),
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
-    try {
-      const prompt =
-        probe === 'resume' ? 'Reply with the single word OK.' : PROMPTS[probe as keyof typeof PROMPTS];
-      const response = await agent.chat(prompt);
-      if (probe === 'interrupt') {
-        // Interrupt once agy is visibly at work: its first step, or after 30 s. A SIGINT that lands before agy
-        // has read the prompt finds it idle, and an idle agy exits on SIGINT without a `result`; a short fallback
-        // made that race likely on a loaded machine.
-        const first = (async () => {
-          for await (const _ of response.steps()) return;
-        })();
-        await settlesWithin(first, 30_000);
-        await agent.interrupt();
-      }
-      const result = await response.result();
-      if (probe === 'text') conversationId = result.conversationId;
-    } finally {
-      await agent.close();
-    }
-    if (!agent.cassetteFile) throw new Error(`${probe}: no cassette was written`);
-    return agent.cassetteFile;
+/** What the probes of one run share. */
+interface ProbeRun {
+  o: ConformanceOptions;
+  /** The agy every probe runs; undefined when none runs one (offline, or all replayed). */
+  agyPath: string | undefined;
+  /** Where the cassettes are recorded. */
+  dir: string;
+  /** The simulator's state directory. */
+  state: string;
+  /** The `text` probe's conversation, which the `resume` probe resumes. */
+  conversationId: string | undefined;
+}
+
+/** The agent config of one probe: a replayed cassette, the simulator (offline), or the run's agy. */
+async function probeConfig(run: ProbeRun, probe: Probe): Promise<AgentConfig> {
+  const { o, state } = run;
+  const replay = o.replay?.[probe];
+  const env: Record<string, string> = { ...o.env, AGY_SIM_STATE_DIR: state };
+  if (replay) {
+    // An interrupt must land mid-turn: that replay keeps the recorded gaps.
+    const r = replayCassette(replay, { mode: 'loose', timing: probe === 'interrupt' ? 'real' : 'none' });
+    return { ...r, env: { ...env, ...r.env } };
   }
+  if (o.offline) {
+    const scenario = await writeScenario(SCENARIOS[probe as Exclude<Probe, 'slash'>] as never, state);
+    return { agyPath: simulatorPath(), env: { ...env, AGY_SIM_SCENARIO: scenario } };
+  }
+  return { agyPath: run.agyPath, ...(o.env && { env: o.env }) };
+}
+
+/** One probe that runs a turn through an `Agent`, recorded; resolves with its cassette's path. */
+async function turnProbe(run: ProbeRun, probe: Probe): Promise<string> {
+  const { o, conversationId } = run;
+  const base = await probeConfig(run, probe);
+  const agent = new Agent({
+    ...base,
+    record: { dir: run.dir },
+    turnTimeoutMs: o.turnTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    tools: [echo],
+    policies: [policy.deny('run_command'), policy.allowAll()],
+    ...(probe === 'resume' && conversationId !== undefined && { conversationId }),
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  try {
+    const prompt =
+      probe === 'resume' ? 'Reply with the single word OK.' : PROMPTS[probe as keyof typeof PROMPTS];
+    const response = await agent.chat(prompt);
+    if (probe === 'interrupt') await interruptOnceAtWork(agent, response);
+    const result = await response.result();
+    if (probe === 'text') run.conversationId = result.conversationId;
+  } finally {
+    await agent.close();
+  }
+  if (!agent.cassetteFile) throw new Error(`${probe}: no cassette was written`);
+  return agent.cassetteFile;
+}
+
+/**
+ * Interrupts once agy is visibly at work: its first step, or after 30 s. A SIGINT that lands before agy has read
+ * the prompt finds it idle, and an idle agy exits on SIGINT without a `result`; a short fallback made that race
+ * likely on a loaded machine.
+ */
+async function interruptOnceAtWork(agent: Agent, response: ChatResponse): Promise<void> {
+  const first = (async () => {
+    for await (const _ of response.steps()) return;
+  })();
+  await settlesWithin(first, 30_000);
+  await agent.interrupt();
 }
 
 /** `agy -p /model --output-format stream-json`, recorded by hand (print mode runs no session of ours). */

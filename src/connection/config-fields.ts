@@ -371,10 +371,7 @@ export const CONFIG_FIELDS = {
         maxInputTokens: k.count.optional(),
         maxOutputTokens: k.count.optional(),
         maxTotalTokens: k.count.optional(),
-        maxCostUsd: k.z
-          .number({ error: 'must be a non-negative number (USD)' })
-          .refine((n) => Number.isFinite(n) && n >= 0, { error: 'must be a non-negative number (USD)' })
-          .optional(),
+        maxCostUsd: k.nonNegative('must be a non-negative number (USD)').optional(),
         scope: k.z
           .enum(['turn', 'conversation', 'lifetime'], {
             error: "must be 'turn', 'conversation' or 'lifetime'",
@@ -411,16 +408,8 @@ export const CONFIG_FIELDS = {
         {
           enabled: k.z.boolean().optional(),
           captureContent: k.z.boolean().optional(),
-          tracerProvider: k.z
-            .custom<object>((v) => typeof (v as { getTracer?: unknown })?.getTracer === 'function', {
-              error: 'must be a tracer provider (with getTracer)',
-            })
-            .optional(),
-          meterProvider: k.z
-            .custom<object>((v) => typeof (v as { getMeter?: unknown })?.getMeter === 'function', {
-              error: 'must be a meter provider (with getMeter)',
-            })
-            .optional(),
+          tracerProvider: k.withMethod('getTracer', 'a tracer provider').optional(),
+          meterProvider: k.withMethod('getMeter', 'a meter provider').optional(),
         },
         { error: 'must be { enabled?, captureContent?, tracerProvider?, meterProvider? }' },
       ),

@@ -73,6 +73,10 @@ export interface SchemaKit {
   count: z.ZodType<number>;
   /** A price: a finite number >= 0, USD per million tokens. */
   usdPerMillion: z.ZodType<number>;
+  /** A finite number >= 0; anything else is refused with `error`. */
+  nonNegative: (error: string) => z.ZodType<number>;
+  /** An object with the method `method` (duck-typed); anything else "must be `what` (with `method`)". */
+  withMethod: (method: string, what: string) => z.ZodType<object>;
   /** Any function. */
   fn: z.ZodType<(...args: never[]) => unknown>;
   /** An absolute http(s) URL. */

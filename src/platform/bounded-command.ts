@@ -6,7 +6,7 @@
  * `execFile`'s `timeout` sends one signal to the leader alone: an agy that ignores SIGTERM ran on forever, and
  * its children were never signalled (docs/reference/process.md#short-lived-commands).
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { MAX_TIMER_MS } from '../internal/timing.js';
 import type { Platform } from './types.js';
@@ -160,6 +160,9 @@ async function collect(
   return { stdout: out.text(), stderr: err.text(), truncated: out.truncated || err.truncated };
 }
 
+/** The output of a run that never produced any. */
+const NO_OUTPUT: BoundedOutput = { stdout: '', stderr: '', truncated: false };
+
 /**
  * Runs `command` with `args` on `platform`; see the module's comment. Never rejects. (`index.ts` exports it as
  * `runBounded(command, args, options)` on the current platform.)
@@ -170,20 +173,17 @@ export function runBoundedOn(
   args: readonly string[],
   options: BoundedCommandOptions,
 ): Promise<BoundedRun> {
-  const graceMs = Math.max(0, options.graceMs ?? DEFAULT_TERM_GRACE_MS);
-  const max = Math.max(0, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const signal = options.signal;
-  const empty: BoundedOutput = { stdout: '', stderr: '', truncated: false };
   if (signal?.aborted)
     return Promise.resolve({
-      ...empty,
+      ...NO_OUTPUT,
       kind: 'aborted',
       reason: signal.reason,
       killed: false,
       code: null,
       signal: null,
     });
-  let child: ReturnType<typeof spawn>;
+  let child: ChildProcess;
   try {
     child = spawn(command, [...args], {
       env: options.env ?? process.env,
@@ -194,56 +194,89 @@ export function runBoundedOn(
     });
   } catch (error) {
     // A bad argument (a NUL byte in argv or env) throws at once instead of emitting 'error'.
-    return Promise.resolve({ ...empty, kind: 'spawn-failed', error: error as NodeJS.ErrnoException });
+    return Promise.resolve({ ...NO_OUTPUT, kind: 'spawn-failed', error: error as NodeJS.ErrnoException });
   }
-  return new Promise<BoundedRun>((resolve) => {
-    const out = new Capture(child.stdout as Readable, max);
-    const err = new Capture(child.stderr as Readable, max);
-    const untrack = child.pid === undefined ? () => {} : trackGroup(platform, child.pid);
-    let stop: { kind: 'timed-out' | 'aborted'; killed: boolean } | undefined;
-    let graceTimer: NodeJS.Timeout | undefined;
-    const kill = (): void => {
-      if (stop) stop.killed = true;
-      if (child.pid !== undefined) platform.signalGroup(child.pid, 'SIGKILL');
-    };
-    const end = (kind: 'timed-out' | 'aborted'): void => {
-      if (stop || child.pid === undefined) return;
-      stop = { kind, killed: false };
-      if (graceMs === 0) {
-        kill();
-        return;
-      }
-      platform.signalGroup(child.pid, 'SIGTERM');
-      graceTimer = setTimeout(kill, Math.min(graceMs, MAX_TIMER_MS));
-    };
-    const timer = setTimeout(() => end('timed-out'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
-    const onAbort = (): void => end('aborted');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const cleanup = (): void => {
+  return new Promise<BoundedRun>((resolve) => superviseRun(platform, child, options, resolve));
+}
+
+/** What ended a run before it exited by itself, and whether the SIGKILL after the grace was needed. */
+type Stop = { kind: 'timed-out' | 'aborted'; killed: boolean };
+
+/**
+ * Ends the run on its timeout or its signal's abort: SIGTERM to its group, SIGKILL after the grace (at once with
+ * no grace). `disarm` drops the timers and the abort listener.
+ */
+function armStop(
+  platform: Platform,
+  child: ChildProcess,
+  options: BoundedCommandOptions,
+): { stopped: () => Stop | undefined; disarm: () => void } {
+  const graceMs = Math.max(0, options.graceMs ?? DEFAULT_TERM_GRACE_MS);
+  const signal = options.signal;
+  let stop: Stop | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const kill = (): void => {
+    if (stop) stop.killed = true;
+    if (child.pid !== undefined) platform.signalGroup(child.pid, 'SIGKILL');
+  };
+  const end = (kind: Stop['kind']): void => {
+    if (stop || child.pid === undefined) return;
+    stop = { kind, killed: false };
+    if (graceMs === 0) {
+      kill();
+      return;
+    }
+    platform.signalGroup(child.pid, 'SIGTERM');
+    graceTimer = setTimeout(kill, Math.min(graceMs, MAX_TIMER_MS));
+  };
+  const timer = setTimeout(() => end('timed-out'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
+  const onAbort = (): void => end('aborted');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    stopped: () => stop,
+    disarm: () => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
       signal?.removeEventListener('abort', onAbort);
-      untrack();
-    };
-    // EPIPE from a command that exits without reading its stdin is expected; the exit tells the story.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input ?? '');
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      // Only a failed spawn comes before a pid; later errors (a failed kill) change nothing: 'exit' still comes.
-      if (child.pid !== undefined) return;
-      cleanup();
-      resolve({ ...empty, kind: 'spawn-failed', error });
-    });
-    child.once('exit', async (code, exitSignal) => {
-      cleanup();
-      const output = await collect(platform, child.pid, out, err);
-      if (stop === undefined) return resolve({ ...output, kind: 'exited', code, signal: exitSignal });
-      const how = { killed: stop.killed, code, signal: exitSignal };
-      resolve(
-        stop.kind === 'timed-out'
-          ? { ...output, ...how, kind: 'timed-out', timeoutMs: options.timeoutMs }
-          : { ...output, ...how, kind: 'aborted', reason: signal?.reason },
-      );
-    });
+    },
+  };
+}
+
+/** Captures a spawned run's output, bounds it in time, and resolves once with how it ended. */
+function superviseRun(
+  platform: Platform,
+  child: ChildProcess,
+  options: BoundedCommandOptions,
+  resolve: (run: BoundedRun) => void,
+): void {
+  const max = Math.max(0, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const out = new Capture(child.stdout as Readable, max);
+  const err = new Capture(child.stderr as Readable, max);
+  const untrack = child.pid === undefined ? () => {} : trackGroup(platform, child.pid);
+  const stopper = armStop(platform, child, options);
+  const cleanup = (): void => {
+    stopper.disarm();
+    untrack();
+  };
+  // EPIPE from a command that exits without reading its stdin is expected; the exit tells the story.
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(options.input ?? '');
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    // Only a failed spawn comes before a pid; later errors (a failed kill) change nothing: 'exit' still comes.
+    if (child.pid !== undefined) return;
+    cleanup();
+    resolve({ ...NO_OUTPUT, kind: 'spawn-failed', error });
+  });
+  child.once('exit', async (code, exitSignal) => {
+    cleanup();
+    const output = await collect(platform, child.pid, out, err);
+    const stop = stopper.stopped();
+    if (stop === undefined) return resolve({ ...output, kind: 'exited', code, signal: exitSignal });
+    const how = { killed: stop.killed, code, signal: exitSignal };
+    resolve(
+      stop.kind === 'timed-out'
+        ? { ...output, ...how, kind: 'timed-out', timeoutMs: options.timeoutMs }
+        : { ...output, ...how, kind: 'aborted', reason: options.signal?.reason },
+    );
   });
 }

@@ -116,67 +116,96 @@ export function enforce(policies: PolicyList, options: EnforceOptions = {}): Pre
   validatePolicies(flat, servers);
   const sorted = sortPolicies(flat);
 
-  return hooks.preToolCall(
-    async (call, operation): Promise<PreToolCallDecision> => {
-      const result = await evaluateSorted(sorted, call);
-      const { policy } = result;
-      if (policy === undefined) {
-        logger.debug(`policy: no policy matched tool '${call.name}'; allowing`);
-        return { allow: true };
-      }
-      const label = policyLabel(policy);
-      if ('error' in result) {
-        logger.error(
-          `policy '${label}' threw while checking tool '${call.name}'; denying (fail closed)`,
-          result.error,
-        );
-        return {
-          allow: false,
-          message: `Denied by policy '${label}': its condition failed (${describeError(result.error)}), and policies fail closed`,
-          deniedBy: { kind: 'policy', name: label },
-        };
-      }
-      switch (result.decision) {
-        case 'approve':
-          logger.debug(`policy '${label}' approved tool '${call.name}'`);
-          return { allow: true };
-        case 'deny':
-          logger.info(`policy '${label}' denied tool '${call.name}'`);
-          return {
-            allow: false,
-            message: `Denied by policy '${label}'${policy.message ? `: ${policy.message}` : ''}`,
-            deniedBy: { kind: 'policy', name: label },
-          };
-        case 'ask_user': {
-          logger.debug(`policy '${label}' asks the user about tool '${call.name}'`);
-          // validatePolicies guarantees the handler.
-          const outcome = await runAskUser(policy.askUser!, call, {
-            policy: label,
-            timeoutMs,
-            logger,
-            operation,
-            ...(policy.message === undefined ? {} : { reason: policy.message }),
-          });
-          if (outcome.allow) return { allow: true };
-          // Only an answer is the person's; a timeout or a failed handler is the policy failing closed.
-          if (outcome.status === 'answered') {
-            // runAskUser's own phrase for a bare "no" says no more than this prefix; the person's words do.
-            const said =
-              outcome.message === `the user denied tool '${call.name}'` ? undefined : outcome.message;
-            return {
-              allow: false,
-              message: `Denied by the user (asked by policy '${label}')${said ? `: ${said}` : ''}`,
-              deniedBy: { kind: 'user', policy: label },
-            };
-          }
-          return {
-            allow: false,
-            message: `Denied by policy '${label}': ${outcome.message ?? 'not approved'}`,
-            deniedBy: { kind: 'policy', name: label },
-          };
-        }
-      }
-    },
-    { name: options.name ?? 'policy' },
-  );
+  return hooks.preToolCall((call, operation) => decide(sorted, call, operation, { logger, timeoutMs }), {
+    name: options.name ?? 'policy',
+  });
+}
+
+/** What every decision of one enforced list shares. */
+interface DecisionContext {
+  logger: Logger;
+  /** How long an `ask_user` handler has to answer. */
+  timeoutMs: number;
+}
+
+/** The call a `preToolCall` hook decides on. */
+type PolicyCall = Parameters<PreToolCallHook['run']>[0];
+/** The hook's context: the operation the call belongs to. */
+type PolicyOperation = Parameters<PreToolCallHook['run']>[1];
+
+/** The first matching policy's answer for one call; no match allows, a failing condition denies. */
+async function decide(
+  sorted: readonly Policy[],
+  call: PolicyCall,
+  operation: PolicyOperation,
+  ctx: DecisionContext,
+): Promise<PreToolCallDecision> {
+  const { logger } = ctx;
+  const result = await evaluateSorted(sorted, call);
+  const { policy } = result;
+  if (policy === undefined) {
+    logger.debug(`policy: no policy matched tool '${call.name}'; allowing`);
+    return { allow: true };
+  }
+  const label = policyLabel(policy);
+  if ('error' in result) {
+    logger.error(
+      `policy '${label}' threw while checking tool '${call.name}'; denying (fail closed)`,
+      result.error,
+    );
+    return {
+      allow: false,
+      message: `Denied by policy '${label}': its condition failed (${describeError(result.error)}), and policies fail closed`,
+      deniedBy: { kind: 'policy', name: label },
+    };
+  }
+  switch (result.decision) {
+    case 'approve':
+      logger.debug(`policy '${label}' approved tool '${call.name}'`);
+      return { allow: true };
+    case 'deny':
+      logger.info(`policy '${label}' denied tool '${call.name}'`);
+      return {
+        allow: false,
+        message: `Denied by policy '${label}'${policy.message ? `: ${policy.message}` : ''}`,
+        deniedBy: { kind: 'policy', name: label },
+      };
+    case 'ask_user':
+      return askTheUser(policy, label, call, operation, ctx);
+  }
+}
+
+/** An `ask_user` policy's answer: its handler's timely "yes" allows; anything else denies, saying whose "no". */
+async function askTheUser(
+  policy: Policy,
+  label: string,
+  call: PolicyCall,
+  operation: PolicyOperation,
+  { logger, timeoutMs }: DecisionContext,
+): Promise<PreToolCallDecision> {
+  logger.debug(`policy '${label}' asks the user about tool '${call.name}'`);
+  // validatePolicies guarantees the handler.
+  const outcome = await runAskUser(policy.askUser!, call, {
+    policy: label,
+    timeoutMs,
+    logger,
+    operation,
+    ...(policy.message === undefined ? {} : { reason: policy.message }),
+  });
+  if (outcome.allow) return { allow: true };
+  // Only an answer is the person's; a timeout or a failed handler is the policy failing closed.
+  if (outcome.status === 'answered') {
+    // runAskUser's own phrase for a bare "no" says no more than this prefix; the person's words do.
+    const said = outcome.message === `the user denied tool '${call.name}'` ? undefined : outcome.message;
+    return {
+      allow: false,
+      message: `Denied by the user (asked by policy '${label}')${said ? `: ${said}` : ''}`,
+      deniedBy: { kind: 'user', policy: label },
+    };
+  }
+  return {
+    allow: false,
+    message: `Denied by policy '${label}': ${outcome.message ?? 'not approved'}`,
+    deniedBy: { kind: 'policy', name: label },
+  };
 }

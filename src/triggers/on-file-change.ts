@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { MaybePromise } from '../hooks/types.js';
 import { describeError } from '../logger.js';
+import { ChangeBatch } from './change-batch.js';
 import type { FileChange, FileChangeKind, TriggerContext, TriggerObject } from './types.js';
 
 /** Options of {@link onFileChange}. */
@@ -28,17 +29,6 @@ const EVENT_KINDS: Record<string, FileChangeKind | undefined> = {
 };
 
 /**
- * The net change of a path within one batch. A file created and removed within a batch (an editor's temp
- * file) disappears; removed then re-created becomes `modified`.
- */
-function coalesce(previous: FileChangeKind | undefined, next: FileChangeKind): FileChangeKind | undefined {
-  if (previous === undefined) return next;
-  if (previous === 'added') return next === 'deleted' ? undefined : 'added';
-  if (previous === 'deleted') return next === 'deleted' ? 'deleted' : 'modified';
-  return next === 'deleted' ? 'deleted' : 'modified';
-}
-
-/**
  * Watches `paths` (files or directories, recursively) and calls `fn` with a batch of changes (absolute
  * paths, sorted) once changes settle for `debounceMs`. Calls never overlap; changes that arrive during a call
  * form the next batch. Errors are logged. `start()` resolves when the watcher is ready; `stop()` closes it.
@@ -56,50 +46,16 @@ export function onFileChange(
   const name = options.name ?? `onFileChange(${targets.join(', ')})`;
   const cwd = options.watchOptions?.cwd;
 
+  const batch = new ChangeBatch({ name, debounceMs, maxWaitMs, fn });
   let watcher: FSWatcher | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let batchStartedAt: number | undefined;
-  let pending = new Map<string, FileChangeKind>();
-  let running: Promise<void> | undefined;
-  let active = false;
   let loading = false;
   let releaseStart: (() => void) | undefined;
-
-  const schedule = (ctx: TriggerContext) => {
-    if (!active) return;
-    const now = Date.now();
-    batchStartedAt ??= now;
-    clearTimeout(timer);
-    const wait = Math.max(0, Math.min(debounceMs, batchStartedAt + maxWaitMs - now));
-    timer = setTimeout(() => flush(ctx), wait);
-  };
-
-  const flush = (ctx: TriggerContext) => {
-    timer = undefined;
-    if (running || !active) return; // the running call reschedules when it ends
-    const batch: FileChange[] = [...pending]
-      .map(([p, kind]): FileChange => Object.freeze({ kind, path: p }))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    pending = new Map();
-    batchStartedAt = undefined;
-    if (batch.length === 0) return;
-    running = (async () => {
-      try {
-        await fn(batch, ctx);
-      } catch (error) {
-        ctx.logger.error(`trigger '${name}' failed: ${describeError(error)}`, error);
-      }
-    })().finally(() => {
-      running = undefined;
-      if (pending.size > 0) schedule(ctx);
-    });
-  };
 
   return {
     name,
     async start(ctx) {
       if (watcher !== undefined || loading) throw new Error(`Trigger '${name}' is already started`);
-      active = true;
+      batch.active = true;
       // chokidar loads with the first watcher, not with the package: most programs never watch a file.
       loading = true;
       let watch: typeof import('chokidar').watch;
@@ -108,17 +64,12 @@ export function onFileChange(
       } finally {
         loading = false;
       }
-      if (!active) return; // stop() ran while chokidar loaded
+      if (!batch.active) return; // stop() ran while chokidar loaded
       const w = watch(targets, { ...options.watchOptions, ignoreInitial: options.ignoreInitial ?? true });
       watcher = w;
       w.on('all', (event, changed) => {
         const kind = EVENT_KINDS[event];
-        if (kind === undefined || !active) return;
-        const absolute = path.resolve(cwd ?? '', changed);
-        const next = coalesce(pending.get(absolute), kind);
-        if (next === undefined) pending.delete(absolute);
-        else pending.set(absolute, next);
-        schedule(ctx);
+        if (kind !== undefined) batch.record(path.resolve(cwd ?? '', changed), kind, ctx);
       });
       w.on('error', (error) =>
         ctx.logger.error(`trigger '${name}': watcher error: ${describeError(error)}`, error),
@@ -130,22 +81,23 @@ export function onFileChange(
       releaseStart = undefined;
     },
     async stop() {
-      active = false;
+      batch.active = false;
       releaseStart?.();
-      clearTimeout(timer);
-      timer = undefined;
-      pending = new Map();
-      batchStartedAt = undefined;
+      batch.clear();
       const w = watcher;
       watcher = undefined;
-      if (w !== undefined) {
-        await w.close();
-        // fs.watch handles are released in libuv's close phase, which runs after the check phase; two
-        // setImmediate turns guarantee it ran, so nothing is left when stop() resolves.
-        await new Promise((resolve) => setImmediate(resolve));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      await running;
+      if (w !== undefined) await closeWatcher(w);
+      await batch.running;
     },
   };
+}
+
+/**
+ * Closes a watcher. fs.watch handles are released in libuv's close phase, which runs after the check phase; two
+ * setImmediate turns guarantee it ran, so nothing is left when this resolves.
+ */
+async function closeWatcher(w: FSWatcher): Promise<void> {
+  await w.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
 }

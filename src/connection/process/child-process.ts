@@ -10,8 +10,11 @@ import { settlesWithin } from '../../internal/timing.js';
 import { currentPlatform, MARK_VAR, type Platform } from '../../platform/index.js';
 import { hostScan, type Snapshot } from './host-scan.js';
 import { hostSupervisor, type SupervisorLease, type SupervisorLoss } from './host-supervisor.js';
+import type { AgentProcessOptions, CloseTimings, ExitInfo } from './process-options.js';
 import { START_WORK_HOLD_MS, spawnQueue } from './spawn-queue.js';
 import { StderrTail } from './stderr-tail.js';
+
+export type { AgentProcessOptions, CloseTimings, ExitInfo } from './process-options.js';
 
 /** SIGKILLs a found process only if it is still the same one (a reused pid is left alone). */
 function killIfSame(platform: Platform, pid: number, start: string): boolean {
@@ -20,44 +23,29 @@ function killIfSame(platform: Platform, pid: number, start: string): boolean {
   return platform.signalProcess(pid, 'SIGKILL');
 }
 
-/** How an agy process ended. */
-export interface ExitInfo {
-  /** Exit code, or null when killed by a signal (or when the supervisor itself died). */
-  code: number | null;
-  /** The terminating signal, if any. */
-  signal: NodeJS.Signals | null;
+/** How long agy gets between SIGTERM and SIGKILL when the host is gone (`AGY_SDK_SUPERVISOR_GRACE_MS`, else 2 s). */
+function supervisorGraceMs(env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.AGY_SDK_SUPERVISOR_GRACE_MS);
+  return Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 2000;
 }
 
-/** What to start and where to send its output. */
-export interface AgentProcessOptions {
-  binary: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Raw stdout chunks, in order. */
-  onStdout: (chunk: Buffer) => void;
-  /** End of stdout. */
-  onStdoutEnd: () => void;
-  /** Each complete stderr line. */
-  onStderrLine: (line: string) => void;
-  /** Called once with the agy pid when it has started. */
-  onSpawn?: ((pid: number) => void) | undefined;
-  /**
-   * Called as the process is spawned: settles when its start work beyond its first output is done (agy lists
-   * the session's own tools after its `init`). The start's spawn slot is held until then, at most
-   * {@link START_WORK_HOLD_MS} after the first output, or until the process exits.
-   */
-  startWork?: (() => Promise<unknown>) | undefined;
-  /** How long after the first output `startWork` may hold the slot. Default {@link START_WORK_HOLD_MS}. */
-  startWorkHoldMs?: number | undefined;
+/** agy's output streams, and when both have ended. */
+interface ChildOutput {
+  stdout: Readable;
+  stderr: Readable;
+  ended: Promise<unknown>;
 }
 
-/** Shutdown timings. */
-export interface CloseTimings {
-  /** How long agy gets to exit after stdin EOF before SIGTERM. */
-  graceMs: number;
-  /** How long after SIGTERM before SIGKILL. */
-  termGraceMs: number;
+/** What the exit path of one started agy needs. */
+interface StartedRun {
+  child: ChildProcess;
+  output: ChildOutput;
+  opts: AgentProcessOptions;
+  platform: Platform;
+  mark: string;
+  lease: SupervisorLease;
+  /** Rejects `spawned` (a no-op once agy started). */
+  rejectSpawned: (err: Error) => void;
 }
 
 export class AgentProcess {
@@ -169,10 +157,10 @@ export class AgentProcess {
     this.#platform = platform;
     const mark = randomBytes(16).toString('hex');
     this.#mark = mark;
-    const graceFromEnv = Number(opts.env.AGY_SDK_SUPERVISOR_GRACE_MS);
-    const graceMs = Number.isFinite(graceFromEnv) && graceFromEnv >= 0 ? graceFromEnv : 2000;
     // Written into the control pipe before the spawn: a host SIGKILLed from here on leaves the marker known.
-    const lease = hostSupervisor.watch(mark, graceMs, (loss) => this.#onSupervisorLost(loss));
+    const lease = hostSupervisor.watch(mark, supervisorGraceMs(opts.env), (loss) =>
+      this.#onSupervisorLost(loss),
+    );
     this.#lease = lease;
     let child: ChildProcess;
     try {
@@ -194,12 +182,41 @@ export class AgentProcess {
       this.#pid = child.pid;
       lease.pid(child.pid);
     }
+    this.#attachStdin(child);
+    const output = this.#readOutput(child, opts);
+
+    child.once('spawn', () => {
+      if (this.#exitInfo || child.pid === undefined) return;
+      if (!this.#booted) this.#sampleWhile('start');
+      opts.onSpawn?.(child.pid);
+      resolveSpawned(child.pid);
+    });
+
+    const childExit = new Promise<ExitInfo>((res) => {
+      child.once('error', (err) => {
+        rejectSpawned(err);
+        // No 'exit' follows a failed spawn: nothing ran.
+        if (child.pid === undefined) res({ code: null, signal: null });
+      });
+      child.once('exit', (code, signal) => res({ code, signal }));
+    });
+
+    return childExit.then((exit) =>
+      this.#afterExit(exit, { child, output, opts, platform, mark, lease, rejectSpawned }),
+    );
+  }
+
+  /** Takes agy's stdin; a write asked for before the spawn (an early `endStdin`) is carried out now. */
+  #attachStdin(child: ChildProcess): void {
     const stdin = child.stdin!;
     this.#stdin = stdin;
     // EPIPE on a dead process is expected; the exit path reports it.
     stdin.on('error', () => {});
     if (this.#stdinEnded) stdin.end();
+  }
 
+  /** Feeds agy's stdout and stderr lines to the options' handlers; the first stdout chunk marks it booted. */
+  #readOutput(child: ChildProcess, opts: AgentProcessOptions): ChildOutput {
     const stdout = child.stdout as Readable;
     const stdoutEnded = new Promise<void>((res) => {
       stdout.on('data', (chunk: Buffer) => {
@@ -221,42 +238,32 @@ export class AgentProcess {
       stderr.on('end', res);
       stderr.on('error', () => res());
     });
+    return { stdout, stderr, ended: Promise.all([stdoutEnded, stderrEnded]) };
+  }
 
-    child.once('spawn', () => {
-      if (this.#exitInfo || child.pid === undefined) return;
-      if (!this.#booted) this.#sampleWhile('start');
-      opts.onSpawn?.(child.pid);
-      resolveSpawned(child.pid);
-    });
-
-    const childExit = new Promise<ExitInfo>((res) => {
-      child.once('error', (err) => {
-        rejectSpawned(err);
-        // No 'exit' follows a failed spawn: nothing ran.
-        if (child.pid === undefined) res({ code: null, signal: null });
-      });
-      child.once('exit', (code, signal) => res({ code, signal }));
-    });
-
-    return childExit.then(async (exit) => {
-      this.#exited = true;
-      rejectSpawned(new Error('agy exited before it started'));
-      this.#stopSampling('all');
-      this.#markBooted();
-      if (child.pid !== undefined) {
-        // Whatever agy left in its group dies with it at once (we reaped it: its group id is still its own).
-        platform.signalGroup(child.pid, 'SIGKILL');
-        lease.exited();
-      }
-      // A grandchild that kept stdout open must not hold the exit forever.
-      await settlesWithin(Promise.all([stdoutEnded, stderrEnded]), 1000);
-      stdout.destroy();
-      stderr.destroy();
-      for (const line of this.#stderr.end()) opts.onStderrLine(line);
-      if (child.pid !== undefined) await this.#sweep(platform, mark);
-      lease.forget();
-      return this.#finish(exit);
-    });
+  /**
+   * After agy exited: its group is killed, its output drained (bounded), what it left swept, the supervisor told;
+   * resolves with its exit.
+   */
+  async #afterExit(exit: ExitInfo, run: StartedRun): Promise<ExitInfo> {
+    const { child, output, opts, platform, mark, lease } = run;
+    this.#exited = true;
+    run.rejectSpawned(new Error('agy exited before it started'));
+    this.#stopSampling('all');
+    this.#markBooted();
+    if (child.pid !== undefined) {
+      // Whatever agy left in its group dies with it at once (we reaped it: its group id is still its own).
+      platform.signalGroup(child.pid, 'SIGKILL');
+      lease.exited();
+    }
+    // A grandchild that kept stdout open must not hold the exit forever.
+    await settlesWithin(output.ended, 1000);
+    output.stdout.destroy();
+    output.stderr.destroy();
+    for (const line of this.#stderr.end()) opts.onStderrLine(line);
+    if (child.pid !== undefined) await this.#sweep(platform, mark);
+    lease.forget();
+    return this.#finish(exit);
   }
 
   /** Lets the host's supervisor go once (the last process's release stops it). */

@@ -48,122 +48,138 @@ function signalFound(found: Found, sig: NodeJS.Signals): boolean {
   return platform.signalProcess(found.pid, sig);
 }
 
+/**
+ * One pass over `sessions`: each one's group and agy (while agy runs), and, with `scan`, one /proc pass for
+ * all of them: agy's current descendants and every marked process; the adopted pids always. True if anything
+ * was signalled.
+ */
+function signalPass(sessions: Held[], sig: NodeJS.Signals, scan: boolean): boolean {
+  const snap = scan ? new Snapshot(platform.processes.scanSync()) : undefined;
+  let hit = false;
+  for (const s of sessions) {
+    const targets = new Map<number, Found>();
+    if (s.pid !== undefined && !s.exited) {
+      const now = platform.processes.identity(s.pid);
+      // agy's group id is safe to signal while agy is the same process, or while no process holds its pid
+      // (a group id is only ever taken by a process with that pid).
+      if ((!now || now.start === s.pidStart) && platform.signalGroup(s.pid, sig)) hit = true;
+      if (now && !now.zombie && now.start === s.pidStart && platform.signalProcess(s.pid, sig)) hit = true;
+      if (snap) for (const [pid, start] of snap.descendants(s.pid)) targets.set(pid, { pid, start });
+    }
+    for (const f of s.known.values()) targets.set(f.pid, f);
+    if (snap) for (const [pid, start] of snap.marked(s.mark)) targets.set(pid, { pid, start });
+    for (const f of targets.values()) if (signalFound(f, sig)) hit = true;
+  }
+  return hit;
+}
+
+/**
+ * SIGKILLs everything, scanning, then again until a pass finds nothing (a process may fork between the scan and
+ * the kill; its child inherits the marker and is found next time). Bounded: a fork bomb cannot keep us here.
+ */
+function killAll(sessions: Held[]): void {
+  for (let pass = 0; pass < 50; pass++) if (!signalPass(sessions, 'SIGKILL', true)) return;
+}
+
+/**
+ * Written past the socket: a failed write on it (EPIPE: the host is gone) destroys the socket, and what the host
+ * wrote before it died, still unread, with it. Reports need no answer, so a failed one is simply dropped.
+ */
+function report(msg: SupervisorReport): void {
+  try {
+    writeSync(3, controlLine(msg));
+  } catch {
+    // EPIPE: the host is gone; EAGAIN: it is not reading. Nothing waits for a report.
+  }
+}
+
+/** The sessions this process holds, by the host's session id. */
+const held = new Map<number, Held>();
+
+let shuttingDown = false;
+
+/** Kills every held session (SIGTERM, then SIGKILL after the longest grace) and exits; runs once. */
+function shutdown(): void {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  const sessions = [...held.values()];
+  // Holding nothing: nothing to kill.
+  if (sessions.length === 0) process.exit(0);
+  signalPass(sessions, 'SIGTERM', true);
+  const graceMs = Math.max(...sessions.map((s) => s.graceMs));
+  const finish = (): void => {
+    killAll(sessions);
+    process.exit(0);
+  };
+  if (graceMs <= 0) finish();
+  // Not unref'd: nothing else keeps this process up now.
+  else setTimeout(finish, graceMs);
+}
+
+/** `watch`: starts holding a session by its marker (written before the spawn). */
+function onWatch(id: number, msg: Extract<HostCommand, { cmd: 'watch' }>): void {
+  if (typeof msg.mark !== 'string' || msg.mark === '') return;
+  const graceMs = Number.isFinite(msg.graceMs) && msg.graceMs >= 0 ? msg.graceMs : 2000;
+  held.set(id, {
+    mark: msg.mark,
+    graceMs,
+    pid: undefined,
+    pidStart: undefined,
+    exited: false,
+    known: new Map(),
+  });
+}
+
+/** Every command but `watch`, on a session this process holds. */
+function onSessionCommand(id: number, s: Held, msg: HostCommand): void {
+  if (msg.cmd === 'pid') {
+    if (!Number.isInteger(msg.pid) || msg.pid <= 1) return;
+    s.pid = msg.pid;
+    // The host's reading, taken at the spawn: this line may be read long after (a waiter that just woke).
+    s.pidStart = typeof msg.start === 'string' ? msg.start : platform.processes.identity(msg.pid)?.start;
+  } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
+    for (const [pid, start] of msg.found) {
+      if (Number.isInteger(pid) && pid > 1 && typeof start === 'string') s.known.set(pid, { pid, start });
+    }
+  } else if (msg.cmd === 'exited') {
+    s.exited = true;
+  } else if (msg.cmd === 'kill-tree') {
+    killAll([s]);
+    report({ type: 'killed', id });
+  } else if (msg.cmd === 'forget') {
+    held.delete(id);
+  }
+}
+
+/** One command from the host; a malformed one is dropped. */
+function onCommand(msg: HostCommand): void {
+  if (typeof msg.id !== 'number') return;
+  if (msg.cmd === 'watch') {
+    onWatch(msg.id, msg);
+    return;
+  }
+  const s = held.get(msg.id);
+  if (s) onSessionCommand(msg.id, s, msg);
+}
+
+/** One line of the control pipe: a JSON command, or nothing. */
+function onLine(line: string): void {
+  let msg: HostCommand;
+  try {
+    msg = JSON.parse(line) as HostCommand;
+  } catch {
+    return;
+  }
+  if (msg && typeof msg === 'object') onCommand(msg);
+}
+
 function main(): void {
   const control = new Socket({ fd: 3, readable: true, writable: true });
   control.on('error', () => {
     // The host is gone; 'close' handles it.
   });
-  // Written past the socket: a failed write on it (EPIPE: the host is gone) destroys the socket, and what the host
-  // wrote before it died, still unread, with it. Reports need no answer, so a failed one is simply dropped.
-  const report = (msg: SupervisorReport): void => {
-    try {
-      writeSync(3, controlLine(msg));
-    } catch {
-      // EPIPE: the host is gone; EAGAIN: it is not reading. Nothing waits for a report.
-    }
-  };
-  const held = new Map<number, Held>();
-
-  /**
-   * One pass over `sessions`: each one's group and agy (while agy runs), and, with `scan`, one /proc pass for
-   * all of them: agy's current descendants and every marked process; the adopted pids always. True if anything
-   * was signalled.
-   */
-  const signalPass = (sessions: Held[], sig: NodeJS.Signals, scan: boolean): boolean => {
-    const snap = scan ? new Snapshot(platform.processes.scanSync()) : undefined;
-    let hit = false;
-    for (const s of sessions) {
-      const targets = new Map<number, Found>();
-      if (s.pid !== undefined && !s.exited) {
-        const now = platform.processes.identity(s.pid);
-        // agy's group id is safe to signal while agy is the same process, or while no process holds its pid
-        // (a group id is only ever taken by a process with that pid).
-        if ((!now || now.start === s.pidStart) && platform.signalGroup(s.pid, sig)) hit = true;
-        if (now && !now.zombie && now.start === s.pidStart && platform.signalProcess(s.pid, sig)) hit = true;
-        if (snap) for (const [pid, start] of snap.descendants(s.pid)) targets.set(pid, { pid, start });
-      }
-      for (const f of s.known.values()) targets.set(f.pid, f);
-      if (snap) for (const [pid, start] of snap.marked(s.mark)) targets.set(pid, { pid, start });
-      for (const f of targets.values()) if (signalFound(f, sig)) hit = true;
-    }
-    return hit;
-  };
-
-  /**
-   * SIGKILLs everything, scanning, then again until a pass finds nothing (a process may fork between the scan and
-   * the kill; its child inherits the marker and is found next time). Bounded: a fork bomb cannot keep us here.
-   */
-  const killAll = (sessions: Held[]): void => {
-    for (let pass = 0; pass < 50; pass++) if (!signalPass(sessions, 'SIGKILL', true)) return;
-  };
-
-  let shuttingDown = false;
-  const shutdown = (): void => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    const sessions = [...held.values()];
-    // Holding nothing: nothing to kill.
-    if (sessions.length === 0) process.exit(0);
-    signalPass(sessions, 'SIGTERM', true);
-    const graceMs = Math.max(...sessions.map((s) => s.graceMs));
-    const finish = (): void => {
-      killAll(sessions);
-      process.exit(0);
-    };
-    if (graceMs <= 0) finish();
-    // Not unref'd: nothing else keeps this process up now.
-    else setTimeout(finish, graceMs);
-  };
-
-  const onCommand = (msg: HostCommand): void => {
-    if (typeof msg.id !== 'number') return;
-    if (msg.cmd === 'watch') {
-      if (typeof msg.mark !== 'string' || msg.mark === '') return;
-      const graceMs = Number.isFinite(msg.graceMs) && msg.graceMs >= 0 ? msg.graceMs : 2000;
-      held.set(msg.id, {
-        mark: msg.mark,
-        graceMs,
-        pid: undefined,
-        pidStart: undefined,
-        exited: false,
-        known: new Map(),
-      });
-      return;
-    }
-    const s = held.get(msg.id);
-    if (!s) return;
-    if (msg.cmd === 'pid') {
-      if (!Number.isInteger(msg.pid) || msg.pid <= 1) return;
-      s.pid = msg.pid;
-      // The host's reading, taken at the spawn: this line may be read long after (a waiter that just woke).
-      s.pidStart = typeof msg.start === 'string' ? msg.start : platform.processes.identity(msg.pid)?.start;
-    } else if (msg.cmd === 'adopt' && Array.isArray(msg.found)) {
-      for (const [pid, start] of msg.found) {
-        if (Number.isInteger(pid) && pid > 1 && typeof start === 'string') s.known.set(pid, { pid, start });
-      }
-    } else if (msg.cmd === 'exited') {
-      s.exited = true;
-    } else if (msg.cmd === 'kill-tree') {
-      killAll([s]);
-      report({ type: 'killed', id: msg.id });
-    } else if (msg.cmd === 'forget') {
-      held.delete(msg.id);
-    }
-  };
-
   control.setEncoding('utf8');
-  control.on(
-    'data',
-    lineReader((line) => {
-      let msg: HostCommand;
-      try {
-        msg = JSON.parse(line) as HostCommand;
-      } catch {
-        return;
-      }
-      if (msg && typeof msg === 'object') onCommand(msg);
-    }),
-  );
+  control.on('data', lineReader(onLine));
   control.on('close', shutdown);
   process.on('SIGTERM', shutdown);
   for (const sig of ['SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});

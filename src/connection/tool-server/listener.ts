@@ -91,6 +91,76 @@ export interface SessionListenerOptions {
   state?: StateStore | undefined;
 }
 
+/** The listener's limits, each checked (a `RangeError` naming the option) or defaulted. */
+interface ListenerLimits {
+  maxBodyBytes: number;
+  hookTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxConnections: number;
+}
+
+/** Checks and defaults the listener's limits. @throws RangeError naming the first bad option. */
+function listenerLimits(options: SessionListenerOptions): ListenerLimits {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new RangeError('maxBodyBytes must be a positive integer');
+  if (!Number.isFinite(hookTimeoutMs) || hookTimeoutMs <= 0)
+    throw new RangeError('hookTimeoutMs must be a positive number');
+  const headersTimeoutMs = positiveInteger(
+    'headersTimeoutMs',
+    options.headersTimeoutMs,
+    DEFAULT_HEADERS_TIMEOUT_MS,
+  );
+  const requestTimeoutMs = positiveInteger(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+  );
+  const idleTimeoutMs = positiveInteger('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const maxConnections = positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new RangeError('headersTimeoutMs must not be larger than requestTimeoutMs');
+  return { maxBodyBytes, hookTimeoutMs, headersTimeoutMs, requestTimeoutMs, idleTimeoutMs, maxConnections };
+}
+
+/** Each MCP server by its route name: a tool list becomes a catalog, a factory stays one. @throws TypeError on a bad name. */
+function routeServers(options: SessionListenerOptions): {
+  catalogs: Map<string, ToolCatalog>;
+  factories: Map<string, McpServerFactory>;
+} {
+  const catalogs = new Map<string, ToolCatalog>();
+  const factories = new Map<string, McpServerFactory>();
+  for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
+    if (!ROUTE_NAME.test(name)) throw new TypeError(`MCP server name "${name}" must match ${ROUTE_NAME}`);
+    if (typeof entry === 'function') factories.set(name, entry);
+    else catalogs.set(name, new ToolCatalog(name, entry));
+  }
+  return { catalogs, factories };
+}
+
+/** An HTTP server with the limits' timeouts, listening on `127.0.0.1` at a port the OS chose. */
+async function listenOnLoopback(limits: ListenerLimits): Promise<Server> {
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.idleTimeoutMs,
+    // Node checks the two timeouts above on this period (default 30 s, which would stretch them).
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  });
+  server.maxConnections = limits.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, LISTENER_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
 /** A running listener. Start with {@link SessionListener.start}; always {@link SessionListener.close}. */
 export class SessionListener {
   readonly #server: Server;
@@ -134,53 +204,21 @@ export class SessionListener {
 
   /** Validates the options, prepares the tools and starts listening on `127.0.0.1`, port chosen by the OS. */
   static async start(options: SessionListenerOptions = {}): Promise<SessionListener> {
-    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
-      throw new RangeError('maxBodyBytes must be a positive integer');
-    if (!Number.isFinite(hookTimeoutMs) || hookTimeoutMs <= 0)
-      throw new RangeError('hookTimeoutMs must be a positive number');
-    const headersTimeoutMs = positiveInteger(
-      'headersTimeoutMs',
-      options.headersTimeoutMs,
-      DEFAULT_HEADERS_TIMEOUT_MS,
-    );
-    const requestTimeoutMs = positiveInteger(
-      'requestTimeoutMs',
-      options.requestTimeoutMs,
-      Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
-    );
-    const idleTimeoutMs = positiveInteger('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
-    const maxConnections = positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
-    if (headersTimeoutMs > requestTimeoutMs)
-      throw new RangeError('headersTimeoutMs must not be larger than requestTimeoutMs');
-    const catalogs = new Map<string, ToolCatalog>();
-    const factories = new Map<string, McpServerFactory>();
-    for (const [name, entry] of Object.entries(options.mcpServers ?? {})) {
-      if (!ROUTE_NAME.test(name)) throw new TypeError(`MCP server name "${name}" must match ${ROUTE_NAME}`);
-      if (typeof entry === 'function') factories.set(name, entry);
-      else catalogs.set(name, new ToolCatalog(name, entry));
-    }
-    const server = createServer({
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      keepAliveTimeout: idleTimeoutMs,
-      // Node checks the two timeouts above on this period (default 30 s, which would stretch them).
-      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
-    });
-    server.maxConnections = maxConnections;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, LISTENER_HOST, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const limits = listenerLimits(options);
+    const { catalogs, factories } = routeServers(options);
+    const server = await listenOnLoopback(limits);
     const listener = new SessionListener(server, createToken(), catalogs, factories, {
       ...options,
-      maxBodyBytes,
-      hookTimeoutMs,
+      maxBodyBytes: limits.maxBodyBytes,
+      hookTimeoutMs: limits.hookTimeoutMs,
     });
+    listener.#handleServerEvents(limits);
+    return listener;
+  }
+
+  /** Serves requests; bounds idle sockets; logs refused connections, server errors and malformed requests. */
+  #handleServerEvents({ idleTimeoutMs, maxConnections }: ListenerLimits): void {
+    const server = this.#server;
     server.on('connection', (socket: Socket) => {
       // Idle before the first request; Node's own keep-alive timer takes over between requests. No listener
       // on the request or response means Node destroys the socket when this fires.
@@ -190,21 +228,21 @@ export class SessionListener {
       // A request is in flight: receiving it is bounded by the request timeout, answering it by nothing here.
       // Only a connection's first request still has the idle timer: Node clears its keep-alive timer itself.
       if (req.socket.timeout) req.socket.setTimeout(0);
-      listener.#serve(req, res);
+      this.#serve(req, res);
     });
     let drops = 0;
     server.on('drop', () => {
       // Logged once per listener at warn level: a flood must not also flood the log.
       drops += 1;
       if (drops === 1)
-        listener.#logger.warn('listener connection limit reached; refusing connections', { maxConnections });
-      else listener.#logger.debug('listener refused a connection over the limit', { maxConnections, drops });
+        this.#logger.warn('listener connection limit reached; refusing connections', { maxConnections });
+      else this.#logger.debug('listener refused a connection over the limit', { maxConnections, drops });
     });
     // After listen() there is no other 'error' handler: an accept failure (EMFILE…) must not crash the host.
-    server.on('error', (error) => listener.#logger.error('listener server error', { error: error.message }));
+    server.on('error', (error) => this.#logger.error('listener server error', { error: error.message }));
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-      listener.#logger.debug(timedOut ? 'listener request timed out' : 'malformed request on the listener', {
+      this.#logger.debug(timedOut ? 'listener request timed out' : 'malformed request on the listener', {
         error: error.message,
       });
       // A timed-out client gets a 408 (as Node's default handler would) unless an answer had already started.
@@ -214,7 +252,6 @@ export class SessionListener {
       }
       socket.destroy();
     });
-    return listener;
   }
 
   /** The TCP port on `127.0.0.1`. */

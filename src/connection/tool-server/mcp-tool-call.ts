@@ -18,7 +18,7 @@ import {
 } from '../../model/tool-context.js';
 import { type CallToolResult, formatIssues, toCallToolResult, toolError } from '../../model/tool-result.js';
 import type { ConnectionHost } from '../host.js';
-import type { ToolCatalog } from './mcp-tool-catalog.js';
+import type { CatalogTool, ToolCatalog } from './mcp-tool-catalog.js';
 
 /** A tool call as it arrives. */
 export interface ToolCallInfo {
@@ -106,10 +106,100 @@ export interface ToolCallSession {
 /** A tool context's host when the session gave none. */
 const NO_CONTEXT: ToolContextHost = {};
 
+/** A call as the listener hands it over. */
+interface ToolCallRequest {
+  name: string;
+  args: unknown;
+  requestId?: string | number;
+}
+
+/**
+ * One call from its request to its end: the parsed arguments, the call as the host sees it (one object from the
+ * gate to the end), and the record the host's end and the observer read.
+ */
+class CallInFlight {
+  /** Only a record reads the clock; without the host's end or an `onEnd` observer nothing builds one. */
+  readonly recorded: boolean;
+  readonly #startedAt: number;
+  readonly #started: number;
+  readonly found: CatalogTool | undefined;
+  readonly info: ToolCallInfo;
+  /** The arguments as validated (and as the gate left them). */
+  parsedArgs: Record<string, unknown> | undefined;
+  #invocation: ToolInvocation | undefined;
+  /** The host as the call found it (its gate, its context, its end). */
+  readonly host: OwnToolHost | undefined;
+
+  constructor(
+    readonly catalog: ToolCatalog,
+    readonly request: ToolCallRequest,
+    readonly session: ToolCallSession,
+  ) {
+    const { hooks } = session;
+    this.host = hooks.host;
+    this.recorded = hooks.host?.toolCallEnded !== undefined || hooks.observer?.onEnd !== undefined;
+    this.#startedAt = this.recorded ? Date.now() : 0;
+    this.#started = this.recorded ? performance.now() : 0;
+    this.found = catalog.find(request.name);
+    this.info = {
+      server: catalog.server,
+      name: request.name,
+      originalName: this.found?.definition.name,
+      args: request.args,
+      requestId: request.requestId,
+    };
+  }
+
+  /** The call as the host sees it: built at the gate, or at the end when the call never reached it. */
+  invocation(): ToolInvocation {
+    this.#invocation ??= createToolInvocation({
+      id: `${this.catalog.server}:${String(this.request.requestId ?? Date.now())}`,
+      name: this.found?.definition.name ?? this.request.name,
+      args: this.parsedArgs ?? {},
+    });
+    return this.#invocation;
+  }
+
+  /** Ends the call: the host's end may replace the result; the observer sees the record. */
+  async finish(result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> {
+    if (!this.recorded) return result;
+    const record: ToolCallRecord = {
+      ...this.info,
+      result,
+      startedAt: this.#startedAt,
+      durationMs: performance.now() - this.#started,
+    };
+    if (this.parsedArgs !== undefined) record.parsedArgs = this.parsedArgs;
+    if (error) record.error = error;
+    const host = this.host;
+    if (host?.toolCallEnded) {
+      try {
+        const replaced = await host.toolCallEnded(this.invocation(), outcomeOf(record));
+        if (replaced) record.result = replaced;
+      } catch (err) {
+        this.session.logger.warn('the host failed at the end of a tool call; keeping the original result', {
+          tool: this.request.name,
+          error: err,
+        });
+      }
+    }
+    notify(this.session, 'onEnd', record);
+    return record.result;
+  }
+
+  /** Ends the call with an error result the model is sent. */
+  fail(kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> {
+    return this.finish(
+      toolError(message),
+      cause === undefined ? { kind, message } : { kind, message, cause },
+    );
+  }
+}
+
 /** Runs one call; never throws. */
 export async function runToolCall(
   catalog: ToolCatalog,
-  request: { name: string; args: unknown; requestId?: string | number },
+  request: ToolCallRequest,
   session: ToolCallSession,
   /**
    * Aborted when the call should stop; handed to the handler as `ctx.signal`. A function is called when the
@@ -117,80 +207,43 @@ export async function runToolCall(
    */
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<CallToolResult> {
-  const { hooks, logger } = session;
-  const host = hooks.host;
-  // Only a record reads the clock; without the host's end or an `onEnd` observer nothing builds one.
-  const recorded = host?.toolCallEnded !== undefined || hooks.observer?.onEnd !== undefined;
-  const startedAt = recorded ? Date.now() : 0;
-  const started = recorded ? performance.now() : 0;
-  const found = catalog.find(request.name);
-  const info: ToolCallInfo = {
-    server: catalog.server,
-    name: request.name,
-    originalName: found?.definition.name,
-    args: request.args,
-    requestId: request.requestId,
-  };
-  if (hooks.observer?.onStart) notify(session, 'onStart', info);
-
-  let parsedArgs: Record<string, unknown> | undefined;
-  // The call as the host sees it, one object from the gate to the end (built at the gate, or at the end when
-  // the call never reached it).
-  let invocation: ToolInvocation | undefined;
-  const invocationOf = (): ToolInvocation =>
-    (invocation ??= createToolInvocation({
-      id: `${catalog.server}:${String(request.requestId ?? Date.now())}`,
-      name: found?.definition.name ?? request.name,
-      args: parsedArgs ?? {},
-    }));
-  const finish = async (result: CallToolResult, error?: ToolCallError): Promise<CallToolResult> => {
-    if (!recorded) return result;
-    const record: ToolCallRecord = { ...info, result, startedAt, durationMs: performance.now() - started };
-    if (parsedArgs !== undefined) record.parsedArgs = parsedArgs;
-    if (error) record.error = error;
-    if (host?.toolCallEnded) {
-      try {
-        const replaced = await host.toolCallEnded(invocationOf(), outcomeOf(record));
-        if (replaced) record.result = replaced;
-      } catch (err) {
-        logger.warn('the host failed at the end of a tool call; keeping the original result', {
-          tool: request.name,
-          error: err,
-        });
-      }
-    }
-    notify(session, 'onEnd', record);
-    return record.result;
-  };
-  const fail = (kind: ToolCallErrorKind, message: string, cause?: unknown): Promise<CallToolResult> =>
-    finish(toolError(message), cause === undefined ? { kind, message } : { kind, message, cause });
+  const call = new CallInFlight(catalog, request, session);
+  const host = call.host;
+  if (session.hooks.observer?.onStart) notify(session, 'onStart', call.info);
 
   const label = `tool "${request.name}"`;
-  if (!found) return fail('unknown_tool', unknownTool(catalog, label));
-  const { definition } = found;
+  if (!call.found) return call.fail('unknown_tool', unknownTool(catalog, label));
+  const { definition } = call.found;
 
   // A call without arguments means "no arguments"; the schema decides whether that is enough.
   const parsed = definition.input.safeParse(request.args ?? {});
   if (!parsed.success)
-    return fail('invalid_arguments', `Invalid arguments for ${label}: ${formatIssues(parsed.error)}`);
-  parsedArgs = parsed.data;
+    return call.fail('invalid_arguments', `Invalid arguments for ${label}: ${formatIssues(parsed.error)}`);
+  call.parsedArgs = parsed.data;
 
   if (host?.gateToolCall) {
-    const gated = await askGate(host.gateToolCall, invocationOf(), parsedArgs, definition, label, session);
-    if (!gated.ok) return fail(gated.kind, gated.message, gated.cause);
-    parsedArgs = gated.args;
+    const gated = await askGate(
+      host.gateToolCall,
+      call.invocation(),
+      parsed.data,
+      definition,
+      label,
+      session,
+    );
+    if (!gated.ok) return call.fail(gated.kind, gated.message, gated.cause);
+    call.parsedArgs = gated.args;
   }
 
   const ran = await runHandler(
     definition,
-    parsedArgs,
+    call.parsedArgs,
     createToolContext(host?.toolContext ?? NO_CONTEXT, session.state, signal),
     label,
     session.logger,
   );
-  if (!ran.ok) return fail(ran.kind, ran.message, ran.cause);
+  if (!ran.ok) return call.fail(ran.kind, ran.message, ran.cause);
   // Without the host's end or an observer nobody reads the record: the result as it is (the hot path).
-  return recorded ? finish(ran.result) : ran.result;
+  return call.recorded ? call.finish(ran.result) : ran.result;
 }
 
 /** Why a call did not run or failed: the kind, the message the model is sent, and what was thrown. */

@@ -262,39 +262,13 @@ async function writeSessionFiles(
     `${plugin}/plugin.json`,
     JSON.stringify(validated(PluginJsonSchema, { name: PLUGIN_NAME }, 'plugin.json')),
   );
-
-  if (o.systemInstructions !== undefined) {
-    queue(
-      `${plugin}/rules/system-instructions.md`,
-      alwaysOnRule(
-        'systemInstructions',
-        'agy-sdk system instructions',
-        renderInstructions(o.systemInstructions),
-      ),
-    );
-  }
-  if (o.notes !== undefined)
-    queue(`${plugin}/rules/notes.md`, alwaysOnRule('notes', 'agy-sdk notes', o.notes));
+  queueRules(queue, plugin, o);
 
   const jsonSchemaFile = o.jsonSchema
     ? queue('response-schema.json', JSON.stringify(o.jsonSchema))
     : undefined;
 
-  // MCP servers: ours on the listener, then the user's. Keys are the names agy will show, minus the plugin prefix.
-  const servers: Record<string, McpConfigEntry> = {};
-  const agyServerNames = new Map<string, string>();
-  if (listener && (o.tools?.length ?? 0) > 0) {
-    const url = listener.mcpUrl(TOOL_SERVER_NAME);
-    servers[TOOL_SERVER_NAME] =
-      o.toolTransport === 'stdio' ? stdioRelayServerConfig(url) : { serverUrl: url };
-    agyServerNames.set(TOOL_SERVER_NAME, OWN_TOOL_SERVER);
-  }
-  for (const [name, server] of Object.entries(o.mcpServers ?? {})) {
-    if (name === TOOL_SERVER_NAME)
-      throw new ConfigError(`mcpServers.${name}`, "is reserved for the agent's own tools");
-    servers[name] = toAgyMcpEntry(name, server);
-    agyServerNames.set(name, `${PLUGIN_NAME}_${name}`);
-  }
+  const { servers, agyServerNames } = mcpServerEntries(listener, o);
 
   // Hooks: one relay command per registered event; only events with handlers are installed.
   const { hooksFile, preInvocationGate, scripts } = await queueHooksFile(dir, listener, o, queue, owned);
@@ -302,13 +276,12 @@ async function writeSessionFiles(
 
   let hooksPath: string | undefined;
   if (isolation === 'shadow-home') {
-    const prefixed = Object.fromEntries(Object.entries(servers).map(([k, v]) => [`${PLUGIN_NAME}_${k}`, v]));
     const shadowHome = join(dir.path, 'home');
     await buildShadowHome({
       userHome: o.env.HOME ?? homedir(),
       shadowHome,
       settingsOverrides: o.settingsOverrides,
-      mcpServers: prefixed,
+      mcpServers: Object.fromEntries(Object.entries(servers).map(([k, v]) => [`${PLUGIN_NAME}_${k}`, v])),
       hooks: placement === 'home' ? hooksFile : undefined,
       linkNativeAuth: o.linkNativeAuth,
       warn: (m) => o.logger.warn(m),
@@ -328,7 +301,60 @@ async function writeSessionFiles(
     );
   }
 
-  for (const s of o.subagents ?? []) {
+  queueSubagents(queue, o.subagents ?? []);
+  await dir.writeAllPrivate(files);
+  if (scripts) await scripts.dir.writeAllPrivate(scripts.files);
+  if (o.skillsPaths?.length) await linkSkills(await dir.subdir(`${plugin}/skills`), o.skillsPaths);
+
+  return { env, jsonSchemaFile, hooksFile: hooksPath, agyServerNames, preInvocationGate };
+}
+
+/** The plugin's always-on rules: the system instructions and the notes, each when given. */
+function queueRules(queue: QueueFile, plugin: string, o: SessionRuntimeOptions): void {
+  if (o.systemInstructions !== undefined) {
+    queue(
+      `${plugin}/rules/system-instructions.md`,
+      alwaysOnRule(
+        'systemInstructions',
+        'agy-sdk system instructions',
+        renderInstructions(o.systemInstructions),
+      ),
+    );
+  }
+  if (o.notes !== undefined)
+    queue(`${plugin}/rules/notes.md`, alwaysOnRule('notes', 'agy-sdk notes', o.notes));
+}
+
+/**
+ * MCP servers: ours on the listener, then the user's. Keys are the names agy will show, minus the plugin prefix;
+ * `agyServerNames` maps each to the name agy shows.
+ *
+ * @throws ConfigError when a user's server takes our own server's name.
+ */
+function mcpServerEntries(
+  listener: SessionListener | undefined,
+  o: SessionRuntimeOptions,
+): { servers: Record<string, McpConfigEntry>; agyServerNames: Map<string, string> } {
+  const servers: Record<string, McpConfigEntry> = {};
+  const agyServerNames = new Map<string, string>();
+  if (listener && (o.tools?.length ?? 0) > 0) {
+    const url = listener.mcpUrl(TOOL_SERVER_NAME);
+    servers[TOOL_SERVER_NAME] =
+      o.toolTransport === 'stdio' ? stdioRelayServerConfig(url) : { serverUrl: url };
+    agyServerNames.set(TOOL_SERVER_NAME, OWN_TOOL_SERVER);
+  }
+  for (const [name, server] of Object.entries(o.mcpServers ?? {})) {
+    if (name === TOOL_SERVER_NAME)
+      throw new ConfigError(`mcpServers.${name}`, "is reserved for the agent's own tools");
+    servers[name] = toAgyMcpEntry(name, server);
+    agyServerNames.set(name, `${PLUGIN_NAME}_${name}`);
+  }
+  return { servers, agyServerNames };
+}
+
+/** One `.agents/agents/<name>/agent.md` per subagent. */
+function queueSubagents(queue: QueueFile, subagents: readonly SubagentConfig[]): void {
+  for (const s of subagents) {
     const fm = validated(
       AgentFrontmatterSchema,
       { name: s.name, description: s.description, subagent: s.subagent ?? true },
@@ -336,23 +362,22 @@ async function writeSessionFiles(
     );
     queue(`.agents/agents/${s.name}/agent.md`, `${renderFrontmatter(fm)}\n${s.instructions.trim()}\n`);
   }
-  await dir.writeAllPrivate(files);
-  if (scripts) await scripts.dir.writeAllPrivate(scripts.files);
+}
 
-  if (o.skillsPaths?.length) {
-    const skillsDir = await dir.subdir(`${plugin}/skills`);
-    for (const p of o.skillsPaths) {
-      const skillDirs = existsSync(join(p, 'SKILL.md'))
-        ? [p]
-        : (await readdir(p, { withFileTypes: true }))
-            .filter((d) => d.isDirectory() && existsSync(join(p, d.name, 'SKILL.md')))
-            .map((d) => join(p, d.name));
-      for (const skill of skillDirs) {
-        const link = join(skillsDir, basename(skill));
-        if (!existsSync(link)) await symlink(skill, link);
-      }
+/**
+ * Links each skill into the plugin's `skills/`: a path holding `SKILL.md` is one skill, any other path is a
+ * folder whose subfolders holding one are. An existing link is kept.
+ */
+async function linkSkills(skillsDir: string, skillsPaths: readonly string[]): Promise<void> {
+  for (const p of skillsPaths) {
+    const skillDirs = existsSync(join(p, 'SKILL.md'))
+      ? [p]
+      : (await readdir(p, { withFileTypes: true }))
+          .filter((d) => d.isDirectory() && existsSync(join(p, d.name, 'SKILL.md')))
+          .map((d) => join(p, d.name));
+    for (const skill of skillDirs) {
+      const link = join(skillsDir, basename(skill));
+      if (!existsSync(link)) await symlink(skill, link);
     }
   }
-
-  return { env, jsonSchemaFile, hooksFile: hooksPath, agyServerNames, preInvocationGate };
 }
