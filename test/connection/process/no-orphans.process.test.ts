@@ -58,7 +58,7 @@ describe('no orphans', () => {
       ],
     });
     const hostScript = join(import.meta.dirname, '../../fixtures/host.mjs');
-    const host = spawn(process.execPath, [hostScript, JSON.stringify(config)], {
+    const host = spawn(process.execPath, [hostScript, JSON.stringify(config), 'chat', '2'], {
       cwd: process.cwd(),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
