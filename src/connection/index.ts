@@ -63,4 +63,11 @@ export type {
   TurnRequest,
   TurnSink,
 } from './connection.js';
-export type { ConnectionHost } from './host.js';
+export type {
+  ConnectionHost,
+  HostNeeds,
+  StopVerdict,
+  ToolCallOutcome,
+  ToolErrorReplacement,
+  ToolGateOptions,
+} from './host.js';
