@@ -6,11 +6,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const dist = join(resolve(import.meta.dirname, '../..'), 'dist');
 const built = existsSync(join(dist, 'agent', 'agent.js'));
-const base = mkdtempSync(join(tmpdir(), 'agy-sdk-session-loading-'));
+// Made in beforeAll, not while vitest collects (a collection runs no afterAll: the dir would be left behind).
+let base = '';
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'agy-sdk-session-loading-'));
+});
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** The modules of dist/ a fresh process resolves while it runs `code` (an ES module body). */
