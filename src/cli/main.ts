@@ -4,7 +4,9 @@
  * own) and `doctor` (setup checks). Built on the public API only, so it works exactly as a user's program would.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { packageRoot } from '../internal/script-path.js';
 import { registerCassetteCommands } from './cassette-commands.js';
 import { chatCommand } from './chat.js';
 import { conformanceCommand } from './conformance.js';
@@ -47,9 +49,9 @@ function agentOptions(command: Command): Command {
     .option('--offline', 'use the agy simulator instead of agy (no network, no sign-in)');
 }
 
-/** The package's version, from its package.json (two levels up from dist/cli/ and from src/cli/). */
+/** The package's version, from its package.json. */
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as {
     version?: string;
   };
   return pkg.version ?? 'unknown';

@@ -16,7 +16,13 @@
  * The suffix is `_` and 8 hex digits of SHA-256 over the server and the original name: stable across runs
  * and machines, so the name the model learned yesterday is the name it gets today.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/**
+ * `node:crypto`'s `createHash`, required on the first hash: the package's import would otherwise load Node's
+ * crypto modules (about 3 ms of a fresh process) for a name that is hashed only when a tool is served.
+ */
+let createHash: typeof import('node:crypto').createHash | undefined;
 
 /** The longest name providers accept. */
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -69,6 +75,7 @@ export function sanitizeToolNamePart(part: string): string {
 /** The 8-hex-digit suffix for a tool; `salt` picks another one if that is taken too. */
 export function toolNameHash(server: string, originalName: string, salt = 0): string {
   const input = salt === 0 ? `${server}\u0000${originalName}` : `${server}\u0000${originalName}\u0000${salt}`;
+  createHash ??= (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash;
   return createHash('sha256').update(input, 'utf8').digest('hex').slice(0, HASH_LENGTH);
 }
 

@@ -27,7 +27,7 @@ import { controlLine, type FoundPair, type HostCommand } from './control-protoco
 import { spawnQueue } from './spawn-queue.js';
 
 /** The supervisor script. */
-export const SUPERVISOR = scriptPath('./supervisor.js', import.meta.url);
+export const SUPERVISOR = scriptPath('connection/process/supervisor.js');
 
 /**
  * V8's memory reducer runs a garbage collection some seconds after a process went quiet: for a supervisor that

@@ -6,10 +6,11 @@
  * for it ran.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Cassette, type CassetteRecord, stdoutObjects } from '../../cassette/format.js';
 import { DriftTracker, isBadLine, parseEvent } from '../../connection/agy/reader.js';
 import { CassetteError } from '../../errors.js';
+import { distPath, packageRoot } from '../../internal/script-path.js';
 import type { Logger } from '../../logger.js';
 import { buildTimeline } from './timeline.js';
 
@@ -62,14 +63,11 @@ export interface FactResult {
   what: string;
 }
 
-/** Loads the catalogue: beside the built file (`dist/testing/cassette/`), else `docs/reference/` in a checkout. */
+/** Loads the catalogue: the built copy (`dist/testing/cassette/`), else `docs/reference/` (a checkout, the package). */
 export function loadWireFacts(file?: string): WireFactCatalogue {
   const candidates = file
     ? [file]
-    : [
-        fileURLToPath(new URL('./wire-facts.json', import.meta.url)),
-        fileURLToPath(new URL('../../../docs/reference/wire-facts.json', import.meta.url)),
-      ];
+    : [distPath('testing/cassette/wire-facts.json'), join(packageRoot(), 'docs/reference/wire-facts.json')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new CassetteError(candidates[0]!, 0, 'catalogue', 'the wire-fact catalogue is missing');
   return JSON.parse(readFileSync(found, 'utf8')) as WireFactCatalogue;

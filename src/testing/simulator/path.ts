@@ -7,7 +7,7 @@ import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { locateScript } from '../../internal/script-path.js';
+import { distPath } from '../../internal/script-path.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -16,12 +16,12 @@ import type { Scenario } from './scenario.js';
  * starts Node (scripts/postbuild.mjs gives it the flags it runs with), usable wherever an `agy` binary path is
  * expected.
  *
- * Resolved next to this module, so it works from an installed package; when this module runs from TypeScript
- * sources (tests), it points at the same file in the project's `dist/`, which must have been built.
+ * Resolved under the package's `dist/`, so it works from an installed package; when this module runs from
+ * TypeScript sources (tests), it points at the project's `dist/`, which must have been built.
  */
 export function simulatorPath(): string {
-  const main = locateScript('./main.js', import.meta.url);
-  const bundle = locateScript('./agy-sim.mjs', import.meta.url);
+  const main = distPath('testing/simulator/main.js');
+  const bundle = distPath('testing/simulator/agy-sim.mjs');
   // The bundle boots ~15 ms faster (one module instead of ~33: docs/architecture.md "Start path"); a main.js
   // rebuilt after it (tests recompile the simulator alone) wins, so a stale bundle never runs.
   const bundleTime = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;

@@ -87,7 +87,7 @@ export function queueHookCommand(queue: QueueFile, o: HookCommandOptions): strin
       // listener's answer, or its fail-closed fallback, always arrives before the relay gives up.
       nodeRelay: () => [
         process.execPath,
-        scriptPath('./hook-relay.js', import.meta.url),
+        scriptPath('connection/agy/session/hook-relay.js'),
         privateFile('json', JSON.stringify({ url: o.url, event: o.event, timeoutMs: o.timeoutMs + 1000 })),
       ],
     },

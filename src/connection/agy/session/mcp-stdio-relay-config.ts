@@ -39,9 +39,9 @@ export interface StdioRelayConfigOptions {
   nodePath?: string;
 }
 
-/** The compiled relay beside this module (`dist/runtime/mcp-stdio-relay.js` in the published package). */
+/** The compiled relay (`dist/connection/agy/session/mcp-stdio-relay.js` in the published package). */
 export function relayScriptPath(): string {
-  return scriptPath('./mcp-stdio-relay.js', import.meta.url);
+  return scriptPath('connection/agy/session/mcp-stdio-relay.js');
 }
 
 /** The stdio form: `{ command: node, args: [relay], env: { AGY_SDK_MCP_URL: url } }`. */

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,12 +21,16 @@ import { captureLogger, deferred } from '../../../helpers/listener.js';
 
 // The relay is tested as agy runs it: compiled JS started by absolute path with `node`. It is built with the
 // project's build config into a private directory, so parallel builds of dist/ cannot interfere. Only the
-// relay and what it imports are compiled (not the whole project: that cost ~30 s of CPU on a 2-core box).
+// relay and what it imports are compiled (not the whole project: that cost ~30 s of CPU on a 2-core box), into
+// the `dist/` of a package-shaped directory, since the SDK finds its scripts under its package's dist/.
+let pkgDir: string;
 let outDir: string;
 let relayPath: string;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'agy-sdk-relay-'));
+  pkgDir = await mkdtemp(join(tmpdir(), 'agy-sdk-relay-'));
+  await writeFile(join(pkgDir, 'package.json'), '{"name":"agy-sdk","type":"module"}\n');
+  outDir = join(pkgDir, 'dist');
   const ts = (await import('typescript')).default;
   const parsed = ts.getParsedCommandLineOfConfigFile(join(process.cwd(), 'tsconfig.build.json'), undefined, {
     ...ts.sys,
@@ -45,7 +49,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  if (pkgDir) await rm(pkgDir, { recursive: true, force: true });
 });
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -95,7 +99,7 @@ describe('stdio relay (compiled, spawned, driven by the SDK StdioClientTransport
       env: { [MCP_URL_ENV]: url },
     });
     expect(httpServerConfig(url)).toEqual({ serverUrl: url });
-    // The compiled config module resolves the compiled relay beside itself.
+    // The compiled config module resolves the compiled relay under its package's dist/.
     const compiled = (await import(
       pathToFileURL(join(outDir, 'connection', 'agy', 'session', 'mcp-stdio-relay-config.js')).href
     )) as {
