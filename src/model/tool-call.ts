@@ -96,6 +96,14 @@ export interface ToolCallOutcome {
 export interface ToolErrorReplacement {
   /** Always an error. */
   isError: true;
-  /** The replacement text. */
-  content: [{ type: 'text'; text: string }];
+  /** The replacement text, as one MCP text block. */
+  content: [ToolErrorText];
+}
+
+/** The one text block of a {@link ToolErrorReplacement}. */
+export interface ToolErrorText {
+  /** An MCP text block. */
+  type: 'text';
+  /** What the model reads. */
+  text: string;
 }
