@@ -39,6 +39,9 @@ import type { AgentConfig } from './config.js';
 import { checkConfigShape } from './config-schema.js';
 import { ControlPlane } from './control-plane.js';
 
+/** ACP's settings group, derived once from the config description. */
+const ACP_FIELDS = fieldsFeeding('acp');
+
 /** Checks one workspace directory. */
 export function validateWorkspace(path: unknown, field: string): string {
   if (typeof path !== 'string' || !isAbsolute(path)) {
@@ -472,7 +475,7 @@ function launchGroup(config: AgentConfig): AgyLaunchSettings {
 
 /** The ACP group, with the parity fields' settings, the replacing system prompt and provider mode's HOME on ACP. */
 function acpGroup(config: AgentConfig, backend: BackendKind, additions: BackendAdditions): AcpSettings {
-  const acp: AcpSettings = pick(config, fieldsFeeding('acp'));
+  const acp: AcpSettings = pick(config, ACP_FIELDS);
   if (backend === 'acp') {
     // Provider mode points the agent at the gateway from a shadow HOME, as on agy.
     if (config.provider) acp.isolation = 'shadow-home';

@@ -5,18 +5,11 @@
 
 import { ConfigError } from '../errors.js';
 import type {
-  SchemaInput,
-  SchemaIssue,
-  SchemaOutput,
-  SchemaParseResult,
-  ToolAnnotations,
   ToolDefinition,
   ToolHandler,
-  ToolHandlerResult,
   ToolInputSchema,
   ToolOutputSchema,
   ToolSpec,
-  ZodObjectSchema,
 } from '../model/tool.js';
 
 export type {
@@ -32,7 +25,7 @@ export type {
   ToolOutputSchema,
   ToolSpec,
   ZodObjectSchema,
-};
+} from '../model/tool.js';
 
 /**
  * Defines a tool.

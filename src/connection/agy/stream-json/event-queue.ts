@@ -35,6 +35,7 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
     return this.#ended;
   }
 
+  /** The next queued item; waits for a push when none is queued; done once ended and drained. */
   next(): Promise<IteratorResult<T>> {
     if (this.#head < this.#items.length) {
       const value = this.#items[this.#head++] as T;
@@ -50,6 +51,7 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
     });
   }
 
+  /** The queue is its own iterator (single consumer). */
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
   }
